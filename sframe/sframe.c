@@ -1,0 +1,883 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SFrame decoder: V1, V2, V2 + PCREL and V3 sections, AMD64 and AArch64.
+ *
+ * Three stages with different trust:
+ *  - sframe_section_init() checks the header against the section size;
+ *  - sframe_section_validate() walks every FDE and FRE once;
+ *  - sframe_find_row() trusts neither: the bytes may have been rewritten
+ *    since validation, so every read is bounds-checked again and every
+ *    loop has a bound that does not depend on section bytes.
+ * FDE and FRE decoding is shared by all three, so the checks live in one
+ * place (sframe_fde_get(), sframe_fre_read(), sframe_fre_decode()).
+ */
+#include <linux/types.h>
+#include <linux/kernel.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+#include <linux/overflow.h>
+
+#include "sframe.h"
+
+/* One FRE as stored: start offset, info byte and its data words. */
+struct sframe_fre_raw {
+	u32 start;
+	u8 info;
+	u8 count;
+	u32 bytes;
+	u32 uword[SFRAME_FRE_MAX_WORDS];	/* FLEX control words */
+	s32 sword[SFRAME_FRE_MAX_WORDS];	/* offsets, sign-extended */
+};
+
+/* Sections are little-endian whatever the host: assemble bytes by hand. */
+static u64 sframe_get_le(const u8 *p, unsigned int n)
+{
+	u64 v = 0;
+
+	while (n--)
+		v = (v << 8) | p[n];
+	return v;
+}
+
+static s32 sframe_sign_extend(u32 v, unsigned int bytes)
+{
+	if (bytes == 1)
+		return (s8)v;
+	if (bytes == 2)
+		return (s16)v;
+	return (s32)v;
+}
+
+static bool sframe_is_amd64(const struct sframe_section *sec)
+{
+	return sec->abi == SFRAME_ABI_AMD64_ENDIAN_LITTLE;
+}
+
+/**
+ * sframe_section_init() - check an SFrame header and set up @sec
+ * @sec: filled on success
+ * @r: the section bytes; copied into @sec
+ * @sframe_vaddr: address at which the section is mapped
+ * @expected_abi: SFRAME_ABI_* the caller can unwind, or 0 for either of
+ *                AMD64 and AArch64 little-endian
+ *
+ * Checks magic and byte order, version, flags for that version, ABI, and
+ * that every offset, length and count of the header fits the section and
+ * the limits in sframe.h.  Reads only the header.
+ *
+ * Return: 0 or -SFRAME_E_xxx.
+ */
+int sframe_section_init(struct sframe_section *sec, const struct sframe_reader *r,
+			unsigned long sframe_vaddr, int expected_abi)
+{
+	u8 h[SFRAME_HDR_SIZE];
+	u64 hdr_len, fde_end, fre_min;
+	u32 fdeoff, freoff;
+	u16 magic;
+	u8 valid_flags;
+	int err;
+
+	memset(sec, 0, sizeof(*sec));
+	if (r->size > SFRAME_MAX_SECTION_SIZE)
+		return -SFRAME_E_TOO_BIG;
+
+	/* The preamble alone says whether this is an SFrame section at all. */
+	err = sframe_read(r, 0, h, 4);
+	if (err)
+		return err;
+	magic = sframe_get_le(h + SFRAME_HDR_MAGIC, 2);
+	if (magic == SFRAME_MAGIC_SWAPPED)
+		return -SFRAME_E_FOREIGN_ENDIAN;
+	if (magic != SFRAME_MAGIC)
+		return -SFRAME_E_BAD_MAGIC;
+
+	sec->version = h[SFRAME_HDR_VERSION];
+	switch (sec->version) {
+	case SFRAME_VERSION_1:
+		valid_flags = SFRAME_V1_F_ALL;
+		sec->fde_size = SFRAME_V1_FDE_BYTES;
+		break;
+	case SFRAME_VERSION_2:
+		valid_flags = SFRAME_V2_F_ALL;
+		sec->fde_size = SFRAME_V2_FDE_BYTES;
+		break;
+	case SFRAME_VERSION_3:
+		valid_flags = SFRAME_V3_F_ALL;
+		sec->fde_size = SFRAME_V3_FDE_BYTES;
+		break;
+	default:
+		return -SFRAME_E_VERSION;
+	}
+	sec->flags = h[SFRAME_HDR_FLAGS];
+	if (sec->flags & ~valid_flags)
+		return -SFRAME_E_FLAGS;
+
+	err = sframe_read(r, 0, h, sizeof(h));
+	if (err)
+		return err;
+
+	sec->abi = h[SFRAME_HDR_ABI_ARCH];
+	if (sec->abi != SFRAME_ABI_AMD64_ENDIAN_LITTLE &&
+	    sec->abi != SFRAME_ABI_AARCH64_ENDIAN_LITTLE)
+		return -SFRAME_E_ABI;
+	if (expected_abi && sec->abi != expected_abi)
+		return -SFRAME_E_ABI_MISMATCH;
+
+	/*
+	 * No toolchain writes a fixed FP offset, and the RA is either at a
+	 * fixed offset (AMD64) or tracked per FRE (AArch64): anything else
+	 * would change how the data words are read.
+	 */
+	sec->cfa_fixed_fp_offset = (s8)h[SFRAME_HDR_CFA_FIXED_FP];
+	sec->cfa_fixed_ra_offset = (s8)h[SFRAME_HDR_CFA_FIXED_RA];
+	if (sec->cfa_fixed_fp_offset != SFRAME_CFA_FIXED_OFFSET_NONE)
+		return -SFRAME_E_BAD_HEADER;
+	if (sframe_is_amd64(sec) ?
+	    sec->cfa_fixed_ra_offset == SFRAME_CFA_FIXED_OFFSET_NONE :
+	    sec->cfa_fixed_ra_offset != SFRAME_CFA_FIXED_OFFSET_NONE)
+		return -SFRAME_E_BAD_HEADER;
+
+	sec->num_fdes = sframe_get_le(h + SFRAME_HDR_NUM_FDES, 4);
+	sec->num_fres = sframe_get_le(h + SFRAME_HDR_NUM_FRES, 4);
+	sec->fre_len = sframe_get_le(h + SFRAME_HDR_FRE_LEN, 4);
+	fdeoff = sframe_get_le(h + SFRAME_HDR_FDEOFF, 4);
+	freoff = sframe_get_le(h + SFRAME_HDR_FREOFF, 4);
+	if (sec->num_fdes > SFRAME_MAX_FDES || sec->num_fres > SFRAME_MAX_FRES)
+		return -SFRAME_E_TOO_BIG;
+
+	/* All sums below are of 32-bit values in 64 bits: none can wrap. */
+	hdr_len = SFRAME_HDR_SIZE + h[SFRAME_HDR_AUXHDR_LEN];
+	if (hdr_len > r->size)
+		return -SFRAME_E_TRUNCATED;
+	if (fdeoff > freoff)
+		return -SFRAME_E_BAD_HEADER;
+	sec->fde_off = hdr_len + fdeoff;
+	sec->fre_off = hdr_len + freoff;
+	fde_end = sec->fde_off + (u64)sec->num_fdes * sec->fde_size;
+	if (fde_end > sec->fre_off)
+		return -SFRAME_E_BAD_HEADER;
+	sec->fre_end = sec->fre_off + sec->fre_len;
+	if (sec->fre_end > r->size)
+		return -SFRAME_E_TRUNCATED;
+
+	/* Every FRE takes at least 2 bytes, every V3 attribute block 5. */
+	fre_min = 2ULL * sec->num_fres;
+	if (sec->version == SFRAME_VERSION_3)
+		fre_min += (u64)SFRAME_V3_ATTR_BYTES * sec->num_fdes;
+	if (fre_min > sec->fre_len)
+		return -SFRAME_E_BAD_HEADER;
+
+	sec->reader = *r;
+	sec->vaddr = sframe_vaddr;
+	return 0;
+}
+
+/* Absolute address from a function start field at section offset @field. */
+static int sframe_func_start(const struct sframe_section *sec, u64 field, s64 rel, u64 *start)
+{
+	u64 base = sec->vaddr;
+
+	if ((sec->flags & SFRAME_F_FDE_FUNC_START_PCREL) &&
+	    check_add_overflow(base, field, &base))
+		return -SFRAME_E_BAD_FDE;
+	/* Exact signed + unsigned sum: fails if outside [0, 2^64). */
+	if (check_add_overflow(base, rel, start))
+		return -SFRAME_E_BAD_FDE;
+	return 0;
+}
+
+/* Only the start address of FDE @idx: what the binary search needs. */
+static int sframe_fde_start(const struct sframe_section *sec, u32 idx, u64 *start)
+{
+	u64 field = sec->fde_off + (u64)idx * sec->fde_size;
+	u8 buf[8];
+	s64 rel;
+	int err;
+
+	if (sec->version == SFRAME_VERSION_3) {
+		err = sframe_read(&sec->reader, field, buf, 8);
+		rel = (s64)sframe_get_le(buf, 8);
+	} else {
+		err = sframe_read(&sec->reader, field, buf, 4);
+		rel = (s32)sframe_get_le(buf, 4);
+	}
+	if (err)
+		return err;
+	return sframe_func_start(sec, field, rel, start);
+}
+
+/**
+ * sframe_fde_get() - read and check one function descriptor
+ * @sec: initialized section
+ * @idx: FDE index, below @sec->num_fdes
+ * @fde: filled on success
+ *
+ * Checks the info bits for version and ABI, the repeat size of PC-mask
+ * FDEs, that the V3 attribute block and the first FRE lie inside the FRE
+ * sub-section, that the FRE count fits the header, the fixed limit and the
+ * bytes left, and that the function range does not wrap.
+ *
+ * Return: 0 or -SFRAME_E_xxx (-SFRAME_E_NO_FDE for an index out of range).
+ */
+int sframe_fde_get(const struct sframe_section *sec, u32 idx, struct sframe_fde *fde)
+{
+	u8 buf[SFRAME_V2_FDE_BYTES];
+	u8 attr[SFRAME_V3_ATTR_BYTES];
+	u64 field, end, fre_rel;
+	s64 rel;
+	int err;
+
+	if (idx >= sec->num_fdes)
+		return -SFRAME_E_NO_FDE;
+	memset(fde, 0, sizeof(*fde));
+	fde->idx = idx;
+	field = sec->fde_off + (u64)idx * sec->fde_size;
+	err = sframe_read(&sec->reader, field, buf, sec->fde_size);
+	if (err)
+		return err;
+
+	switch (sec->version) {
+	case SFRAME_VERSION_1:
+		rel = (s32)sframe_get_le(buf + SFRAME_V1_FDE_START, 4);
+		fde->func_size = sframe_get_le(buf + SFRAME_V1_FDE_SIZE, 4);
+		fre_rel = sframe_get_le(buf + SFRAME_V1_FDE_FRE_OFF, 4);
+		fde->num_fres = sframe_get_le(buf + SFRAME_V1_FDE_NUM_FRES, 4);
+		fde->info = buf[SFRAME_V1_FDE_INFO];
+		/* Only x86_64 ld 2.40 wrote V1 PC-mask FDEs, for 16-byte PLT entries. */
+		if (sframe_is_amd64(sec))
+			fde->rep_size = SFRAME_V1_AMD64_REP_SIZE;
+		break;
+	case SFRAME_VERSION_2:
+		rel = (s32)sframe_get_le(buf + SFRAME_V2_FDE_START, 4);
+		fde->func_size = sframe_get_le(buf + SFRAME_V2_FDE_SIZE, 4);
+		fre_rel = sframe_get_le(buf + SFRAME_V2_FDE_FRE_OFF, 4);
+		fde->num_fres = sframe_get_le(buf + SFRAME_V2_FDE_NUM_FRES, 4);
+		fde->info = buf[SFRAME_V2_FDE_INFO];
+		fde->rep_size = buf[SFRAME_V2_FDE_REP_SIZE];
+		break;
+	default:
+		rel = (s64)sframe_get_le(buf + SFRAME_V3_FDE_START, 8);
+		fde->func_size = sframe_get_le(buf + SFRAME_V3_FDE_SIZE, 4);
+		fre_rel = sframe_get_le(buf + SFRAME_V3_FDE_FRE_OFF, 4);
+		/* The attribute block sits where the index entry points. */
+		if (fre_rel > sec->fre_len || sec->fre_len - fre_rel < SFRAME_V3_ATTR_BYTES)
+			return -SFRAME_E_BAD_FDE;
+		err = sframe_read(&sec->reader, sec->fre_off + fre_rel, attr, sizeof(attr));
+		if (err)
+			return err;
+		fde->num_fres = sframe_get_le(attr + SFRAME_V3_ATTR_NUM_FRES, 2);
+		fde->info = attr[SFRAME_V3_ATTR_INFO];
+		fde->info2 = attr[SFRAME_V3_ATTR_INFO2];
+		fde->rep_size = attr[SFRAME_V3_ATTR_REP_SIZE];
+		fre_rel += SFRAME_V3_ATTR_BYTES;
+		break;
+	}
+
+	fde->fre_type = SFRAME_FDE_INFO_FRE_TYPE(fde->info);
+	if (fde->fre_type > SFRAME_FRE_TYPE_ADDR4 || (fde->info & SFRAME_FDE_INFO_UNUSED))
+		return -SFRAME_E_BAD_FDE;
+	if ((fde->info & SFRAME_V3_FDE_INFO_SIGNAL) && sec->version != SFRAME_VERSION_3)
+		return -SFRAME_E_BAD_FDE;
+	if ((fde->info & SFRAME_FDE_INFO_PAUTH_KEY_B) && sframe_is_amd64(sec))
+		return -SFRAME_E_BAD_FDE;
+	if (fde->info2 & SFRAME_V3_FDE_INFO2_UNUSED)
+		return -SFRAME_E_BAD_FDE;
+	fde->type = SFRAME_V3_FDE_INFO2_TYPE(fde->info2);
+	if (fde->type != SFRAME_FDE_TYPE_DEFAULT && fde->type != SFRAME_FDE_TYPE_FLEX)
+		return -SFRAME_E_BAD_FDE;
+
+	fde->pcmask = fde->info & SFRAME_FDE_INFO_PCMASK;
+	if (!fde->pcmask)
+		fde->rep_size = 0;
+	else if (!fde->rep_size)
+		return -SFRAME_E_REP_SIZE;
+
+	/* The FREs must fit in what is left of the FRE sub-section. */
+	if (fre_rel > sec->fre_len)
+		return -SFRAME_E_BAD_FDE;
+	fde->fres_off = sec->fre_off + fre_rel;
+	if (fde->num_fres > SFRAME_MAX_FDE_FRES)
+		return -SFRAME_E_TOO_BIG;
+	if (fde->num_fres > sec->num_fres ||
+	    2ULL * fde->num_fres > sec->fre_end - fde->fres_off)
+		return -SFRAME_E_BAD_FDE;
+
+	err = sframe_func_start(sec, field, rel, &fde->func_start);
+	if (err)
+		return err;
+	if (check_add_overflow(fde->func_start, (u64)fde->func_size, &end))
+		return -SFRAME_E_BAD_FDE;
+	return 0;
+}
+
+/* Read the FRE at section offset @pos; it must end inside the FRE sub-section. */
+static int sframe_fre_read(const struct sframe_section *sec, const struct sframe_fde *fde,
+			   u64 pos, struct sframe_fre_raw *fre)
+{
+	u8 buf[4 + 1 + SFRAME_FRE_MAX_WORDS * 4];
+	unsigned int addr_bytes = 1U << fde->fre_type;
+	unsigned int word_bytes, i;
+	u64 left;
+	int err;
+
+	if (pos > sec->fre_end)
+		return -SFRAME_E_BAD_FDE;
+	left = sec->fre_end - pos;
+	if (left < addr_bytes + 1)
+		return -SFRAME_E_BAD_FDE;
+	err = sframe_read(&sec->reader, pos, buf, addr_bytes + 1);
+	if (err)
+		return err;
+	fre->start = sframe_get_le(buf, addr_bytes);
+	fre->info = buf[addr_bytes];
+
+	if (SFRAME_FRE_INFO_SIZE(fre->info) > SFRAME_FRE_DATAWORD_4B)
+		return -SFRAME_E_BAD_FRE;
+	word_bytes = 1U << SFRAME_FRE_INFO_SIZE(fre->info);
+	fre->count = SFRAME_FRE_INFO_COUNT(fre->info);
+	if (fre->count > SFRAME_FRE_MAX_WORDS)
+		return -SFRAME_E_BAD_FRE;
+
+	fre->bytes = addr_bytes + 1 + fre->count * word_bytes;
+	if (left < fre->bytes)
+		return -SFRAME_E_BAD_FDE;
+	err = sframe_read(&sec->reader, pos + addr_bytes + 1, buf, fre->count * word_bytes);
+	if (err)
+		return err;
+	for (i = 0; i < fre->count; i++) {
+		fre->uword[i] = sframe_get_le(buf + i * word_bytes, word_bytes);
+		fre->sword[i] = sframe_sign_extend(fre->uword[i], word_bytes);
+	}
+	return 0;
+}
+
+static u8 sframe_reg_base(const struct sframe_section *sec, u32 regnum)
+{
+	bool amd64 = sframe_is_amd64(sec);
+
+	if (regnum == (amd64 ? SFRAME_AMD64_DWARF_SP : SFRAME_AARCH64_DWARF_SP))
+		return SFRAME_BASE_SP;
+	if (regnum == (amd64 ? SFRAME_AMD64_DWARF_FP : SFRAME_AARCH64_DWARF_FP))
+		return SFRAME_BASE_FP;
+	return SFRAME_BASE_REG;
+}
+
+/* RA when an FRE says nothing about it: the ABI's default. */
+static void sframe_default_ra(const struct sframe_section *sec, struct sframe_reg_rule *ra)
+{
+	if (sframe_is_amd64(sec)) {
+		ra->kind = SFRAME_RULE_FIXED;
+		ra->offset = sec->cfa_fixed_ra_offset;
+	} else {
+		ra->kind = SFRAME_RULE_SAME;
+	}
+}
+
+/* An RA or FP (control, offset) pair of a FLEX FRE. */
+static int sframe_flex_rule(const struct sframe_section *sec, u32 ctrl, s32 off,
+			    struct sframe_reg_rule *rule)
+{
+	if (ctrl & SFRAME_FLEX_CTRL_RESERVED)
+		return -SFRAME_E_BAD_FRE;
+	if (ctrl & SFRAME_FLEX_CTRL_REG_P) {
+		rule->kind = (ctrl & SFRAME_FLEX_CTRL_DEREF_P) ? SFRAME_RULE_REG_DEREF :
+								 SFRAME_RULE_REG;
+		rule->regnum = SFRAME_FLEX_CTRL_REGNUM(ctrl);
+		rule->base = sframe_reg_base(sec, rule->regnum);
+	} else if (ctrl == SFRAME_FLEX_CTRL_DEREF_P) {
+		rule->kind = SFRAME_RULE_CFA_DEREF;
+	} else {
+		/* Padding where a pair belongs, or a register number without reg_p. */
+		return -SFRAME_E_BAD_FRE;
+	}
+	rule->offset = off;
+	return 0;
+}
+
+static int sframe_decode_flex(const struct sframe_section *sec, const struct sframe_fre_raw *fre,
+			      struct sframe_row *row)
+{
+	u32 ctrl = fre->uword[SFRAME_FLEX_CFA_CTRL];
+	unsigned int fp_ctrl = 0;
+	int err;
+
+	row->flags |= SFRAME_ROW_FLEX;
+	/* gas writes 0 in the base bit of FLEX FREs: the control word says it. */
+	if (fre->info & SFRAME_FRE_INFO_BASE_SP)
+		return -SFRAME_E_BAD_FRE;
+	if (fre->count != 2 && fre->count != 4 && fre->count != 5 && fre->count != 6)
+		return -SFRAME_E_BAD_FRE;
+
+	/* The CFA is always computed from a register. */
+	if (!(ctrl & SFRAME_FLEX_CTRL_REG_P) || (ctrl & SFRAME_FLEX_CTRL_RESERVED))
+		return -SFRAME_E_BAD_FRE;
+	row->cfa.regnum = SFRAME_FLEX_CTRL_REGNUM(ctrl);
+	row->cfa.base = sframe_reg_base(sec, row->cfa.regnum);
+	row->cfa.deref = ctrl & SFRAME_FLEX_CTRL_DEREF_P;
+	row->cfa.offset = fre->sword[SFRAME_FLEX_CFA_OFF];
+
+	switch (fre->count) {
+	case 4:
+	case 6:
+		err = sframe_flex_rule(sec, fre->uword[SFRAME_FLEX_RA_CTRL],
+				       fre->sword[SFRAME_FLEX_RA_OFF], &row->ra);
+		if (err)
+			return err;
+		fp_ctrl = fre->count == 6 ? SFRAME_FLEX_FP_CTRL : 0;
+		break;
+	case 5:
+		/* One padding word stands for "RA where the ABI puts it". */
+		if (fre->uword[SFRAME_FLEX_RA_CTRL] != SFRAME_FLEX_CTRL_PADDING)
+			return -SFRAME_E_BAD_FRE;
+		sframe_default_ra(sec, &row->ra);
+		row->flags |= SFRAME_ROW_RA_PADDING;
+		fp_ctrl = SFRAME_FLEX_FP_CTRL_PADDED;
+		break;
+	default:
+		sframe_default_ra(sec, &row->ra);
+		break;
+	}
+	if (!fp_ctrl)
+		return 0;
+	return sframe_flex_rule(sec, fre->uword[fp_ctrl], fre->sword[fp_ctrl + 1], &row->fp);
+}
+
+static int sframe_decode_default(const struct sframe_section *sec,
+				 const struct sframe_fre_raw *fre, struct sframe_row *row)
+{
+	bool amd64 = sframe_is_amd64(sec);
+
+	if (fre->count > (amd64 ? SFRAME_AMD64_MAX_WORDS : SFRAME_AARCH64_MAX_WORDS))
+		return -SFRAME_E_BAD_FRE;
+
+	if (fre->info & SFRAME_FRE_INFO_BASE_SP) {
+		row->cfa.base = SFRAME_BASE_SP;
+		row->cfa.regnum = amd64 ? SFRAME_AMD64_DWARF_SP : SFRAME_AARCH64_DWARF_SP;
+	} else {
+		row->cfa.base = SFRAME_BASE_FP;
+		row->cfa.regnum = amd64 ? SFRAME_AMD64_DWARF_FP : SFRAME_AARCH64_DWARF_FP;
+	}
+	row->cfa.offset = fre->sword[SFRAME_FRE_CFA_WORD];
+
+	if (amd64) {
+		sframe_default_ra(sec, &row->ra);
+		if (fre->count > SFRAME_AMD64_FP_WORD) {
+			row->fp.kind = SFRAME_RULE_CFA_DEREF;
+			row->fp.offset = fre->sword[SFRAME_AMD64_FP_WORD];
+		}
+		return 0;
+	}
+
+	if (fre->count > SFRAME_AARCH64_RA_WORD) {
+		if (fre->sword[SFRAME_AARCH64_RA_WORD] == SFRAME_FRE_RA_OFFSET_INVALID) {
+			row->flags |= SFRAME_ROW_RA_PADDING;
+		} else {
+			row->ra.kind = SFRAME_RULE_CFA_DEREF;
+			row->ra.offset = fre->sword[SFRAME_AARCH64_RA_WORD];
+		}
+	}
+	if (fre->count > SFRAME_AARCH64_FP_WORD) {
+		row->fp.kind = SFRAME_RULE_CFA_DEREF;
+		row->fp.offset = fre->sword[SFRAME_AARCH64_FP_WORD];
+	}
+	return 0;
+}
+
+static bool sframe_rule_needs_topmost(const struct sframe_reg_rule *rule)
+{
+	return (rule->kind == SFRAME_RULE_REG || rule->kind == SFRAME_RULE_REG_DEREF) &&
+	       rule->base == SFRAME_BASE_REG;
+}
+
+/* Turn one FRE of @fde into the rules of @row (not its PC range). */
+static int sframe_fre_decode(const struct sframe_section *sec, const struct sframe_fde *fde,
+			     const struct sframe_fre_raw *fre, struct sframe_row *row)
+{
+	int err;
+
+	memset(&row->cfa, 0, sizeof(row->cfa));
+	memset(&row->ra, 0, sizeof(row->ra));
+	memset(&row->fp, 0, sizeof(row->fp));
+	row->fre_start = fre->start;
+	row->flags = 0;
+	if (fde->pcmask)
+		row->flags |= SFRAME_ROW_PCMASK;
+	if (fde->info & SFRAME_V3_FDE_INFO_SIGNAL)
+		row->flags |= SFRAME_ROW_SIGNAL;
+	if (fde->info & SFRAME_FDE_INFO_PAUTH_KEY_B)
+		row->flags |= SFRAME_ROW_PAUTH_KEY_B;
+
+	if (fre->info & SFRAME_FRE_INFO_RA_MANGLED) {
+		/* Pointer authentication is an AArch64 thing. */
+		if (sframe_is_amd64(sec))
+			return -SFRAME_E_BAD_FRE;
+		row->flags |= SFRAME_ROW_RA_MANGLED;
+	}
+
+	/* No data words: RA undefined, the outermost frame (not an error). */
+	if (!fre->count) {
+		row->flags |= SFRAME_ROW_OUTERMOST;
+		return 0;
+	}
+
+	if (fde->type == SFRAME_FDE_TYPE_FLEX)
+		err = sframe_decode_flex(sec, fre, row);
+	else
+		err = sframe_decode_default(sec, fre, row);
+	if (err)
+		return err;
+
+	if (row->cfa.base == SFRAME_BASE_REG || row->ra.kind == SFRAME_RULE_SAME ||
+	    sframe_rule_needs_topmost(&row->ra) || sframe_rule_needs_topmost(&row->fp))
+		row->flags |= SFRAME_ROW_TOPMOST_ONLY;
+	return 0;
+}
+
+static void sframe_row_set_func(struct sframe_row *row, const struct sframe_fde *fde)
+{
+	row->func_start = fde->func_start;
+	row->func_size = fde->func_size;
+	row->fde_idx = fde->idx;
+}
+
+/**
+ * sframe_fre_next() - decode the FRE at *@pos and advance *@pos past it
+ * @sec: initialized section
+ * @fde: from sframe_fde_get()
+ * @pos: section offset of the FRE; start with @fde->fres_off
+ * @row: filled on success; @row->start is the FRE's start (in the first
+ *       repeat block for PC-mask FDEs) and @row->end the most it can cover,
+ *       the next FRE's start being the real end
+ *
+ * For dumping every row; the caller bounds the loop by @fde->num_fres.
+ * Does not check the order of FREs (sframe_section_validate() does).
+ *
+ * Return: 0 or -SFRAME_E_xxx.
+ */
+int sframe_fre_next(const struct sframe_section *sec, const struct sframe_fde *fde, u64 *pos,
+		    struct sframe_row *row)
+{
+	struct sframe_fre_raw fre;
+	u64 limit = fde->pcmask ? min_t(u64, fde->rep_size, fde->func_size) : fde->func_size;
+	int err;
+
+	err = sframe_fre_read(sec, fde, *pos, &fre);
+	if (err)
+		return err;
+	err = sframe_fre_decode(sec, fde, &fre, row);
+	if (err)
+		return err;
+	sframe_row_set_func(row, fde);
+	row->start = fde->func_start + min_t(u64, fre.start, limit);
+	row->end = fde->func_start + limit;
+	*pos += fre.bytes;
+	return 0;
+}
+
+/**
+ * sframe_section_validate() - check every FDE and FRE of a section once
+ * @sec: initialized section
+ *
+ * On top of what sframe_fde_get() checks per FDE: function starts strictly
+ * ascending and ranges not overlapping, FRE counts adding up to no more
+ * than the header's, every FRE decodable for the ABI and FDE type, FRE
+ * starts strictly ascending within a function and not past its end (an FRE
+ * may start exactly at the end) or past the repeat size of a PC-mask FDE.
+ * Bytes after the FRE sub-section (segment padding) are not looked at.
+ *
+ * Work is O(num_fdes + num_fres), both bounded by the limits in sframe.h.
+ *
+ * Return: 0 or -SFRAME_E_xxx.
+ */
+int sframe_section_validate(const struct sframe_section *sec)
+{
+	struct sframe_fre_raw fre;
+	struct sframe_row row;
+	struct sframe_fde fde;
+	u64 prev_start = 0, prev_end = 0, pos, limit;
+	u64 fres_seen = 0;
+	u32 i, j, prev_fre;
+	int err;
+
+	for (i = 0; i < sec->num_fdes; i++) {
+		err = sframe_fde_get(sec, i, &fde);
+		if (err)
+			return err;
+		if (i && (fde.func_start <= prev_start || fde.func_start < prev_end))
+			return -SFRAME_E_UNSORTED;
+		prev_start = fde.func_start;
+		prev_end = fde.func_start + fde.func_size;
+
+		/* Bound the whole walk by the header's FRE count. */
+		fres_seen += fde.num_fres;
+		if (fres_seen > sec->num_fres)
+			return -SFRAME_E_BAD_FDE;
+
+		limit = fde.pcmask ? fde.rep_size : fde.func_size;
+		pos = fde.fres_off;
+		for (j = 0, prev_fre = 0; j < fde.num_fres; j++, prev_fre = fre.start) {
+			err = sframe_fre_read(sec, &fde, pos, &fre);
+			if (err)
+				return err;
+			if (j && fre.start <= prev_fre)
+				return -SFRAME_E_FRE_ORDER;
+			if (fre.start > limit)
+				return -SFRAME_E_BAD_FRE;
+			err = sframe_fre_decode(sec, &fde, &fre, &row);
+			if (err)
+				return err;
+			pos += fre.bytes;
+		}
+	}
+	return 0;
+}
+
+/**
+ * sframe_find_row() - the row that describes @pc
+ * @sec: initialized (and preferably validated) section
+ * @pc: address to look up
+ * @row: filled on success
+ *
+ * Binary search over the FDEs, then a scan of the function's FREs.  Safe
+ * on its own even if the section bytes changed after validation: every
+ * offset is re-checked, the search takes at most 21 steps and the scan at
+ * most SFRAME_MAX_FDE_FRES, and nothing divides by a value read from the
+ * section without checking it.  A PC at a function's end belongs to the
+ * next function or none; a zero-size function matches nothing.  A V3 FDE
+ * without FREs describes an outermost frame.
+ *
+ * Return: 0, -SFRAME_E_NO_FDE, -SFRAME_E_NO_FRE, or another -SFRAME_E_xxx
+ * if the data is bad.
+ */
+int sframe_find_row(const struct sframe_section *sec, unsigned long pc, struct sframe_row *row)
+{
+	struct sframe_fre_raw fre, found = {};
+	struct sframe_fde fde;
+	u64 target, block, end, pos, start;
+	u32 lo = 0, hi = sec->num_fdes, mid, j;
+	bool have = false, have_next = false;
+	u32 next_start = 0;
+	int err;
+
+	/* Last FDE starting at or before pc. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		err = sframe_fde_start(sec, mid, &start);
+		if (err)
+			return err;
+		if (start <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return -SFRAME_E_NO_FDE;
+	err = sframe_fde_get(sec, lo - 1, &fde);
+	if (err)
+		return err;
+	if (pc < fde.func_start || pc - fde.func_start >= fde.func_size)
+		return -SFRAME_E_NO_FDE;
+
+	target = pc - fde.func_start;
+	block = fde.func_start;
+	end = fde.func_start + fde.func_size;
+	if (fde.pcmask) {
+		/* rep_size is non-zero: sframe_fde_get() refused 0. */
+		block += target - target % fde.rep_size;
+		target %= fde.rep_size;
+	}
+
+	if (!fde.num_fres) {
+		if (sec->version != SFRAME_VERSION_3)
+			return -SFRAME_E_NO_FRE;
+		/* V3: a function without rows is an outermost frame. */
+		memset(row, 0, sizeof(*row));
+		row->flags = SFRAME_ROW_OUTERMOST;
+		if (fde.info & SFRAME_V3_FDE_INFO_SIGNAL)
+			row->flags |= SFRAME_ROW_SIGNAL;
+		if (fde.type == SFRAME_FDE_TYPE_FLEX)
+			row->flags |= SFRAME_ROW_FLEX;
+		sframe_row_set_func(row, &fde);
+		row->start = fde.func_start;
+		row->end = end;
+		return 0;
+	}
+
+	pos = fde.fres_off;
+	for (j = 0; j < fde.num_fres; j++) {
+		err = sframe_fre_read(sec, &fde, pos, &fre);
+		if (err)
+			return err;
+		if (have && fre.start <= found.start)
+			return -SFRAME_E_FRE_ORDER;
+		if (fre.start > target) {
+			next_start = fre.start;
+			have_next = true;
+			break;
+		}
+		found = fre;
+		have = true;
+		pos += fre.bytes;
+	}
+	if (!have)
+		return -SFRAME_E_NO_FRE;
+
+	err = sframe_fre_decode(sec, &fde, &found, row);
+	if (err)
+		return err;
+	sframe_row_set_func(row, &fde);
+	row->start = block + found.start;
+	if (have_next)
+		row->end = block + next_start;
+	else
+		row->end = fde.pcmask ? block + fde.rep_size : end;
+	row->end = min(row->end, end);
+	return 0;
+}
+
+static void sframe_format_reg(char *buf, size_t len, u8 base, u32 regnum, bool deref, s64 off)
+{
+	char reg[16];
+	const char *name = reg;
+
+	if (base == SFRAME_BASE_SP)
+		name = "sp";
+	else if (base == SFRAME_BASE_FP)
+		name = "fp";
+	else
+		snprintf(reg, sizeof(reg), "r%u", regnum);
+	snprintf(buf, len, deref ? "(%s%+lld)" : "%s%+lld", name, off);
+}
+
+static void sframe_format_rule(char *buf, size_t len, const struct sframe_reg_rule *rule)
+{
+	switch (rule->kind) {
+	case SFRAME_RULE_FIXED:
+		snprintf(buf, len, "f");
+		break;
+	case SFRAME_RULE_CFA_DEREF:
+		snprintf(buf, len, "c%+lld", rule->offset);
+		break;
+	case SFRAME_RULE_REG:
+	case SFRAME_RULE_REG_DEREF:
+		sframe_format_reg(buf, len, rule->base, rule->regnum,
+				  rule->kind == SFRAME_RULE_REG_DEREF, rule->offset);
+		break;
+	default:
+		snprintf(buf, len, "u");
+		break;
+	}
+}
+
+/**
+ * sframe_row_format() - "CFA FP RA" of a row in objdump --sframe notation
+ * @row: a row from sframe_find_row() or sframe_fre_next()
+ * @buf: output
+ * @len: size of @buf; SFRAME_ROW_FORMAT_MAX is always enough
+ *
+ * The notation of binutils trunk: "sp+16", "fp+16" (FLEX: "sp+8",
+ * "(r6-8)", "r10+0"), "c-16" for a slot at CFA-16, "u" for not saved,
+ * "f" for the fixed AMD64 RA slot, "U" for an RA padding word, "[s]" after
+ * a signed RA; "RA undefined" for an outermost row.  Columns are separated
+ * by one space.
+ *
+ * Return: what snprintf() returns: the length of the full text.
+ */
+int sframe_row_format(const struct sframe_row *row, char *buf, size_t len)
+{
+	char cfa[32], fp[32], ra[32];
+
+	if (row->flags & SFRAME_ROW_OUTERMOST)
+		return snprintf(buf, len, "RA undefined");
+
+	if (row->flags & SFRAME_ROW_FLEX)
+		sframe_format_reg(cfa, sizeof(cfa), row->cfa.base, row->cfa.regnum,
+				  row->cfa.deref, row->cfa.offset);
+	else
+		snprintf(cfa, sizeof(cfa), "%s+%lld",
+			 row->cfa.base == SFRAME_BASE_SP ? "sp" : "fp", row->cfa.offset);
+	sframe_format_rule(fp, sizeof(fp), &row->fp);
+	if (row->flags & SFRAME_ROW_RA_PADDING)
+		snprintf(ra, sizeof(ra), "U");
+	else
+		sframe_format_rule(ra, sizeof(ra), &row->ra);
+
+	return snprintf(buf, len, "%s %s %s%s", cfa, fp, ra,
+			(row->flags & SFRAME_ROW_RA_MANGLED) ? "[s]" : "");
+}
+
+static const char * const sframe_error_names[SFRAME_E_NR] = {
+	[0]			= "OK",
+	[SFRAME_E_TRUNCATED]	= "TRUNCATED",
+	[SFRAME_E_BAD_MAGIC]	= "BAD_MAGIC",
+	[SFRAME_E_FOREIGN_ENDIAN] = "FOREIGN_ENDIAN",
+	[SFRAME_E_VERSION]	= "VERSION",
+	[SFRAME_E_FLAGS]	= "FLAGS",
+	[SFRAME_E_ABI]		= "ABI",
+	[SFRAME_E_ABI_MISMATCH]	= "ABI_MISMATCH",
+	[SFRAME_E_BAD_HEADER]	= "BAD_HEADER",
+	[SFRAME_E_TOO_BIG]	= "TOO_BIG",
+	[SFRAME_E_UNSORTED]	= "UNSORTED",
+	[SFRAME_E_BAD_FDE]	= "BAD_FDE",
+	[SFRAME_E_REP_SIZE]	= "REP_SIZE",
+	[SFRAME_E_BAD_FRE]	= "BAD_FRE",
+	[SFRAME_E_FRE_ORDER]	= "FRE_ORDER",
+	[SFRAME_E_NO_FDE]	= "NO_FDE",
+	[SFRAME_E_NO_FRE]	= "NO_FRE",
+	[SFRAME_E_FAULT]	= "FAULT",
+};
+
+static unsigned int sframe_err_code(int err)
+{
+	return err < 0 ? -(unsigned int)err : (unsigned int)err;
+}
+
+/**
+ * sframe_strerror() - name of an error code
+ * @err: 0, SFRAME_E_xxx or -SFRAME_E_xxx
+ *
+ * Return: "TRUNCATED", "NO_FDE", ... ("OK" for 0, "UNKNOWN" otherwise).
+ */
+const char *sframe_strerror(int err)
+{
+	unsigned int code = sframe_err_code(err);
+
+	if (code >= ARRAY_SIZE(sframe_error_names))
+		return "UNKNOWN";
+	return sframe_error_names[code];
+}
+
+/**
+ * sframe_err_to_errno() - the -errno for a decoder result
+ * @err: 0, SFRAME_E_xxx or -SFRAME_E_xxx
+ *
+ * FAULT -> -EFAULT; NO_FDE, NO_FRE -> -ENOENT (nothing describes the PC);
+ * TOO_BIG -> -E2BIG; BAD_MAGIC, FOREIGN_ENDIAN, VERSION, FLAGS, ABI,
+ * ABI_MISMATCH -> -ENOEXEC (not a section this decoder can use); the other
+ * codes (corrupt data) -> -EINVAL.
+ *
+ * Return: 0 for 0, a negative errno otherwise.
+ */
+int sframe_err_to_errno(int err)
+{
+	switch (sframe_err_code(err)) {
+	case 0:
+		return 0;
+	case SFRAME_E_FAULT:
+		return -EFAULT;
+	case SFRAME_E_NO_FDE:
+	case SFRAME_E_NO_FRE:
+		return -ENOENT;
+	case SFRAME_E_TOO_BIG:
+		return -E2BIG;
+	case SFRAME_E_BAD_MAGIC:
+	case SFRAME_E_FOREIGN_ENDIAN:
+	case SFRAME_E_VERSION:
+	case SFRAME_E_FLAGS:
+	case SFRAME_E_ABI:
+	case SFRAME_E_ABI_MISMATCH:
+		return -ENOEXEC;
+	default:
+		return -EINVAL;
+	}
+}

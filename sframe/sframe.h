@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SFrame decoder: header checks, one-time full validation, and the lookup
+ * of the row that describes a PC, for V1, V2, V2 with PCREL and V3 sections
+ * of the AMD64 and AArch64 (little-endian) ABIs.
+ *
+ * The same source builds in the kernel module and in the userspace tools.
+ * It allocates nothing, and every section byte is read through
+ * sframe_read(), so the section may live in user memory that changes or
+ * disappears at any time: sframe_find_row() re-checks everything it reads.
+ */
+#ifndef _SFRAME_H
+#define _SFRAME_H
+
+#include <linux/types.h>
+
+#include "sframe_error.h"
+#include "sframe_format.h"
+#include "sframe_reader.h"
+
+/*
+ * Fixed limits, refused with SFRAME_E_TOO_BIG before any loop runs.  Real
+ * sections are far below them (a large shared library has some 10^5 FDEs).
+ * The per-function FRE limit is V3's own (a u16 count) applied to V1/V2 as
+ * well, so that a lookup scans at most that many rows.
+ */
+#define SFRAME_MAX_SECTION_SIZE	(256ULL << 20)
+#define SFRAME_MAX_FDES		(1024U * 1024U)
+#define SFRAME_MAX_FRES		(16U * 1024U * 1024U)
+#define SFRAME_MAX_FDE_FRES	0xffffU
+
+/**
+ * struct sframe_section - a section whose header has been checked
+ * @reader: where its bytes are
+ * @vaddr: address at which the section is mapped (link-time address in the
+ *         tools, user address in the kernel); function starts are relative
+ *         to it or to the FDE's own start field (PCREL flag)
+ * @version: SFRAME_VERSION_*
+ * @flags: SFRAME_F_*
+ * @abi: SFRAME_ABI_*
+ * @cfa_fixed_fp_offset: header value (always 0: others are refused)
+ * @cfa_fixed_ra_offset: AMD64: where RA is saved relative to the CFA
+ * @num_fdes: FDE count
+ * @num_fres: FRE count (sum over all FDEs)
+ * @fre_len: bytes of the FRE sub-section
+ * @fde_size: bytes per FDE array entry: 17 (V1), 20 (V2) or 16 (V3 index)
+ * @fde_off: section offset of the FDE array
+ * @fre_off: section offset of the FRE sub-section
+ * @fre_end: @fre_off + @fre_len; bytes after it are ignored
+ */
+struct sframe_section {
+	struct sframe_reader reader;
+	u64 vaddr;
+	u8 version;
+	u8 flags;
+	u8 abi;
+	s8 cfa_fixed_fp_offset;
+	s8 cfa_fixed_ra_offset;
+	u32 num_fdes;
+	u32 num_fres;
+	u32 fre_len;
+	u32 fde_size;
+	u64 fde_off;
+	u64 fre_off;
+	u64 fre_end;
+};
+
+/**
+ * struct sframe_fde - one function descriptor, decoded and bounds-checked
+ * @func_start: absolute start address of the function
+ * @func_size: bytes; a zero-size function never matches a PC
+ * @idx: index in the FDE array
+ * @num_fres: number of FREs
+ * @fres_off: section offset of the first FRE
+ * @info: FDE info byte
+ * @info2: V3 second info byte (0 before V3)
+ * @type: SFRAME_FDE_TYPE_DEFAULT or SFRAME_FDE_TYPE_FLEX
+ * @fre_type: SFRAME_FRE_TYPE_ADDR1/2/4
+ * @rep_size: repeat block size of a PC-mask FDE, 0 otherwise
+ * @pcmask: FRE starts are offsets within a repeated block
+ */
+struct sframe_fde {
+	u64 func_start;
+	u32 func_size;
+	u32 idx;
+	u32 num_fres;
+	u64 fres_off;
+	u8 info;
+	u8 info2;
+	u8 type;
+	u8 fre_type;
+	u8 rep_size;
+	bool pcmask;
+};
+
+/* Base of a CFA, RA or FP rule. */
+enum sframe_base {
+	SFRAME_BASE_SP,		/* the ABI's stack pointer */
+	SFRAME_BASE_FP,		/* the ABI's frame pointer */
+	SFRAME_BASE_REG,	/* another DWARF register: topmost frame only */
+};
+
+/**
+ * struct sframe_cfa_rule - how to compute the CFA
+ * @base: SFRAME_BASE_SP, _FP or _REG
+ * @deref: CFA = *(base + offset) instead of base + offset (FLEX only)
+ * @regnum: DWARF register number of the base (FLEX rows; SP/FP numbers are
+ *          filled in for DEFAULT rows too)
+ * @offset: signed offset
+ */
+struct sframe_cfa_rule {
+	u8 base;
+	bool deref;
+	u32 regnum;
+	s64 offset;
+};
+
+/*
+ * How to recover RA or FP of the caller.  SFRAME_RULE_SAME: not saved by
+ * this row, so RA is still in the link register (AArch64, topmost frame
+ * only) and FP is unchanged.
+ */
+enum sframe_rule_kind {
+	SFRAME_RULE_SAME,
+	SFRAME_RULE_FIXED,	/* *(CFA + offset), offset from the header (AMD64 RA) */
+	SFRAME_RULE_CFA_DEREF,	/* *(CFA + offset) */
+	SFRAME_RULE_REG,	/* base register + offset */
+	SFRAME_RULE_REG_DEREF,	/* *(base register + offset) */
+};
+
+/**
+ * struct sframe_reg_rule - how to recover RA or FP
+ * @kind: enum sframe_rule_kind
+ * @base: for the _REG kinds: SFRAME_BASE_SP, _FP or _REG
+ * @regnum: DWARF register number of the base (_REG kinds)
+ * @offset: signed offset (unused for SFRAME_RULE_SAME)
+ */
+struct sframe_reg_rule {
+	u8 kind;
+	u8 base;
+	u32 regnum;
+	s64 offset;
+};
+
+/* sframe_row.flags */
+#define SFRAME_ROW_OUTERMOST	0x01	/* RA undefined: the stack ends here */
+#define SFRAME_ROW_RA_MANGLED	0x02	/* RA carries a pointer signature (PAC) */
+#define SFRAME_ROW_SIGNAL	0x04	/* V3 signal frame */
+#define SFRAME_ROW_FLEX		0x08	/* from a FLEX FDE */
+#define SFRAME_ROW_PAUTH_KEY_B	0x10	/* RA signed with key B, else key A */
+#define SFRAME_ROW_PCMASK	0x20	/* from a PC-mask FDE (PLT) */
+#define SFRAME_ROW_RA_PADDING	0x40	/* RA word present as padding ("U") */
+#define SFRAME_ROW_TOPMOST_ONLY	0x80	/* needs registers only the topmost frame has */
+
+/**
+ * struct sframe_row - the unwind rules that hold for a range of PCs
+ * @start: first PC of the range
+ * @end: first PC after the range
+ * @func_start: start of the function (FDE)
+ * @func_size: size of the function
+ * @fde_idx: index of the FDE
+ * @fre_start: the FRE's start offset as stored: from @func_start, or from
+ *             the start of the repeat block for PC-mask FDEs
+ * @flags: SFRAME_ROW_*
+ * @cfa: CFA rule
+ * @ra: return address rule
+ * @fp: frame pointer rule
+ *
+ * An outermost row (SFRAME_ROW_OUTERMOST) has no meaningful rules.
+ */
+struct sframe_row {
+	u64 start;
+	u64 end;
+	u64 func_start;
+	u32 func_size;
+	u32 fde_idx;
+	u32 fre_start;
+	u32 flags;
+	struct sframe_cfa_rule cfa;
+	struct sframe_reg_rule ra;
+	struct sframe_reg_rule fp;
+};
+
+/* Longest sframe_row_format() output is well below this. */
+#define SFRAME_ROW_FORMAT_MAX	96
+
+int sframe_section_init(struct sframe_section *sec, const struct sframe_reader *r,
+			unsigned long sframe_vaddr, int expected_abi);
+int sframe_section_validate(const struct sframe_section *sec);
+int sframe_find_row(const struct sframe_section *sec, unsigned long pc, struct sframe_row *row);
+int sframe_fde_get(const struct sframe_section *sec, u32 idx, struct sframe_fde *fde);
+int sframe_fre_next(const struct sframe_section *sec, const struct sframe_fde *fde, u64 *pos,
+		    struct sframe_row *row);
+int sframe_row_format(const struct sframe_row *row, char *buf, size_t len);
+const char *sframe_strerror(int err);
+int sframe_err_to_errno(int err);
+
+#endif /* _SFRAME_H */

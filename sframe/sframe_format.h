@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SFrame on-disk format: versions 1, 2 (with and without the PCREL erratum)
+ * and 3, as emitted by GNU binutils 2.40 to trunk.
+ *
+ * Layout facts only: no code.  Multi-byte fields are stored in the byte
+ * order of the target; this project reads little-endian sections only.
+ * Nothing here is meant to be overlaid on section bytes with a cast: V1
+ * entries are packed to 17 bytes and FREs are unaligned, so the decoder
+ * copies fields out at the offsets below.
+ */
+#ifndef _SFRAME_FORMAT_H
+#define _SFRAME_FORMAT_H
+
+#define SFRAME_MAGIC			0xdee2
+#define SFRAME_MAGIC_SWAPPED		0xe2de	/* the same magic in the other byte order */
+
+#define SFRAME_VERSION_1		1
+#define SFRAME_VERSION_2		2
+#define SFRAME_VERSION_3		3
+
+/* Header flags. */
+#define SFRAME_F_FDE_SORTED		0x1	/* FDEs sorted by start address */
+#define SFRAME_F_FRAME_POINTER		0x2	/* V1/V2 only, never set by gas */
+#define SFRAME_F_FDE_FUNC_START_PCREL	0x4	/* function start relative to the field */
+#define SFRAME_V1_F_ALL			0x7
+#define SFRAME_V2_F_ALL			0x7
+#define SFRAME_V3_F_ALL			0x5
+
+/* abi_arch values. */
+#define SFRAME_ABI_AARCH64_ENDIAN_BIG		1
+#define SFRAME_ABI_AARCH64_ENDIAN_LITTLE	2
+#define SFRAME_ABI_AMD64_ENDIAN_LITTLE		3
+#define SFRAME_ABI_S390X_ENDIAN_BIG		4
+
+/* cfa_fixed_fp_offset / cfa_fixed_ra_offset value meaning "not fixed". */
+#define SFRAME_CFA_FIXED_OFFSET_NONE	0
+
+/*
+ * Header: 28 bytes, identical in V1, V2 and V3, followed by auxhdr_len
+ * bytes of auxiliary header.  fdeoff and freoff count from the end of the
+ * auxiliary header.
+ */
+#define SFRAME_HDR_MAGIC		0	/* u16 */
+#define SFRAME_HDR_VERSION		2	/* u8 */
+#define SFRAME_HDR_FLAGS		3	/* u8 */
+#define SFRAME_HDR_ABI_ARCH		4	/* u8 */
+#define SFRAME_HDR_CFA_FIXED_FP		5	/* s8 */
+#define SFRAME_HDR_CFA_FIXED_RA		6	/* s8 */
+#define SFRAME_HDR_AUXHDR_LEN		7	/* u8 */
+#define SFRAME_HDR_NUM_FDES		8	/* u32 */
+#define SFRAME_HDR_NUM_FRES		12	/* u32 */
+#define SFRAME_HDR_FRE_LEN		16	/* u32 */
+#define SFRAME_HDR_FDEOFF		20	/* u32 */
+#define SFRAME_HDR_FREOFF		24	/* u32 */
+#define SFRAME_HDR_SIZE			28
+
+/*
+ * V1 function descriptor entry: 17 bytes, packed.
+ * "first FRE" counts from the start of the FRE sub-section.
+ */
+#define SFRAME_V1_FDE_START		0	/* s32 */
+#define SFRAME_V1_FDE_SIZE		4	/* u32 */
+#define SFRAME_V1_FDE_FRE_OFF		8	/* u32 */
+#define SFRAME_V1_FDE_NUM_FRES		12	/* u32 */
+#define SFRAME_V1_FDE_INFO		16	/* u8 */
+#define SFRAME_V1_FDE_BYTES		17
+
+/* V2 function descriptor entry: 20 bytes. */
+#define SFRAME_V2_FDE_START		0	/* s32 */
+#define SFRAME_V2_FDE_SIZE		4	/* u32 */
+#define SFRAME_V2_FDE_FRE_OFF		8	/* u32 */
+#define SFRAME_V2_FDE_NUM_FRES		12	/* u32 */
+#define SFRAME_V2_FDE_INFO		16	/* u8 */
+#define SFRAME_V2_FDE_REP_SIZE		17	/* u8 */
+#define SFRAME_V2_FDE_PADDING		18	/* u16, ignored */
+#define SFRAME_V2_FDE_BYTES		20
+
+/*
+ * V3 function descriptor: a 16-byte index entry in the FDE sub-section and
+ * a 5-byte attribute block at the start of the function's FRE data; the
+ * index entry's "first FRE" offset points at the attribute block and the
+ * FREs follow it directly.
+ */
+#define SFRAME_V3_FDE_START		0	/* s64 */
+#define SFRAME_V3_FDE_SIZE		8	/* u32 */
+#define SFRAME_V3_FDE_FRE_OFF		12	/* u32 */
+#define SFRAME_V3_FDE_BYTES		16
+
+#define SFRAME_V3_ATTR_NUM_FRES		0	/* u16 */
+#define SFRAME_V3_ATTR_INFO		2	/* u8 */
+#define SFRAME_V3_ATTR_INFO2		3	/* u8 */
+#define SFRAME_V3_ATTR_REP_SIZE		4	/* u8 */
+#define SFRAME_V3_ATTR_BYTES		5
+
+/* FDE info byte (all versions). */
+#define SFRAME_FDE_INFO_FRE_TYPE(info)	((info) & 0xf)
+#define SFRAME_FDE_INFO_PCMASK		0x10	/* 0: PC increments, 1: PC mask */
+#define SFRAME_FDE_INFO_PAUTH_KEY_B	0x20	/* AArch64: RA signed with key B */
+#define SFRAME_FDE_INFO_UNUSED		0x40
+#define SFRAME_V3_FDE_INFO_SIGNAL	0x80	/* V3: signal frame; unused before */
+
+#define SFRAME_FRE_TYPE_ADDR1		0	/* FRE start offset is u8 */
+#define SFRAME_FRE_TYPE_ADDR2		1	/* u16 */
+#define SFRAME_FRE_TYPE_ADDR4		2	/* u32 */
+
+/* V3 second FDE info byte. */
+#define SFRAME_V3_FDE_INFO2_TYPE(info2)	((info2) & 0x1f)
+#define SFRAME_V3_FDE_INFO2_UNUSED	0xe0
+#define SFRAME_FDE_TYPE_DEFAULT		0
+#define SFRAME_FDE_TYPE_FLEX		1
+
+/*
+ * V1 has no rep_size: x86_64 ld 2.40 emitted PC-mask FDEs only for .plt
+ * and .plt.sec, whose entries are 16 bytes.
+ */
+#define SFRAME_V1_AMD64_REP_SIZE	16
+
+/*
+ * FRE: start offset (1, 2 or 4 bytes), info byte, then N signed data words
+ * of S bytes each.  All unaligned.
+ */
+#define SFRAME_FRE_INFO_BASE_SP		0x01	/* CFA base: 1 SP, 0 FP */
+#define SFRAME_FRE_INFO_COUNT(info)	(((info) >> 1) & 0xf)	/* N */
+#define SFRAME_FRE_INFO_SIZE(info)	(((info) >> 5) & 0x3)	/* S code */
+#define SFRAME_FRE_INFO_RA_MANGLED	0x80	/* AArch64: RA signed (PAC) */
+
+#define SFRAME_FRE_DATAWORD_1B		0
+#define SFRAME_FRE_DATAWORD_2B		1
+#define SFRAME_FRE_DATAWORD_4B		2	/* code 3 is invalid */
+
+/* N = 0: RA undefined, the outermost frame (V2 erratum 2, V3). */
+#define SFRAME_FRE_MAX_WORDS		6	/* FLEX: CFA, RA and FP pairs */
+
+/* Data word indexes of DEFAULT FDEs. */
+#define SFRAME_FRE_CFA_WORD		0
+#define SFRAME_AMD64_FP_WORD		1	/* RA at CFA + header fixed offset */
+#define SFRAME_AARCH64_RA_WORD		1
+#define SFRAME_AARCH64_FP_WORD		2
+#define SFRAME_AMD64_MAX_WORDS		2
+#define SFRAME_AARCH64_MAX_WORDS	3
+/* A DEFAULT RA word of 0 is padding: "RA not saved" (used by s390x). */
+#define SFRAME_FRE_RA_OFFSET_INVALID	0
+
+/*
+ * V3 FLEX FDEs: (control, offset) pairs for CFA, RA, FP.  Layouts by N:
+ * 2 (CFA), 4 (CFA, RA), 5 (CFA, RA padding word, FP), 6 (CFA, RA, FP).
+ */
+#define SFRAME_FLEX_CTRL_REG_P		0x1	/* base is DWARF reg ctrl >> 3, else CFA */
+#define SFRAME_FLEX_CTRL_DEREF_P	0x2	/* value = *(base + offset) */
+#define SFRAME_FLEX_CTRL_RESERVED	0x4
+#define SFRAME_FLEX_CTRL_REGNUM(ctrl)	((ctrl) >> 3)
+#define SFRAME_FLEX_CTRL_PADDING	0	/* no rule: the ABI default applies */
+#define SFRAME_FLEX_CFA_CTRL		0
+#define SFRAME_FLEX_CFA_OFF		1
+#define SFRAME_FLEX_RA_CTRL		2
+#define SFRAME_FLEX_RA_OFF		3
+#define SFRAME_FLEX_FP_CTRL_PADDED	3	/* layout 5 */
+#define SFRAME_FLEX_FP_CTRL		4	/* layout 6 */
+
+/* DWARF register numbers of SP and FP. */
+#define SFRAME_AMD64_DWARF_SP		7	/* rsp */
+#define SFRAME_AMD64_DWARF_FP		6	/* rbp */
+#define SFRAME_AARCH64_DWARF_SP		31	/* sp */
+#define SFRAME_AARCH64_DWARF_FP		29	/* x29 */
+
+/* Program header type of the segment that holds .sframe. */
+#define SFRAME_PT_GNU_SFRAME		0x6474e554
+
+#endif /* _SFRAME_FORMAT_H */

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Where the decoder gets section bytes from: a buffer it may read directly,
+ * or user memory that may fault or change under it.  Every byte of a section
+ * goes through sframe_read(), which bounds-checks against the section size
+ * before touching memory.
+ */
+#ifndef _SFRAME_READER_H
+#define _SFRAME_READER_H
+
+#include <linux/types.h>
+#include <linux/string.h>
+
+#include "sframe_error.h"
+
+enum sframe_reader_kind {
+	SFRAME_READER_BUFFER,		/* @buf, readable without faulting */
+	SFRAME_READER_USER,		/* @uaddr in the current mm, may sleep */
+	SFRAME_READER_USER_NOFAULT,	/* @uaddr, gives up on a missing page */
+};
+
+/**
+ * struct sframe_reader - the bytes of one SFrame section
+ * @kind: how to read them
+ * @buf: start of the section (SFRAME_READER_BUFFER)
+ * @uaddr: user address of the section (the two user kinds)
+ * @size: bytes readable from the start; may exceed the section proper
+ *        (a PT_GNU_SFRAME segment can be padded)
+ */
+struct sframe_reader {
+	enum sframe_reader_kind kind;
+	const u8 *buf;
+	unsigned long uaddr;
+	u64 size;
+};
+
+/**
+ * sframe_user_read() - copy from user memory, may fault pages in
+ * @uaddr: user address
+ * @dst: kernel destination
+ * @len: bytes
+ *
+ * Provided by the kernel side of the module (a stub in the userspace tools).
+ *
+ * Return: 0, or -SFRAME_E_FAULT if any byte could not be read.
+ */
+int sframe_user_read(unsigned long uaddr, void *dst, size_t len);
+
+/**
+ * sframe_user_read_nofault() - copy from user memory without faulting
+ * @uaddr: user address
+ * @dst: kernel destination
+ * @len: bytes
+ *
+ * Usable where sleeping is not allowed; a page that is not present fails.
+ *
+ * Return: 0, or -SFRAME_E_FAULT if any byte could not be read.
+ */
+int sframe_user_read_nofault(unsigned long uaddr, void *dst, size_t len);
+
+/**
+ * sframe_read() - copy @len bytes at section offset @off
+ * @r: the section
+ * @off: offset from the start of the section
+ * @dst: destination
+ * @len: bytes to copy
+ *
+ * Return: 0, -SFRAME_E_TRUNCATED if [@off, @off + @len) is not inside the
+ * section, -SFRAME_E_FAULT if the memory could not be read.
+ */
+static inline int sframe_read(const struct sframe_reader *r, u64 off, void *dst, size_t len)
+{
+	/* Written so that no sum can wrap: off + len <= size. */
+	if (off > r->size || len > r->size - off)
+		return -SFRAME_E_TRUNCATED;
+
+	switch (r->kind) {
+	case SFRAME_READER_BUFFER:
+		memcpy(dst, r->buf + off, len);
+		return 0;
+	case SFRAME_READER_USER:
+		return sframe_user_read(r->uaddr + off, dst, len);
+	case SFRAME_READER_USER_NOFAULT:
+		return sframe_user_read_nofault(r->uaddr + off, dst, len);
+	}
+	return -SFRAME_E_FAULT;
+}
+
+#endif /* _SFRAME_READER_H */
