@@ -653,7 +653,7 @@ int sframe_find_row(const struct sframe_section *sec, unsigned long pc, struct s
 {
 	struct sframe_fre_raw fre, found = {};
 	struct sframe_fde fde;
-	u64 target, block, end, pos, start;
+	u64 target, block = 0, end, pos, start;
 	u32 lo = 0, hi = sec->num_fdes, mid, j;
 	bool have = false, have_next = false;
 	u32 next_start = 0;
@@ -678,12 +678,11 @@ int sframe_find_row(const struct sframe_section *sec, unsigned long pc, struct s
 	if (pc < fde.func_start || pc - fde.func_start >= fde.func_size)
 		return -SFRAME_E_NO_FDE;
 
+	/* Offsets from the function start from here on: none can wrap. */
 	target = pc - fde.func_start;
-	block = fde.func_start;
-	end = fde.func_start + fde.func_size;
 	if (fde.pcmask) {
 		/* rep_size is non-zero: sframe_fde_get() refused 0. */
-		block += target - target % fde.rep_size;
+		block = target - target % fde.rep_size;
 		target %= fde.rep_size;
 	}
 
@@ -699,7 +698,7 @@ int sframe_find_row(const struct sframe_section *sec, unsigned long pc, struct s
 			row->flags |= SFRAME_ROW_FLEX;
 		sframe_row_set_func(row, &fde);
 		row->start = fde.func_start;
-		row->end = end;
+		row->end = fde.func_start + fde.func_size;
 		return 0;
 	}
 
@@ -726,12 +725,12 @@ int sframe_find_row(const struct sframe_section *sec, unsigned long pc, struct s
 	if (err)
 		return err;
 	sframe_row_set_func(row, &fde);
-	row->start = block + found.start;
+	row->start = fde.func_start + block + found.start;
 	if (have_next)
-		row->end = block + next_start;
+		end = block + next_start;
 	else
-		row->end = fde.pcmask ? block + fde.rep_size : end;
-	row->end = min(row->end, end);
+		end = fde.pcmask ? block + fde.rep_size : fde.func_size;
+	row->end = fde.func_start + min_t(u64, end, fde.func_size);
 	return 0;
 }
 
