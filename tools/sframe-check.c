@@ -423,24 +423,31 @@ int main(int argc, char **argv)
 	err = sframe_section_init(&sec, &r, vaddr, abi);
 	if (err) {
 		printf("%s: refused: %s (header)\n", name, sframe_strerror(err));
-		return 1;
-	}
-	if (!o.no_validate) {
+		err = 1;
+	} else if (!o.no_validate) {
 		err = sframe_section_validate(&sec);
 		if (err) {
 			printf("%s: refused: %s (validation)\n", name, sframe_strerror(err));
-			return 1;
+			err = 1;
 		}
 	}
-	if (o.dump)
-		return dump(&sec);
-	if (o.lookup)
-		return lookup(&sec, &o);
-
-	printf("%s: SFrame version %u, abi %s, flags 0x%02x (", name, sec.version,
-	       abi_name(sec.abi), sec.flags);
-	print_flag_names(sec.flags);
-	printf("), %u FDEs, %u FREs, %llu of %llu bytes: %s\n", sec.num_fdes, sec.num_fres,
-	       sec.fre_end, r.size, o.no_validate ? "header ok" : "valid");
-	return 0;
+	if (err) {
+		if (o.raw)
+			free((void *)r.buf);
+		return err;
+	}
+	if (o.dump) {
+		err = dump(&sec);
+	} else if (o.lookup) {
+		err = lookup(&sec, &o);
+	} else {
+		printf("%s: SFrame version %u, abi %s, flags 0x%02x (", name, sec.version,
+		       abi_name(sec.abi), sec.flags);
+		print_flag_names(sec.flags);
+		printf("), %u FDEs, %u FREs, %llu of %llu bytes: %s\n", sec.num_fdes,
+		       sec.num_fres, sec.fre_end, r.size, o.no_validate ? "header ok" : "valid");
+	}
+	if (o.raw)
+		free((void *)r.buf);
+	return err;
 }
