@@ -1,0 +1,1489 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hostile-input table for the SFrame decoder: every trap of the format
+ * (docs: truncation, N = 15, unsorted FDEs, rep_size 0, offsets past the
+ * FRE sub-section, trailing padding, zero-size functions, PC at a function
+ * end, foreign byte order, unknown versions/flags/ABIs) and every header
+ * field at its limits, on sections built from scratch and on mutated real
+ * sections of each version.  Each case names the exact expected result.
+ */
+#include <linux/types.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+
+#include "sframe/sframe.h"
+#include "gen/sframe_fixtures.h"
+#include "sframe_cases.h"
+
+/* ---- sections built from a description ---------------------------- */
+
+#define CASE_VADDR	0x20000ULL	/* sections sit above their functions */
+
+#define FRE_SP		SFRAME_FRE_INFO_BASE_SP
+#define FRE_FP		0
+#define FRE_N(n)	((n) << 1)
+#define FRE_S1		(SFRAME_FRE_DATAWORD_1B << 5)
+#define FRE_S2		(SFRAME_FRE_DATAWORD_2B << 5)
+#define FRE_S4		(SFRAME_FRE_DATAWORD_4B << 5)
+#define FRE_S3		(3 << 5)
+
+#define FDE_ADDR1	SFRAME_FRE_TYPE_ADDR1
+#define FDE_ADDR2	SFRAME_FRE_TYPE_ADDR2
+#define FDE_ADDR4	SFRAME_FRE_TYPE_ADDR4
+#define FDE_MASK	SFRAME_FDE_INFO_PCMASK
+
+/* FLEX control words */
+#define CTRL_REG(r)	(((r) << 3) | SFRAME_FLEX_CTRL_REG_P)
+#define CTRL_REG_DEREF(r) (CTRL_REG(r) | SFRAME_FLEX_CTRL_DEREF_P)
+#define CTRL_CFA_DEREF	SFRAME_FLEX_CTRL_DEREF_P
+
+struct case_fre {
+	u32 start;
+	u8 info;
+	s32 word[15];
+};
+
+struct case_fde {
+	u64 func;
+	u32 size;
+	u8 info;
+	u8 info2;
+	u8 rep_size;
+	u8 num_fres;
+	const struct case_fre *fres;
+};
+
+struct case_sec {
+	u8 version;
+	u8 flags;
+	u8 abi;
+	s8 fixed_ra;
+	u8 auxhdr_len;
+	u8 num_fdes;
+	const struct case_fde *fdes;
+};
+
+static void put_le(u8 *buf, size_t cap, size_t off, u64 v, unsigned int bytes)
+{
+	unsigned int i;
+
+	if (off > cap || bytes > cap - off)
+		return;
+	for (i = 0; i < bytes; i++)
+		buf[off + i] = v >> (8 * i);
+}
+
+static u64 get_le(const u8 *p, unsigned int bytes)
+{
+	u64 v = 0;
+
+	while (bytes--)
+		v = (v << 8) | p[bytes];
+	return v;
+}
+
+static unsigned int case_fde_size(u8 version)
+{
+	if (version == SFRAME_VERSION_1)
+		return SFRAME_V1_FDE_BYTES;
+	if (version == SFRAME_VERSION_2)
+		return SFRAME_V2_FDE_BYTES;
+	return SFRAME_V3_FDE_BYTES;
+}
+
+static unsigned int case_addr_bytes(u8 fde_info)
+{
+	u8 type = SFRAME_FDE_INFO_FRE_TYPE(fde_info);
+
+	return type == FDE_ADDR1 ? 1 : type == FDE_ADDR2 ? 2 : 4;
+}
+
+static unsigned int case_word_bytes(u8 fre_info)
+{
+	u8 code = SFRAME_FRE_INFO_SIZE(fre_info);
+
+	return code == SFRAME_FRE_DATAWORD_1B ? 1 : code == SFRAME_FRE_DATAWORD_2B ? 2 : 4;
+}
+
+static size_t case_fre_bytes(u8 fde_info, const struct case_fre *fre)
+{
+	return case_addr_bytes(fde_info) + 1 +
+	       SFRAME_FRE_INFO_COUNT(fre->info) * case_word_bytes(fre->info);
+}
+
+/* Section offset of FRE @j of FDE @i (or of its V3 attribute block, j = -1). */
+static size_t case_fre_pos(const struct case_sec *s, unsigned int i, int j)
+{
+	size_t pos = SFRAME_HDR_SIZE + s->auxhdr_len + s->num_fdes * case_fde_size(s->version);
+	unsigned int a, b;
+
+	for (a = 0; a <= i; a++) {
+		const struct case_fde *f = &s->fdes[a];
+
+		if (a == i && j < 0)
+			return pos;
+		if (s->version == SFRAME_VERSION_3)
+			pos += SFRAME_V3_ATTR_BYTES;
+		for (b = 0; b < f->num_fres; b++) {
+			if (a == i && b == (unsigned int)j)
+				return pos;
+			pos += case_fre_bytes(f->info, &f->fres[b]);
+		}
+	}
+	return pos;
+}
+
+static size_t case_fde_pos(const struct case_sec *s, unsigned int i)
+{
+	return SFRAME_HDR_SIZE + s->auxhdr_len + i * case_fde_size(s->version);
+}
+
+/*
+ * Lay out header, FDE array (fdeoff 0) and the FRE sub-section right after
+ * it, for a section mapped at @at.
+ */
+static size_t case_build_at(const struct case_sec *s, u64 at, u8 *buf, size_t cap, u64 *vaddr)
+{
+	size_t hdr = SFRAME_HDR_SIZE + s->auxhdr_len;
+	size_t fres = hdr + s->num_fdes * case_fde_size(s->version);
+	size_t pos = fres, fde;
+	u32 nfres = 0, fre_rel;
+	unsigned int i, j, k;
+	u64 rel;
+
+	memset(buf, 0, cap);
+	*vaddr = at;
+	for (i = 0; i < s->num_fdes; i++) {
+		const struct case_fde *f = &s->fdes[i];
+
+		fde = case_fde_pos(s, i);
+		fre_rel = pos - fres;
+		if (s->version == SFRAME_VERSION_3) {
+			put_le(buf, cap, pos + SFRAME_V3_ATTR_NUM_FRES, f->num_fres, 2);
+			put_le(buf, cap, pos + SFRAME_V3_ATTR_INFO, f->info, 1);
+			put_le(buf, cap, pos + SFRAME_V3_ATTR_INFO2, f->info2, 1);
+			put_le(buf, cap, pos + SFRAME_V3_ATTR_REP_SIZE, f->rep_size, 1);
+			pos += SFRAME_V3_ATTR_BYTES;
+		}
+		for (j = 0; j < f->num_fres; j++) {
+			const struct case_fre *e = &f->fres[j];
+			unsigned int ab = case_addr_bytes(f->info), wb = case_word_bytes(e->info);
+
+			put_le(buf, cap, pos, e->start, ab);
+			put_le(buf, cap, pos + ab, e->info, 1);
+			pos += ab + 1;
+			for (k = 0; k < SFRAME_FRE_INFO_COUNT(e->info); k++, pos += wb)
+				put_le(buf, cap, pos, (u32)e->word[k], wb);
+		}
+		nfres += f->num_fres;
+
+		rel = f->func - *vaddr;
+		if (s->flags & SFRAME_F_FDE_FUNC_START_PCREL)
+			rel -= fde;
+		if (s->version == SFRAME_VERSION_3) {
+			put_le(buf, cap, fde + SFRAME_V3_FDE_START, rel, 8);
+			put_le(buf, cap, fde + SFRAME_V3_FDE_SIZE, f->size, 4);
+			put_le(buf, cap, fde + SFRAME_V3_FDE_FRE_OFF, fre_rel, 4);
+		} else {
+			put_le(buf, cap, fde + SFRAME_V2_FDE_START, rel, 4);
+			put_le(buf, cap, fde + SFRAME_V2_FDE_SIZE, f->size, 4);
+			put_le(buf, cap, fde + SFRAME_V2_FDE_FRE_OFF, fre_rel, 4);
+			put_le(buf, cap, fde + SFRAME_V2_FDE_NUM_FRES, f->num_fres, 4);
+			put_le(buf, cap, fde + SFRAME_V2_FDE_INFO, f->info, 1);
+			if (s->version == SFRAME_VERSION_2)
+				put_le(buf, cap, fde + SFRAME_V2_FDE_REP_SIZE, f->rep_size, 1);
+		}
+	}
+
+	put_le(buf, cap, SFRAME_HDR_MAGIC, SFRAME_MAGIC, 2);
+	put_le(buf, cap, SFRAME_HDR_VERSION, s->version, 1);
+	put_le(buf, cap, SFRAME_HDR_FLAGS, s->flags, 1);
+	put_le(buf, cap, SFRAME_HDR_ABI_ARCH, s->abi, 1);
+	put_le(buf, cap, SFRAME_HDR_CFA_FIXED_RA, (u8)s->fixed_ra, 1);
+	put_le(buf, cap, SFRAME_HDR_AUXHDR_LEN, s->auxhdr_len, 1);
+	put_le(buf, cap, SFRAME_HDR_NUM_FDES, s->num_fdes, 4);
+	put_le(buf, cap, SFRAME_HDR_NUM_FRES, nfres, 4);
+	put_le(buf, cap, SFRAME_HDR_FRE_LEN, pos - fres, 4);
+	put_le(buf, cap, SFRAME_HDR_FDEOFF, 0, 4);
+	put_le(buf, cap, SFRAME_HDR_FREOFF, fres - hdr, 4);
+	return pos <= cap ? pos : 0;
+}
+
+static size_t case_build(const struct case_sec *s, u8 *buf, size_t cap, u64 *vaddr)
+{
+	return case_build_at(s, CASE_VADDR, buf, cap, vaddr);
+}
+
+/*
+ * AMD64 base: two functions at 0x1000 (0x40 bytes) and 0x1040 (0x20 bytes).
+ *   [0x1000,0x1004) sp+8 u f   [0x1004,0x103c) sp+16 u f   [0x103c,0x1040) sp+8 u f
+ *   [0x1040,0x1041) sp+8 u f   [0x1041,0x1044) sp+16 c-16 f [0x1044,0x1060) fp+16 c-16 f
+ */
+static const struct case_fre amd64_f0[] = {
+	{ 0x00, FRE_SP | FRE_N(1) | FRE_S1, { 8 } },
+	{ 0x04, FRE_SP | FRE_N(1) | FRE_S1, { 16 } },
+	{ 0x3c, FRE_SP | FRE_N(1) | FRE_S1, { 8 } },
+};
+
+static const struct case_fre amd64_f1[] = {
+	{ 0x00, FRE_SP | FRE_N(1) | FRE_S1, { 8 } },
+	{ 0x01, FRE_SP | FRE_N(2) | FRE_S1, { 16, -16 } },
+	{ 0x04, FRE_FP | FRE_N(2) | FRE_S1, { 16, -16 } },
+};
+
+static const struct case_fde amd64_fdes[] = {
+	{ 0x1000, 0x40, FDE_ADDR1, 0, 0, ARRAY_SIZE(amd64_f0), amd64_f0 },
+	{ 0x1040, 0x20, FDE_ADDR1, 0, 0, ARRAY_SIZE(amd64_f1), amd64_f1 },
+};
+
+#define AMD64_SEC(ver, fl) { ver, fl, SFRAME_ABI_AMD64_ENDIAN_LITTLE, -8, 0, \
+			     ARRAY_SIZE(amd64_fdes), amd64_fdes }
+
+static const struct case_sec amd64_v1 = AMD64_SEC(1, SFRAME_F_FDE_SORTED);
+static const struct case_sec amd64_v2 = AMD64_SEC(2, SFRAME_F_FDE_SORTED);
+static const struct case_sec amd64_v2pcrel = AMD64_SEC(2, SFRAME_F_FDE_SORTED |
+						       SFRAME_F_FDE_FUNC_START_PCREL);
+static const struct case_sec amd64_v3 = AMD64_SEC(3, SFRAME_F_FDE_SORTED |
+						  SFRAME_F_FDE_FUNC_START_PCREL);
+
+static size_t b_amd64_v1(u8 *b, size_t cap, u64 *va)
+{
+	return case_build(&amd64_v1, b, cap, va);
+}
+
+static size_t b_amd64_v2(u8 *b, size_t cap, u64 *va)
+{
+	return case_build(&amd64_v2, b, cap, va);
+}
+
+static size_t b_amd64_v2pcrel(u8 *b, size_t cap, u64 *va)
+{
+	return case_build(&amd64_v2pcrel, b, cap, va);
+}
+
+static size_t b_amd64_v3(u8 *b, size_t cap, u64 *va)
+{
+	return case_build(&amd64_v3, b, cap, va);
+}
+
+/* Patch one byte or field of a built section and return its length. */
+static size_t patched(size_t len, u8 *b, size_t cap, size_t off, u64 v, unsigned int bytes)
+{
+	if (len)
+		put_le(b, cap, off, v, bytes);
+	return len;
+}
+
+/* ---- header stage ------------------------------------------------- */
+
+static size_t b_empty(u8 *b, size_t cap, u64 *va)
+{
+	return b_amd64_v2(b, cap, va) ? 0 : 0;
+}
+
+static size_t b_three_bytes(u8 *b, size_t cap, u64 *va)
+{
+	return b_amd64_v2(b, cap, va) ? 3 : 0;
+}
+
+static size_t b_preamble_only(u8 *b, size_t cap, u64 *va)
+{
+	return b_amd64_v2(b, cap, va) ? 4 : 0;
+}
+
+static size_t b_header_27(u8 *b, size_t cap, u64 *va)
+{
+	return b_amd64_v2(b, cap, va) ? SFRAME_HDR_SIZE - 1 : 0;
+}
+
+static size_t b_bad_magic(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_MAGIC, 0x7f45, 2);
+}
+
+static size_t b_foreign_endian(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_MAGIC, SFRAME_MAGIC_SWAPPED, 2);
+}
+
+static size_t b_version0(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_VERSION, 0, 1);
+}
+
+static size_t b_version4(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_VERSION, 4, 1);
+}
+
+static size_t b_version255(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_VERSION, 255, 1);
+}
+
+static size_t b_v1_flag8(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v1(b, cap, va), b, cap, SFRAME_HDR_FLAGS, 0x09, 1);
+}
+
+static size_t b_v2_flag80(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_FLAGS, 0x81, 1);
+}
+
+static size_t b_v3_frame_pointer(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v3(b, cap, va), b, cap, SFRAME_HDR_FLAGS, 0x07, 1);
+}
+
+static size_t b_v2_frame_pointer(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_FLAGS, 0x03, 1);
+}
+
+static size_t b_v2_no_sorted(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_FLAGS, 0x00, 1);
+}
+
+static size_t b_abi0(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_ABI_ARCH, 0, 1);
+}
+
+static size_t b_abi_aarch64_be(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_ABI_ARCH,
+		       SFRAME_ABI_AARCH64_ENDIAN_BIG, 1);
+}
+
+static size_t b_abi_s390x(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_ABI_ARCH,
+		       SFRAME_ABI_S390X_ENDIAN_BIG, 1);
+}
+
+static size_t b_abi5(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_ABI_ARCH, 5, 1);
+}
+
+static size_t b_fixed_fp(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_CFA_FIXED_FP, (u8)-16, 1);
+}
+
+static size_t b_amd64_no_fixed_ra(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_CFA_FIXED_RA, 0, 1);
+}
+
+static size_t b_num_fdes_max(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_NUM_FDES, 0xffffffff, 4);
+}
+
+static size_t b_num_fres_max(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_NUM_FRES, 0xffffffff, 4);
+}
+
+static size_t b_num_fdes_limit_plus1(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_NUM_FDES,
+		       SFRAME_MAX_FDES + 1, 4);
+}
+
+static size_t b_num_fdes_limit(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_NUM_FDES, SFRAME_MAX_FDES, 4);
+}
+
+static size_t b_auxhdr_past_end(u8 *b, size_t cap, u64 *va)
+{
+	size_t len = b_header_27(b, cap, va);
+
+	return patched(len ? SFRAME_HDR_SIZE + 10 : 0, b, cap, SFRAME_HDR_AUXHDR_LEN, 255, 1);
+}
+
+static size_t b_fdeoff_gt_freoff(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_FDEOFF, 0x1000, 4);
+}
+
+static size_t b_fdes_into_fres(u8 *b, size_t cap, u64 *va)
+{
+	/* FRE sub-section starts one byte into the last FDE. */
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_FREOFF,
+		       2 * SFRAME_V2_FDE_BYTES - 1, 4);
+}
+
+static size_t b_fre_len_past_end(u8 *b, size_t cap, u64 *va)
+{
+	size_t len = b_amd64_v2(b, cap, va);
+
+	return patched(len, b, cap, SFRAME_HDR_FRE_LEN,
+		       get_le(b + SFRAME_HDR_FRE_LEN, 4) + 1, 4);
+}
+
+static size_t b_freoff_huge(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_FREOFF, 0xffffffff, 4);
+}
+
+static size_t b_fre_len_huge(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_FRE_LEN, 0xffffffff, 4);
+}
+
+static size_t b_fres_exceed_fre_len(u8 *b, size_t cap, u64 *va)
+{
+	/* 6 FREs of at least 2 bytes cannot fit in 11 bytes. */
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_FRE_LEN, 11, 4);
+}
+
+static size_t b_v3_attrs_exceed_fre_len(u8 *b, size_t cap, u64 *va)
+{
+	/* 6 FREs and 2 attribute blocks need at least 22 bytes. */
+	return patched(b_amd64_v3(b, cap, va), b, cap, SFRAME_HDR_FRE_LEN, 21, 4);
+}
+
+static size_t b_no_fdes(u8 *b, size_t cap, u64 *va)
+{
+	static const struct case_sec s = { 2, SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL,
+					   SFRAME_ABI_AMD64_ENDIAN_LITTLE, -8, 0, 0, NULL };
+
+	return case_build(&s, b, cap, va);
+}
+
+static size_t b_auxhdr(u8 *b, size_t cap, u64 *va)
+{
+	static const struct case_sec s = { 2, SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL,
+					   SFRAME_ABI_AMD64_ENDIAN_LITTLE, -8, 7,
+					   ARRAY_SIZE(amd64_fdes), amd64_fdes };
+	size_t len = case_build(&s, b, cap, va);
+
+	/* Non-zero auxiliary header bytes are skipped, not interpreted. */
+	if (len)
+		memset(b + SFRAME_HDR_SIZE, 0xa5, 7);
+	return len;
+}
+
+static size_t b_trailing_zeros(u8 *b, size_t cap, u64 *va)
+{
+	size_t len = b_amd64_v3(b, cap, va);
+
+	return len && len + 64 <= cap ? len + 64 : 0;
+}
+
+static size_t b_trailing_garbage(u8 *b, size_t cap, u64 *va)
+{
+	size_t len = b_amd64_v3(b, cap, va);
+
+	if (!len || len + 64 > cap)
+		return 0;
+	memset(b + len, 0xff, 64);
+	return len + 64;
+}
+
+/* ---- FDE checks --------------------------------------------------- */
+
+static size_t b_unsorted(u8 *b, size_t cap, u64 *va)
+{
+	static const struct case_fde fdes[] = {
+		{ 0x1040, 0x20, FDE_ADDR1, 0, 0, ARRAY_SIZE(amd64_f1), amd64_f1 },
+		{ 0x1000, 0x40, FDE_ADDR1, 0, 0, ARRAY_SIZE(amd64_f0), amd64_f0 },
+	};
+	static const struct case_sec s = { 2, SFRAME_F_FDE_SORTED, SFRAME_ABI_AMD64_ENDIAN_LITTLE,
+					   -8, 0, ARRAY_SIZE(fdes), fdes };
+
+	return case_build(&s, b, cap, va);
+}
+
+static size_t b_duplicate_start(u8 *b, size_t cap, u64 *va)
+{
+	static const struct case_fde fdes[] = {
+		{ 0x1000, 0x00, FDE_ADDR1, 0, 0, 0, NULL },
+		{ 0x1000, 0x40, FDE_ADDR1, 0, 0, ARRAY_SIZE(amd64_f0), amd64_f0 },
+	};
+	static const struct case_sec s = { 2, SFRAME_F_FDE_SORTED, SFRAME_ABI_AMD64_ENDIAN_LITTLE,
+					   -8, 0, ARRAY_SIZE(fdes), fdes };
+
+	return case_build(&s, b, cap, va);
+}
+
+static size_t b_overlap(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap,
+		       case_fde_pos(&amd64_v2, 0) + SFRAME_V2_FDE_SIZE, 0x41, 4);
+}
+
+static size_t b_fre_type3(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap,
+		       case_fde_pos(&amd64_v2, 1) + SFRAME_V2_FDE_INFO, 3, 1);
+}
+
+static size_t b_fde_unused_bit(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap,
+		       case_fde_pos(&amd64_v2, 1) + SFRAME_V2_FDE_INFO, SFRAME_FDE_INFO_UNUSED, 1);
+}
+
+static size_t b_v2_signal_bit(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap,
+		       case_fde_pos(&amd64_v2, 1) + SFRAME_V2_FDE_INFO,
+		       SFRAME_V3_FDE_INFO_SIGNAL, 1);
+}
+
+static size_t b_amd64_pauth_b(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap,
+		       case_fde_pos(&amd64_v2, 1) + SFRAME_V2_FDE_INFO,
+		       SFRAME_FDE_INFO_PAUTH_KEY_B, 1);
+}
+
+static size_t b_v3_fde_type2(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v3(b, cap, va), b, cap,
+		       case_fre_pos(&amd64_v3, 1, -1) + SFRAME_V3_ATTR_INFO2, 2, 1);
+}
+
+static size_t b_v3_info2_unused(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v3(b, cap, va), b, cap,
+		       case_fre_pos(&amd64_v3, 1, -1) + SFRAME_V3_ATTR_INFO2, 0x20, 1);
+}
+
+static size_t b_v3_attr_past_fre_len(u8 *b, size_t cap, u64 *va)
+{
+	size_t len = b_amd64_v3(b, cap, va);
+
+	/* Point FDE 1 at the last 4 bytes of the FRE sub-section. */
+	return patched(len, b, cap, case_fde_pos(&amd64_v3, 1) + SFRAME_V3_FDE_FRE_OFF,
+		       get_le(b + SFRAME_HDR_FRE_LEN, 4) - 4, 4);
+}
+
+static size_t b_fre_off_past_fre_len(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap,
+		       case_fde_pos(&amd64_v2, 1) + SFRAME_V2_FDE_FRE_OFF, 0x10000, 4);
+}
+
+static size_t b_fde_num_fres_over_limit(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap,
+		       case_fde_pos(&amd64_v2, 1) + SFRAME_V2_FDE_NUM_FRES, 0xffffffff, 4);
+}
+
+static size_t b_fde_num_fres_over_header(u8 *b, size_t cap, u64 *va)
+{
+	/* 7 FREs claimed by one FDE, 6 in the header. */
+	return patched(b_amd64_v2(b, cap, va), b, cap,
+		       case_fde_pos(&amd64_v2, 0) + SFRAME_V2_FDE_NUM_FRES, 7, 4);
+}
+
+static size_t b_fre_sum_over_header(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_NUM_FRES, 5, 4);
+}
+
+static size_t b_fre_past_fre_len(u8 *b, size_t cap, u64 *va)
+{
+	size_t len = b_amd64_v2(b, cap, va);
+
+	/* The last FRE's data word now ends one byte past the sub-section. */
+	return patched(len, b, cap, SFRAME_HDR_FRE_LEN, get_le(b + SFRAME_HDR_FRE_LEN, 4) - 1, 4);
+}
+
+static size_t b_func_wraps(u8 *b, size_t cap, u64 *va)
+{
+	static const struct case_fde fdes[] = {
+		{ 0xfffffffffffff000ULL, 0x2000, FDE_ADDR1, 0, 0, 1, amd64_f0 },
+	};
+	static const struct case_sec s = { 3, SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL,
+					   SFRAME_ABI_AMD64_ENDIAN_LITTLE, -8, 0, 1, fdes };
+
+	/* The section sits in the last 64 KiB of the address space. */
+	return case_build_at(&s, 0xffffffffffff0000ULL, b, cap, va);
+}
+
+static size_t b_func_below_zero(u8 *b, size_t cap, u64 *va)
+{
+	size_t len = b_amd64_v2(b, cap, va);
+
+	/* start = section - 0x80000000: below address 0 for a section at 0x20000 */
+	return patched(len, b, cap, case_fde_pos(&amd64_v2, 0) + SFRAME_V2_FDE_START,
+		       0x80000000, 4);
+}
+
+/* ---- PC-mask FDEs (PLT) ------------------------------------------- */
+
+static const struct case_fre plt_fres[] = {
+	{ 0x00, FRE_SP | FRE_N(1) | FRE_S1, { 8 } },
+	{ 0x0b, FRE_SP | FRE_N(1) | FRE_S1, { 16 } },
+};
+
+static const struct case_fde plt_fdes[] = {
+	{ 0x4000, 0x40, FDE_ADDR1 | FDE_MASK, 0, 16, ARRAY_SIZE(plt_fres), plt_fres },
+};
+
+static const struct case_sec plt_v2 = { 2, SFRAME_F_FDE_SORTED, SFRAME_ABI_AMD64_ENDIAN_LITTLE,
+					-8, 0, 1, plt_fdes };
+static const struct case_sec plt_v3 = { 3, SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL,
+					SFRAME_ABI_AMD64_ENDIAN_LITTLE, -8, 0, 1, plt_fdes };
+
+static size_t b_plt_v2(u8 *b, size_t cap, u64 *va)
+{
+	return case_build(&plt_v2, b, cap, va);
+}
+
+static size_t b_plt_v2_rep0(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_plt_v2(b, cap, va), b, cap,
+		       case_fde_pos(&plt_v2, 0) + SFRAME_V2_FDE_REP_SIZE, 0, 1);
+}
+
+static size_t b_plt_v3_rep0(u8 *b, size_t cap, u64 *va)
+{
+	return patched(case_build(&plt_v3, b, cap, va), b, cap,
+		       case_fre_pos(&plt_v3, 0, -1) + SFRAME_V3_ATTR_REP_SIZE, 0, 1);
+}
+
+static size_t b_plt_mask_start_past_rep(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_plt_v2(b, cap, va), b, cap, case_fre_pos(&plt_v2, 0, 1), 17, 1);
+}
+
+static size_t b_aarch64_v1_mask(u8 *b, size_t cap, u64 *va)
+{
+	static const struct case_sec s = { 1, SFRAME_F_FDE_SORTED,
+					   SFRAME_ABI_AARCH64_ENDIAN_LITTLE, 0, 0, 1, plt_fdes };
+
+	return case_build(&s, b, cap, va);
+}
+
+/* ---- FRE checks --------------------------------------------------- */
+
+static size_t b_fre_size3(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, case_fre_pos(&amd64_v2, 1, 1) + 1,
+		       FRE_SP | FRE_N(1) | FRE_S3, 1);
+}
+
+static size_t b_fre_n15_s4(u8 *b, size_t cap, u64 *va)
+{
+	static const struct case_fre fres[] = {
+		{ 0x00, FRE_SP | FRE_N(15) | FRE_S4, { 8, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 } },
+	};
+	static const struct case_fde fdes[] = {
+		{ 0x1000, 0x40, FDE_ADDR1, 0, 0, ARRAY_SIZE(fres), fres },
+	};
+	static const struct case_sec s = { 2, SFRAME_F_FDE_SORTED, SFRAME_ABI_AMD64_ENDIAN_LITTLE,
+					   -8, 0, ARRAY_SIZE(fdes), fdes };
+
+	return case_build(&s, b, cap, va);
+}
+
+static size_t b_amd64_n3(u8 *b, size_t cap, u64 *va)
+{
+	static const struct case_fre fres[] = {
+		{ 0x00, FRE_SP | FRE_N(3) | FRE_S1, { 16, -16, -8 } },
+	};
+	static const struct case_fde fdes[] = {
+		{ 0x1000, 0x40, FDE_ADDR1, 0, 0, ARRAY_SIZE(fres), fres },
+	};
+	static const struct case_sec s = { 2, SFRAME_F_FDE_SORTED, SFRAME_ABI_AMD64_ENDIAN_LITTLE,
+					   -8, 0, ARRAY_SIZE(fdes), fdes };
+
+	return case_build(&s, b, cap, va);
+}
+
+static size_t b_amd64_mangled(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, case_fre_pos(&amd64_v2, 0, 1) + 1,
+		       FRE_SP | FRE_N(1) | FRE_S1 | SFRAME_FRE_INFO_RA_MANGLED, 1);
+}
+
+static size_t b_fre_reversed(u8 *b, size_t cap, u64 *va)
+{
+	/* FRE 1 of function 0 starts at 0x3d, after FRE 2 (0x3c). */
+	return patched(b_amd64_v2(b, cap, va), b, cap, case_fre_pos(&amd64_v2, 0, 1), 0x3d, 1);
+}
+
+static size_t b_fre_equal_starts(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, case_fre_pos(&amd64_v2, 0, 2), 0x04, 1);
+}
+
+static size_t b_fre_past_func_end(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, case_fre_pos(&amd64_v2, 1, 2), 0x21, 1);
+}
+
+static size_t b_first_fre_late(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, case_fre_pos(&amd64_v2, 0, 0), 0x02, 1);
+}
+
+static size_t b_fre_at_func_end(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, case_fre_pos(&amd64_v2, 1, 2), 0x20, 1);
+}
+
+static size_t b_fre_addr4_large(u8 *b, size_t cap, u64 *va)
+{
+	static const struct case_fre fres[] = {
+		{ 0x00000, FRE_SP | FRE_N(1) | FRE_S1, { 8 } },
+		{ 0x12345, FRE_SP | FRE_N(1) | FRE_S4, { 40016 } },
+	};
+	static const struct case_fde fdes[] = {
+		{ 0x100000, 0x20000, FDE_ADDR4, 0, 0, ARRAY_SIZE(fres), fres },
+	};
+	static const struct case_sec s = { 3, SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL,
+					   SFRAME_ABI_AMD64_ENDIAN_LITTLE, -8, 0,
+					   ARRAY_SIZE(fdes), fdes };
+
+	return case_build(&s, b, cap, va);
+}
+
+/* ---- AArch64 ------------------------------------------------------ */
+
+/*
+ * [0x2000,0x2004) sp+0 u u   [0x2004,0x2008) sp+32 u c-24 (RA only, N=2)
+ * [0x2008,0x200c) sp+32 c-32 c-24[s]   [0x200c,0x2010) sp+32 c-32 U (RA padding)
+ * [0x2010,0x2020) fp+16 c-16 c-8[s]
+ */
+static const struct case_fre a64_fres[] = {
+	{ 0x00, FRE_SP | FRE_N(1) | FRE_S1, { 0 } },
+	{ 0x04, FRE_SP | FRE_N(2) | FRE_S1, { 32, -24 } },
+	{ 0x08, FRE_SP | FRE_N(3) | FRE_S1 | SFRAME_FRE_INFO_RA_MANGLED, { 32, -24, -32 } },
+	{ 0x0c, FRE_SP | FRE_N(3) | FRE_S1, { 32, 0, -32 } },
+	{ 0x10, FRE_FP | FRE_N(3) | FRE_S2 | SFRAME_FRE_INFO_RA_MANGLED, { 16, -8, -16 } },
+};
+
+static const struct case_fde a64_fdes[] = {
+	{ 0x2000, 0x20, FDE_ADDR1 | SFRAME_FDE_INFO_PAUTH_KEY_B, 0, 0,
+	  ARRAY_SIZE(a64_fres), a64_fres },
+};
+
+static const struct case_sec a64_v1 = { 1, SFRAME_F_FDE_SORTED,
+					SFRAME_ABI_AARCH64_ENDIAN_LITTLE, 0, 0, 1, a64_fdes };
+static const struct case_sec a64_v3 = { 3, SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL,
+					SFRAME_ABI_AARCH64_ENDIAN_LITTLE, 0, 0, 1, a64_fdes };
+
+static size_t b_a64_v1(u8 *b, size_t cap, u64 *va)
+{
+	return case_build(&a64_v1, b, cap, va);
+}
+
+static size_t b_a64_v3(u8 *b, size_t cap, u64 *va)
+{
+	return case_build(&a64_v3, b, cap, va);
+}
+
+static size_t b_a64_fixed_ra(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_a64_v3(b, cap, va), b, cap, SFRAME_HDR_CFA_FIXED_RA, (u8)-8, 1);
+}
+
+static size_t b_a64_n4(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_a64_v3(b, cap, va), b, cap, case_fre_pos(&a64_v3, 0, 0) + 1,
+		       FRE_SP | FRE_N(4) | FRE_S1, 1);
+}
+
+/* ---- V3 FLEX FDEs (AMD64) ----------------------------------------- */
+
+/*
+ * [0x3000,0x3004) sp+8 u f        CFA = rsp + 8
+ * [0x3004,0x3008) r10+0 u f       DRAP: CFA = r10 (topmost frame only)
+ * [0x3008,0x300c) (fp-8) c-16 U   CFA = *(rbp - 8), RA padding, FP at CFA-16
+ * [0x300c,0x3010) sp+16 (fp+0) r3+0  RA in rbx, FP = *(rbp + 0)
+ * [0x3010,0x3040) sp+16 u c-8     RA at CFA-8 spelled out
+ * [0x3040,0x3050) RA undefined    signal frame FDE without rows
+ */
+static const struct case_fre flex_fres[] = {
+	{ 0x00, FRE_N(2) | FRE_S1, { CTRL_REG(7), 8 } },
+	{ 0x04, FRE_N(2) | FRE_S1, { CTRL_REG(10), 0 } },
+	{ 0x08, FRE_N(5) | FRE_S1, { CTRL_REG_DEREF(6), -8, 0, CTRL_CFA_DEREF, -16 } },
+	{ 0x0c, FRE_N(6) | FRE_S1, { CTRL_REG(7), 16, CTRL_REG(3), 0, CTRL_REG_DEREF(6), 0 } },
+	{ 0x10, FRE_N(4) | FRE_S2, { CTRL_REG(7), 16, CTRL_CFA_DEREF, -8 } },
+};
+
+static const struct case_fde flex_fdes[] = {
+	{ 0x3000, 0x40, FDE_ADDR1, SFRAME_FDE_TYPE_FLEX, 0, ARRAY_SIZE(flex_fres), flex_fres },
+	{ 0x3040, 0x10, FDE_ADDR1 | SFRAME_V3_FDE_INFO_SIGNAL, 0, 0, 0, NULL },
+};
+
+static const struct case_sec flex_v3 = { 3, SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL,
+					 SFRAME_ABI_AMD64_ENDIAN_LITTLE, -8, 0,
+					 ARRAY_SIZE(flex_fdes), flex_fdes };
+
+static size_t b_flex(u8 *b, size_t cap, u64 *va)
+{
+	return case_build(&flex_v3, b, cap, va);
+}
+
+/* Replace FRE 0 of the FLEX function by @info and @w0..@w2 (same size). */
+static size_t flex_fre0(u8 *b, size_t cap, u64 *va, u8 info, u8 w0, u8 w1)
+{
+	size_t len = b_flex(b, cap, va), pos = case_fre_pos(&flex_v3, 0, 0);
+
+	if (len) {
+		put_le(b, cap, pos + 1, info, 1);
+		put_le(b, cap, pos + 2, w0, 1);
+		put_le(b, cap, pos + 3, w1, 1);
+	}
+	return len;
+}
+
+static size_t b_flex_n3(u8 *b, size_t cap, u64 *va)
+{
+	/* N = 3 borrows the next FRE's start byte as its third word. */
+	return flex_fre0(b, cap, va, FRE_N(3) | FRE_S1, CTRL_REG(7), 8);
+}
+
+static size_t b_flex_n1(u8 *b, size_t cap, u64 *va)
+{
+	return flex_fre0(b, cap, va, FRE_N(1) | FRE_S1, CTRL_REG(7), 8);
+}
+
+static size_t b_flex_cfa_not_reg(u8 *b, size_t cap, u64 *va)
+{
+	return flex_fre0(b, cap, va, FRE_N(2) | FRE_S1, CTRL_CFA_DEREF, 8);
+}
+
+static size_t b_flex_reserved_bit(u8 *b, size_t cap, u64 *va)
+{
+	return flex_fre0(b, cap, va, FRE_N(2) | FRE_S1, CTRL_REG(7) | SFRAME_FLEX_CTRL_RESERVED, 8);
+}
+
+static size_t b_flex_base_bit(u8 *b, size_t cap, u64 *va)
+{
+	return flex_fre0(b, cap, va, FRE_SP | FRE_N(2) | FRE_S1, CTRL_REG(7), 8);
+}
+
+static size_t b_flex_ra_pair_padding(u8 *b, size_t cap, u64 *va)
+{
+	/* N = 4 with an RA control word of 0: padding where a pair belongs. */
+	size_t len = b_flex(b, cap, va);
+
+	return patched(len, b, cap, case_fre_pos(&flex_v3, 0, 4) + 2 + 2 * 2, 0, 2);
+}
+
+static size_t b_flex_padding_not_zero(u8 *b, size_t cap, u64 *va)
+{
+	size_t len = b_flex(b, cap, va);
+
+	return patched(len, b, cap, case_fre_pos(&flex_v3, 0, 2) + 2 + 2, CTRL_CFA_DEREF, 1);
+}
+
+static size_t b_flex_fp_regnum_without_reg_p(u8 *b, size_t cap, u64 *va)
+{
+	size_t len = b_flex(b, cap, va);
+
+	return patched(len, b, cap, case_fre_pos(&flex_v3, 0, 2) + 2 + 3, (6 << 3), 1);
+}
+
+static size_t b_flex_n7(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_flex(b, cap, va), b, cap, case_fre_pos(&flex_v3, 0, 3) + 1,
+		       FRE_N(7) | FRE_S1, 1);
+}
+
+static size_t b_flex_in_v2(u8 *b, size_t cap, u64 *va)
+{
+	/* V2 has no info2: a FLEX FDE can only come from V3 bytes. */
+	static const struct case_sec s = { 2, SFRAME_F_FDE_SORTED, SFRAME_ABI_AMD64_ENDIAN_LITTLE,
+					   -8, 0, 1, flex_fdes };
+
+	return case_build(&s, b, cap, va);
+}
+
+/* ---- outermost rows ----------------------------------------------- */
+
+static size_t b_outermost(u8 *b, size_t cap, u64 *va)
+{
+	static const struct case_fre fres[] = {
+		{ 0x00, 0, { 0 } },
+		{ 0x02, FRE_SP | FRE_N(1) | FRE_S1, { 16 } },
+	};
+	static const struct case_fde fdes[] = {
+		{ 0x1000, 0x40, FDE_ADDR1, 0, 0, ARRAY_SIZE(fres), fres },
+		{ 0x1040, 0x10, FDE_ADDR1, 0, 0, 0, NULL },
+		{ 0x1050, 0x00, FDE_ADDR1, 0, 0, 0, NULL },
+		{ 0x1060, 0x10, FDE_ADDR1, 0, 0, ARRAY_SIZE(fres), fres },
+	};
+	static const struct case_sec s = { 2, SFRAME_F_FDE_SORTED, SFRAME_ABI_AMD64_ENDIAN_LITTLE,
+					   -8, 0, ARRAY_SIZE(fdes), fdes };
+
+	return case_build(&s, b, cap, va);
+}
+
+/* ---- real sections, mutated --------------------------------------- */
+
+static const struct sframe_fixture *fixture(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < sframe_num_fixtures; i++)
+		if (!strcmp(sframe_fixtures[i].name, name))
+			return &sframe_fixtures[i];
+	return NULL;
+}
+
+static size_t fx_copy(const char *name, u8 *b, size_t cap, u64 *va)
+{
+	const struct sframe_fixture *f = fixture(name);
+
+	if (!f || f->size > cap)
+		return 0;
+	memset(b, 0, cap);
+	memcpy(b, f->data, f->size);
+	*va = f->vaddr;
+	return f->size;
+}
+
+/* Section offset of FDE @i of a real section. */
+static size_t fx_fde(const u8 *b, u32 i)
+{
+	return SFRAME_HDR_SIZE + b[SFRAME_HDR_AUXHDR_LEN] + get_le(b + SFRAME_HDR_FDEOFF, 4) +
+	       i * case_fde_size(b[SFRAME_HDR_VERSION]);
+}
+
+/* Section offset of the first FRE of FDE @i (V3: of its attribute block). */
+static size_t fx_fre(const u8 *b, u32 i)
+{
+	unsigned int field = b[SFRAME_HDR_VERSION] == SFRAME_VERSION_3 ? SFRAME_V3_FDE_FRE_OFF :
+									  SFRAME_V2_FDE_FRE_OFF;
+
+	return SFRAME_HDR_SIZE + b[SFRAME_HDR_AUXHDR_LEN] + get_le(b + SFRAME_HDR_FREOFF, 4) +
+	       get_le(b + fx_fde(b, i) + field, 4);
+}
+
+/* Section offset of the first FRE of FDE @i. */
+static size_t fx_fre0(const u8 *b, u32 i)
+{
+	bool v3 = b[SFRAME_HDR_VERSION] == SFRAME_VERSION_3;
+
+	return fx_fre(b, i) + (v3 ? SFRAME_V3_ATTR_BYTES : 0);
+}
+
+/* Info byte of FDE @i. */
+static u8 fx_info(const u8 *b, u32 i)
+{
+	if (b[SFRAME_HDR_VERSION] == SFRAME_VERSION_3)
+		return b[fx_fre(b, i) + SFRAME_V3_ATTR_INFO];
+	return b[fx_fde(b, i) + SFRAME_V2_FDE_INFO];
+}
+
+/* Section offset of the info byte of the first FRE of FDE @i. */
+static size_t fx_fre0_info(const u8 *b, u32 i)
+{
+	return fx_fre0(b, i) + case_addr_bytes(fx_info(b, i));
+}
+
+#define FX_V1		"x86_64/v1/uselib-O2"
+#define FX_V2		"x86_64/v2/uselib-O2"
+#define FX_V2PCREL	"x86_64/v2pcrel/uselib-O2"
+#define FX_V3		"x86_64/v3/uselib-O2"
+#define FX_A64_V3	"aarch64/v3/uselib-O2"
+#define FX_A64_PAC	"aarch64/v2/chain-O2-pac-static"
+
+static size_t b_fx_v1(u8 *b, size_t cap, u64 *va)
+{
+	return fx_copy(FX_V1, b, cap, va);
+}
+
+static size_t b_fx_v2(u8 *b, size_t cap, u64 *va)
+{
+	return fx_copy(FX_V2, b, cap, va);
+}
+
+static size_t b_fx_v2pcrel(u8 *b, size_t cap, u64 *va)
+{
+	return fx_copy(FX_V2PCREL, b, cap, va);
+}
+
+static size_t b_fx_v3(u8 *b, size_t cap, u64 *va)
+{
+	return fx_copy(FX_V3, b, cap, va);
+}
+
+static size_t b_fx_a64_v3(u8 *b, size_t cap, u64 *va)
+{
+	return fx_copy(FX_A64_V3, b, cap, va);
+}
+
+static size_t b_fx_a64_pac(u8 *b, size_t cap, u64 *va)
+{
+	return fx_copy(FX_A64_PAC, b, cap, va);
+}
+
+static size_t b_fx_v1_truncated(u8 *b, size_t cap, u64 *va)
+{
+	size_t len = b_fx_v1(b, cap, va);
+
+	return len ? len - 1 : 0;
+}
+
+static size_t b_fx_v2_swapped_fdes(u8 *b, size_t cap, u64 *va)
+{
+	size_t len = b_fx_v2(b, cap, va);
+	u8 tmp[SFRAME_V2_FDE_BYTES];
+
+	if (len) {
+		memcpy(tmp, b + fx_fde(b, 3), sizeof(tmp));
+		memcpy(b + fx_fde(b, 3), b + fx_fde(b, 4), sizeof(tmp));
+		memcpy(b + fx_fde(b, 4), tmp, sizeof(tmp));
+	}
+	return len;
+}
+
+static size_t b_fx_v2pcrel_flag_cleared(u8 *b, size_t cap, u64 *va)
+{
+	/* PCREL starts read as section-relative: every function moves. */
+	return patched(b_fx_v2pcrel(b, cap, va), b, cap, SFRAME_HDR_FLAGS, SFRAME_F_FDE_SORTED, 1);
+}
+
+static size_t b_fx_v2_plt_rep0(u8 *b, size_t cap, u64 *va)
+{
+	size_t len = b_fx_v2(b, cap, va);
+
+	return patched(len, b, cap, fx_fde(b, 1) + SFRAME_V2_FDE_REP_SIZE, 0, 1);
+}
+
+static size_t b_fx_v3_plt_rep0(u8 *b, size_t cap, u64 *va)
+{
+	size_t len = b_fx_v3(b, cap, va);
+
+	return patched(len, b, cap, fx_fre(b, 1) + SFRAME_V3_ATTR_REP_SIZE, 0, 1);
+}
+
+static size_t b_fx_v3_fre_size3(u8 *b, size_t cap, u64 *va)
+{
+	size_t len = b_fx_v3(b, cap, va);
+
+	/* FDE 3 is main, its first FRE's info byte. */
+	return patched(len, b, cap, len ? fx_fre0_info(b, 3) : 0, FRE_SP | FRE_N(1) | FRE_S3, 1);
+}
+
+static size_t b_fx_v3_n15(u8 *b, size_t cap, u64 *va)
+{
+	size_t len = b_fx_v3(b, cap, va);
+
+	return patched(len, b, cap, len ? fx_fre0_info(b, 3) : 0, FRE_SP | FRE_N(15) | FRE_S4, 1);
+}
+
+static size_t b_fx_v3_frame_pointer(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_fx_v3(b, cap, va), b, cap, SFRAME_HDR_FLAGS, 0x07, 1);
+}
+
+static size_t b_fx_v1_num_fdes_max(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_fx_v1(b, cap, va), b, cap, SFRAME_HDR_NUM_FDES, 0xffffffff, 4);
+}
+
+static size_t b_fx_v1_fre_off_past(u8 *b, size_t cap, u64 *va)
+{
+	size_t len = b_fx_v1(b, cap, va);
+
+	return patched(len, b, cap, fx_fde(b, 2) + SFRAME_V1_FDE_FRE_OFF,
+		       get_le(b + SFRAME_HDR_FRE_LEN, 4) + 1, 4);
+}
+
+static size_t b_fx_a64_v3_unsorted(u8 *b, size_t cap, u64 *va)
+{
+	size_t len = b_fx_a64_v3(b, cap, va);
+
+	/* Function 1 moved 0x400 bytes down, below function 0 (PCREL). */
+	return patched(len, b, cap, fx_fde(b, 1) + SFRAME_V3_FDE_START,
+		       get_le(b + fx_fde(b, 1), 8) - 0x400, 8);
+}
+
+static size_t b_fx_a64_fres_reversed(u8 *b, size_t cap, u64 *va)
+{
+	size_t len = b_fx_a64_v3(b, cap, va), pos;
+	unsigned int ab;
+	u8 info;
+
+	/* FDE 1, FRE 1: start 0x0c -> 0x70, past FRE 2 at 0x68. */
+	if (!len)
+		return 0;
+	ab = case_addr_bytes(fx_info(b, 1));
+	pos = fx_fre0(b, 1);
+	info = b[pos + ab];
+	pos += ab + 1 + SFRAME_FRE_INFO_COUNT(info) * case_word_bytes(info);
+	return patched(len, b, cap, pos, 0x70, ab);
+}
+
+/* ---- rewritten after validation ----------------------------------- */
+
+static void av_all_starts_huge(u8 *b, size_t len)
+{
+	u32 i, n = get_le(b + SFRAME_HDR_NUM_FDES, 4);
+
+	for (i = 0; i < n; i++)
+		put_le(b, len, fx_fde(b, i) + SFRAME_V2_FDE_START, 0x7fffffff, 4);
+}
+
+static void av_fde_num_fres_huge(u8 *b, size_t len)
+{
+	put_le(b, len, fx_fde(b, 3) + SFRAME_V2_FDE_NUM_FRES, 0xffffffff, 4);
+}
+
+static void av_fde_num_fres_65535(u8 *b, size_t len)
+{
+	put_le(b, len, fx_fde(b, 3) + SFRAME_V2_FDE_NUM_FRES, 0xffff, 4);
+}
+
+static void av_plt_rep0(u8 *b, size_t len)
+{
+	put_le(b, len, fx_fde(b, 1) + SFRAME_V2_FDE_REP_SIZE, 0, 1);
+}
+
+static void av_fre_off_huge(u8 *b, size_t len)
+{
+	put_le(b, len, fx_fde(b, 3) + SFRAME_V2_FDE_FRE_OFF, 0xffffffff, 4);
+}
+
+static void av_fre_size3(u8 *b, size_t len)
+{
+	put_le(b, len, fx_fre0_info(b, 3), FRE_SP | FRE_N(1) | FRE_S3, 1);
+}
+
+static void av_fre_starts_descending(u8 *b, size_t len)
+{
+	/* FDE 3's first FRE now starts at 0x10, after its second (0x02). */
+	put_le(b, len, fx_fre0(b, 3), 0x10, case_addr_bytes(fx_info(b, 3)));
+}
+
+static void av_header_counts(u8 *b, size_t len)
+{
+	/* The header was copied at init: changing it later changes nothing. */
+	put_le(b, len, SFRAME_HDR_NUM_FDES, 0xffffffff, 4);
+	put_le(b, len, SFRAME_HDR_FRE_LEN, 0xffffffff, 4);
+}
+
+static void av_v3_attr_off_huge(u8 *b, size_t len)
+{
+	put_le(b, len, fx_fde(b, 3) + SFRAME_V3_FDE_FRE_OFF, 0xfffffffe, 4);
+}
+
+static void av_wipe(u8 *b, size_t len)
+{
+	memset(b, 0xff, len);
+}
+
+/* ---- the table ---------------------------------------------------- */
+
+#define AMD64	SFRAME_ABI_AMD64_ENDIAN_LITTLE
+#define A64	SFRAME_ABI_AARCH64_ENDIAN_LITTLE
+#define E(x)	(-SFRAME_E_##x)
+
+#define INIT(n, b, want, e) \
+	{ .name = n, .stage = SFRAME_CASE_INIT, .abi = want, .expect = e, .build = b }
+#define VALID(n, b, want, e) \
+	{ .name = n, .stage = SFRAME_CASE_VALIDATE, .abi = want, .expect = e, .build = b }
+#define FIND(n, b, want, addr, e, r) \
+	{ .name = n, .stage = SFRAME_CASE_FIND, .abi = want, .expect = e, .pc = addr, .row = r, \
+	  .build = b }
+#define FIND_RAW(n, b, want, addr, e, r) \
+	{ .name = n, .stage = SFRAME_CASE_FIND_RAW, .abi = want, .expect = e, .pc = addr, \
+	  .row = r, .build = b }
+#define FIND_AFTER(n, b, av, want, addr, e, r) \
+	{ .name = n, .stage = SFRAME_CASE_FIND, .abi = want, .expect = e, .pc = addr, .row = r, \
+	  .build = b, .after_validate = av }
+
+const struct sframe_case sframe_cases[] = {
+	/* header */
+	INIT("empty_section_is_truncated", b_empty, 0, E(TRUNCATED)),
+	INIT("three_bytes_are_truncated", b_three_bytes, 0, E(TRUNCATED)),
+	INIT("preamble_without_header_is_truncated", b_preamble_only, 0, E(TRUNCATED)),
+	INIT("header_one_byte_short_is_truncated", b_header_27, 0, E(TRUNCATED)),
+	INIT("elf_magic_is_bad_magic", b_bad_magic, 0, E(BAD_MAGIC)),
+	INIT("byte_swapped_magic_is_foreign_endian", b_foreign_endian, 0, E(FOREIGN_ENDIAN)),
+	INIT("version_0_is_refused", b_version0, 0, E(VERSION)),
+	INIT("version_4_is_refused", b_version4, 0, E(VERSION)),
+	INIT("version_255_is_refused", b_version255, 0, E(VERSION)),
+	INIT("v1_unknown_flag_0x8_is_refused", b_v1_flag8, 0, E(FLAGS)),
+	INIT("v2_unknown_flag_0x80_is_refused", b_v2_flag80, 0, E(FLAGS)),
+	INIT("v3_frame_pointer_flag_is_refused", b_v3_frame_pointer, 0, E(FLAGS)),
+	INIT("real_v3_with_frame_pointer_flag_is_refused", b_fx_v3_frame_pointer, AMD64,
+	     E(FLAGS)),
+	VALID("v2_frame_pointer_flag_is_accepted", b_v2_frame_pointer, AMD64, 0),
+	FIND("v2_without_sorted_flag_but_sorted_is_accepted", b_v2_no_sorted, AMD64, 0x1044, 0,
+	     "fp+16 c-16 f"),
+	INIT("abi_0_is_unknown", b_abi0, 0, E(ABI)),
+	INIT("abi_aarch64_big_endian_is_unsupported", b_abi_aarch64_be, 0, E(ABI)),
+	INIT("abi_s390x_is_unsupported", b_abi_s390x, 0, E(ABI)),
+	INIT("abi_5_is_unknown", b_abi5, AMD64, E(ABI)),
+	INIT("amd64_section_for_aarch64_task_is_mismatch", b_fx_v2, A64, E(ABI_MISMATCH)),
+	INIT("aarch64_section_for_amd64_task_is_mismatch", b_fx_a64_v3, AMD64, E(ABI_MISMATCH)),
+	INIT("expected_abi_0_accepts_aarch64", b_fx_a64_v3, 0, 0),
+	INIT("fixed_fp_offset_is_refused", b_fixed_fp, AMD64, E(BAD_HEADER)),
+	INIT("amd64_without_fixed_ra_offset_is_refused", b_amd64_no_fixed_ra, AMD64,
+	     E(BAD_HEADER)),
+	INIT("aarch64_with_fixed_ra_offset_is_refused", b_a64_fixed_ra, A64, E(BAD_HEADER)),
+	INIT("num_fdes_2pow32_minus_1_is_too_big", b_num_fdes_max, AMD64, E(TOO_BIG)),
+	INIT("num_fres_2pow32_minus_1_is_too_big", b_num_fres_max, AMD64, E(TOO_BIG)),
+	INIT("num_fdes_one_over_limit_is_too_big", b_num_fdes_limit_plus1, AMD64, E(TOO_BIG)),
+	INIT("num_fdes_at_limit_overlapping_fres_is_bad_header", b_num_fdes_limit, AMD64,
+	     E(BAD_HEADER)),
+	INIT("real_v1_num_fdes_2pow32_minus_1_is_too_big", b_fx_v1_num_fdes_max, AMD64,
+	     E(TOO_BIG)),
+	{ .name = "section_over_256_mib_is_too_big", .stage = SFRAME_CASE_INIT, .abi = AMD64,
+	  .expect = E(TOO_BIG), .reader_size = SFRAME_MAX_SECTION_SIZE + 1,
+	  .build = b_amd64_v2 },
+	INIT("auxhdr_past_section_end_is_truncated", b_auxhdr_past_end, AMD64, E(TRUNCATED)),
+	FIND("auxhdr_bytes_are_skipped", b_auxhdr, AMD64, 0x1010, 0, "sp+16 u f"),
+	INIT("fdeoff_beyond_freoff_is_bad_header", b_fdeoff_gt_freoff, AMD64, E(BAD_HEADER)),
+	INIT("fde_array_running_into_fres_is_bad_header", b_fdes_into_fres, AMD64,
+	     E(BAD_HEADER)),
+	INIT("fre_len_one_past_end_is_truncated", b_fre_len_past_end, AMD64, E(TRUNCATED)),
+	INIT("freoff_2pow32_minus_1_is_truncated", b_freoff_huge, AMD64, E(TRUNCATED)),
+	INIT("fre_len_2pow32_minus_1_is_truncated", b_fre_len_huge, AMD64, E(TRUNCATED)),
+	INIT("real_v1_missing_last_byte_is_truncated", b_fx_v1_truncated, AMD64, E(TRUNCATED)),
+	INIT("fre_count_beyond_fre_len_is_bad_header", b_fres_exceed_fre_len, AMD64,
+	     E(BAD_HEADER)),
+	INIT("v3_attribute_blocks_beyond_fre_len_is_bad_header", b_v3_attrs_exceed_fre_len,
+	     AMD64, E(BAD_HEADER)),
+	{ .name = "user_reader_at_address_0_faults", .stage = SFRAME_CASE_INIT, .abi = AMD64,
+	  .expect = E(FAULT), .reader = SFRAME_READER_USER, .build = b_amd64_v2 },
+	{ .name = "nofault_user_reader_at_address_0_faults", .stage = SFRAME_CASE_INIT,
+	  .abi = AMD64, .expect = E(FAULT), .reader = SFRAME_READER_USER_NOFAULT,
+	  .build = b_amd64_v2 },
+	{ .name = "unknown_reader_kind_faults", .stage = SFRAME_CASE_INIT, .abi = AMD64,
+	  .expect = E(FAULT), .reader = 99, .build = b_amd64_v2 },
+
+	/* whole-section validation */
+	VALID("v1_section_from_scratch_is_valid", b_amd64_v1, AMD64, 0),
+	VALID("real_v1_section_is_valid", b_fx_v1, AMD64, 0),
+	VALID("real_v2_pcrel_section_is_valid", b_fx_v2pcrel, AMD64, 0),
+	VALID("real_v3_section_is_valid", b_fx_v3, AMD64, 0),
+	VALID("trailing_zero_padding_is_accepted", b_trailing_zeros, AMD64, 0),
+	FIND("trailing_garbage_is_ignored", b_trailing_garbage, AMD64, 0x1041, 0, "sp+16 c-16 f"),
+	VALID("unsorted_fdes_are_refused", b_unsorted, AMD64, E(UNSORTED)),
+	VALID("real_v2_with_two_fdes_swapped_is_unsorted", b_fx_v2_swapped_fdes, AMD64,
+	      E(UNSORTED)),
+	VALID("real_aarch64_v3_with_fde_moved_down_is_unsorted", b_fx_a64_v3_unsorted, A64,
+	      E(UNSORTED)),
+	VALID("two_fdes_at_the_same_start_are_unsorted", b_duplicate_start, AMD64, E(UNSORTED)),
+	VALID("overlapping_functions_are_unsorted", b_overlap, AMD64, E(UNSORTED)),
+	VALID("fre_type_3_is_bad_fde", b_fre_type3, AMD64, E(BAD_FDE)),
+	VALID("fde_info_unused_bit_is_bad_fde", b_fde_unused_bit, AMD64, E(BAD_FDE)),
+	VALID("v2_fde_signal_bit_is_bad_fde", b_v2_signal_bit, AMD64, E(BAD_FDE)),
+	VALID("amd64_pauth_key_b_is_bad_fde", b_amd64_pauth_b, AMD64, E(BAD_FDE)),
+	VALID("v3_fde_type_2_is_bad_fde", b_v3_fde_type2, AMD64, E(BAD_FDE)),
+	VALID("v3_info2_unused_bit_is_bad_fde", b_v3_info2_unused, AMD64, E(BAD_FDE)),
+	VALID("flex_fde_in_v2_cannot_be_expressed_and_decodes_as_default", b_flex_in_v2, AMD64,
+	      E(BAD_FRE)),
+	VALID("v3_attribute_block_past_fre_len_is_bad_fde", b_v3_attr_past_fre_len, AMD64,
+	      E(BAD_FDE)),
+	VALID("first_fre_offset_past_fre_len_is_bad_fde", b_fre_off_past_fre_len, AMD64,
+	      E(BAD_FDE)),
+	VALID("real_v1_first_fre_offset_past_fre_len_is_bad_fde", b_fx_v1_fre_off_past, AMD64,
+	      E(BAD_FDE)),
+	VALID("fde_fre_count_2pow32_minus_1_is_too_big", b_fde_num_fres_over_limit, AMD64,
+	      E(TOO_BIG)),
+	VALID("fde_fre_count_over_header_count_is_bad_fde", b_fde_num_fres_over_header, AMD64,
+	      E(BAD_FDE)),
+	VALID("fre_counts_adding_up_over_header_is_bad_fde", b_fre_sum_over_header, AMD64,
+	      E(BAD_FDE)),
+	VALID("fre_data_one_byte_past_fre_len_is_bad_fde", b_fre_past_fre_len, AMD64,
+	      E(BAD_FDE)),
+	VALID("function_range_wrapping_2pow64_is_bad_fde", b_func_wraps, AMD64, E(BAD_FDE)),
+	VALID("function_start_below_address_0_is_bad_fde", b_func_below_zero, AMD64, E(BAD_FDE)),
+	VALID("mask_fde_rep_size_0_is_refused", b_plt_v2_rep0, AMD64, E(REP_SIZE)),
+	VALID("v3_mask_fde_rep_size_0_is_refused", b_plt_v3_rep0, AMD64, E(REP_SIZE)),
+	VALID("real_v2_plt_rep_size_0_is_refused", b_fx_v2_plt_rep0, AMD64, E(REP_SIZE)),
+	VALID("real_v3_plt_rep_size_0_is_refused", b_fx_v3_plt_rep0, AMD64, E(REP_SIZE)),
+	VALID("v1_aarch64_mask_fde_has_no_rep_size", b_aarch64_v1_mask, A64, E(REP_SIZE)),
+	VALID("mask_fre_starting_past_rep_size_is_bad_fre", b_plt_mask_start_past_rep, AMD64,
+	      E(BAD_FRE)),
+	VALID("fre_offset_size_3_is_bad_fre", b_fre_size3, AMD64, E(BAD_FRE)),
+	VALID("real_v3_fre_offset_size_3_is_bad_fre", b_fx_v3_fre_size3, AMD64, E(BAD_FRE)),
+	VALID("fre_with_15_words_of_4_bytes_is_bad_fre", b_fre_n15_s4, AMD64, E(BAD_FRE)),
+	VALID("real_v3_fre_with_15_words_is_bad_fre", b_fx_v3_n15, AMD64, E(BAD_FRE)),
+	VALID("amd64_fre_with_3_words_is_bad_fre", b_amd64_n3, AMD64, E(BAD_FRE)),
+	VALID("aarch64_fre_with_4_words_is_bad_fre", b_a64_n4, A64, E(BAD_FRE)),
+	VALID("amd64_mangled_ra_bit_is_bad_fre", b_amd64_mangled, AMD64, E(BAD_FRE)),
+	VALID("fres_out_of_order_are_refused", b_fre_reversed, AMD64, E(FRE_ORDER)),
+	VALID("real_aarch64_fres_out_of_order_are_refused", b_fx_a64_fres_reversed, A64,
+	      E(FRE_ORDER)),
+	VALID("two_fres_at_the_same_start_are_refused", b_fre_equal_starts, AMD64, E(FRE_ORDER)),
+	VALID("fre_starting_past_function_end_is_bad_fre", b_fre_past_func_end, AMD64,
+	      E(BAD_FRE)),
+	VALID("flex_fre_with_3_words_is_bad_fre", b_flex_n3, AMD64, E(BAD_FRE)),
+	VALID("flex_fre_with_1_word_is_bad_fre", b_flex_n1, AMD64, E(BAD_FRE)),
+	VALID("flex_fre_with_7_words_is_bad_fre", b_flex_n7, AMD64, E(BAD_FRE)),
+	VALID("flex_cfa_without_register_is_bad_fre", b_flex_cfa_not_reg, AMD64, E(BAD_FRE)),
+	VALID("flex_control_reserved_bit_is_bad_fre", b_flex_reserved_bit, AMD64, E(BAD_FRE)),
+	VALID("flex_fre_base_bit_is_bad_fre", b_flex_base_bit, AMD64, E(BAD_FRE)),
+	VALID("flex_ra_pair_with_padding_control_is_bad_fre", b_flex_ra_pair_padding, AMD64,
+	      E(BAD_FRE)),
+	VALID("flex_padding_word_not_zero_is_bad_fre", b_flex_padding_not_zero, AMD64,
+	      E(BAD_FRE)),
+	VALID("flex_register_number_without_reg_p_is_bad_fre", b_flex_fp_regnum_without_reg_p,
+	      AMD64, E(BAD_FRE)),
+
+	/* lookups */
+	FIND("pc_before_first_function_has_no_fde", b_amd64_v2, AMD64, 0xfff, E(NO_FDE), NULL),
+	FIND("pc_0_has_no_fde", b_amd64_v2, AMD64, 0, E(NO_FDE), NULL),
+	FIND("pc_at_last_function_end_has_no_fde", b_amd64_v2, AMD64, 0x1060, E(NO_FDE), NULL),
+	FIND("pc_max_has_no_fde", b_amd64_v2, AMD64, ~0UL, E(NO_FDE), NULL),
+	FIND("pc_at_function_end_finds_next_function", b_amd64_v2, AMD64, 0x1040, 0,
+	     "sp+8 u f"),
+	FIND("pc_one_before_function_end_is_its_last_row", b_amd64_v2, AMD64, 0x103f, 0,
+	     "sp+8 u f"),
+	FIND("v1_lookup_finds_fp_based_row", b_amd64_v1, AMD64, 0x105f, 0, "fp+16 c-16 f"),
+	FIND("v2_lookup_finds_row", b_amd64_v2, AMD64, 0x1041, 0, "sp+16 c-16 f"),
+	FIND("v2_pcrel_lookup_finds_the_same_row", b_amd64_v2pcrel, AMD64, 0x1041, 0,
+	     "sp+16 c-16 f"),
+	FIND("v3_lookup_finds_the_same_row", b_amd64_v3, AMD64, 0x1041, 0, "sp+16 c-16 f"),
+	FIND("empty_section_has_no_fde", b_no_fdes, AMD64, 0x1000, E(NO_FDE), NULL),
+	FIND("fre_starting_at_function_end_is_accepted_and_never_matches", b_fre_at_func_end,
+	     AMD64, 0x105f, 0, "sp+16 c-16 f"),
+	FIND("fre_start_beyond_64k_with_4_byte_offsets", b_fre_addr4_large, AMD64, 0x112345, 0,
+	     "sp+40016 u f"),
+	FIND("pc_before_first_fre_has_no_fre", b_first_fre_late, AMD64, 0x1001, E(NO_FRE), NULL),
+	FIND("pc_at_late_first_fre", b_first_fre_late, AMD64, 0x1002, 0, "sp+8 u f"),
+	FIND("zero_fre_v2_function_has_no_fre", b_outermost, AMD64, 0x1048, E(NO_FRE), NULL),
+	FIND("zero_size_function_never_matches", b_outermost, AMD64, 0x1050, E(NO_FDE), NULL),
+	FIND("fre_without_words_is_outermost", b_outermost, AMD64, 0x1061, 0, "RA undefined"),
+	FIND("row_after_outermost_row", b_outermost, AMD64, 0x1062, 0, "sp+16 u f"),
+	FIND("mask_fde_repeats_every_rep_size_bytes", b_plt_v2, AMD64, 0x402c, 0, "sp+16 u f"),
+	FIND("mask_fde_block_start", b_plt_v2, AMD64, 0x4030, 0, "sp+8 u f"),
+	FIND("real_v1_plt_uses_rep_size_16", b_fx_v1, AMD64, 0x105c, 0, "sp+16 u f"),
+	FIND("real_v1_plt_entry_start", b_fx_v1, AMD64, 0x1050, 0, "sp+8 u f"),
+	FIND("real_v2_plt_got", b_fx_v2, AMD64, 0x1077, 0, "sp+16 u f"),
+	FIND("real_v2_gap_after_plt_got_has_no_fde", b_fx_v2, AMD64, 0x1078, E(NO_FDE), NULL),
+	FIND("real_v2_pcrel_main", b_fx_v2pcrel, AMD64, 0x1100, 0, "sp+96 c-24 f"),
+	FIND("real_v3_main", b_fx_v3, AMD64, 0x1204, 0, "sp+8 c-24 f"),
+	VALID("real_v2_pcrel_read_without_pcrel_flag_is_unsorted", b_fx_v2pcrel_flag_cleared,
+	      AMD64, E(UNSORTED)),
+	FIND("aarch64_v1_ra_still_in_link_register", b_a64_v1, A64, 0x2000, 0, "sp+0 u u"),
+	FIND("aarch64_ra_saved_without_fp", b_a64_v3, A64, 0x2005, 0, "sp+32 u c-24"),
+	FIND("aarch64_signed_ra", b_a64_v3, A64, 0x200b, 0, "sp+32 c-32 c-24[s]"),
+	FIND("aarch64_ra_padding_word", b_a64_v3, A64, 0x200c, 0, "sp+32 c-32 U"),
+	FIND("aarch64_fp_based_cfa_with_2_byte_words", b_a64_v3, A64, 0x201f, 0,
+	     "fp+16 c-16 c-8[s]"),
+	FIND("real_aarch64_ra_saved_without_fp", b_fx_a64_v3, A64, 0x7c8, 0, "sp+96 u c-80"),
+	FIND("real_aarch64_pac_signed_ra", b_fx_a64_pac, A64, 0x400830, 0, "sp+16 c-16 c-8[s]"),
+	FIND("flex_cfa_from_rsp", b_flex, AMD64, 0x3003, 0, "sp+8 u f"),
+	FIND("flex_cfa_from_drap_register", b_flex, AMD64, 0x3004, 0, "r10+0 u f"),
+	FIND("flex_cfa_dereferenced_with_ra_padding", b_flex, AMD64, 0x3008, 0,
+	     "(fp-8) c-16 U"),
+	FIND("flex_ra_in_register_and_fp_dereferenced", b_flex, AMD64, 0x300c, 0,
+	     "sp+16 (fp+0) r3+0"),
+	FIND("flex_ra_at_cfa_minus_8", b_flex, AMD64, 0x303f, 0, "sp+16 u c-8"),
+	FIND("v3_signal_fde_without_rows_is_outermost", b_flex, AMD64, 0x3040, 0,
+	     "RA undefined"),
+
+	/* lookups that must stay safe when the bytes change after validation */
+	FIND_AFTER("fde_starts_rewritten_after_validation", b_fx_v2, av_all_starts_huge, AMD64,
+		   0x1100, E(NO_FDE), NULL),
+	FIND_AFTER("fde_fre_count_rewritten_huge_after_validation", b_fx_v2,
+		   av_fde_num_fres_huge, AMD64, 0x1100, E(TOO_BIG), NULL),
+	FIND_AFTER("fde_fre_count_rewritten_past_fre_len_after_validation", b_fx_v2,
+		   av_fde_num_fres_65535, AMD64, 0x1100, E(BAD_FDE), NULL),
+	FIND_AFTER("plt_rep_size_rewritten_to_0_after_validation", b_fx_v2, av_plt_rep0, AMD64,
+		   0x1035, E(REP_SIZE), NULL),
+	FIND_AFTER("fre_offset_rewritten_huge_after_validation", b_fx_v2, av_fre_off_huge, AMD64,
+		   0x1100, E(BAD_FDE), NULL),
+	FIND_AFTER("v3_attribute_offset_rewritten_after_validation", b_fx_v3,
+		   av_v3_attr_off_huge, AMD64, 0x1100, E(BAD_FDE), NULL),
+	FIND_AFTER("fre_info_rewritten_after_validation", b_fx_v2, av_fre_size3, AMD64, 0x1081,
+		   E(BAD_FRE), NULL),
+	FIND_AFTER("fre_order_rewritten_after_validation", b_fx_v2, av_fre_starts_descending,
+		   AMD64, 0x1100, E(FRE_ORDER), NULL),
+	FIND_AFTER("header_rewritten_after_init_is_not_reread", b_fx_v2, av_header_counts, AMD64,
+		   0x1100, 0, "sp+96 c-24 f"),
+	FIND_AFTER("section_wiped_after_validation", b_fx_v3, av_wipe, AMD64, 0x3000,
+		   E(BAD_FDE), NULL),
+	FIND_RAW("unvalidated_fre_with_15_words_is_bad_fre", b_fre_n15_s4, AMD64, 0x1000,
+		 E(BAD_FRE), NULL),
+	FIND_RAW("unvalidated_unsorted_fdes_do_not_loop", b_unsorted, AMD64, 0x1041, E(NO_FDE),
+		 NULL),
+	FIND_RAW("unvalidated_wrapping_function_is_bad_fde", b_func_wraps, AMD64,
+		 0xfffffffffffff800ULL, E(BAD_FDE), NULL),
+};
+
+const unsigned int sframe_num_cases = ARRAY_SIZE(sframe_cases);
+
+/**
+ * sframe_case_build() - write a case's section into @buf
+ * @c: the case
+ * @buf: at least @cap bytes
+ * @cap: size of @buf (SFRAME_CASE_BUF_SIZE)
+ * @vaddr: set to the address the section is mapped at
+ *
+ * Return: length of the section (0 for an empty one, or if it did not fit).
+ */
+size_t sframe_case_build(const struct sframe_case *c, u8 *buf, size_t cap, u64 *vaddr)
+{
+	*vaddr = CASE_VADDR;
+	return c->build(buf, cap, vaddr);
+}
+
+/**
+ * sframe_case_run() - run a built case against the decoder
+ * @c: the case
+ * @buf: its section, from sframe_case_build()
+ * @len: length of the section
+ * @vaddr: from sframe_case_build()
+ * @res: what happened
+ *
+ * Uses a buffer reader over @buf, or a user reader at address 0 if the case
+ * asks for one.  Stops at the first stage that fails.
+ */
+void sframe_case_run(const struct sframe_case *c, u8 *buf, size_t len, u64 vaddr,
+		     struct sframe_case_result *res)
+{
+	struct sframe_reader r = { .kind = c->reader, .buf = buf, .uaddr = 0, .size = len };
+	struct sframe_section sec;
+	struct sframe_row row;
+
+	if (c->reader_size)
+		r.size = c->reader_size;
+	memset(res, 0, sizeof(*res));
+
+	res->stage = SFRAME_CASE_INIT;
+	res->err = sframe_section_init(&sec, &r, vaddr, c->abi);
+	if (res->err || c->stage == SFRAME_CASE_INIT)
+		return;
+
+	if (c->stage != SFRAME_CASE_FIND_RAW) {
+		res->stage = SFRAME_CASE_VALIDATE;
+		res->err = sframe_section_validate(&sec);
+		if (res->err || c->stage == SFRAME_CASE_VALIDATE)
+			return;
+		if (c->after_validate)
+			c->after_validate(buf, len);
+	}
+
+	res->stage = c->stage;
+	res->err = sframe_find_row(&sec, c->pc, &row);
+	if (!res->err)
+		sframe_row_format(&row, res->row, sizeof(res->row));
+}
+
+/**
+ * sframe_case_passed() - whether a result is exactly what the case expects
+ * @c: the case
+ * @res: from sframe_case_run()
+ *
+ * Return: true if the expected stage gave the expected code and, for a
+ * successful lookup, the expected row.
+ */
+bool sframe_case_passed(const struct sframe_case *c, const struct sframe_case_result *res)
+{
+	if (res->stage != c->stage || res->err != c->expect)
+		return false;
+	if (!res->err && c->row && strcmp(res->row, c->row))
+		return false;
+	return true;
+}
