@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# sframe-unwind: user-space stack unwinding from SFrame, as a kernel module.
+#
+#   make [ARCH=x86_64|arm64] [KDIR=...]   build sframe_unwind.ko (+ KUnit module)
+#   make test                            everything: userspace, KUnit in x86_64
+#                                        and arm64 guests, e2e, stock headers
+#   make tools                           userspace tools (tools/sframe-check)
+#   make kernels                         the cached QEMU test kernels
+#   make clean
+#
+# KDIR defaults to the project's own cached 6.1 test kernel for ARCH (built on
+# first use by scripts/build-kernel); KDIR=/lib/modules/$(uname -r)/build
+# builds against the running system.  Kernel 6.1's kbuild writes objects next
+# to the sources, so each (ARCH, KDIR) pair builds in its own mirror of the
+# tree under build/, and `make` prints where the modules are.
+
+ARCH ?= $(shell uname -m)
+override ARCH := $(patsubst aarch64,arm64,$(patsubst x86,x86_64,$(ARCH)))
+ifneq ($(ARCH),$(filter $(ARCH),x86_64 arm64))
+$(error ARCH must be x86_64 or arm64)
+endif
+
+HOST_ARCH := $(patsubst aarch64,arm64,$(shell uname -m))
+ifneq ($(ARCH),$(HOST_ARCH))
+CROSS_COMPILE ?= $(if $(filter arm64,$(ARCH)),aarch64-linux-gnu-,x86_64-linux-gnu-)
+endif
+
+TOP := $(CURDIR)
+SRC_DIRS := Kbuild core include sframe arch kunit tests/gen
+
+.PHONY: all modules clean tools test kernels help
+
+all: modules
+
+ifeq ($(filter modules all,$(MAKECMDGOALS))$(if $(MAKECMDGOALS),,default),)
+else
+KDIR ?= $(shell $(TOP)/scripts/build-kernel --arch $(ARCH))
+KREL := $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+ifeq ($(KREL),)
+$(error $(KDIR) is not a configured kernel build tree)
+endif
+BUILD := $(TOP)/build/$(ARCH)-$(KREL)-$(shell echo '$(realpath $(KDIR))' | md5sum | cut -c1-8)
+endif
+
+modules:
+	@mkdir -p $(BUILD)
+	@find $(BUILD) -xtype l -delete
+	@cd $(TOP) && for d in $(SRC_DIRS); do [ -e $$d ] && cp -rsf $(TOP)/$$d $(BUILD)/; done; true
+	$(MAKE) -C $(KDIR) M=$(BUILD) ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE) modules
+	@echo "modules in $(BUILD)"
+
+tools:
+	$(MAKE) -C tools
+
+test:
+	scripts/run-tests
+
+kernels:
+	scripts/build-kernel --arch x86_64 >/dev/null
+	scripts/build-kernel --arch arm64 >/dev/null
+
+clean:
+	rm -rf build
+	[ ! -f tools/Makefile ] || $(MAKE) -C tools clean
+
+help:
+	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
