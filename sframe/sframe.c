@@ -578,12 +578,14 @@ int sframe_fre_next(const struct sframe_section *sec, const struct sframe_fde *f
  * sframe_section_validate() - check every FDE and FRE of a section once
  * @sec: initialized section
  *
- * On top of what sframe_fde_get() checks per FDE: function starts strictly
- * ascending and ranges not overlapping, FRE counts adding up to no more
- * than the header's, every FRE decodable for the ABI and FDE type, FRE
- * starts strictly ascending within a function and not past its end (an FRE
- * may start exactly at the end) or past the repeat size of a PC-mask FDE.
- * Bytes after the FRE sub-section (segment padding) are not looked at.
+ * On top of what sframe_fde_get() checks per FDE: function starts not
+ * decreasing and the ranges of non-empty functions not overlapping (gcc
+ * puts zero-size functions at the start of the next one), FRE counts
+ * adding up to no more than the header's, every FRE decodable for the ABI
+ * and FDE type, FRE starts strictly ascending within a function and not
+ * past its end (an FRE may start exactly at the end) or past the repeat
+ * size of a PC-mask FDE.  Bytes after the FRE sub-section (segment
+ * padding) are not looked at.
  *
  * Work is O(num_fdes + num_fres), both bounded by the limits in sframe.h.
  *
@@ -603,10 +605,17 @@ int sframe_section_validate(const struct sframe_section *sec)
 		err = sframe_fde_get(sec, i, &fde);
 		if (err)
 			return err;
-		if (i && (fde.func_start <= prev_start || fde.func_start < prev_end))
+		/*
+		 * gcc emits zero-size functions (a body that is only
+		 * __builtin_unreachable()) at the address of the next one:
+		 * they may share a start, only real ranges must not overlap.
+		 */
+		if (fde.func_start < prev_start ||
+		    (fde.func_size && fde.func_start < prev_end))
 			return -SFRAME_E_UNSORTED;
 		prev_start = fde.func_start;
-		prev_end = fde.func_start + fde.func_size;
+		if (fde.func_size)
+			prev_end = fde.func_start + fde.func_size;
 
 		/* Bound the whole walk by the header's FRE count. */
 		fres_seen += fde.num_fres;
@@ -640,7 +649,8 @@ int sframe_section_validate(const struct sframe_section *sec)
  *
  * Binary search over the FDEs, then a scan of the function's FREs.  Safe
  * on its own even if the section bytes changed after validation: every
- * offset is re-checked, the search takes at most 21 steps and the scan at
+ * offset is re-checked, the search takes at most 21 steps (plus at most
+ * SFRAME_MAX_EMPTY_FDE_SKIP zero-size FDEs stepped over) and the scan at
  * most SFRAME_MAX_FDE_FRES, and nothing divides by a value read from the
  * section without checking it.  A PC at a function's end belongs to the
  * next function or none; a zero-size function matches nothing.  A V3 FDE
@@ -670,11 +680,19 @@ int sframe_find_row(const struct sframe_section *sec, unsigned long pc, struct s
 		else
 			hi = mid;
 	}
-	if (!lo)
-		return -SFRAME_E_NO_FDE;
-	err = sframe_fde_get(sec, lo - 1, &fde);
-	if (err)
-		return err;
+	/*
+	 * Only the last non-empty one of them can cover pc; zero-size FDEs
+	 * sorted after it (same start) are stepped over, a bounded number.
+	 */
+	for (j = 0; ; j++) {
+		if (!lo || j > SFRAME_MAX_EMPTY_FDE_SKIP)
+			return -SFRAME_E_NO_FDE;
+		err = sframe_fde_get(sec, --lo, &fde);
+		if (err)
+			return err;
+		if (fde.func_size)
+			break;
+	}
 	if (pc < fde.func_start || pc - fde.func_start >= fde.func_size)
 		return -SFRAME_E_NO_FDE;
 

@@ -28,6 +28,8 @@
 #define SFRAME_MAX_FDES		(1024U * 1024U)
 #define SFRAME_MAX_FRES		(16U * 1024U * 1024U)
 #define SFRAME_MAX_FDE_FRES	0xffffU
+/* Zero-size FDEs a lookup steps over to reach the function before them. */
+#define SFRAME_MAX_EMPTY_FDE_SKIP	16
 
 /**
  * struct sframe_section - a section whose header has been checked

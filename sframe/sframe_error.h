@@ -17,8 +17,8 @@
  * @SFRAME_E_ABI_MISMATCH: a supported abi_arch, but not the expected one
  * @SFRAME_E_BAD_HEADER: header fields inconsistent with each other or the ABI
  * @SFRAME_E_TOO_BIG: counts or size beyond the decoder's fixed limits
- * @SFRAME_E_UNSORTED: FDE start addresses not strictly ascending, or
- *                     function ranges overlapping
+ * @SFRAME_E_UNSORTED: FDE start addresses decreasing, or ranges of
+ *                     non-empty functions overlapping
  * @SFRAME_E_BAD_FDE: an FDE with bad info bits, a function range that wraps
  *                    or FRE data outside the FRE sub-section
  * @SFRAME_E_REP_SIZE: a PC-mask FDE without a usable repeat size
