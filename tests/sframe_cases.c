@@ -500,11 +500,58 @@ static size_t b_unsorted(u8 *b, size_t cap, u64 *va)
 	return case_build(&s, b, cap, va);
 }
 
-static size_t b_duplicate_start(u8 *b, size_t cap, u64 *va)
+/* What gcc + gas emit for a function whose body is __builtin_unreachable(). */
+static const struct case_fre empty_fres[] = {
+	{ 0x00, FRE_SP | FRE_N(1) | FRE_S1, { 8 } },
+};
+
+static size_t b_empty_fde_first(u8 *b, size_t cap, u64 *va)
 {
 	static const struct case_fde fdes[] = {
-		{ 0x1000, 0x00, FDE_ADDR1, 0, 0, 0, NULL },
+		{ 0x1000, 0x00, FDE_ADDR1, 0, 0, ARRAY_SIZE(empty_fres), empty_fres },
 		{ 0x1000, 0x40, FDE_ADDR1, 0, 0, ARRAY_SIZE(amd64_f0), amd64_f0 },
+	};
+	static const struct case_sec s = { 2, SFRAME_F_FDE_SORTED, SFRAME_ABI_AMD64_ENDIAN_LITTLE,
+					   -8, 0, ARRAY_SIZE(fdes), fdes };
+
+	return case_build(&s, b, cap, va);
+}
+
+static size_t b_empty_fde_after(u8 *b, size_t cap, u64 *va)
+{
+	static const struct case_fde fdes[] = {
+		{ 0x1000, 0x40, FDE_ADDR1, 0, 0, ARRAY_SIZE(amd64_f0), amd64_f0 },
+		{ 0x1000, 0x00, FDE_ADDR1, 0, 0, ARRAY_SIZE(empty_fres), empty_fres },
+		{ 0x1010, 0x00, FDE_ADDR1, 0, 0, 0, NULL },
+	};
+	static const struct case_sec s = { 3, SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL,
+					   SFRAME_ABI_AMD64_ENDIAN_LITTLE, -8, 0,
+					   ARRAY_SIZE(fdes), fdes };
+
+	return case_build(&s, b, cap, va);
+}
+
+#define EMPTY_FDE	{ 0x1000, 0x00, FDE_ADDR1, 0, 0, 0, NULL }
+
+static size_t b_too_many_empty_fdes_after(u8 *b, size_t cap, u64 *va)
+{
+	static const struct case_fde fdes[] = {
+		{ 0x1000, 0x40, FDE_ADDR1, 0, 0, ARRAY_SIZE(amd64_f0), amd64_f0 },
+		EMPTY_FDE, EMPTY_FDE, EMPTY_FDE, EMPTY_FDE, EMPTY_FDE, EMPTY_FDE,
+		EMPTY_FDE, EMPTY_FDE, EMPTY_FDE, EMPTY_FDE, EMPTY_FDE, EMPTY_FDE,
+		EMPTY_FDE, EMPTY_FDE, EMPTY_FDE, EMPTY_FDE, EMPTY_FDE,
+	};
+	static const struct case_sec s = { 2, SFRAME_F_FDE_SORTED, SFRAME_ABI_AMD64_ENDIAN_LITTLE,
+					   -8, 0, ARRAY_SIZE(fdes), fdes };
+
+	return case_build(&s, b, cap, va);
+}
+
+static size_t b_two_functions_same_start(u8 *b, size_t cap, u64 *va)
+{
+	static const struct case_fde fdes[] = {
+		{ 0x1000, 0x40, FDE_ADDR1, 0, 0, ARRAY_SIZE(amd64_f0), amd64_f0 },
+		{ 0x1000, 0x20, FDE_ADDR1, 0, 0, ARRAY_SIZE(amd64_f1), amd64_f1 },
 	};
 	static const struct case_sec s = { 2, SFRAME_F_FDE_SORTED, SFRAME_ABI_AMD64_ENDIAN_LITTLE,
 					   -8, 0, ARRAY_SIZE(fdes), fdes };
@@ -1271,7 +1318,14 @@ const struct sframe_case sframe_cases[] = {
 	      E(UNSORTED)),
 	VALID("real_aarch64_v3_with_fde_moved_down_is_unsorted", b_fx_a64_v3_unsorted, A64,
 	      E(UNSORTED)),
-	VALID("two_fdes_at_the_same_start_are_unsorted", b_duplicate_start, AMD64, E(UNSORTED)),
+	VALID("two_functions_at_the_same_start_are_unsorted", b_two_functions_same_start, AMD64,
+	      E(UNSORTED)),
+	FIND("zero_size_fde_at_next_function_start_is_accepted", b_empty_fde_first, AMD64,
+	     0x1000, 0, "sp+8 u f"),
+	FIND("zero_size_fdes_sorted_after_their_function_are_stepped_over", b_empty_fde_after,
+	     AMD64, 0x1010, 0, "sp+16 u f"),
+	FIND("zero_size_fdes_stepped_over_are_bounded", b_too_many_empty_fdes_after, AMD64,
+	     0x1010, E(NO_FDE), NULL),
 	VALID("overlapping_functions_are_unsorted", b_overlap, AMD64, E(UNSORTED)),
 	VALID("fre_type_3_is_bad_fde", b_fre_type3, AMD64, E(BAD_FDE)),
 	VALID("fde_info_unused_bit_is_bad_fde", b_fde_unused_bit, AMD64, E(BAD_FDE)),
