@@ -6,12 +6,12 @@
  * ld sorts next to that function's FDE.  The section must validate and the
  * shared address must resolve to the non-empty function.
  */
-__attribute__((noinline)) void dead(void)
+void dead(void)
 {
 	__builtin_unreachable();
 }
 
-__attribute__((noinline)) int live(int x)
+int live(int x)
 {
 	return x * 3;
 }
