@@ -315,13 +315,14 @@ static int sframe_fre_read(const struct sframe_section *sec, const struct sframe
 			   u64 pos, struct sframe_fre_raw *fre)
 {
 	u8 buf[4 + 1 + SFRAME_FRE_MAX_WORDS * 4];
-	unsigned int addr_bytes = 1U << fde->fre_type;
-	unsigned int word_bytes, i;
+	unsigned int addr_bytes, word_bytes, i;
 	u64 left;
 	int err;
 
-	if (pos > sec->fre_end)
+	/* @fde normally comes from sframe_fde_get(), which checked this. */
+	if (fde->fre_type > SFRAME_FRE_TYPE_ADDR4 || pos > sec->fre_end)
 		return -SFRAME_E_BAD_FDE;
+	addr_bytes = 1U << fde->fre_type;
 	left = sec->fre_end - pos;
 	if (left < addr_bytes + 1)
 		return -SFRAME_E_BAD_FDE;

@@ -399,6 +399,22 @@ static size_t b_num_fdes_limit(u8 *b, size_t cap, u64 *va)
 	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_NUM_FDES, SFRAME_MAX_FDES, 4);
 }
 
+static size_t b_num_fres_limit_plus1(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_NUM_FRES,
+		       SFRAME_MAX_FRES + 1, 4);
+}
+
+static size_t b_num_fres_limit(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_NUM_FRES, SFRAME_MAX_FRES, 4);
+}
+
+static size_t b_fdeoff_max(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_FDEOFF, 0xffffffff, 4);
+}
+
 static size_t b_auxhdr_past_end(u8 *b, size_t cap, u64 *va)
 {
 	size_t len = b_header_27(b, cap, va);
@@ -1280,6 +1296,10 @@ const struct sframe_case sframe_cases[] = {
 	INIT("num_fdes_one_over_limit_is_too_big", b_num_fdes_limit_plus1, AMD64, E(TOO_BIG)),
 	INIT("num_fdes_at_limit_overlapping_fres_is_bad_header", b_num_fdes_limit, AMD64,
 	     E(BAD_HEADER)),
+	INIT("num_fres_one_over_limit_is_too_big", b_num_fres_limit_plus1, AMD64, E(TOO_BIG)),
+	INIT("num_fres_at_limit_beyond_fre_len_is_bad_header", b_num_fres_limit, AMD64,
+	     E(BAD_HEADER)),
+	INIT("fdeoff_2pow32_minus_1_is_bad_header", b_fdeoff_max, AMD64, E(BAD_HEADER)),
 	INIT("real_v1_num_fdes_2pow32_minus_1_is_too_big", b_fx_v1_num_fdes_max, AMD64,
 	     E(TOO_BIG)),
 	{ .name = "section_over_256_mib_is_too_big", .stage = SFRAME_CASE_INIT, .abi = AMD64,
