@@ -1,0 +1,23 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The module that vm-run loaded is live, exposes its debugfs files, and can
+# be unloaded and loaded again (twice) cleanly; vm-run's kernel-log check
+# catches any warning the cycles cause, and its own rmmod the final unload.
+set -eu
+fail() { echo "module_lifecycle: $*"; exit 1; }
+
+ko=$SFU_MODULE_DIR/sframe_unwind.ko
+d=/sys/kernel/debug/sframe_unwind
+
+[ -d /sys/module/sframe_unwind ] || fail "module not loaded"
+want=$(cat /sys/module/sframe_unwind/version)
+[ "$(cat $d/version)" = "$want" ] || fail "debugfs version '$(cat $d/version)' != '$want'"
+
+for i in 1 2; do
+	rmmod sframe_unwind || fail "rmmod $i failed"
+	[ ! -e /sys/module/sframe_unwind ] || fail "still present after rmmod $i"
+	[ ! -e $d ] || fail "debugfs directory left behind after rmmod $i"
+	insmod "$ko" || fail "insmod $i failed"
+	[ "$(cat $d/version)" = "$want" ] || fail "debugfs version wrong after reload $i"
+done
