@@ -27,7 +27,7 @@ CROSS_COMPILE ?= $(if $(filter arm64,$(ARCH)),aarch64-linux-gnu-,x86_64-linux-gn
 endif
 
 TOP := $(CURDIR)
-SRC_DIRS := Kbuild core include sframe arch kunit tests/gen
+SRC_DIRS := Kbuild core include sframe arch kunit tests
 
 .PHONY: all modules clean tools test kernels help
 
