@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * User-space ABI of the sframe_unwind module: ioctls on /dev/sframe_unwind.
+ * Documented in Documentation/uapi.rst.
+ */
+#ifndef _UAPI_SFRAME_UNWIND_H
+#define _UAPI_SFRAME_UNWIND_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define SFU_IOC_MAGIC 0xb5
+
+/**
+ * struct sfu_register - a section for code without an ELF file (JIT, custom loader)
+ * @sframe_addr: user address of the .sframe data in the caller's mm
+ * @sframe_size: its size in bytes
+ * @text_start: first byte of the code it describes
+ * @text_end: first byte after that code
+ * @flags: must be 0
+ * @error: out: the decoder's error code (SFRAME_E_*) when refused, else 0
+ *
+ * Both ranges must be mapped in the caller's mm, the text range
+ * executable.  The section is copied and validated at registration.
+ */
+struct sfu_register {
+	__u64 sframe_addr;
+	__u64 sframe_size;
+	__u64 text_start;
+	__u64 text_end;
+	__u32 flags;
+	__s32 error;
+};
+
+/**
+ * enum sfu_frame_method - how the unwinder found a frame
+ * @SFU_FRAME_REGS: the topmost frame, from the task's registers
+ * @SFU_FRAME_SFRAME: from an SFrame row
+ * @SFU_FRAME_FP: by following the frame-pointer chain
+ */
+enum sfu_frame_method {
+	SFU_FRAME_REGS = 1,
+	SFU_FRAME_SFRAME = 2,
+	SFU_FRAME_FP = 3,
+};
+
+/**
+ * struct sfu_frame - one frame of an unwound user stack
+ * @ip: the frame's instruction pointer (a return address but for frame 0)
+ * @cfa: its canonical frame address, 0 when not known
+ * @method: enum sfu_frame_method that found @ip
+ * @reserved: 0
+ */
+struct sfu_frame {
+	__u64 ip;
+	__u64 cfa;
+	__u32 method;
+	__u32 reserved;
+};
+
+/* sfu_unwind.flags */
+#define SFU_UNWIND_NOFAULT	0x1	/* no-fault reads only */
+#define SFU_UNWIND_NO_SFRAME	0x2	/* frame pointers only */
+#define SFU_UNWIND_NO_FP	0x4	/* SFrame only, no frame-pointer fallback */
+
+/**
+ * struct sfu_unwind - unwind a user stack
+ * @frames: user pointer to an array of @max struct sfu_frame
+ * @max: capacity of @frames (the depth limit of this unwind)
+ * @nr: out: frames stored
+ * @flags: SFU_UNWIND_*
+ * @stop_reason: out: enum sfu_stop_reason (see the unwinder's header)
+ * @pid: SFU_IOC_UNWIND_TASK only: the thread to unwind (0 = caller)
+ * @reserved: 0
+ */
+struct sfu_unwind {
+	__u64 frames;
+	__u32 max;
+	__u32 nr;
+	__u32 flags;
+	__s32 stop_reason;
+	__u32 pid;
+	__u32 reserved;
+};
+
+#define SFU_IOC_REGISTER	_IOWR(SFU_IOC_MAGIC, 1, struct sfu_register)
+#define SFU_IOC_UNREGISTER	_IOW(SFU_IOC_MAGIC, 2, struct sfu_register)
+/* Unwind the caller's own user stack, as it was at the ioctl. */
+#define SFU_IOC_UNWIND_SELF	_IOWR(SFU_IOC_MAGIC, 3, struct sfu_unwind)
+/* Unwind another thread's user stack where it is interrupted in user space. */
+#define SFU_IOC_UNWIND_TASK	_IOWR(SFU_IOC_MAGIC, 4, struct sfu_unwind)
+
+#endif /* _UAPI_SFRAME_UNWIND_H */
