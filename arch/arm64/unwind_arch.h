@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * arm64 facts for the generic user unwinder (core/unwind.c).
+ *
+ * A call leaves the return address in the link register x30; a function
+ * that calls others saves x29 and x30 as a frame record {x29, x30} on its
+ * stack, so deeper frames find the return address at CFA - 8 and the
+ * caller's x29 at CFA - 16 (the SFrame row says where).  The topmost frame
+ * may still have its return address in x30, with SP unchanged: its CFA may
+ * equal SP.  Return addresses may carry a pointer-authentication code
+ * (-mbranch-protection=pac-ret), which is stripped from every recovered
+ * return address.  Compat (AArch32) tasks are not unwound.
+ */
+#ifndef _SFU_ARCH_ARM64_UNWIND_ARCH_H
+#define _SFU_ARCH_ARM64_UNWIND_ARCH_H
+
+#include <asm/pointer_auth.h>
+#include <asm/ptrace.h>
+
+#include "compat.h"
+#include "unwind.h"
+
+/* At a function's entry the return address is in x30 and the CFA is SP. */
+#define SFU_ARCH_TOPMOST_CFA_MAY_BE_SP	true
+/* AArch32 frame-pointer conventions differ by compiler and mode: none. */
+#define SFU_ARCH_COMPAT_FP		false
+
+/* DWARF register numbers (AAPCS64). */
+#define SFU_ARM64_DWARF_FP	29
+#define SFU_ARM64_DWARF_LR	30
+#define SFU_ARM64_DWARF_SP	31
+
+/**
+ * sfu_arch_start() - the topmost frame from the task's registers
+ * @st: state to fill (ip, sp, fp, ws, compat)
+ * @regs: user registers of the current task
+ *
+ * Return: 0, or SFU_STOP_NOT_USER if @regs are not from user mode.
+ */
+static inline int sfu_arch_start(struct sfu_unwind_state *st, struct pt_regs *regs)
+{
+	if (!user_mode(regs) && !compat_user_mode(regs))
+		return SFU_STOP_NOT_USER;
+	st->compat = compat_user_mode(regs);
+	st->ws = st->compat ? sizeof(u32) : sizeof(u64);
+	st->ip = instruction_pointer(regs);
+	st->sp = user_stack_pointer(regs);
+	st->fp = regs->regs[SFU_ARM64_DWARF_FP];
+	return 0;
+}
+
+/**
+ * sfu_arch_ra_in_register() - the rule for "RA not saved by this row"
+ * @ra: the return-address rule, SFU_RULE_RETAIN on entry
+ *
+ * The return address is then still in the link register: a register rule,
+ * which only the topmost frame can use.
+ *
+ * Return: true (@ra now reads x30).
+ */
+static inline bool sfu_arch_ra_in_register(struct sfu_reg_rule *ra)
+{
+	ra->kind = SFU_RULE_REG;
+	ra->base = SFU_BASE_REG;
+	ra->regnum = SFU_ARM64_DWARF_LR;
+	ra->offset = 0;
+	return true;
+}
+
+/**
+ * sfu_arch_return_address() - a return address as the CPU will use it
+ * @ra: value recovered from the stack or x30
+ *
+ * Strips the pointer-authentication code whether or not the SFrame row
+ * says the address is signed: a stripped unsigned address is unchanged.
+ *
+ * Return: @ra without its PAC bits.
+ */
+static inline unsigned long sfu_arch_return_address(unsigned long ra)
+{
+	return sfu_ptrauth_strip_user(ra);
+}
+
+void sfu_arch_fp_rules(const struct sfu_unwind_state *st, struct sfu_frame_rules *r);
+bool sfu_arch_reg_value(struct pt_regs *regs, unsigned int regnum, unsigned long *val);
+
+#endif /* _SFU_ARCH_ARM64_UNWIND_ARCH_H */

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * x86_64 facts for the generic user unwinder (core/unwind.c).
+ *
+ * The return address is always on the stack, at CFA - 8 (SFrame's fixed
+ * RA offset): there is no link register.  The frame-pointer chain is
+ * "push %rbp; mov %rsp,%rbp", so CFA = RBP + 16, the caller's RBP at
+ * CFA - 16.  Compat (32-bit) tasks have no SFrame; their frame-pointer
+ * chain is the same with 4-byte words.
+ */
+#ifndef _SFU_ARCH_X86_UNWIND_ARCH_H
+#define _SFU_ARCH_X86_UNWIND_ARCH_H
+
+#include <asm/ptrace.h>
+
+#include "unwind.h"
+
+/* A frame's CFA is at least one word (the return address) above its SP. */
+#define SFU_ARCH_TOPMOST_CFA_MAY_BE_SP	false
+/* Compat tasks can be unwound by their frame-pointer chain. */
+#define SFU_ARCH_COMPAT_FP		true
+
+/* DWARF register numbers (x86-64 psABI). */
+#define SFU_X86_DWARF_RBP	6
+#define SFU_X86_DWARF_RSP	7
+#define SFU_X86_DWARF_R15	15
+#define SFU_X86_DWARF_RIP	16
+
+/**
+ * sfu_arch_start() - the topmost frame from the task's registers
+ * @st: state to fill (ip, sp, fp, ws, compat)
+ * @regs: user registers of the current task
+ *
+ * Return: 0, or SFU_STOP_NOT_USER if @regs are not from user mode.
+ */
+static inline int sfu_arch_start(struct sfu_unwind_state *st, struct pt_regs *regs)
+{
+	if (!user_mode(regs))
+		return SFU_STOP_NOT_USER;
+	st->compat = !user_64bit_mode(regs);
+	st->ws = st->compat ? sizeof(u32) : sizeof(u64);
+	st->ip = regs->ip;
+	st->sp = regs->sp;
+	st->fp = regs->bp;
+	if (st->compat) {
+		st->ip = (u32)st->ip;
+		st->sp = (u32)st->sp;
+		st->fp = (u32)st->fp;
+	}
+	return 0;
+}
+
+/**
+ * sfu_arch_ra_in_register() - the rule for "RA not saved by this row"
+ * @ra: the return-address rule, SFU_RULE_RETAIN on entry
+ *
+ * x86 has no link register: a call always pushes the return address, so a
+ * row that leaves it in a register is corrupt.
+ *
+ * Return: false (the rule is unusable).
+ */
+static inline bool sfu_arch_ra_in_register(struct sfu_reg_rule *ra)
+{
+	return false;
+}
+
+/**
+ * sfu_arch_return_address() - a return address as the CPU will use it
+ * @ra: value recovered from the stack
+ *
+ * Return: @ra; x86 return addresses carry no signature.
+ */
+static inline unsigned long sfu_arch_return_address(unsigned long ra)
+{
+	return ra;
+}
+
+void sfu_arch_fp_rules(const struct sfu_unwind_state *st, struct sfu_frame_rules *r);
+bool sfu_arch_reg_value(struct pt_regs *regs, unsigned int regnum, unsigned long *val);
+
+#endif /* _SFU_ARCH_X86_UNWIND_ARCH_H */

@@ -1,0 +1,527 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Generic user-space stack unwinder (see unwind.h).
+ *
+ * One state, one loop: start from the task's registers, then for each
+ * frame find its rules (an SFrame row through the registry, else the
+ * frame-pointer chain) and let one common step compute the CFA and the
+ * caller's IP, SP and FP from them.  Every check that can fail ends the
+ * walk with a reason of its own; nothing is retried or guessed.
+ *
+ * With SFU_UNWIND_NOFAULT every read of user memory (section, stack and
+ * instruction bytes) is a no-fault read, and the walk takes no lock and
+ * never sleeps: it may run in IRQ or NMI context.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/export.h>
+#include <linux/moduleparam.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/sched/task_stack.h>
+#include <linux/seq_file.h>
+
+#include "registry.h"
+#include "sframe/sframe.h"
+#include "sframe_unwind.h"
+#include "unwind_arch.h"
+#include "unwind.h"
+
+static unsigned int sfu_max_depth = SFU_UNWIND_DEFAULT_DEPTH;
+
+static int sfu_max_depth_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, SFU_UNWIND_MAX_DEPTH);
+}
+
+static const struct kernel_param_ops sfu_max_depth_ops = {
+	.set = sfu_max_depth_set,
+	.get = param_get_uint,
+};
+module_param_cb(max_depth, &sfu_max_depth_ops, &sfu_max_depth, 0644);
+MODULE_PARM_DESC(max_depth, "Most frames one user unwind returns (1-4096, default 127)");
+
+/* Per-CPU, so that counting costs nothing in NMI context. */
+struct sfu_unwind_stats {
+	unsigned long unwinds;
+	unsigned long frames[SFU_FRAME_FP + 1];
+	unsigned long stops[SFU_STOP_NR];
+	unsigned long sframe_faults;
+	unsigned long sframe_errors;
+};
+
+static DEFINE_PER_CPU(struct sfu_unwind_stats, sfu_unwind_stats);
+
+static const char *const sfu_stop_names[SFU_STOP_NR] = {
+	[SFU_STOP_NONE] = "none",
+	[SFU_STOP_OUTERMOST] = "outermost",
+	[SFU_STOP_FP_END] = "fp_end",
+	[SFU_STOP_DEPTH] = "depth",
+	[SFU_STOP_BAD_CFA] = "bad_cfa",
+	[SFU_STOP_CFA_NOT_INCREASING] = "cfa_not_increasing",
+	[SFU_STOP_BAD_RA] = "bad_ra",
+	[SFU_STOP_FAULT] = "fault",
+	[SFU_STOP_NO_INFO] = "no_info",
+	[SFU_STOP_COMPAT] = "compat",
+	[SFU_STOP_BAD_RULE] = "bad_rule",
+	[SFU_STOP_SIGNAL] = "signal",
+	[SFU_STOP_NOT_USER] = "not_user",
+};
+
+/**
+ * sfu_stop_reason_name() - a stop reason as a short name
+ * @reason: enum sfu_stop_reason
+ *
+ * Return: e.g. "outermost", or "unknown" for a value out of range.
+ */
+const char *sfu_stop_reason_name(int reason)
+{
+	if (reason < 0 || reason >= SFU_STOP_NR)
+		return "unknown";
+	return sfu_stop_names[reason];
+}
+EXPORT_SYMBOL_GPL(sfu_stop_reason_name);
+
+/**
+ * sfu_unwind_depth_limit() - the max_depth module parameter
+ *
+ * Return: the most frames any unwind stores.
+ */
+unsigned int sfu_unwind_depth_limit(void)
+{
+	return READ_ONCE(sfu_max_depth);
+}
+EXPORT_SYMBOL_GPL(sfu_unwind_depth_limit);
+
+/**
+ * sfu_unwind_read() - read user memory the way this unwind may
+ * @st: the unwind (its SFU_UNWIND_NOFAULT flag decides)
+ * @addr: user address in the current mm
+ * @dst: kernel destination
+ * @len: bytes
+ *
+ * Return: 0, or -SFRAME_E_FAULT.
+ */
+int sfu_unwind_read(const struct sfu_unwind_state *st, unsigned long addr, void *dst,
+		    size_t len)
+{
+	if (st->flags & SFU_UNWIND_NOFAULT)
+		return sframe_user_read_nofault(addr, dst, len);
+	return sframe_user_read(addr, dst, len);
+}
+
+/* One word of the task's size at @addr. */
+static int sfu_read_word(const struct sfu_unwind_state *st, unsigned long addr,
+			 unsigned long *word)
+{
+	u32 w32;
+	u64 w64;
+
+	if (st->ws == sizeof(u32)) {
+		if (sfu_unwind_read(st, addr, &w32, sizeof(w32)))
+			return SFU_STOP_FAULT;
+		*word = w32;
+		return 0;
+	}
+	if (sfu_unwind_read(st, addr, &w64, sizeof(w64)))
+		return SFU_STOP_FAULT;
+	*word = w64;
+	return 0;
+}
+
+/* The value a rule is based on: SP and FP of any frame, others topmost only. */
+static int sfu_base_value(const struct sfu_unwind_state *st, u8 base, u16 regnum,
+			  unsigned long *val)
+{
+	switch (base) {
+	case SFU_BASE_SP:
+		*val = st->sp;
+		return 0;
+	case SFU_BASE_FP:
+		*val = st->fp;
+		return 0;
+	case SFU_BASE_REG:
+		if (!st->topmost || !sfu_arch_reg_value(st->regs, regnum, val))
+			return SFU_STOP_BAD_RULE;
+		return 0;
+	}
+	return SFU_STOP_BAD_RULE;
+}
+
+/* Apply an RA or FP rule; @cur is the value RETAIN keeps. */
+static int sfu_rule_value(const struct sfu_unwind_state *st, const struct sfu_reg_rule *rule,
+			  unsigned long cfa, unsigned long cur, unsigned long *val)
+{
+	unsigned long base;
+	int reason;
+
+	switch (rule->kind) {
+	case SFU_RULE_RETAIN:
+		*val = cur;
+		return 0;
+	case SFU_RULE_CFA_DEREF:
+		return sfu_read_word(st, cfa + rule->offset, val);
+	case SFU_RULE_REG:
+	case SFU_RULE_REG_DEREF:
+		reason = sfu_base_value(st, rule->base, rule->regnum, &base);
+		if (reason)
+			return reason;
+		if (rule->kind == SFU_RULE_REG) {
+			*val = base + rule->offset;
+			return 0;
+		}
+		return sfu_read_word(st, base + rule->offset, val);
+	case SFU_RULE_UNDEFINED:
+		*val = 0;
+		return 0;
+	}
+	return SFU_STOP_BAD_RULE;
+}
+
+static bool sfu_rule_needs_topmost(const struct sfu_reg_rule *rule)
+{
+	return (rule->kind == SFU_RULE_REG || rule->kind == SFU_RULE_REG_DEREF) &&
+	       rule->base == SFU_BASE_REG;
+}
+
+/* Rules that read registers other than SP and FP. */
+static bool sfu_rules_need_topmost(const struct sfu_frame_rules *r)
+{
+	return r->cfa.base == SFU_BASE_REG || sfu_rule_needs_topmost(&r->ra) ||
+	       sfu_rule_needs_topmost(&r->fp);
+}
+
+/*
+ * The common step: from @r, the CFA of the current frame and the caller's
+ * IP, SP and FP.  Returns 0 with @st moved to the caller and *@cfa set, or
+ * a stop reason with @st unchanged.
+ */
+static int sfu_unwind_step(struct sfu_unwind_state *st, const struct sfu_frame_rules *r,
+			   unsigned long *cfa_out)
+{
+	unsigned long cfa, ra, fp;
+	int reason;
+
+	if (r->flags & SFU_RULES_OUTERMOST || r->ra.kind == SFU_RULE_UNDEFINED)
+		return SFU_STOP_OUTERMOST;
+	if (r->flags & SFU_RULES_SIGNAL)
+		return SFU_STOP_SIGNAL;
+	/* Deeper frames' registers (but SP and FP) are not recovered. */
+	if (r->ra.kind == SFU_RULE_RETAIN || (!st->topmost && sfu_rules_need_topmost(r)))
+		return SFU_STOP_BAD_RULE;
+
+	reason = sfu_base_value(st, r->cfa.base, r->cfa.regnum, &cfa);
+	if (reason)
+		return reason;
+	cfa += r->cfa.offset;
+	if (r->cfa.deref) {
+		reason = sfu_read_word(st, cfa, &cfa);
+		if (reason)
+			return reason;
+	}
+
+	/* A cycle, or data that walks back down the stack. */
+	if (!st->topmost && cfa <= st->prev_cfa)
+		return SFU_STOP_CFA_NOT_INCREASING;
+	/* The caller's frame lies above this one: the stack grows down. */
+	if (cfa < st->sp ||
+	    (cfa == st->sp && !(st->topmost && SFU_ARCH_TOPMOST_CFA_MAY_BE_SP)))
+		return SFU_STOP_BAD_CFA;
+	/* Stack slots are word aligned, and the stack is in user space. */
+	if ((cfa & (st->ws - 1)) || cfa >= TASK_SIZE)
+		return SFU_STOP_BAD_CFA;
+
+	reason = sfu_rule_value(st, &r->ra, cfa, 0, &ra);
+	if (reason)
+		return reason;
+	ra = sfu_arch_return_address(ra);
+	/* Code is in user space, and never at 0. */
+	if (!ra || ra >= TASK_SIZE)
+		return SFU_STOP_BAD_RA;
+
+	reason = sfu_rule_value(st, &r->fp, cfa, st->fp, &fp);
+	if (reason)
+		return reason;
+
+	st->ip = ra;
+	st->sp = cfa;
+	st->fp = fp;
+	st->prev_cfa = cfa;
+	st->sp_exact = !(r->flags & SFU_RULES_CFA_BOUND);
+	st->topmost = false;
+	*cfa_out = st->sp_exact ? cfa : 0;
+	return 0;
+}
+
+static u8 sfu_base_from_row(u8 base)
+{
+	switch (base) {
+	case SFRAME_BASE_SP:
+		return SFU_BASE_SP;
+	case SFRAME_BASE_FP:
+		return SFU_BASE_FP;
+	default:
+		return SFU_BASE_REG;
+	}
+}
+
+static void sfu_rule_from_row(const struct sframe_reg_rule *in, struct sfu_reg_rule *out)
+{
+	static const u8 kinds[] = {
+		[SFRAME_RULE_SAME] = SFU_RULE_RETAIN,
+		[SFRAME_RULE_FIXED] = SFU_RULE_CFA_DEREF,
+		[SFRAME_RULE_CFA_DEREF] = SFU_RULE_CFA_DEREF,
+		[SFRAME_RULE_REG] = SFU_RULE_REG,
+		[SFRAME_RULE_REG_DEREF] = SFU_RULE_REG_DEREF,
+	};
+
+	out->kind = in->kind < ARRAY_SIZE(kinds) ? kinds[in->kind] : SFU_RULE_UNDEFINED;
+	out->base = sfu_base_from_row(in->base);
+	out->regnum = in->regnum;
+	out->offset = in->offset;
+}
+
+/*
+ * The rules of the current frame from its SFrame row.  Returns 0, or
+ * SFU_STOP_NO_INFO when SFrame has nothing usable for this frame (the
+ * caller may then try frame pointers), or another stop reason.
+ */
+static int sfu_sframe_rules(struct sfu_unwind_state *st, struct sfu_frame_rules *r)
+{
+	struct sframe_row row;
+	unsigned long pc;
+	int err;
+
+	if (st->flags & SFU_UNWIND_NO_SFRAME || st->compat)
+		return SFU_STOP_NO_INFO;
+
+	/*
+	 * A return address may be the first byte after its function (a call
+	 * to a noreturn function ends it): look up the call instruction.
+	 */
+	pc = st->topmost ? st->ip : st->ip - 1;
+	err = sfu_find_row(current->mm, pc, st->flags & SFU_UNWIND_NOFAULT, &row);
+	if (err) {
+		if (err == -SFRAME_E_FAULT)
+			this_cpu_inc(sfu_unwind_stats.sframe_faults);
+		else if (err != -SFRAME_E_NO_FDE && err != -SFRAME_E_NO_FRE)
+			this_cpu_inc(sfu_unwind_stats.sframe_errors);
+		return SFU_STOP_NO_INFO;
+	}
+
+	memset(r, 0, sizeof(*r));
+	if (row.flags & SFRAME_ROW_OUTERMOST) {
+		r->flags = SFU_RULES_OUTERMOST;
+		return 0;
+	}
+	if (row.flags & SFRAME_ROW_SIGNAL)
+		r->flags |= SFU_RULES_SIGNAL;
+	r->cfa.base = sfu_base_from_row(row.cfa.base);
+	r->cfa.deref = row.cfa.deref;
+	r->cfa.regnum = row.cfa.regnum;
+	r->cfa.offset = row.cfa.offset;
+	sfu_rule_from_row(&row.ra, &r->ra);
+	sfu_rule_from_row(&row.fp, &r->fp);
+	if (r->ra.kind == SFU_RULE_RETAIN && !sfu_arch_ra_in_register(&r->ra))
+		return SFU_STOP_BAD_RULE;
+
+	/* After a frame-pointer step SP is only a bound: SP-based rules cannot work. */
+	if (!st->sp_exact && r->cfa.base == SFU_BASE_SP)
+		return SFU_STOP_NO_INFO;
+	return 0;
+}
+
+static void sfu_unwind_stop(struct sfu_unwind_state *st, int reason)
+{
+	st->done = true;
+	st->stop = reason;
+}
+
+static void sfu_unwind_start(struct sfu_unwind_state *st, struct pt_regs *regs,
+			     unsigned int flags)
+{
+	int reason;
+
+	memset(st, 0, sizeof(*st));
+	st->flags = flags;
+	st->regs = regs;
+	st->topmost = true;
+	st->sp_exact = true;
+	st->method = SFU_FRAME_REGS;
+	if (!regs || !current->mm) {
+		sfu_unwind_stop(st, SFU_STOP_NOT_USER);
+		return;
+	}
+	reason = sfu_arch_start(st, regs);
+	if (reason)
+		sfu_unwind_stop(st, reason);
+}
+
+/*
+ * Move @st to the caller of the current frame, or end the walk.  Returns
+ * the CFA of the frame just left when it is known exactly, else 0.
+ */
+static unsigned long sfu_unwind_next(struct sfu_unwind_state *st)
+{
+	struct sfu_frame_rules rules;
+	unsigned long cfa = 0;
+	u8 method = SFU_FRAME_SFRAME;
+	int reason;
+
+	if (st->compat && (st->flags & SFU_UNWIND_NO_FP || !SFU_ARCH_COMPAT_FP)) {
+		sfu_unwind_stop(st, SFU_STOP_COMPAT);
+		return 0;
+	}
+
+	reason = sfu_sframe_rules(st, &rules);
+	if (reason == SFU_STOP_NO_INFO && !(st->flags & SFU_UNWIND_NO_FP)) {
+		method = SFU_FRAME_FP;
+		sfu_arch_fp_rules(st, &rules);
+		/* The ABI's end of the chain: the outermost frame zeroes FP. */
+		reason = rules.cfa.base == SFU_BASE_FP && !st->fp ? SFU_STOP_FP_END : 0;
+	}
+	if (!reason)
+		reason = sfu_unwind_step(st, &rules, &cfa);
+	if (reason) {
+		sfu_unwind_stop(st, reason);
+		return 0;
+	}
+	st->method = method;
+	return cfa;
+}
+
+/**
+ * sfu_unwind_user_regs() - unwind the current task's user stack from @regs
+ * @regs: user registers of the topmost frame (normally task_pt_regs())
+ * @frames: where to store the frames, innermost first
+ * @max: capacity of @frames; the walk stores at most this many frames,
+ *       and at most the max_depth module parameter
+ * @flags: SFU_UNWIND_NOFAULT, SFU_UNWIND_NO_SFRAME, SFU_UNWIND_NO_FP
+ * @stop_reason: if not NULL, set to the enum sfu_stop_reason that ended the
+ *               walk (SFU_STOP_DEPTH when the limit cut it short)
+ *
+ * Stack memory is that of current->mm: the caller may pass registers
+ * other than the task's own (the KUnit suite builds them), but the stack
+ * they describe must be in the current mm.
+ *
+ * Context: with SFU_UNWIND_NOFAULT any context, NMI included (no-fault
+ * reads, no locks but RCU); otherwise task context that may fault pages in.
+ * Return: the number of frames stored (0 when there is no user context),
+ * or -EINVAL for @max 0, a NULL @frames or unknown @flags.
+ */
+int sfu_unwind_user_regs(struct pt_regs *regs, struct sfu_frame *frames, unsigned int max,
+			 unsigned int flags, int *stop_reason)
+{
+	unsigned long by_method[SFU_FRAME_FP + 1] = {};
+	struct sfu_unwind_state st;
+	unsigned int nr = 0, limit, i;
+
+	if (!frames || !max || (flags & ~SFU_UNWIND_ALL_FLAGS))
+		return -EINVAL;
+	limit = min(max, sfu_unwind_depth_limit());
+
+	sfu_unwind_start(&st, regs, flags);
+	while (!st.done) {
+		struct sfu_frame *f = &frames[nr++];
+
+		f->ip = st.ip;
+		f->method = st.method;
+		f->reserved = 0;
+		by_method[st.method]++;
+		f->cfa = sfu_unwind_next(&st);
+		if (!st.done && nr == limit)
+			sfu_unwind_stop(&st, SFU_STOP_DEPTH);
+	}
+
+	this_cpu_inc(sfu_unwind_stats.unwinds);
+	this_cpu_inc(sfu_unwind_stats.stops[st.stop]);
+	for (i = SFU_FRAME_REGS; i <= SFU_FRAME_FP; i++)
+		this_cpu_add(sfu_unwind_stats.frames[i], by_method[i]);
+	if (stop_reason)
+		*stop_reason = st.stop;
+	return nr;
+}
+EXPORT_SYMBOL_GPL(sfu_unwind_user_regs);
+
+/**
+ * sfu_unwind_user() - unwind the current task's user stack
+ * @frames: where to store the frames, innermost first
+ * @max: capacity of @frames (also bounded by the max_depth parameter)
+ * @flags: SFU_UNWIND_NOFAULT, SFU_UNWIND_NO_SFRAME, SFU_UNWIND_NO_FP
+ * @stop_reason: if not NULL, set to the enum sfu_stop_reason
+ *
+ * Starts from the user registers saved at the task's entry into the
+ * kernel (task_pt_regs()): in a system call or task_work, where the task
+ * called or was interrupted; in IRQ or NMI context, the interrupted user
+ * frame only if the CPU was in user mode at the time, else the registers
+ * of the task's last entry from user space.
+ *
+ * Context: see sfu_unwind_user_regs().
+ * Return: frames stored (0 for kernel threads), or -EINVAL.
+ */
+int sfu_unwind_user(struct sfu_frame *frames, unsigned int max, unsigned int flags,
+		    int *stop_reason)
+{
+	struct pt_regs *regs = NULL;
+
+	if (!(current->flags & PF_KTHREAD))
+		regs = task_pt_regs(current);
+	return sfu_unwind_user_regs(regs, frames, max, flags, stop_reason);
+}
+EXPORT_SYMBOL_GPL(sfu_unwind_user);
+
+static int sfu_unwind_stats_show(struct seq_file *m, void *v)
+{
+	static const char *const methods[] = {
+		[SFU_FRAME_REGS] = "regs", [SFU_FRAME_SFRAME] = "sframe", [SFU_FRAME_FP] = "fp",
+	};
+	struct sfu_unwind_stats sum = {};
+	unsigned int i;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const struct sfu_unwind_stats *s = per_cpu_ptr(&sfu_unwind_stats, cpu);
+
+		sum.unwinds += s->unwinds;
+		for (i = 0; i < ARRAY_SIZE(sum.frames); i++)
+			sum.frames[i] += s->frames[i];
+		for (i = 0; i < SFU_STOP_NR; i++)
+			sum.stops[i] += s->stops[i];
+		sum.sframe_faults += s->sframe_faults;
+		sum.sframe_errors += s->sframe_errors;
+	}
+
+	seq_printf(m, "unwinds %lu\n", sum.unwinds);
+	for (i = SFU_FRAME_REGS; i <= SFU_FRAME_FP; i++)
+		seq_printf(m, "frames_%s %lu\n", methods[i], sum.frames[i]);
+	for (i = SFU_STOP_NONE + 1; i < SFU_STOP_NR; i++)
+		seq_printf(m, "stop_%s %lu\n", sfu_stop_names[i], sum.stops[i]);
+	seq_printf(m, "sframe_faults %lu\n", sum.sframe_faults);
+	seq_printf(m, "sframe_errors %lu\n", sum.sframe_errors);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sfu_unwind_stats);
+
+/**
+ * sfu_unwind_init() - set up the unwinder's debugfs statistics
+ *
+ * Context: module init, after the debugfs root exists.
+ * Return: 0.
+ */
+int sfu_unwind_init(void)
+{
+	debugfs_create_file("unwind_stats", 0444, sfu_debugfs_dir(), NULL,
+			    &sfu_unwind_stats_fops);
+	return 0;
+}
+
+/**
+ * sfu_unwind_exit() - undo sfu_unwind_init()
+ *
+ * Context: module exit, before the debugfs root is removed.
+ */
+void sfu_unwind_exit(void)
+{
+	debugfs_lookup_and_remove("unwind_stats", sfu_debugfs_dir());
+}
