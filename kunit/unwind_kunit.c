@@ -1,0 +1,1307 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for the user unwinder: synthetic stacks in user memory of the
+ * test mm, described by hand-built SFrame sections registered through the
+ * registry, unwound from hand-made registers.
+ *
+ * A case is a table row: the functions of a section (function i lives at
+ * text + i * 0x100, functions without an FDE have no SFrame), the words
+ * written on the stack, the registers, and the exact frames and stop
+ * reason the unwind must give.  Every row runs twice, with faultable and
+ * with no-fault reads, unless it is about the difference.  Rows use
+ * generic layouts (CFA = SP + n, return address at CFA - 8, saved frame
+ * pointer at CFA - 16) that the section builder encodes for the ABI of the
+ * architecture the suite runs on; rows about one architecture say so.
+ */
+#include <kunit/test.h>
+#include <linux/bitmap.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "kunit/unwind_kunit.h"
+#include "registry.h"
+#include "sframe/sframe_format.h"
+#include "unwind.h"
+#include "user_mem.h"
+
+#define UW_FUNC_SIZE	0x100	/* every function's size and spacing */
+#define UW_STACK_SIZE	0x10000	/* bytes of stack; an unmapped page follows */
+#define UW_MAX_FRAMES	8
+#define UW_MAX_WORDS	12
+#define UW_SEC_CAP	1024
+
+/* A value in a case, resolved against where the case's memory landed. */
+enum uw_val_kind {
+	UW_V_NONE,
+	UW_V_ABS,		/* @off itself */
+	UW_V_TEXT,		/* text + @fn * UW_FUNC_SIZE + @off */
+	UW_V_STACK,		/* stack + @off */
+	UW_V_HOLE,		/* the unmapped page after the stack, + @off */
+	UW_V_FPCFA,		/* stack + @off where frame pointers give exact CFAs, else 0 */
+	UW_V_SIGNED_TEXT,	/* UW_V_TEXT signed with pointer authentication */
+};
+
+struct uw_val {
+	u8 kind;
+	u8 fn;
+	s64 off;
+};
+
+#define V_NONE		{ .kind = UW_V_NONE }
+#define V_ABS(x)	{ .kind = UW_V_ABS, .off = (s64)(x) }
+#define V_TXT(f, o)	{ .kind = UW_V_TEXT, .fn = (f), .off = (o) }
+#define V_STK(o)	{ .kind = UW_V_STACK, .off = (o) }
+#define V_HOLE(o)	{ .kind = UW_V_HOLE, .off = (o) }
+#define V_FPCFA(o)	{ .kind = UW_V_FPCFA, .off = (o) }
+#define V_SIGNED(f, o)	{ .kind = UW_V_SIGNED_TEXT, .fn = (f), .off = (o) }
+
+/* Rows of a hand-built section. */
+enum uw_row_kind {
+	UW_ROW_DEFAULT,		/* CFA = SP/FP + @cfa, RA at CFA - 8, FP at CFA + @fp */
+	UW_ROW_ENTRY,		/* a function's first instruction, in the ABI's words */
+	UW_ROW_LR,		/* CFA = SP + @cfa, RA in the link register (AArch64) */
+	UW_ROW_OUTERMOST,	/* RA undefined */
+	UW_ROW_FLEX,		/* V3 FLEX (control, offset) pairs from @flex */
+};
+
+/* Bases of FLEX rules: registers by role, numbered by the architecture. */
+enum uw_reg {
+	UW_REG_CFA,		/* no register: the CFA (reg_p clear) */
+	UW_REG_SP,
+	UW_REG_FP,
+	UW_REG_SCRATCH,		/* uw_arch.dwarf_scratch */
+	UW_REG_BAD,		/* uw_arch.dwarf_bad */
+};
+
+struct uw_flex {
+	u8 reg;
+	bool deref;
+	s32 off;
+};
+
+struct uw_row {
+	u8 start;
+	u8 kind;
+	bool fp_base;
+	bool mangled;
+	s32 cfa;
+	s32 fp;
+	u8 nflex;
+	struct uw_flex flex[3];	/* CFA, RA, FP */
+};
+
+#define UW_MAX_ROWS	2
+#define UW_MAX_FUNCS	12
+
+struct uw_func {
+	u8 idx;
+	bool signal;
+	u8 nrows;
+	struct uw_row rows[UW_MAX_ROWS];
+};
+
+struct uw_sec {
+	u8 version;
+	u8 nfuncs;
+	struct uw_func funcs[UW_MAX_FUNCS];
+};
+
+#define R_ENTRY(s)		{ .start = (s), .kind = UW_ROW_ENTRY }
+#define R_SP(s, c, f)		{ .start = (s), .cfa = (c), .fp = (f) }
+#define R_FP(s, c, f)		{ .start = (s), .fp_base = true, .cfa = (c), .fp = (f) }
+#define R_SP_SIGNED(s, c, f)	{ .start = (s), .cfa = (c), .fp = (f), .mangled = true }
+#define R_LR(s, c)		{ .start = (s), .kind = UW_ROW_LR, .cfa = (c) }
+#define R_OUTERMOST(s)		{ .start = (s), .kind = UW_ROW_OUTERMOST }
+#define R_FLEX(s, n, ...)	{ .start = (s), .kind = UW_ROW_FLEX, .nflex = (n), \
+				  .flex = { __VA_ARGS__ } }
+#define FX(r, d, o)		{ .reg = UW_REG_##r, .deref = (d), .off = (o) }
+
+#define FN1(i, r0)		{ .idx = (i), .nrows = 1, .rows = { r0 } }
+#define FN2(i, r0, r1)		{ .idx = (i), .nrows = 2, .rows = { r0, r1 } }
+
+/* V2 section of DEFAULT rows used by most cases; f12-f15 have no FDE. */
+static const struct uw_sec sec_basic = {
+	.version = SFRAME_VERSION_2,
+	.nfuncs = 11,
+	.funcs = {
+		FN2(0, R_ENTRY(0), R_SP(4, 32, -16)),
+		FN2(1, R_ENTRY(0), R_SP(4, 48, -16)),
+		FN2(2, R_ENTRY(0), R_SP(4, 64, -16)),
+		FN1(3, R_OUTERMOST(0)),
+		FN1(5, R_FP(0, 16, -16)),
+		FN1(6, R_SP(0, 16, 0)),
+		FN1(7, R_SP(0, 0, 0)),
+		FN1(8, R_SP(0, 13, 0)),
+		FN1(9, R_SP(0, 40000, -16)),
+		FN1(10, R_LR(0, 0)),
+		FN1(11, R_SP(0, 32, -16)),
+	},
+};
+
+/* V3 (PCREL) DEFAULT rows, and a signal frame in f4. */
+static const struct uw_sec sec_v3 = {
+	.version = SFRAME_VERSION_3,
+	.nfuncs = 5,
+	.funcs = {
+		FN2(0, R_ENTRY(0), R_SP(4, 32, -16)),
+		FN2(1, R_ENTRY(0), R_SP(4, 48, -16)),
+		FN2(2, R_ENTRY(0), R_SP(4, 64, -16)),
+		FN1(3, R_OUTERMOST(0)),
+		{ .idx = 4, .signal = true, .nrows = 1, .rows = { R_SP(0, 16, 0) } },
+	},
+};
+
+/* AArch64 rows that say the return address is signed. */
+static const struct uw_sec sec_pac = {
+	.version = SFRAME_VERSION_2,
+	.nfuncs = 3,
+	.funcs = {
+		FN1(1, R_SP(0, 48, -16)),
+		FN1(3, R_OUTERMOST(0)),
+		FN1(11, R_SP_SIGNED(0, 32, -16)),
+	},
+};
+
+/* V3 FLEX rows: every kind of CFA, RA and FP rule. */
+static const struct uw_sec sec_flex = {
+	.version = SFRAME_VERSION_3,
+	.nfuncs = 9,
+	.funcs = {
+		/* CFA = *(FP - 8), RA = *(CFA - 8), FP = *(CFA - 16) */
+		FN1(0, R_FLEX(0, 6, FX(FP, true, -8), FX(CFA, true, -8), FX(CFA, true, -16))),
+		/* CFA = scratch register, RA = *(CFA - 8) */
+		FN1(1, R_FLEX(0, 4, FX(SCRATCH, false, 0), FX(CFA, true, -8))),
+		/* CFA = *(scratch + 8), RA = *(CFA - 8) */
+		FN1(2, R_FLEX(0, 4, FX(SCRATCH, true, 8), FX(CFA, true, -8))),
+		/* CFA = SP + 16, RA = *(SP + 8), FP = scratch register */
+		FN1(3, R_FLEX(0, 6, FX(SP, false, 16), FX(SP, true, 8), FX(SCRATCH, false, 0))),
+		/* CFA = SP + 16, RA = scratch register */
+		FN1(4, R_FLEX(0, 4, FX(SP, false, 16), FX(SCRATCH, false, 0))),
+		/* CFA = SP + 16, RA = *(CFA - 8), FP = *(scratch) */
+		FN1(5, R_FLEX(0, 6, FX(SP, false, 16), FX(CFA, true, -8), FX(SCRATCH, true, 0))),
+		/* CFA = a register pt_regs does not hold */
+		FN1(6, R_FLEX(0, 4, FX(BAD, false, 0), FX(CFA, true, -8))),
+		/* CFA = SP + 16, RA = *(CFA - 8), FP unchanged */
+		FN1(7, R_FLEX(0, 4, FX(SP, false, 16), FX(CFA, true, -8))),
+		FN1(8, R_OUTERMOST(0)),
+	},
+};
+
+struct uw_word {
+	u32 at;
+	struct uw_val val;
+};
+
+struct uw_exp {
+	struct uw_val ip;
+	struct uw_val cfa;
+	u8 method;
+};
+
+struct uw_text {
+	struct uw_val at;
+	u8 len;
+	u8 bytes[8];
+};
+
+/**
+ * struct uw_case - one unwind and what it must give
+ * @name: what it shows, as a sentence
+ * @arch: UW_ARCH_* it applies to, 0 for all
+ * @sec: the section to register, NULL for none
+ * @ip: initial instruction pointer
+ * @sp: initial stack pointer
+ * @fp: initial frame pointer
+ * @lr: initial link register (arm64)
+ * @scratch: initial value of uw_arch.dwarf_scratch
+ * @compat: registers of a compat task
+ * @stack: words on the stack (offsets from its start)
+ * @text: instruction bytes to place in the text
+ * @flags: SFU_UNWIND_* (besides the mode the run adds)
+ * @max: capacity passed to the unwinder, 0 for UW_MAX_FRAMES
+ * @one_mode: run only as given, not also with the other read mode
+ * @frames: the frames expected
+ * @stop: the stop reason expected
+ */
+struct uw_case {
+	const char *name;
+	unsigned int arch;
+	const struct uw_sec *sec;
+	struct uw_val ip, sp, fp, lr, scratch;
+	bool compat;
+	struct uw_word stack[UW_MAX_WORDS];
+	struct uw_text text;
+	unsigned int flags;
+	unsigned int max;
+	bool one_mode;
+	struct uw_exp frames[UW_MAX_FRAMES];
+	u8 stop;
+};
+
+#define W(a, ...)		{ .at = (a), .val = __VA_ARGS__ }
+#define F(i, c, m)		{ .ip = i, .cfa = c, .method = SFU_FRAME_##m }
+#define C0			V_ABS(0)
+
+static const struct uw_case uw_cases[] = {
+	{
+		.name = "sp_based_rows_unwind_every_frame_up_to_the_outermost_one",
+		.sec = &sec_basic,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_ABS(0x1234),
+		.stack = {
+			W(0x1018, V_TXT(1, 0x40)), W(0x1010, V_STK(0x2000)),
+			W(0x1048, V_TXT(2, 0x40)), W(0x1088, V_TXT(3, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_STK(0x1020), REGS),
+			F(V_TXT(1, 0x40), V_STK(0x1050), SFRAME),
+			F(V_TXT(2, 0x40), V_STK(0x1090), SFRAME),
+			F(V_TXT(3, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
+	},
+	{
+		.name = "v3_pcrel_sections_unwind_like_v2_ones",
+		.sec = &sec_v3,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000),
+		.stack = {
+			W(0x1018, V_TXT(1, 0x40)), W(0x1048, V_TXT(2, 0x40)),
+			W(0x1088, V_TXT(3, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_STK(0x1020), REGS),
+			F(V_TXT(1, 0x40), V_STK(0x1050), SFRAME),
+			F(V_TXT(2, 0x40), V_STK(0x1090), SFRAME),
+			F(V_TXT(3, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
+	},
+	{
+		.name = "chain_of_exactly_max_frames_still_reports_the_outermost_frame",
+		.sec = &sec_basic, .max = 4,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000),
+		.stack = {
+			W(0x1018, V_TXT(1, 0x40)), W(0x1048, V_TXT(2, 0x40)),
+			W(0x1088, V_TXT(3, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_STK(0x1020), REGS),
+			F(V_TXT(1, 0x40), V_STK(0x1050), SFRAME),
+			F(V_TXT(2, 0x40), V_STK(0x1090), SFRAME),
+			F(V_TXT(3, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
+	},
+	{
+		.name = "fp_based_row_unwinds_a_frame_whose_size_varies",
+		.sec = &sec_basic,
+		.ip = V_TXT(5, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1400),
+		.stack = {
+			W(0x1408, V_TXT(1, 0x40)), W(0x1400, V_STK(0x1600)),
+			W(0x1438, V_TXT(3, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(5, 0x10), V_STK(0x1410), REGS),
+			F(V_TXT(1, 0x40), V_STK(0x1440), SFRAME),
+			F(V_TXT(3, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
+	},
+	{
+		.name = "saved_frame_pointer_is_restored_for_the_callers_fp_based_row",
+		.sec = &sec_basic,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_ABS(0),
+		.stack = {
+			W(0x1018, V_TXT(5, 0x40)), W(0x1010, V_STK(0x1100)),
+			W(0x1108, V_TXT(3, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_STK(0x1020), REGS),
+			F(V_TXT(5, 0x40), V_STK(0x1110), SFRAME),
+			F(V_TXT(3, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
+	},
+	{
+		.name = "frame_larger_than_32_kib_is_unwound",
+		.sec = &sec_basic,
+		.ip = V_TXT(9, 0x10), .sp = V_STK(0x1000),
+		.stack = { W(0x1000 + 40000 - 8, V_TXT(3, 0x40)) },
+		.frames = {
+			F(V_TXT(9, 0x10), V_STK(0x1000 + 40000), REGS),
+			F(V_TXT(3, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
+	},
+	{
+		.name = "x86_entry_row_finds_the_return_address_at_sp",
+		.arch = UW_ARCH_X86_64, .sec = &sec_basic,
+		.ip = V_TXT(0, 0), .sp = V_STK(0x1000),
+		.stack = { W(0x1000, V_TXT(1, 0x40)), W(0x1030, V_TXT(3, 0x40)) },
+		.frames = {
+			F(V_TXT(0, 0), V_STK(0x1008), REGS),
+			F(V_TXT(1, 0x40), V_STK(0x1038), SFRAME),
+			F(V_TXT(3, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
+	},
+	{
+		.name = "arm64_entry_row_takes_the_return_address_from_the_link_register",
+		.arch = UW_ARCH_ARM64, .sec = &sec_basic,
+		.ip = V_TXT(0, 0), .sp = V_STK(0x1000), .lr = V_TXT(1, 0x40),
+		.stack = { W(0x1028, V_TXT(3, 0x40)) },
+		.frames = {
+			F(V_TXT(0, 0), V_STK(0x1000), REGS),
+			F(V_TXT(1, 0x40), V_STK(0x1030), SFRAME),
+			F(V_TXT(3, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
+	},
+	{
+		.name = "arm64_link_register_rule_in_a_deeper_frame_stops_with_bad_rule",
+		.arch = UW_ARCH_ARM64, .sec = &sec_basic,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .lr = V_TXT(3, 0x40),
+		.stack = { W(0x1018, V_TXT(10, 0x40)) },
+		.frames = {
+			F(V_TXT(0, 0x10), V_STK(0x1020), REGS),
+			F(V_TXT(10, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_BAD_RULE,
+	},
+	{
+		.name = "arm64_signed_return_address_on_the_stack_is_stripped",
+		.arch = UW_ARCH_ARM64, .sec = &sec_pac,
+		.ip = V_TXT(11, 0x10), .sp = V_STK(0x1000),
+		.stack = {
+			W(0x1018, V_SIGNED(1, 0x40)), W(0x1048, V_SIGNED(3, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(11, 0x10), V_STK(0x1020), REGS),
+			F(V_TXT(1, 0x40), V_STK(0x1050), SFRAME),
+			F(V_TXT(3, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
+	},
+	{
+		.name = "arm64_signed_link_register_is_stripped",
+		.arch = UW_ARCH_ARM64, .sec = &sec_basic,
+		.ip = V_TXT(0, 0), .sp = V_STK(0x1000), .lr = V_SIGNED(1, 0x40),
+		.stack = { W(0x1028, V_TXT(3, 0x40)) },
+		.frames = {
+			F(V_TXT(0, 0), V_STK(0x1000), REGS),
+			F(V_TXT(1, 0x40), V_STK(0x1030), SFRAME),
+			F(V_TXT(3, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
+	},
+	{
+		.name = "x86_return_address_with_high_bits_set_stops_with_bad_ra",
+		.arch = UW_ARCH_X86_64, .sec = &sec_basic,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000),
+		.stack = { W(0x1018, V_SIGNED(1, 0x40)) },
+		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		.stop = SFU_STOP_BAD_RA,
+	},
+	{
+		.name = "topmost_cfa_below_sp_stops_with_bad_cfa",
+		.sec = &sec_basic,
+		.ip = V_TXT(5, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x800),
+		.stack = { W(0x808, V_TXT(3, 0x40)) },
+		.frames = { F(V_TXT(5, 0x10), C0, REGS) },
+		.stop = SFU_STOP_BAD_CFA,
+	},
+	{
+		.name = "misaligned_cfa_stops_with_bad_cfa",
+		.sec = &sec_basic,
+		.ip = V_TXT(8, 0x10), .sp = V_STK(0x1000),
+		.frames = { F(V_TXT(8, 0x10), C0, REGS) },
+		.stop = SFU_STOP_BAD_CFA,
+	},
+	{
+		.name = "cfa_not_above_the_previous_one_stops_the_walk",
+		.sec = &sec_basic,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000),
+		.stack = { W(0x1018, V_TXT(7, 0x40)), W(0x1010, V_TXT(3, 0x40)) },
+		.frames = {
+			F(V_TXT(0, 0x10), V_STK(0x1020), REGS),
+			F(V_TXT(7, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_CFA_NOT_INCREASING,
+	},
+	{
+		.name = "frame_pointer_cycle_stops_instead_of_looping",
+		.sec = &sec_basic,
+		.ip = V_TXT(12, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.stack = { W(0x1100, V_STK(0x1100)), W(0x1108, V_TXT(12, 0x40)) },
+		.frames = {
+			F(V_TXT(12, 0x10), V_FPCFA(0x1110), REGS),
+			F(V_TXT(12, 0x40), C0, FP),
+		},
+		.stop = SFU_STOP_CFA_NOT_INCREASING,
+	},
+	{
+		.name = "zero_return_address_stops_with_bad_ra",
+		.sec = &sec_basic,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000),
+		.stack = { W(0x1018, V_ABS(0)) },
+		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		.stop = SFU_STOP_BAD_RA,
+	},
+	{
+		.name = "kernel_return_address_stops_with_bad_ra",
+		.sec = &sec_basic,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000),
+		.stack = { W(0x1018, V_ABS(0xffffffff81000000ULL)) },
+		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		.stop = SFU_STOP_BAD_RA,
+	},
+	{
+		.name = "return_address_in_unmapped_memory_stops_with_fault",
+		.sec = &sec_basic,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(UW_STACK_SIZE - 0x10),
+		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		.stop = SFU_STOP_FAULT,
+	},
+	{
+		.name = "nofault_read_of_a_page_not_yet_present_stops_with_fault",
+		.sec = &sec_basic, .flags = SFU_UNWIND_NOFAULT, .one_mode = true,
+		.ip = V_TXT(9, 0x10), .sp = V_STK(0x1000),
+		.frames = { F(V_TXT(9, 0x10), C0, REGS) },
+		.stop = SFU_STOP_FAULT,
+	},
+	{
+		.name = "faultable_read_of_a_page_not_yet_present_reads_it",
+		.sec = &sec_basic, .one_mode = true,
+		.ip = V_TXT(9, 0x10), .sp = V_STK(0x1000),
+		.frames = { F(V_TXT(9, 0x10), C0, REGS) },
+		.stop = SFU_STOP_BAD_RA,
+	},
+	{
+		.name = "depth_limit_cuts_a_longer_chain",
+		.sec = &sec_basic, .max = 4,
+		.ip = V_TXT(6, 0x10), .sp = V_STK(0x1000),
+		.stack = {
+			W(0x1008, V_TXT(6, 0x40)), W(0x1018, V_TXT(6, 0x40)),
+			W(0x1028, V_TXT(6, 0x40)), W(0x1038, V_TXT(6, 0x40)),
+			W(0x1048, V_TXT(3, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(6, 0x10), V_STK(0x1010), REGS),
+			F(V_TXT(6, 0x40), V_STK(0x1020), SFRAME),
+			F(V_TXT(6, 0x40), V_STK(0x1030), SFRAME),
+			F(V_TXT(6, 0x40), V_STK(0x1040), SFRAME),
+		},
+		.stop = SFU_STOP_DEPTH,
+	},
+	{
+		.name = "function_without_fde_falls_back_to_the_frame_pointer_chain",
+		.sec = &sec_basic,
+		.ip = V_TXT(12, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.stack = {
+			W(0x1100, V_STK(0x1200)), W(0x1108, V_TXT(12, 0x40)),
+			W(0x1200, V_STK(0x1300)), W(0x1208, V_TXT(13, 0x40)),
+			W(0x1300, V_ABS(0)), W(0x1308, V_TXT(14, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(12, 0x10), V_FPCFA(0x1110), REGS),
+			F(V_TXT(12, 0x40), V_FPCFA(0x1210), FP),
+			F(V_TXT(13, 0x40), V_FPCFA(0x1310), FP),
+			F(V_TXT(14, 0x40), C0, FP),
+		},
+		.stop = SFU_STOP_FP_END,
+	},
+	{
+		.name = "missing_section_falls_back_to_the_frame_pointer_chain",
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.stack = {
+			W(0x1100, V_STK(0x1200)), W(0x1108, V_TXT(1, 0x40)),
+			W(0x1200, V_ABS(0)), W(0x1208, V_TXT(2, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS),
+			F(V_TXT(1, 0x40), V_FPCFA(0x1210), FP),
+			F(V_TXT(2, 0x40), C0, FP),
+		},
+		.stop = SFU_STOP_FP_END,
+	},
+	{
+		.name = "missing_section_without_fp_fallback_stops_with_no_info",
+		.flags = SFU_UNWIND_NO_FP,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_TXT(1, 0x40)) },
+		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		.stop = SFU_STOP_NO_INFO,
+	},
+	{
+		.name = "missing_section_and_fp_into_unmapped_memory_stops_with_fault",
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_HOLE(0x100),
+		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		.stop = SFU_STOP_FAULT,
+	},
+	{
+		.name = "sframe_and_frame_pointer_frames_interleave",
+		.sec = &sec_basic,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_ABS(0),
+		.stack = {
+			W(0x1018, V_TXT(12, 0x40)), W(0x1010, V_STK(0x1100)),
+			W(0x1108, V_TXT(5, 0x40)), W(0x1100, V_STK(0x1200)),
+			W(0x1208, V_TXT(3, 0x40)), W(0x1200, V_ABS(0)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_STK(0x1020), REGS),
+			F(V_TXT(12, 0x40), V_FPCFA(0x1110), SFRAME),
+			F(V_TXT(5, 0x40), V_STK(0x1210), FP),
+			F(V_TXT(3, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
+	},
+	{
+		.name = "no_sframe_flag_walks_frame_pointers_only",
+		.sec = &sec_basic, .flags = SFU_UNWIND_NO_SFRAME,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.stack = {
+			W(0x1108, V_TXT(5, 0x40)), W(0x1100, V_STK(0x1200)),
+			W(0x1208, V_TXT(3, 0x40)), W(0x1200, V_ABS(0)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS),
+			F(V_TXT(5, 0x40), V_FPCFA(0x1210), FP),
+			F(V_TXT(3, 0x40), C0, FP),
+		},
+		.stop = SFU_STOP_FP_END,
+	},
+	{
+		.name = "signal_frame_stops_the_walk",
+		.sec = &sec_v3,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000),
+		.stack = { W(0x1018, V_TXT(4, 0x40)) },
+		.frames = {
+			F(V_TXT(0, 0x10), V_STK(0x1020), REGS),
+			F(V_TXT(4, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_SIGNAL,
+	},
+	{
+		.name = "flex_cfa_loaded_through_the_frame_pointer",
+		.sec = &sec_flex,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1200),
+		.stack = {
+			W(0x11f8, V_STK(0x1300)), W(0x12f8, V_TXT(8, 0x40)),
+			W(0x12f0, V_ABS(0)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_STK(0x1300), REGS),
+			F(V_TXT(8, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
+	},
+	{
+		.name = "flex_cfa_from_another_register_in_the_topmost_frame",
+		.sec = &sec_flex,
+		.ip = V_TXT(1, 0x10), .sp = V_STK(0x1000), .scratch = V_STK(0x1400),
+		.stack = { W(0x13f8, V_TXT(7, 0x40)), W(0x1408, V_TXT(8, 0x40)) },
+		.frames = {
+			F(V_TXT(1, 0x10), V_STK(0x1400), REGS),
+			F(V_TXT(7, 0x40), V_STK(0x1410), SFRAME),
+			F(V_TXT(8, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
+	},
+	{
+		.name = "flex_cfa_loaded_through_another_register",
+		.sec = &sec_flex,
+		.ip = V_TXT(2, 0x10), .sp = V_STK(0x1000), .scratch = V_STK(0x1500),
+		.stack = { W(0x1508, V_STK(0x1600)), W(0x15f8, V_TXT(8, 0x40)) },
+		.frames = {
+			F(V_TXT(2, 0x10), V_STK(0x1600), REGS),
+			F(V_TXT(8, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
+	},
+	{
+		.name = "flex_ra_read_through_sp_and_fp_taken_from_a_register",
+		.sec = &sec_flex,
+		.ip = V_TXT(3, 0x10), .sp = V_STK(0x1000), .scratch = V_STK(0x1700),
+		.stack = {
+			W(0x1008, V_TXT(0, 0x40)), W(0x16f8, V_STK(0x1800)),
+			W(0x17f8, V_TXT(8, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(3, 0x10), V_STK(0x1010), REGS),
+			F(V_TXT(0, 0x40), V_STK(0x1800), SFRAME),
+			F(V_TXT(8, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
+	},
+	{
+		.name = "flex_ra_taken_from_a_register_in_the_topmost_frame",
+		.sec = &sec_flex,
+		.ip = V_TXT(4, 0x10), .sp = V_STK(0x1000), .scratch = V_TXT(7, 0x40),
+		.stack = { W(0x1018, V_TXT(8, 0x40)) },
+		.frames = {
+			F(V_TXT(4, 0x10), V_STK(0x1010), REGS),
+			F(V_TXT(7, 0x40), V_STK(0x1020), SFRAME),
+			F(V_TXT(8, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
+	},
+	{
+		.name = "flex_fp_loaded_through_a_register",
+		.sec = &sec_flex,
+		.ip = V_TXT(5, 0x10), .sp = V_STK(0x1000), .scratch = V_STK(0x1900),
+		.stack = {
+			W(0x1008, V_TXT(0, 0x40)), W(0x1900, V_STK(0x1a00)),
+			W(0x19f8, V_STK(0x1b00)), W(0x1af8, V_TXT(8, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(5, 0x10), V_STK(0x1010), REGS),
+			F(V_TXT(0, 0x40), V_STK(0x1b00), SFRAME),
+			F(V_TXT(8, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
+	},
+	{
+		.name = "flex_register_rule_in_a_deeper_frame_stops_with_bad_rule",
+		.sec = &sec_flex,
+		.ip = V_TXT(7, 0x10), .sp = V_STK(0x1000), .scratch = V_STK(0x1400),
+		.stack = { W(0x1008, V_TXT(1, 0x40)), W(0x13f8, V_TXT(8, 0x40)) },
+		.frames = {
+			F(V_TXT(7, 0x10), V_STK(0x1010), REGS),
+			F(V_TXT(1, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_BAD_RULE,
+	},
+	{
+		.name = "flex_rule_on_a_register_pt_regs_lacks_stops_with_bad_rule",
+		.sec = &sec_flex,
+		.ip = V_TXT(6, 0x10), .sp = V_STK(0x1000),
+		.frames = { F(V_TXT(6, 0x10), C0, REGS) },
+		.stop = SFU_STOP_BAD_RULE,
+	},
+	{
+		.name = "x86_fp_fallback_at_push_rbp_finds_the_return_address_at_sp",
+		.arch = UW_ARCH_X86_64,
+		.ip = V_TXT(12, 0), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.text = { .at = V_TXT(12, 0), .len = 1, .bytes = { 0x55 } },
+		.stack = {
+			W(0x1000, V_TXT(13, 0x40)),
+			W(0x1100, V_ABS(0)), W(0x1108, V_TXT(14, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(12, 0), V_STK(0x1008), REGS),
+			F(V_TXT(13, 0x40), V_STK(0x1110), FP),
+			F(V_TXT(14, 0x40), C0, FP),
+		},
+		.stop = SFU_STOP_FP_END,
+	},
+	{
+		.name = "x86_fp_fallback_at_endbr64_finds_the_return_address_at_sp",
+		.arch = UW_ARCH_X86_64,
+		.ip = V_TXT(12, 0), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.text = { .at = V_TXT(12, 0), .len = 5, .bytes = { 0xf3, 0x0f, 0x1e, 0xfa, 0x55 } },
+		.stack = {
+			W(0x1000, V_TXT(13, 0x40)),
+			W(0x1100, V_ABS(0)), W(0x1108, V_TXT(14, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(12, 0), V_STK(0x1008), REGS),
+			F(V_TXT(13, 0x40), V_STK(0x1110), FP),
+			F(V_TXT(14, 0x40), C0, FP),
+		},
+		.stop = SFU_STOP_FP_END,
+	},
+	{
+		.name = "x86_fp_fallback_after_push_rbp_finds_both_on_the_stack",
+		.arch = UW_ARCH_X86_64,
+		.ip = V_TXT(12, 1), .sp = V_STK(0xff8), .fp = V_ABS(1),
+		.text = { .at = V_TXT(12, 1), .len = 3, .bytes = { 0x48, 0x89, 0xe5 } },
+		.stack = {
+			W(0xff8, V_STK(0x1100)), W(0x1000, V_TXT(13, 0x40)),
+			W(0x1100, V_ABS(0)), W(0x1108, V_TXT(14, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(12, 1), V_STK(0x1008), REGS),
+			F(V_TXT(13, 0x40), V_STK(0x1110), FP),
+			F(V_TXT(14, 0x40), C0, FP),
+		},
+		.stop = SFU_STOP_FP_END,
+	},
+	{
+		.name = "arm64_fp_fallback_at_paciasp_takes_the_link_register",
+		.arch = UW_ARCH_ARM64,
+		.ip = V_TXT(12, 0), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.lr = V_SIGNED(13, 0x40),
+		.text = { .at = V_TXT(12, 0), .len = 4, .bytes = { 0x3f, 0x23, 0x03, 0xd5 } },
+		.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_TXT(14, 0x40)) },
+		.frames = {
+			F(V_TXT(12, 0), V_STK(0x1000), REGS),
+			F(V_TXT(13, 0x40), C0, FP),
+			F(V_TXT(14, 0x40), C0, FP),
+		},
+		.stop = SFU_STOP_FP_END,
+	},
+	{
+		.name = "arm64_fp_fallback_at_mov_x29_sp_reads_the_record_at_sp",
+		.arch = UW_ARCH_ARM64,
+		.ip = V_TXT(12, 4), .sp = V_STK(0x1000), .fp = V_ABS(8),
+		.text = { .at = V_TXT(12, 4), .len = 4, .bytes = { 0xfd, 0x03, 0x00, 0x91 } },
+		.stack = {
+			W(0x1000, V_STK(0x1100)), W(0x1008, V_TXT(13, 0x40)),
+			W(0x1100, V_ABS(0)), W(0x1108, V_TXT(14, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(12, 4), C0, REGS),
+			F(V_TXT(13, 0x40), C0, FP),
+			F(V_TXT(14, 0x40), C0, FP),
+		},
+		.stop = SFU_STOP_FP_END,
+	},
+	{
+		.name = "arm64_compat_task_stops_with_compat",
+		.arch = UW_ARCH_ARM64, .compat = true,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000),
+		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		.stop = SFU_STOP_COMPAT,
+	},
+};
+
+/**
+ * struct uw_env - where one case's memory landed
+ * @test: the case
+ * @u: its user memory
+ * @text: start of the text (one page, 16 functions)
+ * @stack: start of the stack (UW_STACK_SIZE bytes, then an unmapped page)
+ * @sec: start of the section, 0 if none
+ * @registered: the section is registered
+ * @ws: stack word size (4 for compat cases)
+ * @stack_img: kernel copy of the stack
+ * @touched: pages of @stack_img with words in them
+ * @sec_img: the section as built
+ * @sec_len: its length
+ */
+struct uw_env {
+	struct kunit *test;
+	struct sfu_user_ctx u;
+	unsigned long text;
+	unsigned long stack;
+	unsigned long sec;
+	bool registered;
+	unsigned int ws;
+	u8 *stack_img;
+	unsigned long touched[BITS_TO_LONGS(UW_STACK_SIZE / PAGE_SIZE)];
+	u8 *sec_img;
+	size_t sec_len;
+};
+
+static unsigned long uw_value(const struct uw_env *env, const struct uw_val *v)
+{
+	unsigned long text = env->text + v->fn * UW_FUNC_SIZE + v->off;
+	bool real;
+
+	switch (v->kind) {
+	case UW_V_ABS:
+		return v->off;
+	case UW_V_TEXT:
+		return text;
+	case UW_V_STACK:
+		return env->stack + v->off;
+	case UW_V_HOLE:
+		return env->stack + UW_STACK_SIZE + v->off;
+	case UW_V_FPCFA:
+		return uw_arch.fp_cfa_exact ? env->stack + v->off : 0;
+	case UW_V_SIGNED_TEXT:
+		return uw_arch_sign_ra(text, &real);
+	}
+	return 0;
+}
+
+static void uw_put_le(u8 *buf, size_t off, u64 v, unsigned int bytes)
+{
+	unsigned int i;
+
+	for (i = 0; i < bytes; i++)
+		buf[off + i] = v >> (8 * i);
+}
+
+static u16 uw_dwarf(u8 reg)
+{
+	switch (reg) {
+	case UW_REG_SP:
+		return uw_arch.dwarf_sp;
+	case UW_REG_FP:
+		return uw_arch.dwarf_fp;
+	case UW_REG_SCRATCH:
+		return uw_arch.dwarf_scratch;
+	default:
+		return uw_arch.dwarf_bad;
+	}
+}
+
+/* The FLEX control word of a rule. */
+static s64 uw_flex_ctrl(const struct uw_flex *f)
+{
+	if (f->reg == UW_REG_CFA)
+		return f->deref ? SFRAME_FLEX_CTRL_DEREF_P : SFRAME_FLEX_CTRL_PADDING;
+	return (uw_dwarf(f->reg) << 3) | SFRAME_FLEX_CTRL_REG_P |
+	       (f->deref ? SFRAME_FLEX_CTRL_DEREF_P : 0);
+}
+
+/* The data words and info byte of a row's FRE, in this ABI's encoding. */
+static unsigned int uw_fre_words(const struct uw_row *r, s64 *w, u8 *info)
+{
+	bool amd64 = uw_arch.fixed_ra != 0;
+	unsigned int n = 0, i, size;
+	s64 max = 0;
+
+	*info = SFRAME_FRE_INFO_BASE_SP;
+	switch (r->kind) {
+	case UW_ROW_OUTERMOST:
+		break;
+	case UW_ROW_ENTRY:
+		/* AMD64: the call pushed RA; AArch64: RA is still in x30. */
+		w[n++] = amd64 ? 8 : 0;
+		break;
+	case UW_ROW_LR:
+		w[n++] = r->cfa;
+		break;
+	case UW_ROW_DEFAULT:
+		if (r->fp_base)
+			*info = 0;
+		w[n++] = r->cfa;
+		if (!amd64)
+			w[n++] = -8;
+		if (r->fp)
+			w[n++] = r->fp;
+		break;
+	case UW_ROW_FLEX:
+		*info = 0;
+		for (i = 0; i < r->nflex / 2; i++) {
+			w[n++] = uw_flex_ctrl(&r->flex[i]);
+			w[n++] = r->flex[i].off;
+		}
+		break;
+	}
+	for (i = 0; i < n; i++)
+		max = max_t(s64, max, abs(w[i]) + 1);
+	size = max > S16_MAX ? SFRAME_FRE_DATAWORD_4B :
+	       max > S8_MAX ? SFRAME_FRE_DATAWORD_2B : SFRAME_FRE_DATAWORD_1B;
+	*info |= (n << 1) | (size << 5) | (r->mangled ? SFRAME_FRE_INFO_RA_MANGLED : 0);
+	return n;
+}
+
+/* Lay out @s for functions at @env->text, as mapped at @env->sec. */
+static size_t uw_build_section(const struct uw_env *env, const struct uw_sec *s, u8 *buf)
+{
+	bool v3 = s->version == SFRAME_VERSION_3;
+	size_t fde_size = v3 ? SFRAME_V3_FDE_BYTES : SFRAME_V2_FDE_BYTES;
+	size_t fres = SFRAME_HDR_SIZE + s->nfuncs * fde_size, pos = fres;
+	unsigned int i, j, k, n, nfres = 0;
+	s64 w[SFRAME_FRE_MAX_WORDS];
+	u8 info;
+
+	for (i = 0; i < s->nfuncs; i++) {
+		const struct uw_func *f = &s->funcs[i];
+		size_t fde = SFRAME_HDR_SIZE + i * fde_size, fre_rel = pos - fres;
+		u64 func = env->text + f->idx * UW_FUNC_SIZE;
+		u8 fde_info = SFRAME_FRE_TYPE_ADDR1 | (f->signal ? SFRAME_V3_FDE_INFO_SIGNAL : 0);
+		bool flex = f->rows[0].kind == UW_ROW_FLEX;
+
+		if (v3) {
+			uw_put_le(buf, pos + SFRAME_V3_ATTR_NUM_FRES, f->nrows, 2);
+			uw_put_le(buf, pos + SFRAME_V3_ATTR_INFO, fde_info, 1);
+			uw_put_le(buf, pos + SFRAME_V3_ATTR_INFO2,
+				  flex ? SFRAME_FDE_TYPE_FLEX : SFRAME_FDE_TYPE_DEFAULT, 1);
+			pos += SFRAME_V3_ATTR_BYTES;
+		}
+		for (j = 0; j < f->nrows; j++) {
+			unsigned int wb;
+
+			n = uw_fre_words(&f->rows[j], w, &info);
+			wb = 1U << SFRAME_FRE_INFO_SIZE(info);
+			buf[pos++] = f->rows[j].start;
+			buf[pos++] = info;
+			for (k = 0; k < n; k++, pos += wb)
+				uw_put_le(buf, pos, w[k], wb);
+		}
+		nfres += f->nrows;
+
+		if (v3) {
+			/* PCREL: relative to the start field itself. */
+			uw_put_le(buf, fde + SFRAME_V3_FDE_START, func - (env->sec + fde), 8);
+			uw_put_le(buf, fde + SFRAME_V3_FDE_SIZE, UW_FUNC_SIZE, 4);
+			uw_put_le(buf, fde + SFRAME_V3_FDE_FRE_OFF, fre_rel, 4);
+		} else {
+			uw_put_le(buf, fde + SFRAME_V2_FDE_START, func - env->sec, 4);
+			uw_put_le(buf, fde + SFRAME_V2_FDE_SIZE, UW_FUNC_SIZE, 4);
+			uw_put_le(buf, fde + SFRAME_V2_FDE_FRE_OFF, fre_rel, 4);
+			uw_put_le(buf, fde + SFRAME_V2_FDE_NUM_FRES, f->nrows, 4);
+			uw_put_le(buf, fde + SFRAME_V2_FDE_INFO, fde_info, 1);
+		}
+	}
+
+	uw_put_le(buf, SFRAME_HDR_MAGIC, SFRAME_MAGIC, 2);
+	uw_put_le(buf, SFRAME_HDR_VERSION, s->version, 1);
+	uw_put_le(buf, SFRAME_HDR_FLAGS, SFRAME_F_FDE_SORTED |
+		  (v3 ? SFRAME_F_FDE_FUNC_START_PCREL : 0), 1);
+	uw_put_le(buf, SFRAME_HDR_ABI_ARCH, uw_arch.sframe_abi, 1);
+	uw_put_le(buf, SFRAME_HDR_CFA_FIXED_RA, (u8)uw_arch.fixed_ra, 1);
+	uw_put_le(buf, SFRAME_HDR_NUM_FDES, s->nfuncs, 4);
+	uw_put_le(buf, SFRAME_HDR_NUM_FRES, nfres, 4);
+	uw_put_le(buf, SFRAME_HDR_FRE_LEN, pos - fres, 4);
+	uw_put_le(buf, SFRAME_HDR_FDEOFF, 0, 4);
+	uw_put_le(buf, SFRAME_HDR_FREOFF, fres - SFRAME_HDR_SIZE, 4);
+	return pos;
+}
+
+/* Map readable, writable, executable memory, near @hint if not 0. */
+static unsigned long uw_map(struct uw_env *env, unsigned long hint, size_t len)
+{
+	struct sfu_user_ctx *u = &env->u;
+	unsigned long addr;
+
+	if (u->nmaps == SFU_USER_MAX_MAPS) {
+		KUNIT_FAIL(env->test, "too many mappings");
+		return 0;
+	}
+	len = PAGE_ALIGN(len);
+	addr = vm_mmap(NULL, hint, len, PROT_READ | PROT_WRITE | PROT_EXEC,
+		       MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	if (IS_ERR_VALUE(addr)) {
+		KUNIT_FAIL(env->test, "vm_mmap(%zu) failed: %ld", len, (long)addr);
+		return 0;
+	}
+	u->maps[u->nmaps].uaddr = addr;
+	u->maps[u->nmaps].len = len;
+	u->nmaps++;
+	return addr;
+}
+
+static void uw_stack_put(struct uw_env *env, u32 at, unsigned long val)
+{
+	if (at > UW_STACK_SIZE - env->ws) {
+		KUNIT_FAIL(env->test, "stack word at %#x outside the stack", at);
+		return;
+	}
+	uw_put_le(env->stack_img, at, val, env->ws);
+	__set_bit(at / PAGE_SIZE, env->touched);
+}
+
+/*
+ * Map text, stack (with an unmapped page after it) and, for @sec, the
+ * section near @hint; build and register the section.  Only pages with
+ * words written to them are touched: the others are not present until
+ * something faults them in.  Runs with the borrowed mm: no assertions.
+ */
+static bool uw_map_all(struct uw_env *env, const struct uw_sec *sec, unsigned long hint)
+{
+	struct kunit *test = env->test;
+	int err, serr;
+
+	env->text = uw_map(env, hint, PAGE_SIZE);
+	env->stack = uw_map(env, hint ? hint + PAGE_SIZE : 0, UW_STACK_SIZE + PAGE_SIZE);
+	if (sec)
+		env->sec = sfu_user_map(&env->u, UW_SEC_CAP);
+	/* The guard page last, so that no later mapping fills the hole. */
+	if (!env->text || !env->stack || (sec && !env->sec) ||
+	    !sfu_user_unmap(&env->u, env->stack + UW_STACK_SIZE, PAGE_SIZE))
+		return false;
+	if (!sec)
+		return true;
+	env->sec_len = uw_build_section(env, sec, env->sec_img);
+	if (copy_to_user((void __user *)env->sec, env->sec_img, env->sec_len)) {
+		KUNIT_FAIL(test, "cannot write the section");
+		return false;
+	}
+	err = sfu_registry_add(current->mm, env->sec, env->sec_len, env->text,
+			       env->text + PAGE_SIZE, &serr);
+	KUNIT_EXPECT_EQ_MSG(test, err, 0, "registration refused, decoder error %d", serr);
+	env->registered = !err;
+	return !err;
+}
+
+static bool uw_write_stack(struct uw_env *env)
+{
+	unsigned int page;
+
+	for_each_set_bit(page, env->touched, UW_STACK_SIZE / PAGE_SIZE) {
+		if (copy_to_user((void __user *)(env->stack + page * PAGE_SIZE),
+				 env->stack_img + page * PAGE_SIZE, PAGE_SIZE)) {
+			KUNIT_FAIL(env->test, "cannot write stack page %u", page);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void uw_unmap_all(struct uw_env *env)
+{
+	if (env->registered)
+		KUNIT_EXPECT_EQ(env->test, sfu_registry_remove(current->mm, env->text), 0);
+	sfu_user_end(&env->u);
+}
+
+/* Allocations made before the case borrows the mm (asserting is allowed). */
+static struct uw_env *uw_env_alloc(struct kunit *test)
+{
+	struct uw_env *env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, env);
+	env->test = test;
+	env->ws = sizeof(unsigned long);
+	env->stack_img = kunit_kzalloc(test, UW_STACK_SIZE, GFP_KERNEL);
+	env->sec_img = kunit_kzalloc(test, UW_SEC_CAP, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, env->stack_img);
+	KUNIT_ASSERT_NOT_NULL(test, env->sec_img);
+	return env;
+}
+
+struct uw_result {
+	int nr;
+	int stop;
+	struct sfu_frame frames[UW_MAX_FRAMES + 1];
+	struct sfu_frame want[UW_MAX_FRAMES];
+	int want_nr;
+};
+
+static void uw_run_case(struct kunit *test, const struct uw_case *c, unsigned int mode)
+{
+	struct uw_result *res = kunit_kzalloc(test, sizeof(*res), GFP_KERNEL);
+	struct uw_env *env = uw_env_alloc(test);
+	struct pt_regs *regs = kunit_kzalloc(test, sizeof(*regs), GFP_KERNEL);
+	struct uw_user_regs r = {};
+	unsigned int i;
+	bool ok;
+
+	KUNIT_ASSERT_NOT_NULL(test, res);
+	KUNIT_ASSERT_NOT_NULL(test, regs);
+	if (!sfu_user_begin(test, &env->u))
+		return;
+
+	ok = uw_map_all(env, c->sec, 0);
+	for (i = 0; ok && i < UW_MAX_WORDS && c->stack[i].val.kind; i++)
+		uw_stack_put(env, c->stack[i].at, uw_value(env, &c->stack[i].val));
+	ok = ok && uw_write_stack(env);
+	if (ok && c->text.len &&
+	    copy_to_user((void __user *)uw_value(env, &c->text.at), c->text.bytes, c->text.len)) {
+		KUNIT_FAIL(test, "cannot write the text");
+		ok = false;
+	}
+
+	if (ok) {
+		r.ip = uw_value(env, &c->ip);
+		r.sp = uw_value(env, &c->sp);
+		r.fp = uw_value(env, &c->fp);
+		r.lr = uw_value(env, &c->lr);
+		r.scratch = uw_value(env, &c->scratch);
+		r.compat = c->compat;
+		uw_arch_set_regs(regs, &r);
+		res->nr = sfu_unwind_user_regs(regs, res->frames, c->max ?: UW_MAX_FRAMES,
+					       c->flags | mode, &res->stop);
+		for (i = 0; i < UW_MAX_FRAMES && c->frames[i].ip.kind; i++) {
+			res->want[i].ip = uw_value(env, &c->frames[i].ip);
+			res->want[i].cfa = uw_value(env, &c->frames[i].cfa);
+			res->want[i].method = c->frames[i].method;
+		}
+		res->want_nr = i;
+	}
+	uw_unmap_all(env);
+	if (!ok)
+		return;
+
+	KUNIT_EXPECT_EQ(test, res->nr, res->want_nr);
+	KUNIT_EXPECT_STREQ(test, sfu_stop_reason_name(res->stop), sfu_stop_reason_name(c->stop));
+	for (i = 0; i < min(res->nr, res->want_nr); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, res->frames[i].ip, res->want[i].ip, "frame %u ip", i);
+		KUNIT_EXPECT_EQ_MSG(test, res->frames[i].cfa, res->want[i].cfa, "frame %u cfa", i);
+		KUNIT_EXPECT_EQ_MSG(test, res->frames[i].method, res->want[i].method,
+				    "frame %u method", i);
+	}
+}
+
+/* Parameters: the rows for this architecture. */
+static const void *uw_case_gen(const void *prev, char *desc)
+{
+	const struct uw_case *c = prev ? (const struct uw_case *)prev + 1 : uw_cases;
+
+	for (; c < uw_cases + ARRAY_SIZE(uw_cases); c++) {
+		if (c->arch && !(c->arch & uw_arch.id))
+			continue;
+		snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->name);
+		return c;
+	}
+	return NULL;
+}
+
+/* Parameters: the rows that run in both read modes. */
+static const void *uw_case_gen_both_modes(const void *prev, char *desc)
+{
+	const struct uw_case *c = prev;
+
+	do {
+		c = uw_case_gen(c, desc);
+	} while (c && c->one_mode);
+	return c;
+}
+
+static void unwind_matches_the_table(struct kunit *test)
+{
+	uw_run_case(test, test->param_value, 0);
+}
+
+static void nofault_unwind_matches_the_table(struct kunit *test)
+{
+	uw_run_case(test, test->param_value, SFU_UNWIND_NOFAULT);
+}
+
+/* Compat tasks: a 4-byte frame-pointer chain below 4 GiB, or a clean stop. */
+static void compat_task_walks_its_frame_pointers_or_stops(struct kunit *test)
+{
+	struct uw_env *env = uw_env_alloc(test);
+	struct pt_regs *regs = kunit_kzalloc(test, sizeof(*regs), GFP_KERNEL);
+	struct sfu_frame frames[UW_MAX_FRAMES];
+	struct uw_user_regs r = { .compat = true };
+	unsigned long want[3] = {};
+	int nr = -1, nr_nofp = -1, stop = -1, stop_nofp = -1;
+	bool ok;
+
+	KUNIT_ASSERT_NOT_NULL(test, regs);
+	env->ws = sizeof(u32);
+	if (!sfu_user_begin(test, &env->u))
+		return;
+	ok = uw_map_all(env, NULL, 0x40000000UL);
+	if (ok && env->stack + UW_STACK_SIZE > U32_MAX) {
+		KUNIT_FAIL(test, "no mapping below 4 GiB (got %#lx)", env->stack);
+		ok = false;
+	}
+	if (ok) {
+		/* frame record at 0x1100: {caller's FP, RA} of 4-byte words */
+		uw_stack_put(env, 0x1100, env->stack + 0x1200);
+		uw_stack_put(env, 0x1104, env->text + 0x140);
+		uw_stack_put(env, 0x1200, 0);
+		uw_stack_put(env, 0x1204, env->text + 0x240);
+		ok = uw_write_stack(env);
+	}
+	if (ok) {
+		r.ip = env->text + 0x10;
+		r.sp = env->stack + 0x1000;
+		r.fp = env->stack + 0x1100;
+		uw_arch_set_regs(regs, &r);
+		nr = sfu_unwind_user_regs(regs, frames, UW_MAX_FRAMES, 0, &stop);
+		want[0] = frames[0].ip;
+		want[1] = nr > 1 ? frames[1].ip : 0;
+		want[2] = nr > 2 ? frames[2].ip : 0;
+		nr_nofp = sfu_unwind_user_regs(regs, frames, UW_MAX_FRAMES, SFU_UNWIND_NO_FP,
+					       &stop_nofp);
+	}
+	uw_unmap_all(env);
+	if (!ok)
+		return;
+
+	KUNIT_EXPECT_EQ(test, want[0], env->text + 0x10);
+	KUNIT_EXPECT_EQ(test, nr_nofp, 1);
+	KUNIT_EXPECT_EQ(test, stop_nofp, SFU_STOP_COMPAT);
+	if (!uw_arch.compat_fp_walk) {
+		KUNIT_EXPECT_EQ(test, nr, 1);
+		KUNIT_EXPECT_EQ(test, stop, SFU_STOP_COMPAT);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, nr, 3);
+	KUNIT_EXPECT_EQ(test, stop, SFU_STOP_FP_END);
+	KUNIT_EXPECT_EQ(test, want[1], env->text + 0x140);
+	KUNIT_EXPECT_EQ(test, want[2], env->text + 0x240);
+}
+
+static void kernel_thread_has_no_user_stack(struct kunit *test)
+{
+	struct sfu_frame frames[2];
+	int stop = -1;
+
+	KUNIT_EXPECT_EQ(test, sfu_unwind_user(frames, ARRAY_SIZE(frames), 0, &stop), 0);
+	KUNIT_EXPECT_EQ(test, stop, SFU_STOP_NOT_USER);
+}
+
+static void kernel_mode_registers_are_not_unwound(struct kunit *test)
+{
+	struct pt_regs *regs = kunit_kzalloc(test, sizeof(*regs), GFP_KERNEL);
+	struct uw_user_regs r = { .ip = 0x400000, .sp = 0x7ff000, .kernel = true };
+	struct sfu_user_ctx u;
+	struct sfu_frame frames[2];
+	int nr, stop = -1;
+
+	KUNIT_ASSERT_NOT_NULL(test, regs);
+	uw_arch_set_regs(regs, &r);
+	if (!sfu_user_begin(test, &u))
+		return;
+	nr = sfu_unwind_user_regs(regs, frames, ARRAY_SIZE(frames), 0, &stop);
+	sfu_user_end(&u);
+	KUNIT_EXPECT_EQ(test, nr, 0);
+	KUNIT_EXPECT_EQ(test, stop, SFU_STOP_NOT_USER);
+}
+
+static void invalid_arguments_are_refused(struct kunit *test)
+{
+	struct pt_regs *regs = kunit_kzalloc(test, sizeof(*regs), GFP_KERNEL);
+	struct sfu_frame frames[2];
+
+	KUNIT_ASSERT_NOT_NULL(test, regs);
+	KUNIT_EXPECT_EQ(test, sfu_unwind_user_regs(regs, frames, 0, 0, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sfu_unwind_user_regs(regs, NULL, 2, 0, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sfu_unwind_user_regs(regs, frames, 2, 0x80, NULL), -EINVAL);
+}
+
+static void every_stop_reason_has_a_distinct_name(struct kunit *test)
+{
+	int i, j;
+
+	for (i = 0; i < SFU_STOP_NR; i++) {
+		KUNIT_EXPECT_STRNEQ(test, sfu_stop_reason_name(i), "unknown");
+		for (j = 0; j < i; j++)
+			KUNIT_EXPECT_STRNEQ(test, sfu_stop_reason_name(i), sfu_stop_reason_name(j));
+	}
+	KUNIT_EXPECT_STREQ(test, sfu_stop_reason_name(SFU_STOP_NR), "unknown");
+	KUNIT_EXPECT_STREQ(test, sfu_stop_reason_name(-1), "unknown");
+}
+
+static void pointer_authentication_signs_for_real_where_the_cpu_can(struct kunit *test)
+{
+	bool real;
+	unsigned long ra = 0x400123;
+
+	uw_arch_sign_ra(ra, &real);
+	if (!real)
+		kunit_skip(test, "no pointer authentication: PAC cases used synthetic bits");
+	kunit_info(test, "signed %#lx as %#lx", ra, uw_arch_sign_ra(ra, &real));
+}
+
+static int uw_suite_init(struct kunit_suite *suite)
+{
+	return sfu_kunit_mm_get();
+}
+
+static void uw_suite_exit(struct kunit_suite *suite)
+{
+	sfu_kunit_mm_put();
+}
+
+static struct kunit_case uw_test_cases[] = {
+	KUNIT_CASE_PARAM(unwind_matches_the_table, uw_case_gen),
+	KUNIT_CASE_PARAM(nofault_unwind_matches_the_table, uw_case_gen_both_modes),
+	KUNIT_CASE(compat_task_walks_its_frame_pointers_or_stops),
+	KUNIT_CASE(kernel_thread_has_no_user_stack),
+	KUNIT_CASE(kernel_mode_registers_are_not_unwound),
+	KUNIT_CASE(invalid_arguments_are_refused),
+	KUNIT_CASE(every_stop_reason_has_a_distinct_name),
+	KUNIT_CASE(pointer_authentication_signs_for_real_where_the_cpu_can),
+	{}
+};
+
+static struct kunit_suite uw_suite = {
+	.name = "sframe_unwind_user",
+	.suite_init = uw_suite_init,
+	.suite_exit = uw_suite_exit,
+	.test_cases = uw_test_cases,
+};
+
+kunit_test_suites(&uw_suite);
