@@ -11,7 +11,11 @@
 #include <linux/debugfs.h>
 #include <linux/module.h>
 
+#include "registry.h"
 #include "sframe_unwind.h"
+#include "stats.h"
+#include "task_work.h"
+#include "unwind.h"
 
 static struct dentry *sfu_debugfs_root;
 
@@ -34,16 +38,60 @@ static int sfu_version_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(sfu_version);
 
-static int __init sfu_init(void)
+/**
+ * sfu_chardev_ioctl_more() - ioctls of /dev/sframe_unwind beyond registration
+ * @cmd: the ioctl
+ * @arg: its user argument
+ *
+ * Return: the ioctl's result, -ENOTTY for an unknown one.
+ */
+long sfu_chardev_ioctl_more(unsigned int cmd, void __user *arg)
 {
-	sfu_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
-	debugfs_create_file("version", 0444, sfu_debugfs_root, NULL, &sfu_version_fops);
-	pr_info("version %s loaded\n", SFU_VERSION);
-	return 0;
+	return sfu_unwind_ioctl(cmd, arg);
 }
 
+static int __init sfu_init(void)
+{
+	int err;
+
+	sfu_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("version", 0444, sfu_debugfs_root, NULL, &sfu_version_fops);
+	sfu_stats_debugfs_init();
+
+	err = sfu_registry_init();
+	if (err)
+		goto out_debugfs;
+	err = sfu_unwind_init();
+	if (err)
+		goto out_registry;
+	err = sfu_chardev_init();
+	if (err)
+		goto out_unwind;
+	pr_info("version %s loaded\n", SFU_VERSION);
+	return 0;
+
+out_unwind:
+	sfu_unwind_exit();
+out_registry:
+	sfu_registry_stop();
+	sfu_task_work_drain();
+	sfu_registry_exit();
+out_debugfs:
+	debugfs_remove_recursive(sfu_debugfs_root);
+	return err;
+}
+
+/*
+ * Teardown order: no new requests (device gone), no new events (hooks
+ * detached), no task_work still to run module code, then free the data.
+ */
 static void __exit sfu_exit(void)
 {
+	sfu_chardev_exit();
+	sfu_registry_stop();
+	sfu_task_work_drain();
+	sfu_unwind_exit();
+	sfu_registry_exit();
 	debugfs_remove_recursive(sfu_debugfs_root);
 	pr_info("unloaded\n");
 }

@@ -7,7 +7,18 @@
 #ifndef _SFRAME_UNWIND_COMPAT_H
 #define _SFRAME_UNWIND_COMPAT_H
 
+#include <linux/fs.h>
 #include <linux/version.h>
+
+/* An inode's change time: a field until 6.6, an accessor since. */
+static inline struct timespec64 sfu_inode_ctime(const struct inode *inode)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+	return inode_get_ctime(inode);
+#else
+	return inode->i_ctime;
+#endif
+}
 
 /*
  * arm64: strip the pointer-authentication code from a user return address.

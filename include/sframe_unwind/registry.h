@@ -16,6 +16,7 @@ struct mm_struct;
 struct sframe_row;
 
 int sfu_registry_init(void);
+void sfu_registry_stop(void);
 void sfu_registry_exit(void);
 
 int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault,

@@ -13,4 +13,8 @@ struct dentry;
 
 struct dentry *sfu_debugfs_dir(void);
 
+int sfu_chardev_init(void);
+void sfu_chardev_exit(void);
+long sfu_chardev_ioctl_more(unsigned int cmd, void __user *arg);
+
 #endif /* _SFRAME_UNWIND_H */

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/sframe_unwind: explicit registration of sections for code without
+ * an ELF file (JITs, custom loaders), and unwinding on request.  The ABI is
+ * include/uapi/sframe_unwind.h, documented in Documentation/uapi.rst.
+ *
+ * A process can only register or remove sections of its own mm, so the
+ * device is open to everyone.
+ */
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/sched.h>
+#include <linux/uaccess.h>
+
+#include "registry.h"
+#include "sframe_unwind.h"
+#include "uapi/sframe_unwind.h"
+
+static long sfu_ioctl_register(struct sfu_register __user *uarg, bool add)
+{
+	struct sfu_register reg;
+	int sframe_err = 0;
+	long err;
+
+	if (copy_from_user(&reg, uarg, sizeof(reg)))
+		return -EFAULT;
+	if (reg.flags || !current->mm)
+		return -EINVAL;
+	if (!add)
+		return sfu_registry_remove(current->mm, reg.text_start);
+	err = sfu_registry_add(current->mm, reg.sframe_addr, reg.sframe_size,
+			       reg.text_start, reg.text_end, &sframe_err);
+	if (put_user(sframe_err, &uarg->error))
+		return -EFAULT;
+	return err;
+}
+
+static long sfu_unlocked_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	void __user *uarg = (void __user *)arg;
+
+	switch (cmd) {
+	case SFU_IOC_REGISTER:
+		return sfu_ioctl_register(uarg, true);
+	case SFU_IOC_UNREGISTER:
+		return sfu_ioctl_register(uarg, false);
+	}
+	return sfu_chardev_ioctl_more(cmd, uarg);
+}
+
+static const struct file_operations sfu_fops = {
+	.owner = THIS_MODULE,
+	.unlocked_ioctl = sfu_unlocked_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+static struct miscdevice sfu_miscdev = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "sframe_unwind",
+	.fops = &sfu_fops,
+	.mode = 0666,
+};
+
+/**
+ * sfu_chardev_init() - create /dev/sframe_unwind
+ *
+ * Return: 0 or -errno.
+ */
+int sfu_chardev_init(void)
+{
+	return misc_register(&sfu_miscdev);
+}
+
+/**
+ * sfu_chardev_exit() - remove /dev/sframe_unwind
+ *
+ * Returns only when no ioctl is running any more (the file operations pin
+ * the module while a file is open).
+ */
+void sfu_chardev_exit(void)
+{
+	misc_deregister(&sfu_miscdev);
+}

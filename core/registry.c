@@ -1,0 +1,771 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The per-mm SFrame registry: which .sframe section describes which user
+ * text, for every mm that has one.
+ *
+ * Readers (the unwinder, from any context including NMI) find an mm's
+ * registry in an RCU hash keyed by the mm, then the section covering a PC
+ * in a maple tree in RCU mode, and copy the section's parsed header before
+ * leaving the read-side section: nothing a reader holds can be freed under
+ * it, and no reader takes a lock.
+ *
+ * Writers run only in task context (task_work before a return to user
+ * space, the char device, module load), hold the mm's mmap_lock for reading
+ * while they check a section against the VMAs and insert it, and serialise
+ * on the registry's mutex.  Hooks that cannot sleep (VMA removal and
+ * protection changes, under the mmap write lock) only set a section's
+ * STALE bit; lookups skip stale sections until a task_work has re-checked
+ * them against the VMAs, so no lookup ever uses a section whose text is no
+ * longer mapped from the same file.  Insertion and re-checks hold the
+ * mmap_lock for reading, which excludes the VMA changes that mark
+ * sections stale: a change either happens before the check (and is seen by
+ * it) or after the insertion (and marks the section).
+ *
+ * A registry dies with its mm, in the exit_mmap tracepoint; it is freed
+ * after an RCU grace period from a workqueue.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/file.h>
+#include <linux/hash.h>
+#include <linux/hashtable.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "registry.h"
+#include "registry_internal.h"
+#include "sframe_unwind.h"
+#include "stats.h"
+
+static unsigned int sfu_max_sections_per_mm = 1024;
+module_param_named(max_sections_per_mm, sfu_max_sections_per_mm, uint, 0644);
+MODULE_PARM_DESC(max_sections_per_mm, "Sections one process may have registered (default 1024)");
+
+static unsigned int sfu_max_sections = 65536;
+module_param_named(max_sections, sfu_max_sections, uint, 0644);
+MODULE_PARM_DESC(max_sections, "Sections registered in all processes together (default 65536)");
+
+unsigned int sfu_max_section_bytes = 64 << 20;
+module_param_named(max_section_bytes, sfu_max_section_bytes, uint, 0644);
+MODULE_PARM_DESC(max_section_bytes, "Largest .sframe section accepted, in bytes (default 64 MiB)");
+
+static DEFINE_HASHTABLE(sfu_mms, 8);
+static DEFINE_SPINLOCK(sfu_mms_lock);
+static atomic_t sfu_nr_sections = ATOMIC_INIT(0);
+static struct workqueue_struct *sfu_wq;
+
+/**
+ * sfu_mm_find() - the registry of @mm, if it has one
+ * @mm: the mm
+ *
+ * Context: under rcu_read_lock() (or with the registry otherwise pinned).
+ * Return: the registry or NULL.
+ */
+struct sfu_mm *sfu_mm_find(struct mm_struct *mm)
+{
+	struct sfu_mm *smm;
+
+	hash_for_each_possible_rcu(sfu_mms, smm, hnode, hash_ptr(mm, 32))
+		if (smm->mm == mm)
+			return smm;
+	return NULL;
+}
+
+/**
+ * sfu_mm_get_or_create() - the registry of @mm, created if needed
+ * @mm: an mm the caller holds a user reference to (current's, or mmget())
+ * @tgid: the process it belongs to, for debugfs
+ *
+ * The registry stays valid while the caller keeps @mm's users above zero:
+ * it is only destroyed in @mm's exit_mmap.
+ *
+ * Context: task context.
+ * Return: the registry, or NULL without memory.
+ */
+struct sfu_mm *sfu_mm_get_or_create(struct mm_struct *mm, pid_t tgid)
+{
+	struct sfu_mm *smm, *other;
+
+	rcu_read_lock();
+	smm = sfu_mm_find(mm);
+	rcu_read_unlock();
+	if (smm)
+		return smm;
+
+	smm = kzalloc(sizeof(*smm), GFP_KERNEL);
+	if (!smm)
+		return NULL;
+	smm->mm = mm;
+	mt_init_flags(&smm->text, MT_FLAGS_USE_RCU);
+	mt_init_flags(&smm->data, MT_FLAGS_USE_RCU);
+	mutex_init(&smm->lock);
+	INIT_LIST_HEAD(&smm->pending);
+	smm->tgid = tgid;
+
+	spin_lock(&sfu_mms_lock);
+	other = sfu_mm_find(mm);
+	if (!other)
+		hash_add_rcu(sfu_mms, &smm->hnode, hash_ptr(mm, 32));
+	spin_unlock(&sfu_mms_lock);
+	if (other) {
+		kfree(smm);
+		return other;
+	}
+	sfu_stat_inc(SFU_STAT_mm_created);
+	return smm;
+}
+
+static void sfu_section_free(struct sfu_section *s)
+{
+	atomic_dec(&sfu_nr_sections);
+	kfree_rcu(s, rcu);
+}
+
+static void sfu_mm_free_work(struct work_struct *work)
+{
+	struct sfu_mm *smm = container_of(to_rcu_work(work), struct sfu_mm, free_work);
+	struct sfu_section *s, *next;
+	unsigned long idx = 0;
+
+	mt_for_each(&smm->text, s, idx, ULONG_MAX)
+		sfu_section_free(s);
+	list_for_each_entry_safe(s, next, &smm->pending, pending)
+		kfree(s);
+	mtree_destroy(&smm->text);
+	mtree_destroy(&smm->data);
+	kfree(smm);
+	sfu_stat_inc(SFU_STAT_mm_destroyed);
+}
+
+static void sfu_mm_unhash_and_free(struct sfu_mm *smm)
+{
+	spin_lock(&sfu_mms_lock);
+	hash_del_rcu(&smm->hnode);
+	spin_unlock(&sfu_mms_lock);
+	INIT_RCU_WORK(&smm->free_work, sfu_mm_free_work);
+	queue_rcu_work(sfu_wq, &smm->free_work);
+}
+
+/**
+ * sfu_mm_destroy() - drop @mm's registry; @mm is being torn down
+ * @mm: the mm, in its exit_mmap
+ *
+ * Context: any (the exit_mmap tracepoint runs with preemption disabled).
+ */
+void sfu_mm_destroy(struct mm_struct *mm)
+{
+	struct sfu_mm *smm;
+
+	rcu_read_lock();
+	smm = sfu_mm_find(mm);
+	rcu_read_unlock();
+	if (smm)
+		sfu_mm_unhash_and_free(smm);
+}
+
+/* Remove @s from both trees; the caller holds smm->lock. */
+static void sfu_section_remove_locked(struct sfu_mm *smm, struct sfu_section *s)
+{
+	if (mtree_load(&smm->text, s->text_start) == s)
+		mtree_store_range(&smm->text, s->text_start, s->text_end - 1, NULL, GFP_KERNEL);
+	if (mtree_load(&smm->data, s->data_start) == s)
+		mtree_store_range(&smm->data, s->data_start, s->data_end - 1, NULL, GFP_KERNEL);
+	atomic_dec(&smm->nr_sections);
+	sfu_stat_inc(SFU_STAT_removed);
+	sfu_section_free(s);
+}
+
+/* Remove every section whose text or data overlaps @s's; smm->lock held. */
+static void sfu_remove_overlapping_locked(struct sfu_mm *smm, const struct sfu_section *s)
+{
+	struct sfu_section *old;
+	unsigned long idx;
+
+	idx = s->text_start;
+	while ((old = mt_find(&smm->text, &idx, s->text_end - 1)))
+		sfu_section_remove_locked(smm, old);
+	idx = s->data_start;
+	while ((old = mt_find(&smm->data, &idx, s->data_end - 1)))
+		sfu_section_remove_locked(smm, old);
+}
+
+/*
+ * Is [@start, @end) mapped without a hole by VMAs that all have
+ * @vm_flags and, when @id is given, map that file at the given delta?
+ */
+static bool sfu_range_mapped(struct mm_struct *mm, unsigned long start, unsigned long end,
+			     unsigned long vm_flags, const struct sfu_file_id *id, long delta)
+{
+	struct sfu_file_id vid;
+	unsigned long addr = start;
+
+	mmap_assert_locked(mm);
+	while (addr < end) {
+		struct vm_area_struct *vma = find_vma(mm, addr);
+
+		if (!vma || vma->vm_start > addr || (vma->vm_flags & vm_flags) != vm_flags)
+			return false;
+		if (id) {
+			if (!vma->vm_file)
+				return false;
+			if ((long)(vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT)) != delta)
+				return false;
+			sfu_file_id_get(vma->vm_file, &vid);
+			if (!sfu_file_id_equal(&vid, id))
+				return false;
+		}
+		addr = vma->vm_end;
+	}
+	return true;
+}
+
+static bool sfu_section_text_mapped(struct mm_struct *mm, const struct sfu_section *s)
+{
+	bool elf = !test_bit(SFU_SECTION_EXPLICIT, &s->flags);
+
+	return sfu_range_mapped(mm, s->text_start, s->text_end, VM_EXEC,
+				elf ? &s->file : NULL, s->text_delta);
+}
+
+static bool sfu_section_data_mapped(struct mm_struct *mm, const struct sfu_section *s)
+{
+	bool elf = !test_bit(SFU_SECTION_EXPLICIT, &s->flags);
+
+	return sfu_range_mapped(mm, s->data_start, s->data_end, VM_READ,
+				elf ? &s->file : NULL, s->data_delta);
+}
+
+/*
+ * Insert @s (fully prepared) into @smm: the caller holds the mmap_lock for
+ * reading and has checked that text and data are mapped.  Takes ownership
+ * of @s.  Return: 0 or -ENOSPC (limits) or -ENOMEM.
+ */
+static int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
+{
+	int err;
+
+	mmap_assert_locked(smm->mm);
+	mutex_lock(&smm->lock);
+	sfu_remove_overlapping_locked(smm, s);
+	if (atomic_read(&smm->nr_sections) >= sfu_max_sections_per_mm ||
+	    atomic_inc_return(&sfu_nr_sections) > sfu_max_sections) {
+		if (atomic_read(&smm->nr_sections) < sfu_max_sections_per_mm)
+			atomic_dec(&sfu_nr_sections);
+		mutex_unlock(&smm->lock);
+		sfu_stat_inc(SFU_STAT_refused_limit);
+		kfree(s);
+		return -ENOSPC;
+	}
+	err = mtree_store_range(&smm->text, s->text_start, s->text_end - 1, s, GFP_KERNEL);
+	if (!err) {
+		err = mtree_store_range(&smm->data, s->data_start, s->data_end - 1, s, GFP_KERNEL);
+		if (err)
+			mtree_store_range(&smm->text, s->text_start, s->text_end - 1, NULL,
+					  GFP_KERNEL);
+	}
+	if (err) {
+		mutex_unlock(&smm->lock);
+		atomic_dec(&sfu_nr_sections);
+		kfree(s);
+		return err;
+	}
+	atomic_inc(&smm->nr_sections);
+	mutex_unlock(&smm->lock);
+	sfu_stat_inc(test_bit(SFU_SECTION_EXPLICIT, &s->flags) ?
+		     SFU_STAT_registered_explicit : SFU_STAT_registered_elf);
+	return 0;
+}
+
+/*
+ * Insert @s if its text and data are mapped now, keep it pending if only
+ * its text is (the loader maps .sframe's segment after the text), drop it
+ * otherwise.  Takes ownership of @s; the caller holds the mmap_lock.
+ */
+static void sfu_section_offer(struct sfu_mm *smm, struct sfu_section *s)
+{
+	if (!sfu_section_text_mapped(smm->mm, s)) {
+		sfu_stat_inc(SFU_STAT_refused_not_mapped);
+		kfree(s);
+		return;
+	}
+	if (sfu_section_data_mapped(smm->mm, s)) {
+		sfu_section_insert(smm, s);
+		return;
+	}
+	mutex_lock(&smm->lock);
+	list_add_tail(&s->pending, &smm->pending);
+	atomic_inc(&smm->nr_pending);
+	mutex_unlock(&smm->lock);
+}
+
+/* Give every pending section of @smm another chance; mmap_lock held. */
+static void sfu_retry_pending(struct sfu_mm *smm)
+{
+	struct sfu_section *s, *next;
+	LIST_HEAD(retry);
+
+	if (!atomic_read(&smm->nr_pending))
+		return;
+	mutex_lock(&smm->lock);
+	list_splice_init(&smm->pending, &retry);
+	atomic_set(&smm->nr_pending, 0);
+	mutex_unlock(&smm->lock);
+	list_for_each_entry_safe(s, next, &retry, pending) {
+		list_del(&s->pending);
+		sfu_section_offer(smm, s);
+	}
+}
+
+/**
+ * sfu_mark_stale() - a VMA change may have touched registered sections
+ * @mm: the mm whose VMAs change
+ * @start: start of the changed range
+ * @end: end of the changed range
+ * @text: the change matters for text (removal, or execute permission lost)
+ * @data: the change matters for section data (removal, or read permission lost)
+ *
+ * Context: any; called under the mmap write lock with preemption disabled.
+ * Return: true if a section was marked and a re-check is needed.
+ */
+bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end,
+		    bool text, bool data)
+{
+	struct sfu_section *s;
+	struct sfu_mm *smm;
+	bool marked = false;
+	unsigned long idx;
+
+	if (start >= end)
+		return false;
+	rcu_read_lock();
+	smm = sfu_mm_find(mm);
+	if (smm && text) {
+		idx = start;
+		mt_for_each(&smm->text, s, idx, end - 1) {
+			set_bit(SFU_SECTION_STALE, &s->flags);
+			marked = true;
+		}
+	}
+	if (smm && data) {
+		idx = start;
+		mt_for_each(&smm->data, s, idx, end - 1) {
+			set_bit(SFU_SECTION_STALE, &s->flags);
+			marked = true;
+		}
+	}
+	rcu_read_unlock();
+	if (marked)
+		sfu_stat_inc(SFU_STAT_vma_events);
+	return marked;
+}
+
+/**
+ * sfu_recheck() - check @mm's stale sections against its VMAs
+ * @mm: the current task's mm
+ *
+ * A stale section whose text and data are still mapped from the same file
+ * at the same place becomes usable again; any other is removed.
+ *
+ * Context: task context, mmap_lock not held.
+ */
+void sfu_recheck(struct mm_struct *mm)
+{
+	struct sfu_section *s;
+	struct sfu_mm *smm;
+	unsigned long idx = 0;
+
+	rcu_read_lock();
+	smm = sfu_mm_find(mm);
+	rcu_read_unlock();
+	if (!smm)
+		return;
+	mmap_read_lock(mm);
+	mutex_lock(&smm->lock);
+	mt_for_each(&smm->text, s, idx, ULONG_MAX) {
+		if (!test_bit(SFU_SECTION_STALE, &s->flags))
+			continue;
+		sfu_stat_inc(SFU_STAT_rechecked);
+		if (sfu_section_text_mapped(mm, s) && sfu_section_data_mapped(mm, s))
+			clear_bit(SFU_SECTION_STALE, &s->flags);
+		else
+			sfu_section_remove_locked(smm, s);
+	}
+	mutex_unlock(&smm->lock);
+	sfu_retry_pending(smm);
+	mmap_read_unlock(mm);
+}
+
+/* A prepared section for the ELF file mapped at [@vm_start, @vm_end), or NULL. */
+static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_start,
+					   unsigned long vm_end, unsigned long pgoff)
+{
+	struct sfu_elf_sframe elf;
+	struct sfu_section *s;
+
+	if (sfu_elf_find_sframe(file, vm_start, pgoff << PAGE_SHIFT, &elf))
+		return NULL;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return NULL;
+	INIT_LIST_HEAD(&s->pending);
+	sfu_file_id_get(file, &s->file);
+	s->text_start = vm_start;
+	s->text_end = vm_end;
+	s->text_delta = vm_start - (pgoff << PAGE_SHIFT);
+	s->data_start = elf.sframe_vaddr + elf.bias;
+	s->data_end = s->data_start + elf.sframe_size;
+	s->data_delta = s->data_start - elf.sframe_offset;
+	strscpy(s->name, file_dentry(file)->d_name.name, sizeof(s->name));
+
+	if (s->data_end <= s->data_start || s->data_end > TASK_SIZE ||
+	    sfu_file_validate(file, &s->file, &elf, &s->sec)) {
+		kfree(s);
+		return NULL;
+	}
+	/* Validated from the file; looked up in this process's memory. */
+	s->sec.vaddr = s->data_start;
+	s->sec.reader.kind = SFRAME_READER_USER;
+	s->sec.reader.buf = NULL;
+	s->sec.reader.uaddr = s->data_start;
+	s->sec.reader.size = elf.sframe_size;
+	return s;
+}
+
+#define SFU_SCAN_BATCH 16
+
+/**
+ * sfu_scan() - register the ELF sections of @mm's executable mappings
+ * @mm: the mm; current's, or one the caller holds with mmget()
+ * @start: start of the range to look at
+ * @end: end of the range
+ * @tgid: the process @mm belongs to
+ *
+ * Looks at every executable file mapping in [@start, @end) that is not
+ * registered yet, reads its ELF program headers from the file, validates
+ * its PT_GNU_SFRAME section once per file, and registers it — now if the
+ * section's bytes are mapped, else when they are.  Pending sections of the
+ * mm are retried as well.
+ *
+ * Context: task context, mmap_lock not held.
+ */
+void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid)
+{
+	struct {
+		struct file *file;
+		unsigned long start, end, pgoff;
+	} batch[SFU_SCAN_BATCH];
+	struct sfu_mm *smm = NULL;
+	unsigned long addr = start;
+	int n, i;
+
+	while (addr < end) {
+		VMA_ITERATOR(vmi, mm, addr);
+		struct vm_area_struct *vma;
+
+		n = 0;
+		mmap_read_lock(mm);
+		smm = smm ?: sfu_mm_find(mm);
+		for_each_vma_range(vmi, vma, end) {
+			addr = vma->vm_end;
+			if (!vma->vm_file || !(vma->vm_flags & VM_EXEC))
+				continue;
+			if (smm && mtree_load(&smm->text, vma->vm_start))
+				continue;
+			batch[n].file = get_file(vma->vm_file);
+			batch[n].start = vma->vm_start;
+			batch[n].end = vma->vm_end;
+			batch[n].pgoff = vma->vm_pgoff;
+			if (++n == SFU_SCAN_BATCH)
+				break;
+		}
+		if (n < SFU_SCAN_BATCH)
+			addr = end;
+		mmap_read_unlock(mm);
+
+		for (i = 0; i < n; i++) {
+			struct sfu_section *s;
+
+			s = sfu_prepare_elf(batch[i].file, batch[i].start, batch[i].end,
+					    batch[i].pgoff);
+			fput(batch[i].file);
+			if (!s)
+				continue;
+			smm = smm ?: sfu_mm_get_or_create(mm, tgid);
+			if (!smm) {
+				kfree(s);
+				continue;
+			}
+			mmap_read_lock(mm);
+			sfu_section_offer(smm, s);
+			mmap_read_unlock(mm);
+		}
+	}
+
+	rcu_read_lock();
+	smm = sfu_mm_find(mm);
+	rcu_read_unlock();
+	if (smm && atomic_read(&smm->nr_pending)) {
+		mmap_read_lock(mm);
+		sfu_retry_pending(smm);
+		mmap_read_unlock(mm);
+	}
+}
+
+/**
+ * sfu_find_row() - the SFrame row for a user PC
+ * @mm: the current task's mm (the section is read from current's memory)
+ * @pc: the user address
+ * @nofault: read with copy_from_user_nofault(): for NMI, IRQ and atomic context
+ * @row: filled in on success
+ *
+ * Context: any, with @nofault; task context otherwise.
+ * Return: 0; -SFRAME_E_NO_FDE when no registered section covers @pc (or the
+ * one that does awaits a re-check); otherwise the decoder's code, e.g.
+ * -SFRAME_E_FAULT when section memory could not be read.
+ */
+int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault, struct sframe_row *row)
+{
+	struct sframe_section sec;
+	struct sfu_section *s;
+	struct sfu_mm *smm;
+	int err;
+
+	sfu_stat_inc(SFU_STAT_lookups);
+	rcu_read_lock();
+	smm = sfu_mm_find(mm);
+	s = smm ? mtree_load(&smm->text, pc) : NULL;
+	if (s && test_bit(SFU_SECTION_STALE, &s->flags)) {
+		sfu_stat_inc(SFU_STAT_lookup_stale);
+		s = NULL;
+	} else if (!s) {
+		sfu_stat_inc(SFU_STAT_lookup_no_section);
+	} else {
+		sec = s->sec;
+	}
+	rcu_read_unlock();
+	if (!s)
+		return -SFRAME_E_NO_FDE;
+
+	sec.reader.kind = nofault ? SFRAME_READER_USER_NOFAULT : SFRAME_READER_USER;
+	err = sframe_find_row(&sec, pc, row);
+	if (err == -SFRAME_E_FAULT)
+		sfu_stat_inc(SFU_STAT_lookup_fault);
+	else if (err && err != -SFRAME_E_NO_FDE && err != -SFRAME_E_NO_FRE)
+		sfu_stat_inc(SFU_STAT_lookup_error);
+	return err;
+}
+EXPORT_SYMBOL_GPL(sfu_find_row);
+
+/**
+ * sfu_registry_add() - register a section that has no ELF file behind it
+ * @mm: the current task's mm
+ * @sframe_addr: user address of the .sframe bytes
+ * @sframe_size: their size
+ * @text_start: first byte of the code they describe
+ * @text_end: first byte after it
+ * @sframe_err: set to the decoder's code when validation refuses the section
+ *
+ * The bytes are copied from user memory and validated once; lookups read
+ * them from user memory.  Both ranges must be mapped in @mm, the text
+ * executable and the data readable; a section already covering part of
+ * either range is replaced.
+ *
+ * Context: task context, mmap_lock not held.
+ * Return: 0, -EINVAL (bad ranges), -EFAULT (not mapped or unreadable),
+ * -EFBIG (larger than max_section_bytes), -ENOEXEC (refused by validation;
+ * see @sframe_err), -ENOSPC (limits), -ENOMEM.
+ */
+int sfu_registry_add(struct mm_struct *mm, unsigned long sframe_addr, unsigned long sframe_size,
+		     unsigned long text_start, unsigned long text_end, int *sframe_err)
+{
+	struct sframe_reader r = { .kind = SFRAME_READER_BUFFER };
+	struct sframe_section check;
+	struct sfu_section *s;
+	struct sfu_mm *smm;
+	void *copy;
+	int err;
+
+	*sframe_err = 0;
+	if (!sframe_size || sframe_addr + sframe_size < sframe_addr ||
+	    sframe_addr + sframe_size > TASK_SIZE || text_start >= text_end ||
+	    text_end > TASK_SIZE)
+		return -EINVAL;
+	if (sframe_size > sfu_max_section_bytes) {
+		sfu_stat_inc(SFU_STAT_refused_too_big);
+		return -EFBIG;
+	}
+
+	copy = kvmalloc(sframe_size, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	if (copy_from_user(copy, (const void __user *)sframe_addr, sframe_size)) {
+		kvfree(copy);
+		return -EFAULT;
+	}
+	r.buf = copy;
+	r.size = sframe_size;
+	err = sframe_section_init(&check, &r, sframe_addr, sfu_native_sframe_abi());
+	if (!err)
+		err = sframe_section_validate(&check);
+	kvfree(copy);
+	if (err) {
+		*sframe_err = -err;
+		sfu_stat_inc(SFU_STAT_refused_invalid);
+		return -ENOEXEC;
+	}
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&s->pending);
+	__set_bit(SFU_SECTION_EXPLICIT, &s->flags);
+	s->text_start = text_start;
+	s->text_end = text_end;
+	s->data_start = sframe_addr;
+	s->data_end = sframe_addr + sframe_size;
+	strscpy(s->name, "[explicit]", sizeof(s->name));
+	s->sec = check;
+	s->sec.reader.kind = SFRAME_READER_USER;
+	s->sec.reader.buf = NULL;
+	s->sec.reader.uaddr = sframe_addr;
+
+	smm = sfu_mm_get_or_create(mm, current->tgid);
+	if (!smm) {
+		kfree(s);
+		return -ENOMEM;
+	}
+	mmap_read_lock(mm);
+	if (!sfu_section_text_mapped(mm, s) || !sfu_section_data_mapped(mm, s)) {
+		mmap_read_unlock(mm);
+		kfree(s);
+		return -EFAULT;
+	}
+	err = sfu_section_insert(smm, s);
+	mmap_read_unlock(mm);
+	return err;
+}
+EXPORT_SYMBOL_GPL(sfu_registry_add);
+
+/**
+ * sfu_registry_remove() - unregister the section whose text starts at @text_start
+ * @mm: the current task's mm
+ * @text_start: text_start the section was registered with
+ *
+ * Only sections registered with sfu_registry_add() can be removed this
+ * way; those of ELF mappings follow the mappings.
+ *
+ * Context: task context.
+ * Return: 0, or -ENOENT if no such explicit section is registered.
+ */
+int sfu_registry_remove(struct mm_struct *mm, unsigned long text_start)
+{
+	struct sfu_section *s;
+	struct sfu_mm *smm;
+	int err = -ENOENT;
+
+	rcu_read_lock();
+	smm = sfu_mm_find(mm);
+	rcu_read_unlock();
+	if (!smm)
+		return -ENOENT;
+	mutex_lock(&smm->lock);
+	s = mtree_load(&smm->text, text_start);
+	if (s && s->text_start == text_start && test_bit(SFU_SECTION_EXPLICIT, &s->flags)) {
+		sfu_section_remove_locked(smm, s);
+		err = 0;
+	}
+	mutex_unlock(&smm->lock);
+	return err;
+}
+EXPORT_SYMBOL_GPL(sfu_registry_remove);
+
+static int sfu_sections_show(struct seq_file *m, void *v)
+{
+	struct sfu_section *s;
+	struct sfu_mm *smm;
+	unsigned long idx;
+	int bkt;
+
+	rcu_read_lock();
+	hash_for_each_rcu(sfu_mms, bkt, smm, hnode) {
+		seq_printf(m, "mm %d sections %d pending %d\n", smm->tgid,
+			   atomic_read(&smm->nr_sections), atomic_read(&smm->nr_pending));
+		idx = 0;
+		mt_for_each(&smm->text, s, idx, ULONG_MAX)
+			seq_printf(m, "  %lx-%lx sframe %lx+%lx v%u fdes %u %s %s\n",
+				   s->text_start, s->text_end, s->data_start,
+				   s->data_end - s->data_start, s->sec.version, s->sec.num_fdes,
+				   test_bit(SFU_SECTION_STALE, &s->flags) ? "stale" : "ok",
+				   s->name);
+	}
+	rcu_read_unlock();
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sfu_sections);
+
+/**
+ * sfu_registry_init() - set up the registry and start following mappings
+ *
+ * Installs the hooks first, then builds the registries of the processes
+ * already running, so that no mapping made meanwhile is missed.
+ *
+ * Return: 0 or -errno.
+ */
+int sfu_registry_init(void)
+{
+	int err;
+
+	sfu_wq = alloc_workqueue("sframe_unwind", WQ_UNBOUND, 0);
+	if (!sfu_wq)
+		return -ENOMEM;
+	debugfs_create_file("sections", 0444, sfu_debugfs_dir(), NULL, &sfu_sections_fops);
+	err = sfu_hooks_init();
+	if (err) {
+		destroy_workqueue(sfu_wq);
+		return err;
+	}
+	sfu_scan_running_processes();
+	return 0;
+}
+
+/**
+ * sfu_registry_stop() - stop following mappings
+ *
+ * Context: module exit; no hook runs after this returns, but task_work they
+ * queued may still be pending (sfu_task_work_drain()).
+ */
+void sfu_registry_stop(void)
+{
+	sfu_hooks_exit();
+}
+
+/**
+ * sfu_registry_exit() - free every registry
+ *
+ * Context: module exit, after sfu_hooks_exit() and after every task_work
+ * that could touch a registry has run.
+ */
+void sfu_registry_exit(void)
+{
+	struct hlist_node *tmp;
+	struct sfu_mm *smm;
+	int bkt;
+
+	hash_for_each_safe(sfu_mms, bkt, tmp, smm, hnode)
+		sfu_mm_unhash_and_free(smm);
+	rcu_barrier();
+	destroy_workqueue(sfu_wq);
+	sfu_vcache_exit();
+	/* kfree_rcu() of the sections must be done before the module goes. */
+	rcu_barrier();
+	WARN_ON(atomic_read(&sfu_nr_sections));
+}

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What keeps the registries in step with the address spaces:
+ *
+ *  - a kprobe on perf_event_mmap(), which the kernel calls for every new
+ *    mapping (exec's ELF mappings, the dynamic loader's, dlopen, mprotect
+ *    adding PROT_EXEC), under the mmap write lock;
+ *  - a kprobe on vm_area_free(), called for every VMA that goes away
+ *    (munmap, partial munmap, MAP_FIXED over a mapping, mremap, merges);
+ *  - a kprobe on change_protection(), called by mprotect() after the VMA's
+ *    flags changed, to notice text losing PROT_EXEC;
+ *  - the exit_mmap tracepoint (an mm is torn down: exit, or the old mm at
+ *    exec) and sched_process_fork (a child with its own copy of the mm).
+ *
+ * None of them may sleep.  They record what happened and queue a counted
+ * task_work that runs before the task returns to user space, where the ELF
+ * file can be read and the mmap_lock taken: the executable and its
+ * interpreter are registered before the first user instruction after
+ * exec, a library before dlopen()'s mmap() returns.  VMA changes mark the
+ * sections they touch stale at once, so lookups stop using them before the
+ * re-check has run.
+ *
+ * The tracepoints are not exported to modules on 6.1: they are found by
+ * name with for_each_kernel_tracepoint().
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kprobes.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/tracepoint.h>
+
+#include "registry_internal.h"
+#include "stats.h"
+#include "task_work.h"
+
+/**
+ * struct sfu_range_work - a task_work about a range of the current mm
+ * @cb: the task_work
+ * @start: start of the range
+ * @end: end of the range
+ */
+struct sfu_range_work {
+	struct callback_head cb;
+	unsigned long start;
+	unsigned long end;
+};
+
+/* The task may be past exit_mm() when the work runs (exit_task_work()). */
+static struct mm_struct *sfu_work_mm(void)
+{
+	return (current->flags & PF_EXITING) ? NULL : current->mm;
+}
+
+static void sfu_scan_work_fn(struct callback_head *cb)
+{
+	struct sfu_range_work *w = container_of(cb, struct sfu_range_work, cb);
+	struct mm_struct *mm = sfu_work_mm();
+
+	if (mm)
+		sfu_scan(mm, w->start, w->end, current->tgid);
+	kfree(w);
+	sfu_task_work_done();
+}
+
+static void sfu_recheck_work_fn(struct callback_head *cb)
+{
+	struct sfu_range_work *w = container_of(cb, struct sfu_range_work, cb);
+	struct mm_struct *mm = sfu_work_mm();
+
+	if (mm)
+		sfu_recheck(mm);
+	kfree(w);
+	sfu_task_work_done();
+}
+
+/* Queue @fn for @task (which must be current or not yet running). */
+static void sfu_queue(struct task_struct *task, task_work_func_t fn,
+		      unsigned long start, unsigned long end)
+{
+	struct sfu_range_work *w;
+
+	if (task->flags & (PF_KTHREAD | PF_EXITING))
+		return;		/* never returns to user space to run it */
+	w = kmalloc(sizeof(*w), GFP_ATOMIC);
+	if (!w) {
+		sfu_stat_inc(SFU_STAT_work_alloc_failed);
+		return;
+	}
+	w->start = start;
+	w->end = end;
+	if (sfu_task_work_add(task, &w->cb, fn, TWA_RESUME))
+		kfree(w);
+}
+
+static int sfu_mmap_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct vm_area_struct *vma = (void *)regs_get_kernel_argument(regs, 0);
+	struct sfu_mm *smm;
+	bool wanted;
+
+	if (!vma->vm_file || vma->vm_mm != current->mm)
+		return 0;
+	wanted = vma->vm_flags & VM_EXEC;
+	if (!wanted) {
+		/* A data mapping matters if a section waits for its data. */
+		rcu_read_lock();
+		smm = sfu_mm_find(vma->vm_mm);
+		wanted = smm && atomic_read(&smm->nr_pending);
+		rcu_read_unlock();
+	}
+	if (wanted) {
+		sfu_stat_inc(SFU_STAT_mmap_events);
+		sfu_queue(current, sfu_scan_work_fn, vma->vm_start, vma->vm_end);
+	}
+	return 0;
+}
+
+static void sfu_vma_changed(struct vm_area_struct *vma, unsigned long start, unsigned long end,
+			    bool text, bool data)
+{
+	struct mm_struct *mm = vma->vm_mm;
+
+	/* In exit_mmap the whole registry goes; nothing to re-check. */
+	if (!mm || !atomic_read(&mm->mm_users))
+		return;
+	if (sfu_mark_stale(mm, start, end, text, data) && mm == current->mm)
+		sfu_queue(current, sfu_recheck_work_fn, start, end);
+}
+
+static int sfu_vma_free_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct vm_area_struct *vma = (void *)regs_get_kernel_argument(regs, 0);
+
+	sfu_vma_changed(vma, vma->vm_start, vma->vm_end, true, true);
+	return 0;
+}
+
+static int sfu_change_protection_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct vm_area_struct *vma = (void *)regs_get_kernel_argument(regs, 1);
+	unsigned long start = regs_get_kernel_argument(regs, 2);
+	unsigned long end = regs_get_kernel_argument(regs, 3);
+	bool text = !(vma->vm_flags & VM_EXEC);
+	bool data = !(vma->vm_flags & VM_READ);
+
+	if (text || data)
+		sfu_vma_changed(vma, start, end, text, data);
+	return 0;
+}
+
+static struct kprobe sfu_kprobes[] = {
+	{ .symbol_name = "perf_event_mmap", .pre_handler = sfu_mmap_pre },
+	{ .symbol_name = "vm_area_free", .pre_handler = sfu_vma_free_pre },
+	{ .symbol_name = "change_protection", .pre_handler = sfu_change_protection_pre },
+};
+
+static void sfu_exit_mmap_probe(void *data, struct mm_struct *mm)
+{
+	sfu_mm_destroy(mm);
+}
+
+static void sfu_fork_probe(void *data, struct task_struct *parent, struct task_struct *child)
+{
+	struct sfu_mm *smm;
+
+	if (!child->mm || child->mm == parent->mm || !parent->mm)
+		return;
+	rcu_read_lock();
+	smm = sfu_mm_find(parent->mm);
+	rcu_read_unlock();
+	if (!smm)
+		return;
+	/* The child rebuilds its registry from its own VMAs before it runs. */
+	sfu_stat_inc(SFU_STAT_forks_rebuilt);
+	sfu_queue(child, sfu_scan_work_fn, 0, TASK_SIZE);
+}
+
+/**
+ * struct sfu_tracepoint - a tracepoint the module attaches to by name
+ * @name: its name
+ * @probe: the probe
+ * @tp: found by for_each_kernel_tracepoint()
+ */
+struct sfu_tracepoint {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+};
+
+static struct sfu_tracepoint sfu_tracepoints[] = {
+	{ .name = "exit_mmap", .probe = sfu_exit_mmap_probe },
+	{ .name = "sched_process_fork", .probe = sfu_fork_probe },
+};
+
+static void sfu_find_tracepoint(struct tracepoint *tp, void *priv)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(sfu_tracepoints); i++)
+		if (!strcmp(tp->name, sfu_tracepoints[i].name))
+			sfu_tracepoints[i].tp = tp;
+}
+
+static void sfu_tracepoints_unregister(int n)
+{
+	while (n-- > 0)
+		tracepoint_probe_unregister(sfu_tracepoints[n].tp, sfu_tracepoints[n].probe, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+/**
+ * sfu_hooks_init() - attach the kprobes and tracepoints
+ *
+ * Return: 0, or -errno if one of them is missing (nothing stays attached).
+ */
+int sfu_hooks_init(void)
+{
+	struct kprobe *kps[ARRAY_SIZE(sfu_kprobes)];
+	int i, err;
+
+	for_each_kernel_tracepoint(sfu_find_tracepoint, NULL);
+	for (i = 0; i < ARRAY_SIZE(sfu_tracepoints); i++) {
+		err = -ENOENT;
+		if (sfu_tracepoints[i].tp)
+			err = tracepoint_probe_register(sfu_tracepoints[i].tp,
+							sfu_tracepoints[i].probe, NULL);
+		if (err) {
+			pr_err("cannot attach to tracepoint %s: %d\n",
+			       sfu_tracepoints[i].name, err);
+			sfu_tracepoints_unregister(i);
+			return err;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(sfu_kprobes); i++)
+		kps[i] = &sfu_kprobes[i];
+	err = register_kprobes(kps, ARRAY_SIZE(kps));
+	if (err) {
+		pr_err("cannot attach kprobes on %s, %s, %s: %d\n",
+		       sfu_kprobes[0].symbol_name, sfu_kprobes[1].symbol_name,
+		       sfu_kprobes[2].symbol_name, err);
+		sfu_tracepoints_unregister(ARRAY_SIZE(sfu_tracepoints));
+		return err;
+	}
+	return 0;
+}
+
+/**
+ * sfu_hooks_exit() - detach everything; no probe runs after this returns
+ */
+void sfu_hooks_exit(void)
+{
+	struct kprobe *kps[ARRAY_SIZE(sfu_kprobes)];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(sfu_kprobes); i++)
+		kps[i] = &sfu_kprobes[i];
+	unregister_kprobes(kps, ARRAY_SIZE(kps));
+	sfu_tracepoints_unregister(ARRAY_SIZE(sfu_tracepoints));
+}
+
+static int sfu_cmp_ptr(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/**
+ * sfu_scan_running_processes() - build the registries of processes already running
+ *
+ * Context: module init, after sfu_hooks_init(): mappings made while this
+ * runs are seen by the hooks, those made before by the scan.
+ */
+void sfu_scan_running_processes(void)
+{
+	struct {
+		struct mm_struct *mm;
+		pid_t tgid;
+	} *procs;
+	struct task_struct *p;
+	int n = 0, cap = 64, i;
+
+	rcu_read_lock();
+	for_each_process(p)
+		cap++;
+	rcu_read_unlock();
+	procs = kvmalloc_array(cap, sizeof(*procs), GFP_KERNEL);
+	if (!procs)
+		return;
+
+	rcu_read_lock();
+	for_each_process(p) {
+		if (n == cap)
+			break;
+		if (p->flags & PF_KTHREAD)
+			continue;
+		procs[n].mm = get_task_mm(p);
+		procs[n].tgid = task_tgid_nr(p);
+		if (procs[n].mm)
+			n++;
+	}
+	rcu_read_unlock();
+
+	/* Processes sharing an mm (CLONE_VM) are scanned once. */
+	sort(procs, n, sizeof(*procs), sfu_cmp_ptr, NULL);
+	for (i = 0; i < n; i++) {
+		if (!i || procs[i].mm != procs[i - 1].mm)
+			sfu_scan(procs[i].mm, 0, TASK_SIZE, procs[i].tgid);
+		mmput(procs[i].mm);
+	}
+	kvfree(procs);
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internals of the per-mm registry, shared by registry.c (data structures,
+ * lookups, insertion, re-checks), registry_elf.c (ELF program headers and
+ * the per-file validation cache) and registry_hooks.c (mmap, VMA, fork and
+ * exit hooks; building registries of running processes).
+ */
+#ifndef _SFU_REGISTRY_INTERNAL_H
+#define _SFU_REGISTRY_INTERNAL_H
+
+#include <linux/list.h>
+#include <linux/maple_tree.h>
+#include <linux/mutex.h>
+#include <linux/time64.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include "sframe/sframe.h"
+
+struct file;
+struct mm_struct;
+struct vm_area_struct;
+
+/**
+ * struct sfu_file_id - which file a mapping comes from, without a reference
+ * @dev: superblock device
+ * @ino: inode number
+ * @generation: inode generation
+ * @ctime: inode change time: a rewritten file is another file
+ * @size: file size
+ */
+struct sfu_file_id {
+	dev_t dev;
+	unsigned long ino;
+	u32 generation;
+	struct timespec64 ctime;
+	loff_t size;
+};
+
+/* sfu_section.flags bits */
+#define SFU_SECTION_STALE	0	/* a VMA change touched it: re-check before use */
+#define SFU_SECTION_EXPLICIT	1	/* registered through the char device */
+
+#define SFU_NAME_LEN 48
+
+/**
+ * struct sfu_section - one registered .sframe section
+ * @rcu: frees it after lookups that may have found it are done
+ * @pending: link in sfu_mm.pending while its data is not mapped yet
+ * @text_start: first byte of the code it describes
+ * @text_end: first byte after that code
+ * @data_start: user address of the .sframe bytes
+ * @data_end: first byte after them
+ * @text_delta: vm_start - file offset of the VMAs mapping the text (ELF)
+ * @data_delta: the same for the VMAs mapping the .sframe bytes (ELF)
+ * @file: the ELF file both come from (zero for explicit sections)
+ * @flags: SFU_SECTION_* bits
+ * @sec: the parsed header, with a user-memory reader at @data_start
+ * @name: the file's name, for debugfs
+ *
+ * Immutable once in the trees but for @flags; lookups copy @sec.
+ */
+struct sfu_section {
+	struct rcu_head rcu;
+	struct list_head pending;
+	unsigned long text_start;
+	unsigned long text_end;
+	unsigned long data_start;
+	unsigned long data_end;
+	long text_delta;
+	long data_delta;
+	struct sfu_file_id file;
+	unsigned long flags;
+	struct sframe_section sec;
+	char name[SFU_NAME_LEN];
+};
+
+/**
+ * struct sfu_mm - the registry of one mm
+ * @hnode: link in the global hash, keyed by @mm
+ * @mm: the mm (no reference: the entry dies in the mm's exit_mmap)
+ * @text: text range -> section (RCU mode: lock-free lookups)
+ * @data: .sframe range -> section, to find what a VMA change touches
+ * @lock: serialises writers; taken inside mmap_lock, never around it
+ * @pending: sections whose text is mapped but whose data is not yet
+ * @nr_sections: sections in @text
+ * @nr_pending: entries on @pending (read locklessly by the mmap hook)
+ * @tgid: the process that created the registry, for debugfs
+ * @free_work: frees the registry after an RCU grace period
+ */
+struct sfu_mm {
+	struct hlist_node hnode;
+	struct mm_struct *mm;
+	struct maple_tree text;
+	struct maple_tree data;
+	struct mutex lock;		/* writers; inside mmap_lock */
+	struct list_head pending;
+	atomic_t nr_sections;
+	atomic_t nr_pending;
+	pid_t tgid;
+	struct rcu_work free_work;
+};
+
+/* registry.c */
+struct sfu_mm *sfu_mm_find(struct mm_struct *mm);
+struct sfu_mm *sfu_mm_get_or_create(struct mm_struct *mm, pid_t tgid);
+void sfu_mm_destroy(struct mm_struct *mm);
+bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end,
+		    bool text, bool data);
+void sfu_recheck(struct mm_struct *mm);
+void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid);
+
+/* registry_elf.c */
+/**
+ * struct sfu_elf_sframe - where a file's PT_GNU_SFRAME lies
+ * @abi: the SFrame ABI this kernel's native tasks use
+ * @sframe_vaddr: p_vaddr of PT_GNU_SFRAME
+ * @sframe_offset: its p_offset
+ * @sframe_size: its p_filesz
+ * @bias: load bias of the mapping it was looked up for
+ */
+struct sfu_elf_sframe {
+	int abi;
+	u64 sframe_vaddr;
+	u64 sframe_offset;
+	u64 sframe_size;
+	long bias;
+};
+
+void sfu_file_id_get(struct file *file, struct sfu_file_id *id);
+bool sfu_file_id_equal(const struct sfu_file_id *a, const struct sfu_file_id *b);
+int sfu_elf_find_sframe(struct file *file, unsigned long vm_start, unsigned long file_off,
+			struct sfu_elf_sframe *out);
+int sfu_file_validate(struct file *file, const struct sfu_file_id *id,
+		      const struct sfu_elf_sframe *elf, struct sframe_section *sec);
+int sfu_native_sframe_abi(void);
+void sfu_vcache_exit(void);
+
+/* registry_hooks.c */
+int sfu_hooks_init(void);
+void sfu_hooks_exit(void);
+void sfu_scan_running_processes(void);
+
+extern unsigned int sfu_max_section_bytes;
+
+#endif /* _SFU_REGISTRY_INTERNAL_H */

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * regtest - end-to-end checks of the per-mm SFrame registry, from inside a
+ * process.  Reads <debugfs>/sframe_unwind/sections for its own pid.
+ *
+ *   regtest self NAME               NAME (this program) is registered at main()
+ *   regtest mapelf LIB              map LIB's PT_LOADs as a loader would: registered;
+ *                                   MAP_FIXED over its text: gone; unmap: gone
+ *   regtest fork NAME               a forked child has NAME registered too
+ *   regtest cycle N LIB             N map/unmap cycles leave the count unchanged
+ *   regtest dlopen LIB              (dynamic builds) dlopen: registered; dlclose: gone
+ *   regtest waitfile FILE NAME      wait until FILE exists, then check NAME
+ *
+ * Exit status 0 when the check holds; messages say what did not.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define SECTIONS "/sys/kernel/debug/sframe_unwind/sections"
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* Count this process's sections named @name (NULL: all); first range in @lo/@hi. */
+static int count_sections(const char *name, unsigned long *lo, unsigned long *hi)
+{
+	char line[512], nm[128], state[16];
+	unsigned long a, b;
+	int mine = 0, n = 0, pid;
+	FILE *f = fopen(SECTIONS, "r");
+
+	if (!f) {
+		perror(SECTIONS);
+		exit(2);
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "mm %d", &pid) == 1) {
+			mine = pid == getpid();
+			continue;
+		}
+		if (!mine || sscanf(line, " %lx-%lx sframe %*s %*s fdes %*u %15s %127s",
+				    &a, &b, state, nm) != 4)
+			continue;
+		if (name && strcmp(nm, name))
+			continue;
+		if (!n && lo) {
+			*lo = a;
+			*hi = b;
+		}
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static int expect_count(const char *what, const char *name, int want)
+{
+	int got = count_sections(name, NULL, NULL);
+
+	if (got != want) {
+		fprintf(stderr, "%s: %d sections named %s, want %d\n", what, got, name, want);
+		return 1;
+	}
+	return 0;
+}
+
+struct mapped {
+	char *base;
+	size_t len;
+};
+
+/* Map the PT_LOAD segments of @path the way ld.so does. */
+static int map_elf(const char *path, struct mapped *m)
+{
+	Elf64_Phdr ph[64];
+	Elf64_Ehdr eh;
+	unsigned long lo = -1UL, hi = 0, pg = sysconf(_SC_PAGESIZE);
+	int fd = open(path, O_RDONLY), i;
+
+	if (fd < 0 || pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) || eh.e_phnum > 64 ||
+	    pread(fd, ph, eh.e_phnum * sizeof(*ph), eh.e_phoff) != (ssize_t)(eh.e_phnum * sizeof(*ph))) {
+		perror(path);
+		return -1;
+	}
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (ph[i].p_type != PT_LOAD)
+			continue;
+		if ((ph[i].p_vaddr & -pg) < lo)
+			lo = ph[i].p_vaddr & -pg;
+		if (ph[i].p_vaddr + ph[i].p_memsz > hi)
+			hi = ph[i].p_vaddr + ph[i].p_memsz;
+	}
+	m->len = ((hi + pg - 1) & -pg) - lo;
+	/* Reserve the span with the first segment's file mapping, as ld.so does. */
+	m->base = mmap(NULL, m->len, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m->base == MAP_FAILED) {
+		perror("mmap span");
+		return -1;
+	}
+	for (i = 0; i < eh.e_phnum; i++) {
+		int prot = 0;
+		unsigned long off = ph[i].p_offset & -pg;
+
+		if (ph[i].p_type != PT_LOAD)
+			continue;
+		prot |= (ph[i].p_flags & PF_R) ? PROT_READ : 0;
+		prot |= (ph[i].p_flags & PF_W) ? PROT_WRITE : 0;
+		prot |= (ph[i].p_flags & PF_X) ? PROT_EXEC : 0;
+		if (mmap(m->base + (ph[i].p_vaddr & -pg) - lo,
+			 ph[i].p_filesz + (ph[i].p_offset - off), prot,
+			 MAP_PRIVATE | MAP_FIXED, fd, off) == MAP_FAILED) {
+			perror("mmap segment");
+			return -1;
+		}
+	}
+	close(fd);
+	return 0;
+}
+
+static int cmd_mapelf(const char *lib)
+{
+	const char *name = base_name(lib);
+	unsigned long lo, hi;
+	struct mapped m;
+	int bad = 0;
+
+	if (map_elf(lib, &m))
+		return 2;
+	if (count_sections(name, &lo, &hi) != 1) {
+		fprintf(stderr, "mapelf: %s not registered after mapping\n", name);
+		return 1;
+	}
+	/* Anonymous memory MAP_FIXED over the first page of the text. */
+	if (mmap((void *)lo, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+		 -1, 0) == MAP_FAILED) {
+		perror("MAP_FIXED");
+		return 2;
+	}
+	bad |= expect_count("after MAP_FIXED over text", name, 0);
+	munmap(m.base, m.len);
+	bad |= expect_count("after munmap", name, 0);
+	return bad;
+}
+
+static int cmd_cycle(int n, const char *lib)
+{
+	int before = count_sections(NULL, NULL, NULL), i, after;
+	struct mapped m;
+
+	for (i = 0; i < n; i++) {
+		if (map_elf(lib, &m))
+			return 2;
+		if (count_sections(base_name(lib), NULL, NULL) != 1) {
+			fprintf(stderr, "cycle %d: %s not registered\n", i, base_name(lib));
+			return 1;
+		}
+		munmap(m.base, m.len);
+	}
+	after = count_sections(NULL, NULL, NULL);
+	if (after != before) {
+		fprintf(stderr, "cycle: %d sections before, %d after %d cycles\n", before, after, n);
+		return 1;
+	}
+	printf("cycle: %d map/unmap cycles, %d sections before and after\n", n, before);
+	return 0;
+}
+
+#ifdef REGTEST_DLOPEN
+#include <dlfcn.h>
+
+static int cmd_dlopen(const char *lib)
+{
+	const char *name = base_name(lib);
+	void *h = dlopen(lib, RTLD_NOW);
+	int bad;
+
+	if (!h) {
+		fprintf(stderr, "dlopen: %s\n", dlerror());
+		return 2;
+	}
+	bad = expect_count("after dlopen", name, 1);
+	dlclose(h);
+	return bad | expect_count("after dlclose", name, 0);
+}
+#else
+static int cmd_dlopen(const char *lib)
+{
+	fprintf(stderr, "dlopen: not in a static build (%s)\n", lib);
+	return 77;
+}
+#endif
+
+static int cmd_fork(const char *name)
+{
+	int status;
+	pid_t pid;
+
+	if (expect_count("parent", name, 1))
+		return 1;
+	pid = fork();
+	if (!pid)
+		_exit(expect_count("child", name, 1));
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return 2;
+	return WEXITSTATUS(status);
+}
+
+int main(int argc, char **argv)
+{
+	struct stat st;
+
+	if (argc >= 3 && !strcmp(argv[1], "self"))
+		return expect_count("at main", argv[2], 1);
+	if (argc >= 3 && !strcmp(argv[1], "mapelf"))
+		return cmd_mapelf(argv[2]);
+	if (argc >= 4 && !strcmp(argv[1], "cycle"))
+		return cmd_cycle(atoi(argv[2]), argv[3]);
+	if (argc >= 3 && !strcmp(argv[1], "dlopen"))
+		return cmd_dlopen(argv[2]);
+	if (argc >= 3 && !strcmp(argv[1], "fork"))
+		return cmd_fork(argv[2]);
+	if (argc >= 4 && !strcmp(argv[1], "waitfile")) {
+		while (stat(argv[2], &st))
+			usleep(10000);
+		return expect_count("after waiting", argv[3], 1);
+	}
+	fprintf(stderr, "usage: see the comment at the top of regtest.c\n");
+	return 2;
+}
