@@ -82,6 +82,19 @@ void sfu_user_end(struct sfu_user_ctx *ctx)
  */
 unsigned long sfu_user_map(struct sfu_user_ctx *ctx, size_t len)
 {
+	return sfu_user_map_prot(ctx, len, PROT_READ | PROT_WRITE);
+}
+
+/**
+ * sfu_user_map_prot() - map zeroed anonymous user memory with @prot
+ * @ctx: the case's user memory
+ * @len: bytes, rounded up to pages
+ * @prot: PROT_* bits (PROT_EXEC for memory that stands for code)
+ *
+ * Return: the user address, or 0 (and the case has failed).
+ */
+unsigned long sfu_user_map_prot(struct sfu_user_ctx *ctx, size_t len, unsigned long prot)
+{
 	unsigned long uaddr;
 
 	if (ctx->nmaps == SFU_USER_MAX_MAPS) {
@@ -89,7 +102,7 @@ unsigned long sfu_user_map(struct sfu_user_ctx *ctx, size_t len)
 		return 0;
 	}
 	len = PAGE_ALIGN(len);
-	uaddr = vm_mmap(NULL, 0, len, PROT_READ | PROT_WRITE, MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	uaddr = vm_mmap(NULL, 0, len, prot, MAP_ANONYMOUS | MAP_PRIVATE, 0);
 	if (IS_ERR_VALUE(uaddr)) {
 		KUNIT_FAIL(ctx->test, "vm_mmap(%zu) failed: %ld", len, (long)uaddr);
 		return 0;

@@ -38,6 +38,7 @@ void sfu_kunit_mm_put(void);
 bool sfu_user_begin(struct kunit *test, struct sfu_user_ctx *ctx);
 void sfu_user_end(struct sfu_user_ctx *ctx);
 unsigned long sfu_user_map(struct sfu_user_ctx *ctx, size_t len);
+unsigned long sfu_user_map_prot(struct sfu_user_ctx *ctx, size_t len, unsigned long prot);
 bool sfu_user_unmap(struct sfu_user_ctx *ctx, unsigned long uaddr, size_t len);
 unsigned long sfu_user_place(struct sfu_user_ctx *ctx, const void *src, size_t len);
 

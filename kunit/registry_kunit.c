@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for the per-mm registry, through the calls that do not need
+ * an ELF file (sfu_registry_add/remove, the char device's path) and the
+ * lookup every unwinder uses (sfu_find_row).  Each case lays a real
+ * fixture out in the test mm as its binary would be: one mapping that
+ * holds the text range (executable) and the .sframe bytes at their
+ * link-time distance from it, moved by a load bias.  Registration through
+ * mmap hooks is covered by the e2e tests, which map real ELF files.
+ */
+#include <kunit/test.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/uaccess.h>
+
+#include "registry.h"
+#include "sframe/sframe.h"
+#include "tests/gen/sframe_fixtures.h"
+#include "user_mem.h"
+
+/* Is @fx a section of this kernel's native ABI (the only kind registered)? */
+static bool native(const struct sframe_fixture *fx)
+{
+	return IS_ENABLED(CONFIG_X86_64) ? fx->abi == SFRAME_ABI_AMD64_ENDIAN_LITTLE :
+					   fx->abi == SFRAME_ABI_AARCH64_ENDIAN_LITTLE;
+}
+
+static const void *native_fixture_gen(const void *prev, char *desc)
+{
+	const struct sframe_fixture *fx = prev ? (const struct sframe_fixture *)prev + 1
+					       : sframe_fixtures;
+
+	for (; fx < sframe_fixtures + sframe_num_fixtures; fx++) {
+		if (native(fx)) {
+			snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", fx->name);
+			return fx;
+		}
+	}
+	return NULL;
+}
+
+static const struct sframe_fixture *any_native(struct kunit *test, bool want_native)
+{
+	unsigned int i;
+
+	for (i = 0; i < sframe_num_fixtures; i++)
+		if (native(&sframe_fixtures[i]) == want_native)
+			return &sframe_fixtures[i];
+	KUNIT_FAIL(test, "no %snative fixture", want_native ? "" : "non-");
+	return NULL;
+}
+
+/**
+ * struct laid_out - a fixture placed in the test mm
+ * @bias: user address minus link-time address
+ * @text_start: user address of the first function's first byte
+ * @text_end: user address after the last range of the fixture
+ * @data: user address of the .sframe bytes
+ */
+struct laid_out {
+	long bias;
+	unsigned long text_start;
+	unsigned long text_end;
+	unsigned long data;
+};
+
+/* Map text and data of @fx with @prot; 0 (and the case failed) on error. */
+static int lay_out(struct sfu_user_ctx *ctx, const struct sframe_fixture *fx,
+		   unsigned long prot, struct laid_out *lo)
+{
+	u64 text_lo = fx->ranges[0].lo, text_hi = fx->ranges[fx->num_ranges - 1].hi;
+	u64 lo_addr = min_t(u64, text_lo, fx->vaddr) & PAGE_MASK;
+	u64 hi_addr = PAGE_ALIGN(max_t(u64, text_hi, fx->vaddr + fx->size));
+	unsigned long base = sfu_user_map_prot(ctx, hi_addr - lo_addr, prot);
+
+	if (!base)
+		return -ENOMEM;
+	lo->bias = base - lo_addr;
+	lo->text_start = text_lo + lo->bias;
+	lo->text_end = text_hi + lo->bias;
+	lo->data = fx->vaddr + lo->bias;
+	if (copy_to_user((void __user *)lo->data, fx->data, fx->size)) {
+		KUNIT_FAIL(ctx->test, "cannot copy the section to user memory");
+		return -EFAULT;
+	}
+	return 0;
+}
+
+static int add(const struct laid_out *lo, const struct sframe_fixture *fx, int *serr)
+{
+	return sfu_registry_add(current->mm, lo->data, fx->size, lo->text_start, lo->text_end,
+				serr);
+}
+
+/* Every PC of @fx's expectations through sfu_find_row(); mismatches counted. */
+static unsigned long check_rows(struct kunit *test, const struct sframe_fixture *fx,
+				long bias, u64 from, u64 to, bool expect_rows)
+{
+	char got[SFRAME_ROW_FORMAT_MAX];
+	unsigned long bad = 0;
+	struct sframe_row row;
+	u32 i;
+	u64 pc;
+
+	for (i = 0; i < fx->num_ranges; i++) {
+		const struct sframe_fixture_range *r = &fx->ranges[i];
+
+		for (pc = max(r->lo, from); pc < min(r->hi, to); pc++) {
+			int want = expect_rows ? r->err : -SFRAME_E_NO_FDE;
+			int err = sfu_find_row(current->mm, pc + bias, false, &row);
+
+			got[0] = '\0';
+			if (!err)
+				sframe_row_format(&row, got, sizeof(got));
+			if (err == want && (err || !strcmp(got, r->row)))
+				continue;
+			if (!bad++)
+				KUNIT_FAIL(test, "pc %#llx: got %s \"%s\", want %s \"%s\"", pc,
+					   sframe_strerror(err), got, sframe_strerror(want),
+					   want ? "" : r->row);
+		}
+	}
+	return bad;
+}
+
+static void registered_section_gives_objdump_rows_at_every_pc(struct kunit *test)
+{
+	const struct sframe_fixture *fx = test->param_value;
+	unsigned long bad = 0, bad_nofault = 0;
+	struct sfu_user_ctx ctx;
+	struct laid_out lo;
+	int err = -1, serr = 0;
+
+	if (!sfu_user_begin(test, &ctx))
+		return;
+	if (!lay_out(&ctx, fx, PROT_READ | PROT_WRITE | PROT_EXEC, &lo)) {
+		err = add(&lo, fx, &serr);
+		if (!err) {
+			bad = check_rows(test, fx, lo.bias, 0, U64_MAX, true);
+			/* The faultable pass touched every page: no-fault must agree. */
+			bad_nofault = check_rows(test, fx, lo.bias, 0, U64_MAX, true);
+		}
+	}
+	sfu_user_end(&ctx);
+
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, serr, 0);
+	KUNIT_EXPECT_EQ(test, bad, 0UL);
+	KUNIT_EXPECT_EQ(test, bad_nofault, 0UL);
+}
+
+static void pc_outside_every_section_has_no_row(struct kunit *test)
+{
+	const struct sframe_fixture *fx = any_native(test, true);
+	int err = -1, serr, below = 0, above = 0;
+	struct sfu_user_ctx ctx;
+	struct sframe_row row;
+	struct laid_out lo;
+
+	if (!fx || !sfu_user_begin(test, &ctx))
+		return;
+	if (!lay_out(&ctx, fx, PROT_READ | PROT_WRITE | PROT_EXEC, &lo)) {
+		err = add(&lo, fx, &serr);
+		below = sfu_find_row(current->mm, lo.text_start - 1, false, &row);
+		above = sfu_find_row(current->mm, lo.text_end, true, &row);
+	}
+	sfu_user_end(&ctx);
+
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, below, -SFRAME_E_NO_FDE);
+	KUNIT_EXPECT_EQ(test, above, -SFRAME_E_NO_FDE);
+}
+
+static void section_registered_over_part_of_a_text_replaces_it(struct kunit *test)
+{
+	const struct sframe_fixture *fx = any_native(test, true);
+	unsigned long bad_first = 1, bad_rest = 1;
+	int err1 = -1, err2 = -1, serr = 0;
+	struct sfu_user_ctx ctx;
+	struct laid_out lo;
+	u64 mid;
+
+	if (!fx || !sfu_user_begin(test, &ctx))
+		return;
+	if (!lay_out(&ctx, fx, PROT_READ | PROT_WRITE | PROT_EXEC, &lo)) {
+		mid = fx->ranges[fx->num_ranges / 2].lo;
+		err1 = add(&lo, fx, &serr);
+		/* The same section again, claiming only the first half of the text. */
+		err2 = sfu_registry_add(current->mm, lo.data, fx->size, lo.text_start,
+					mid + lo.bias, &serr);
+		bad_first = check_rows(test, fx, lo.bias, 0, mid, true);
+		bad_rest = check_rows(test, fx, lo.bias, mid, U64_MAX, false);
+	}
+	sfu_user_end(&ctx);
+
+	KUNIT_EXPECT_EQ(test, err1, 0);
+	KUNIT_EXPECT_EQ(test, err2, 0);
+	KUNIT_EXPECT_EQ(test, bad_first, 0UL);
+	KUNIT_EXPECT_EQ(test, bad_rest, 0UL);
+}
+
+static void removed_section_has_no_rows_and_cannot_be_removed_twice(struct kunit *test)
+{
+	const struct sframe_fixture *fx = any_native(test, true);
+	int err = -1, rm1 = -1, rm2 = 0, rm_other = 0, serr;
+	unsigned long bad = 1;
+	struct sfu_user_ctx ctx;
+	struct laid_out lo;
+
+	if (!fx || !sfu_user_begin(test, &ctx))
+		return;
+	if (!lay_out(&ctx, fx, PROT_READ | PROT_WRITE | PROT_EXEC, &lo)) {
+		err = add(&lo, fx, &serr);
+		rm_other = sfu_registry_remove(current->mm, lo.text_start + 1);
+		rm1 = sfu_registry_remove(current->mm, lo.text_start);
+		rm2 = sfu_registry_remove(current->mm, lo.text_start);
+		bad = check_rows(test, fx, lo.bias, 0, U64_MAX, false);
+	}
+	sfu_user_end(&ctx);
+
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, rm_other, -ENOENT);
+	KUNIT_EXPECT_EQ(test, rm1, 0);
+	KUNIT_EXPECT_EQ(test, rm2, -ENOENT);
+	KUNIT_EXPECT_EQ(test, bad, 0UL);
+}
+
+static void unmapping_text_hides_the_section_at_once(struct kunit *test)
+{
+	const struct sframe_fixture *fx = any_native(test, true);
+	int err = -1, before = -1, after = 0, serr;
+	struct sfu_user_ctx ctx;
+	struct sframe_row row;
+	struct laid_out lo;
+	u64 pc = 0;
+	u32 i;
+
+	if (!fx || !sfu_user_begin(test, &ctx))
+		return;
+	for (i = 0; i < fx->num_ranges && !pc; i++)
+		if (!fx->ranges[i].err)
+			pc = fx->ranges[i].lo;
+	if (!lay_out(&ctx, fx, PROT_READ | PROT_WRITE | PROT_EXEC, &lo)) {
+		err = add(&lo, fx, &serr);
+		before = sfu_find_row(current->mm, pc + lo.bias, false, &row);
+		/* The VMA-removal hook marks it stale before munmap returns. */
+		if (sfu_user_unmap(&ctx, (pc + lo.bias) & PAGE_MASK, PAGE_SIZE))
+			after = sfu_find_row(current->mm, pc + lo.bias, true, &row);
+	}
+	sfu_user_end(&ctx);
+
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, before, 0);
+	KUNIT_EXPECT_EQ(test, after, -SFRAME_E_NO_FDE);
+}
+
+/**
+ * struct refusal - a registration that must be refused
+ * @name: what is wrong
+ * @prot: protection of the mapping holding text and data
+ * @corrupt_magic: overwrite the section's magic
+ * @foreign: use a fixture of another ABI
+ * @size: section size to claim (0: the real one)
+ * @empty_text: claim text_end == text_start
+ * @unmapped_data: claim the data lies in a hole of the address space
+ * @expect: the errno
+ * @expect_serr: the decoder's code reported for -ENOEXEC
+ */
+struct refusal {
+	const char *name;
+	unsigned long prot;
+	bool corrupt_magic;
+	bool foreign;
+	unsigned long size;
+	bool empty_text;
+	bool unmapped_data;
+	int expect;
+	int expect_serr;
+};
+
+static const struct refusal refusals[] = {
+	{ "section_with_bad_magic_is_refused_as_bad_magic", PROT_READ | PROT_WRITE | PROT_EXEC,
+	  .corrupt_magic = true, .expect = -ENOEXEC, .expect_serr = SFRAME_E_BAD_MAGIC },
+	{ "section_of_another_abi_is_refused_as_abi_mismatch", PROT_READ | PROT_WRITE | PROT_EXEC,
+	  .foreign = true, .expect = -ENOEXEC, .expect_serr = SFRAME_E_ABI_MISMATCH },
+	{ "text_that_is_not_executable_is_refused", PROT_READ | PROT_WRITE,
+	  .expect = -EFAULT },
+	{ "data_that_is_not_mapped_is_refused", PROT_READ | PROT_WRITE | PROT_EXEC,
+	  .unmapped_data = true, .expect = -EFAULT },
+	{ "empty_text_range_is_refused", PROT_READ | PROT_WRITE | PROT_EXEC,
+	  .empty_text = true, .expect = -EINVAL },
+	{ "section_larger_than_the_limit_is_refused", PROT_READ | PROT_WRITE | PROT_EXEC,
+	  .size = 65UL << 20, .expect = -EFBIG },
+};
+
+static void refusal_desc(const struct refusal *r, char *desc)
+{
+	strscpy(desc, r->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(refusal, refusals, refusal_desc);
+
+static void bad_registration_is_refused_with_its_error(struct kunit *test)
+{
+	const struct refusal *r = test->param_value;
+	const struct sframe_fixture *fx = any_native(test, !r->foreign);
+	unsigned long data, size, text_end;
+	int err = 1, serr = -1, lookup = 0;
+	struct sfu_user_ctx ctx;
+	struct sframe_row row;
+	struct laid_out lo;
+	u16 bad = 0x1234;
+
+	if (!fx || !sfu_user_begin(test, &ctx))
+		return;
+	if (!lay_out(&ctx, fx, r->prot, &lo)) {
+		data = lo.data;
+		size = r->size ?: fx->size;
+		text_end = r->empty_text ? lo.text_start : lo.text_end;
+		if (r->corrupt_magic && copy_to_user((void __user *)data, &bad, sizeof(bad)))
+			KUNIT_FAIL(test, "cannot corrupt the magic");
+		if (r->unmapped_data) {
+			/* A page that was mapped and is not any more: a hole. */
+			data = sfu_user_map(&ctx, PAGE_SIZE);
+			if (data)
+				sfu_user_unmap(&ctx, data, PAGE_SIZE);
+		}
+		err = sfu_registry_add(current->mm, data, size, lo.text_start, text_end, &serr);
+		lookup = sfu_find_row(current->mm, lo.text_start, false, &row);
+	}
+	sfu_user_end(&ctx);
+
+	KUNIT_EXPECT_EQ(test, err, r->expect);
+	KUNIT_EXPECT_EQ(test, serr, r->expect == -ENOEXEC ? r->expect_serr : 0);
+	/* A refused registration changes nothing. */
+	KUNIT_EXPECT_EQ(test, lookup, -SFRAME_E_NO_FDE);
+}
+
+static struct kunit_case sfu_registry_cases[] = {
+	KUNIT_CASE_PARAM(registered_section_gives_objdump_rows_at_every_pc, native_fixture_gen),
+	KUNIT_CASE(pc_outside_every_section_has_no_row),
+	KUNIT_CASE(section_registered_over_part_of_a_text_replaces_it),
+	KUNIT_CASE(removed_section_has_no_rows_and_cannot_be_removed_twice),
+	KUNIT_CASE(unmapping_text_hides_the_section_at_once),
+	KUNIT_CASE_PARAM(bad_registration_is_refused_with_its_error, refusal_gen_params),
+	{}
+};
+
+static int sfu_registry_suite_init(struct kunit_suite *suite)
+{
+	return sfu_kunit_mm_get();
+}
+
+static void sfu_registry_suite_exit(struct kunit_suite *suite)
+{
+	sfu_kunit_mm_put();
+}
+
+static struct kunit_suite sfu_registry_suite = {
+	.name = "sframe_registry",
+	.suite_init = sfu_registry_suite_init,
+	.suite_exit = sfu_registry_suite_exit,
+	.test_cases = sfu_registry_cases,
+};
+
+kunit_test_suites(&sfu_registry_suite);
