@@ -410,14 +410,15 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 	struct sfu_elf_sframe elf;
 	struct sfu_section *s;
 
-	if (sfu_elf_find_sframe(file, vm_start, pgoff << PAGE_SHIFT, &elf))
-		return NULL;
-
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return NULL;
 	INIT_LIST_HEAD(&s->pending);
 	sfu_file_id_get(file, &s->file);
+	if (sfu_file_sframe(file, &s->file, vm_start, pgoff << PAGE_SHIFT, &elf, &s->sec)) {
+		kfree(s);
+		return NULL;
+	}
 	s->text_start = vm_start;
 	s->text_end = vm_end;
 	s->text_delta = vm_start - (pgoff << PAGE_SHIFT);
@@ -426,8 +427,7 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 	s->data_delta = s->data_start - elf.sframe_offset;
 	strscpy(s->name, file_dentry(file)->d_name.name, sizeof(s->name));
 
-	if (s->data_end <= s->data_start || s->data_end > TASK_SIZE ||
-	    sfu_file_validate(file, &s->file, &elf, &s->sec)) {
+	if (s->data_end <= s->data_start || s->data_end > TASK_SIZE) {
 		kfree(s);
 		return NULL;
 	}
@@ -712,6 +712,24 @@ static int sfu_sections_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(sfu_sections);
 
+static int sfu_memory_show(struct seq_file *m, void *v)
+{
+	struct sfu_mm *smm;
+	int bkt, registries = 0;
+
+	rcu_read_lock();
+	hash_for_each_rcu(sfu_mms, bkt, smm, hnode)
+		registries++;
+	rcu_read_unlock();
+	seq_printf(m, "sections %d\n", atomic_read(&sfu_nr_sections));
+	seq_printf(m, "registries %d\n", registries);
+	seq_printf(m, "section_bytes %zu\n", sizeof(struct sfu_section));
+	seq_printf(m, "registry_bytes %zu\n", sizeof(struct sfu_mm));
+	seq_printf(m, "maple_node_bytes %zu\n", sizeof(struct maple_node));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sfu_memory);
+
 /**
  * sfu_registry_init() - set up the registry and start following mappings
  *
@@ -728,6 +746,7 @@ int sfu_registry_init(void)
 	if (!sfu_wq)
 		return -ENOMEM;
 	debugfs_create_file("sections", 0444, sfu_debugfs_dir(), NULL, &sfu_sections_fops);
+	debugfs_create_file("memory", 0444, sfu_debugfs_dir(), NULL, &sfu_memory_fops);
 	err = sfu_hooks_init();
 	if (err) {
 		destroy_workqueue(sfu_wq);
@@ -764,7 +783,7 @@ void sfu_registry_exit(void)
 		sfu_mm_unhash_and_free(smm);
 	rcu_barrier();
 	destroy_workqueue(sfu_wq);
-	sfu_vcache_exit();
+	sfu_fcache_exit();
 	/* kfree_rcu() of the sections must be done before the module goes. */
 	rcu_barrier();
 	WARN_ON(atomic_read(&sfu_nr_sections));

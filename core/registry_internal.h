@@ -129,12 +129,11 @@ struct sfu_elf_sframe {
 
 void sfu_file_id_get(struct file *file, struct sfu_file_id *id);
 bool sfu_file_id_equal(const struct sfu_file_id *a, const struct sfu_file_id *b);
-int sfu_elf_find_sframe(struct file *file, unsigned long vm_start, unsigned long file_off,
-			struct sfu_elf_sframe *out);
-int sfu_file_validate(struct file *file, const struct sfu_file_id *id,
-		      const struct sfu_elf_sframe *elf, struct sframe_section *sec);
+int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned long vm_start,
+		    unsigned long file_off, struct sfu_elf_sframe *out,
+		    struct sframe_section *sec);
 int sfu_native_sframe_abi(void);
-void sfu_vcache_exit(void);
+void sfu_fcache_exit(void);
 
 /* registry_hooks.c */
 int sfu_hooks_init(void);

@@ -33,8 +33,8 @@ static const char *const sfu_stat_names[SFU_STAT_NR] = {
 	[SFU_STAT_elf_no_sframe] = "elf_no_sframe",
 	/* executable mappings whose ELF headers could not be read */
 	[SFU_STAT_elf_unreadable] = "elf_unreadable",
-	/* validations answered from the per-file cache */
-	[SFU_STAT_validation_cache_hits] = "validation_cache_hits",
+	/* mappings answered from the per-file cache, without reading the file */
+	[SFU_STAT_file_cache_hits] = "file_cache_hits",
 	/* sections validated (read from the file) */
 	[SFU_STAT_validations] = "validations",
 	/* executable or pending-relevant mmaps seen */

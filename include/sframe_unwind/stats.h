@@ -20,7 +20,7 @@ enum sfu_stat {
 	SFU_STAT_refused_too_big,
 	SFU_STAT_elf_no_sframe,
 	SFU_STAT_elf_unreadable,
-	SFU_STAT_validation_cache_hits,
+	SFU_STAT_file_cache_hits,
 	SFU_STAT_validations,
 	SFU_STAT_mmap_events,
 	SFU_STAT_vma_events,

@@ -10,9 +10,14 @@
  *   regtest cycle N LIB             N map/unmap cycles leave the count unchanged
  *   regtest dlopen LIB              (dynamic builds) dlopen: registered; dlclose: gone
  *   regtest waitfile FILE NAME      wait until FILE exists, then check NAME
+ *   regtest bench N LIB             time N map/unmap (and dlopen/dlclose) cycles:
+ *                                   prints "mapelf_ns X" and "dlopen_ns Y"
  *
  * Exit status 0 when the check holds; messages say what did not.
  */
+#ifdef REGTEST_DLOPEN
+#include <dlfcn.h>
+#endif
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +27,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define SECTIONS "/sys/kernel/debug/sframe_unwind/sections"
@@ -178,8 +184,6 @@ static int cmd_cycle(int n, const char *lib)
 }
 
 #ifdef REGTEST_DLOPEN
-#include <dlfcn.h>
-
 static int cmd_dlopen(const char *lib)
 {
 	const char *name = base_name(lib);
@@ -217,6 +221,43 @@ static int cmd_fork(const char *name)
 	return WEXITSTATUS(status);
 }
 
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmd_bench(int n, const char *lib)
+{
+	struct mapped m;
+	double t;
+	int i;
+
+	t = now_ns();
+	for (i = 0; i < n; i++) {
+		if (map_elf(lib, &m))
+			return 2;
+		munmap(m.base, m.len);
+	}
+	printf("mapelf_ns %.0f\n", (now_ns() - t) / n);
+#ifdef REGTEST_DLOPEN
+	t = now_ns();
+	for (i = 0; i < n; i++) {
+		void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+
+		if (!h) {
+			fprintf(stderr, "dlopen: %s\n", dlerror());
+			return 2;
+		}
+		dlclose(h);
+	}
+	printf("dlopen_ns %.0f\n", (now_ns() - t) / n);
+#endif
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct stat st;
@@ -227,6 +268,8 @@ int main(int argc, char **argv)
 		return cmd_mapelf(argv[2]);
 	if (argc >= 4 && !strcmp(argv[1], "cycle"))
 		return cmd_cycle(atoi(argv[2]), argv[3]);
+	if (argc >= 4 && !strcmp(argv[1], "bench"))
+		return cmd_bench(atoi(argv[2]), argv[3]);
 	if (argc >= 3 && !strcmp(argv[1], "dlopen"))
 		return cmd_dlopen(argv[2]);
 	if (argc >= 3 && !strcmp(argv[1], "fork"))
