@@ -7,6 +7,8 @@
 #                                        and arm64 guests, e2e, stock headers
 #   make tools                           userspace tools (tools/sframe-check)
 #   make kernels                         the cached QEMU test kernels
+#   make bench                           benchmarks (ratios, not pass/fail)
+#   make fuzz [FUZZ_SECONDS=N]           fuzz the decoder (default 600 s)
 #   make clean
 #
 # KDIR defaults to the project's own cached 6.1 test kernel for ARCH (built on
@@ -29,7 +31,7 @@ endif
 TOP := $(CURDIR)
 SRC_DIRS := Kbuild core include sframe arch kunit tests
 
-.PHONY: all modules clean tools test kernels help
+.PHONY: all modules clean tools test kernels bench fuzz help
 
 all: modules
 
@@ -56,6 +58,16 @@ tools:
 test:
 	scripts/run-tests
 
+bench:
+	scripts/bench-decoder
+	scripts/bench-registry --arch x86_64
+	scripts/bench-registry --arch arm64
+	[ ! -x scripts/bench-unwind ] || scripts/bench-unwind
+
+FUZZ_SECONDS ?= 600
+fuzz:
+	tests/fuzz/run $(FUZZ_SECONDS)
+
 kernels:
 	scripts/build-kernel --arch x86_64 >/dev/null
 	scripts/build-kernel --arch arm64 >/dev/null
@@ -65,4 +77,4 @@ clean:
 	[ ! -f tools/Makefile ] || $(MAKE) -C tools clean
 
 help:
-	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
