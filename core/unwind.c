@@ -499,6 +499,7 @@ static int sfu_unwind_stats_show(struct seq_file *m, void *v)
 		seq_printf(m, "stop_%s %lu\n", sfu_stop_names[i], sum.stops[i]);
 	seq_printf(m, "sframe_faults %lu\n", sum.sframe_faults);
 	seq_printf(m, "sframe_errors %lu\n", sum.sframe_errors);
+	seq_printf(m, "remote_pending %d\n", sfu_unwind_remote_pending());
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sfu_unwind_stats);

@@ -18,6 +18,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/cred.h>
 #include <linux/capability.h>
@@ -36,6 +37,22 @@
 
 /* How long SFU_IOC_UNWIND_TASK waits for the target to run its unwind. */
 #define SFU_UNWIND_TASK_TIMEOUT	(5 * HZ)
+
+/* Requests queued on a target that has not run them yet. */
+static atomic_t sfu_remote_pending = ATOMIC_INIT(0);
+
+/**
+ * sfu_unwind_remote_pending() - SFU_IOC_UNWIND_TASK requests not yet run
+ *
+ * For debugfs: tests wait for their request to be queued before letting
+ * a stopped target go.
+ *
+ * Return: the number of requests queued on targets that have not run them.
+ */
+int sfu_unwind_remote_pending(void)
+{
+	return atomic_read(&sfu_remote_pending);
+}
 
 /**
  * struct sfu_unwind_req - one unwind of another thread
@@ -86,6 +103,7 @@ static void sfu_unwind_task_work(struct callback_head *head)
 {
 	struct sfu_unwind_req *req = container_of(head, struct sfu_unwind_req, work);
 
+	atomic_dec(&sfu_remote_pending);
 	/* At exit the user stack is gone; after exec it is another program's. */
 	if ((current->flags & PF_EXITING) || current->self_exec_id != req->exec_id)
 		req->nr = -ESRCH;
@@ -150,9 +168,11 @@ static int sfu_unwind_remote(struct task_struct *task, struct sfu_unwind_req *re
 
 	req->exec_id = READ_ONCE(task->self_exec_id);
 	refcount_inc(&req->refs);
+	atomic_inc(&sfu_remote_pending);
 	err = sfu_task_work_add(task, &req->work, sfu_unwind_task_work, TWA_SIGNAL);
 	if (err) {
 		/* The target is past the point where it runs task_work. */
+		atomic_dec(&sfu_remote_pending);
 		sfu_unwind_req_put(req);
 		return -ESRCH;
 	}

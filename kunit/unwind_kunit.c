@@ -204,7 +204,7 @@ struct uw_exp {
 struct uw_text {
 	struct uw_val at;
 	u8 len;
-	u8 bytes[8];
+	u8 bytes[16];
 };
 
 /**
@@ -738,6 +738,38 @@ static const struct uw_case uw_cases[] = {
 		.frames = {
 			F(V_TXT(12, 0), V_STK(0x1000), REGS),
 			F(V_TXT(13, 0x40), C0, FP),
+			F(V_TXT(14, 0x40), C0, FP),
+		},
+		.stop = SFU_STOP_FP_END,
+	},
+	{
+		.name = "arm64_fp_fallback_looks_past_instructions_scheduled_before_the_prologue",
+		.arch = UW_ARCH_ARM64,
+		.ip = V_TXT(12, 0), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.lr = V_TXT(13, 0x40),
+		/* adrp x7, .; add x3, x7, #0xd0; stp x29, x30, [sp, #-16]! */
+		.text = { .at = V_TXT(12, 0), .len = 12, .bytes = {
+			0x87, 0x04, 0x00, 0x90, 0xe3, 0x40, 0x03, 0x91,
+			0xfd, 0x7b, 0xbf, 0xa9 } },
+		.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_TXT(14, 0x40)) },
+		.frames = {
+			F(V_TXT(12, 0), V_STK(0x1000), REGS),
+			F(V_TXT(13, 0x40), C0, FP),
+			F(V_TXT(14, 0x40), C0, FP),
+		},
+		.stop = SFU_STOP_FP_END,
+	},
+	{
+		.name = "arm64_fp_fallback_stops_looking_at_a_branch",
+		.arch = UW_ARCH_ARM64,
+		.ip = V_TXT(12, 0), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.lr = V_TXT(13, 0x40),
+		/* b .+8; stp x29, x30, [sp, #-16]! : the stp is not this frame's */
+		.text = { .at = V_TXT(12, 0), .len = 8, .bytes = {
+			0x02, 0x00, 0x00, 0x14, 0xfd, 0x7b, 0xbf, 0xa9 } },
+		.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_TXT(14, 0x40)) },
+		.frames = {
+			F(V_TXT(12, 0), C0, REGS),
 			F(V_TXT(14, 0x40), C0, FP),
 		},
 		.stop = SFU_STOP_FP_END,

@@ -9,30 +9,24 @@
 
 #include "unwind_arch.h"
 
-/*
- * Instructions after which x30 still holds the return address and SP is
- * the caller's: a function's first instructions (before its frame record
- * is stored) and its last ones (after the record is reloaded).
- */
-static const u32 sfu_arm64_lr_live[] = {
-	0xd503233f,	/* paciasp */
-	0xd503237f,	/* pacibsp */
-	0xd503241f,	/* bti */
-	0xd503245f,	/* bti c */
-	0xd503249f,	/* bti j */
-	0xd50324df,	/* bti jc */
-	0xd50323bf,	/* autiasp */
-	0xd50323ff,	/* autibsp */
-	0xd65f03c0,	/* ret */
-	0xd65f0bff,	/* retaa */
-	0xd65f0fff,	/* retab */
-};
-
-/* stp x29, x30, [sp, #-N]! : the prologue's first store, any N. */
+/* Instructions that sign, check or return through x30. */
+#define SFU_ARM64_PACIASP	0xd503233fU
+#define SFU_ARM64_PACIBSP	0xd503237fU
+#define SFU_ARM64_AUTIASP	0xd50323bfU
+#define SFU_ARM64_AUTIBSP	0xd50323ffU
+#define SFU_ARM64_RET		0xd65f03c0U
+#define SFU_ARM64_RETAA		0xd65f0bffU
+#define SFU_ARM64_RETAB		0xd65f0fffU
+/* Hints (nop, bti, xpaclri, ...): no effect on the frame. */
+#define SFU_ARM64_HINT_MASK	0xfffff01fU
+#define SFU_ARM64_HINT		0xd503201fU
+/* stp x29, x30, [sp, #-N]! : the prologue's store of the frame record */
 #define SFU_ARM64_STP_FP_LR_PRE_MASK	0xffc07fffU
 #define SFU_ARM64_STP_FP_LR_PRE		0xa9807bfdU
 /* mov x29, sp : the frame record is at SP, x29 still the caller's */
 #define SFU_ARM64_MOV_FP_SP		0x910003fdU
+/* Instructions the prologue scan looks at. */
+#define SFU_ARM64_PROLOGUE_SCAN		6
 
 enum sfu_arm64_frame_state {
 	SFU_ARM64_FRAME_BODY,		/* x29 points at this function's frame record */
@@ -40,9 +34,31 @@ enum sfu_arm64_frame_state {
 	SFU_ARM64_FRAME_RECORD_AT_SP,	/* record stored at SP, x29 not yet set */
 };
 
+/* Branches and exception/system instructions (op0 = x101). */
+static bool sfu_arm64_is_branch(u32 insn)
+{
+	return ((insn >> 26) & 0x7) == 0x5;
+}
+
+/* PC-relative adr/adrp: no register operand but the destination. */
+#define SFU_ARM64_PCREL_MASK		0x1f000000U
+#define SFU_ARM64_PCREL			0x10000000U
+
+/* Neither writes x29, x30 or SP nor addresses through SP (conservatively). */
+static bool sfu_arm64_frame_neutral(u32 insn)
+{
+	if ((insn & SFU_ARM64_PCREL_MASK) == SFU_ARM64_PCREL)
+		return (insn & 0x1f) < 29;
+	return (insn & 0x1f) < 29 && ((insn >> 5) & 0x1f) != 31;
+}
+
 /*
- * Where the topmost frame is in its prologue or epilogue, from the
- * instruction it is about to execute.  A failed read means "body".
+ * Where the topmost frame is in its prologue or epilogue.  Compilers
+ * schedule unrelated instructions (adrp, add) before the prologue, so the
+ * instructions from the PC on are scanned up to the first that could
+ * change the frame: a store of the frame record (or a PAC signing) ahead
+ * means the return address is still in x30.  A failed read means "body",
+ * as does anything the scan does not understand.
  */
 static enum sfu_arm64_frame_state sfu_arm64_topmost_state(const struct sfu_unwind_state *st)
 {
@@ -50,17 +66,25 @@ static enum sfu_arm64_frame_state sfu_arm64_topmost_state(const struct sfu_unwin
 	__le32 raw;
 	u32 insn;
 
-	if (sfu_unwind_read(st, st->ip, &raw, sizeof(raw)))
-		return SFU_ARM64_FRAME_BODY;
-	insn = le32_to_cpu(raw);
-	for (i = 0; i < ARRAY_SIZE(sfu_arm64_lr_live); i++) {
-		if (insn == sfu_arm64_lr_live[i])
+	for (i = 0; i < SFU_ARM64_PROLOGUE_SCAN; i++) {
+		if (sfu_unwind_read(st, st->ip + 4 * i, &raw, sizeof(raw)))
+			break;
+		insn = le32_to_cpu(raw);
+		if (insn == SFU_ARM64_PACIASP || insn == SFU_ARM64_PACIBSP ||
+		    (insn & SFU_ARM64_STP_FP_LR_PRE_MASK) == SFU_ARM64_STP_FP_LR_PRE)
 			return SFU_ARM64_FRAME_LR_LIVE;
+		/* The epilogue has reloaded x30 and popped the frame. */
+		if (!i && (insn == SFU_ARM64_AUTIASP || insn == SFU_ARM64_AUTIBSP ||
+			   insn == SFU_ARM64_RET || insn == SFU_ARM64_RETAA ||
+			   insn == SFU_ARM64_RETAB))
+			return SFU_ARM64_FRAME_LR_LIVE;
+		if (insn == SFU_ARM64_MOV_FP_SP)
+			return SFU_ARM64_FRAME_RECORD_AT_SP;
+		if ((insn & SFU_ARM64_HINT_MASK) == SFU_ARM64_HINT)
+			continue;
+		if (sfu_arm64_is_branch(insn) || !sfu_arm64_frame_neutral(insn))
+			break;
 	}
-	if ((insn & SFU_ARM64_STP_FP_LR_PRE_MASK) == SFU_ARM64_STP_FP_LR_PRE)
-		return SFU_ARM64_FRAME_LR_LIVE;
-	if (insn == SFU_ARM64_MOV_FP_SP)
-		return SFU_ARM64_FRAME_RECORD_AT_SP;
 	return SFU_ARM64_FRAME_BODY;
 }
 

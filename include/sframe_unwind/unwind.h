@@ -193,6 +193,7 @@ int sfu_unwind_read(const struct sfu_unwind_state *st, unsigned long addr, void 
 const char *sfu_stop_reason_name(int reason);
 
 long sfu_unwind_ioctl(unsigned int cmd, void __user *arg);
+int sfu_unwind_remote_pending(void);
 
 int sfu_unwind_init(void);
 void sfu_unwind_exit(void);
