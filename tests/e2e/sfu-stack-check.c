@@ -1,0 +1,1006 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sfu-stack-check - compare the module's unwind of a running program with
+ * the return addresses the program itself records (tests/fixtures/src).
+ *
+ *   sfu-stack-check chain  [opts] BIN          chain: leaf .. main
+ *   sfu-stack-check uselib [opts] BIN [LIB]    uselib: callback .. main
+ *   sfu-stack-check edges  BIN                 SFU_IOC_UNWIND_TASK corner cases
+ *   sfu-stack-check self                       SFU_IOC_UNWIND_SELF smoke test
+ *   sfu-stack-check exec-nop | nop             (the exec target of "edges")
+ *
+ * opts:
+ *   --at body|entry|plt   where the target is unwound: spinning in its
+ *                         innermost function (default), stopped by a
+ *                         breakpoint on its first instruction, or on the
+ *                         PLT stub at --plt (uselib)
+ *   --expect sframe|fp|stop
+ *                         sframe: every frame up to main exact, found from
+ *                         SFrame; fp: the same from frame pointers; stop:
+ *                         no SFrame, no frame pointers: the walk must end
+ *                         cleanly, every frame in executable memory and
+ *                         those in BIN true return addresses in order
+ *   --nofault             SFU_UNWIND_NOFAULT
+ *   --main-ret OFF        uselib: offset in BIN of main's return address
+ *                         from shared_apply()
+ *   --plt OFF             uselib: offset in BIN of shared_apply's PLT stub
+ *
+ * The target runs with argument 0 (spin until `stop` is set); the helper
+ * waits until it records its innermost frame, unwinds it with
+ * SFU_IOC_UNWIND_TASK, sets `stop` through /proc/PID/mem, and parses what
+ * it prints.  Exit status 0 when everything matched; the reasons otherwise
+ * on stderr.
+ */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../include/uapi/sframe_unwind.h"
+
+/* enum sfu_stop_reason (include/sframe_unwind/unwind.h) */
+static const char *const stop_names[] = {
+	"none", "outermost", "fp_end", "depth", "bad_cfa", "cfa_not_increasing",
+	"bad_ra", "fault", "no_info", "compat", "bad_rule", "signal", "not_user",
+};
+#define STOP_DEPTH	3
+
+#define MAX_FRAMES	64
+#define DEVICE		"/dev/sframe_unwind"
+#define STATS		"/sys/kernel/debug/sframe_unwind/unwind_stats"
+
+static const char *prog_name = "sfu-stack-check";
+static int failures;
+static pid_t target_pid;	/* killed when we give up: it spins forever */
+
+static void kill_target(void)
+{
+	if (target_pid > 0)
+		kill(target_pid, SIGKILL);
+}
+
+static void on_alarm(int sig __attribute__((unused)))
+{
+	static const char msg[] = "sfu-stack-check: timed out\n";
+
+	kill_target();
+	if (write(2, msg, sizeof(msg) - 1) < 0)
+		_exit(3);
+	_exit(3);
+}
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "%s: ", prog_name);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	failures++;
+}
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "%s: ", prog_name);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	kill_target();
+	exit(2);
+}
+
+/* ---- ELF symbols ---------------------------------------------------- */
+
+struct elf_file {
+	const char *path;
+	unsigned char *data;
+	size_t size;
+	int type;		/* ET_EXEC or ET_DYN */
+};
+
+static void elf_open(struct elf_file *ef, const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st))
+		die("cannot open %s: %s", path, strerror(errno));
+	ef->path = path;
+	ef->size = st.st_size;
+	ef->data = mmap(NULL, ef->size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (ef->data == MAP_FAILED || ef->size < sizeof(Elf64_Ehdr) ||
+	    memcmp(ef->data, ELFMAG, SELFMAG) || ef->data[EI_CLASS] != ELFCLASS64)
+		die("%s: not a 64-bit ELF file", path);
+	ef->type = ((Elf64_Ehdr *)ef->data)->e_type;
+}
+
+/* Value and size of symbol @name; 0 if absent. */
+static uint64_t elf_sym(const struct elf_file *ef, const char *name, uint64_t *size)
+{
+	const Elf64_Ehdr *eh = (const void *)ef->data;
+	const Elf64_Shdr *sh = (const void *)(ef->data + eh->e_shoff);
+	int i;
+
+	for (i = 0; i < eh->e_shnum; i++) {
+		const Elf64_Sym *sym;
+		const char *str;
+		size_t n, j;
+
+		if (sh[i].sh_type != SHT_SYMTAB)
+			continue;
+		sym = (const void *)(ef->data + sh[i].sh_offset);
+		str = (const char *)ef->data + sh[sh[i].sh_link].sh_offset;
+		n = sh[i].sh_size / sizeof(*sym);
+		for (j = 0; j < n; j++) {
+			if (sym[j].st_name && !strcmp(str + sym[j].st_name, name) &&
+			    sym[j].st_shndx != SHN_UNDEF) {
+				if (size)
+					*size = sym[j].st_size;
+				return sym[j].st_value;
+			}
+		}
+	}
+	return 0;
+}
+
+static uint64_t elf_sym_must(const struct elf_file *ef, const char *name, uint64_t *size)
+{
+	uint64_t v = elf_sym(ef, name, size);
+
+	if (!v)
+		die("%s: no symbol %s", ef->path, name);
+	return v;
+}
+
+/* ---- the target's memory --------------------------------------------- */
+
+/* Load bias of @path in @pid: 0 for ET_EXEC, the offset-0 mapping for ET_DYN. */
+static uint64_t map_base(pid_t pid, const struct elf_file *ef)
+{
+	char maps[64], line[512], real[PATH_MAX];
+	unsigned long start, off;
+	uint64_t base = 0;
+	FILE *f;
+
+	if (ef->type == ET_EXEC)
+		return 0;
+	if (!realpath(ef->path, real))
+		die("realpath %s: %s", ef->path, strerror(errno));
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", pid);
+	f = fopen(maps, "r");
+	if (!f)
+		die("cannot read %s", maps);
+	while (fgets(line, sizeof(line), f)) {
+		char *path = strchr(line, '/');
+
+		if (!path || sscanf(line, "%lx-%*x %*s %lx", &start, &off) != 2)
+			continue;
+		path[strcspn(path, "\n")] = '\0';
+		if (!off && !strcmp(path, real)) {
+			base = start;
+			break;
+		}
+	}
+	fclose(f);
+	return base;
+}
+
+/* Executable mappings of the target, taken while it still runs. */
+static struct {
+	unsigned long start, end;
+} exec_maps[256];
+static unsigned int nr_exec_maps;
+
+static void snapshot_exec_maps(pid_t pid)
+{
+	char maps[64], line[512], perms[8];
+	unsigned long start, end;
+	FILE *f;
+
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", pid);
+	f = fopen(maps, "r");
+	if (!f)
+		die("cannot read %s", maps);
+	nr_exec_maps = 0;
+	while (nr_exec_maps < 256 && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %7s", &start, &end, perms) == 3 && perms[2] == 'x') {
+			exec_maps[nr_exec_maps].start = start;
+			exec_maps[nr_exec_maps++].end = end;
+		}
+	}
+	fclose(f);
+}
+
+static int in_exec_mapping(uint64_t addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_exec_maps; i++)
+		if (addr >= exec_maps[i].start && addr < exec_maps[i].end)
+			return 1;
+	return 0;
+}
+
+/* Wait until @pid runs @path (the fork has exec'd). */
+static void wait_running(pid_t pid, const char *path)
+{
+	char exe[64], real[PATH_MAX], now[PATH_MAX];
+	ssize_t n = -1;
+	int i;
+
+	if (!realpath(path, real))
+		die("realpath %s: %s", path, strerror(errno));
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", pid);
+	for (i = 0; i < 20000; i++) {
+		n = readlink(exe, now, sizeof(now) - 1);
+		if (n > 0) {
+			now[n] = '\0';
+			if (!strcmp(now, real))
+				return;
+		}
+		usleep(1000);
+	}
+	die("%s never started", path);
+}
+
+static int mem_fd(pid_t pid, int flags)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	fd = open(path, flags);
+	if (fd < 0)
+		die("cannot open %s: %s", path, strerror(errno));
+	return fd;
+}
+
+/* The word at @addr, or 0 if it cannot be read (yet: exec maps it late). */
+static uint64_t peek(pid_t pid, uint64_t addr)
+{
+	uint64_t v = 0;
+	int fd = mem_fd(pid, O_RDONLY);
+
+	if (pread(fd, &v, sizeof(v), addr) != sizeof(v))
+		v = 0;
+	close(fd);
+	return v;
+}
+
+static void poke_int(pid_t pid, uint64_t addr, int v)
+{
+	int fd = mem_fd(pid, O_RDWR);
+
+	if (pwrite(fd, &v, sizeof(v), addr) != sizeof(v))
+		die("cannot write target memory at %#llx", (unsigned long long)addr);
+	close(fd);
+}
+
+/* ---- the unwind ------------------------------------------------------ */
+
+struct unwind_req {
+	pid_t pid;
+	unsigned int flags;
+	struct sfu_frame frames[MAX_FRAMES];
+	struct sfu_unwind u;
+	int err;
+};
+
+static int unwind_run(struct unwind_req *r, unsigned long cmd)
+{
+	int fd = open(DEVICE, O_RDWR);
+
+	if (fd < 0)
+		die("cannot open " DEVICE ": %s", strerror(errno));
+	memset(&r->u, 0, sizeof(r->u));
+	r->u.frames = (uintptr_t)r->frames;
+	r->u.max = MAX_FRAMES;
+	r->u.flags = r->flags;
+	r->u.pid = r->pid;
+	r->err = ioctl(fd, cmd, &r->u) ? errno : 0;
+	close(fd);
+	return r->err;
+}
+
+static void *unwind_thread(void *arg)
+{
+	unwind_run(arg, SFU_IOC_UNWIND_TASK);
+	return NULL;
+}
+
+static const char *stop_name(int reason)
+{
+	if (reason < 0 || reason >= (int)(sizeof(stop_names) / sizeof(stop_names[0])))
+		return "?";
+	return stop_names[reason];
+}
+
+static void print_frames(FILE *f, const struct unwind_req *r)
+{
+	static const char *const method[] = { "?", "regs", "sframe", "fp" };
+	unsigned int i;
+
+	for (i = 0; i < r->u.nr; i++)
+		fprintf(f, "  #%-2u %#14llx cfa %#14llx %s\n", i,
+			(unsigned long long)r->frames[i].ip,
+			(unsigned long long)r->frames[i].cfa,
+			method[r->frames[i].method < 4 ? r->frames[i].method : 0]);
+	fprintf(f, "  stop: %s\n", stop_name(r->u.stop_reason));
+}
+
+/* Debugfs count of requests queued on targets that have not run them. */
+static int remote_pending(void)
+{
+	char line[128];
+	int n = -1;
+	FILE *f = fopen(STATS, "r");
+
+	if (!f)
+		die("cannot read " STATS);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "remote_pending %d", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+static void wait_pending(int want)
+{
+	int i;
+
+	for (i = 0; i < 20000 && remote_pending() < want; i++)
+		usleep(1000);
+	if (remote_pending() < want)
+		die("the unwind request was never queued");
+}
+
+/* ---- running the target ------------------------------------------------ */
+
+struct target {
+	pid_t pid;
+	int out;		/* its stdout */
+	struct elf_file elf;
+	uint64_t base;
+};
+
+static void target_start(struct target *t, char *const argv[], int traced)
+{
+	int pipefd[2];
+
+	if (pipe(pipefd))
+		die("pipe: %s", strerror(errno));
+	t->pid = fork();
+	if (t->pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!t->pid) {
+		dup2(pipefd[1], 1);
+		close(pipefd[0]);
+		close(pipefd[1]);
+		if (traced)
+			ptrace(PTRACE_TRACEME, 0, 0, 0);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	t->out = pipefd[0];
+	target_pid = t->pid;
+}
+
+static char *target_finish(struct target *t, uint64_t stop_addr)
+{
+	static char buf[8192];
+	size_t len = 0;
+	ssize_t n;
+	int status;
+
+	poke_int(t->pid, stop_addr, 1);
+	while (len < sizeof(buf) - 1 && (n = read(t->out, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += n;
+	buf[len] = '\0';
+	close(t->out);
+	waitpid(t->pid, &status, 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fail("target exited with status %#x", status);
+	return buf;
+}
+
+/*
+ * Wait until the word at @addr holds an address in [@lo, @hi) (@lo 0: in
+ * executable memory): the return address the innermost function records.  While exec loads the program,
+ * the page that ends .data and starts .bss shows file bytes for a moment:
+ * "non-zero" alone is not enough.
+ */
+static void wait_word(pid_t pid, uint64_t addr, uint64_t lo, uint64_t hi)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 60000; i++) {
+		v = peek(pid, addr);
+		if (lo && v >= lo && v < hi)
+			return;
+		if (!lo && v) {
+			snapshot_exec_maps(pid);
+			if (in_exec_mapping(v))
+				return;
+		}
+		usleep(1000);
+	}
+	die("target never reached its innermost function (%#llx)", (unsigned long long)v);
+}
+
+#if defined(__x86_64__)
+#define BREAK_INSN	0xccULL		/* int3 */
+#define BREAK_MASK	0xffULL
+#define PC_AFTER_TRAP	1		/* int3 leaves the PC after itself */
+#define REG_PC(r)	((r).rip)
+typedef struct user_regs_struct user_regs;
+#elif defined(__aarch64__)
+#define BREAK_INSN	0xd4200000ULL	/* brk #0 */
+#define BREAK_MASK	0xffffffffULL
+#define PC_AFTER_TRAP	0
+#define REG_PC(r)	((r).pc)
+typedef struct user_regs_struct user_regs;
+#else
+#error "x86_64 or aarch64 only"
+#endif
+
+static void get_regs(pid_t pid, user_regs *regs)
+{
+	struct iovec iov = { .iov_base = regs, .iov_len = sizeof(*regs) };
+
+	if (ptrace(PTRACE_GETREGSET, pid, NT_PRSTATUS, &iov))
+		die("PTRACE_GETREGSET: %s", strerror(errno));
+}
+
+static void set_regs(pid_t pid, user_regs *regs)
+{
+	struct iovec iov = { .iov_base = regs, .iov_len = sizeof(*regs) };
+
+	if (ptrace(PTRACE_SETREGSET, pid, NT_PRSTATUS, &iov))
+		die("PTRACE_SETREGSET: %s", strerror(errno));
+}
+
+/* The traced target is stopped after exec: run it to @addr and stop it there. */
+static void run_to(pid_t pid, uint64_t addr)
+{
+	long orig, patched;
+	user_regs regs;
+	int status;
+
+	errno = 0;
+	orig = ptrace(PTRACE_PEEKTEXT, pid, addr, 0);
+	if (errno)
+		die("PTRACE_PEEKTEXT %#llx: %s", (unsigned long long)addr, strerror(errno));
+	patched = (orig & ~BREAK_MASK) | BREAK_INSN;
+	if (ptrace(PTRACE_POKETEXT, pid, addr, patched) || ptrace(PTRACE_CONT, pid, 0, 0))
+		die("cannot set a breakpoint: %s", strerror(errno));
+	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status) || WSTOPSIG(status) != SIGTRAP)
+		die("target did not stop at the breakpoint (status %#x)", status);
+	get_regs(pid, &regs);
+	if (REG_PC(regs) != addr + PC_AFTER_TRAP)
+		die("stopped at %#llx, not at the breakpoint", (unsigned long long)REG_PC(regs));
+	REG_PC(regs) = addr;
+	set_regs(pid, &regs);
+	if (ptrace(PTRACE_POKETEXT, pid, addr, orig))
+		die("cannot remove the breakpoint: %s", strerror(errno));
+}
+
+static void wait_exec_stop(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status))
+		die("traced target did not stop at exec (status %#x)", status);
+}
+
+/*
+ * Unwind @t where it is: spinning (@bp 0), or at @bp, reached by a
+ * breakpoint: the request must be queued while the target is still
+ * stopped there, and it runs when the target is let go.
+ */
+static void unwind_target(struct target *t, uint64_t bp, struct unwind_req *r)
+{
+	pthread_t th;
+	int before;
+
+	r->pid = t->pid;
+	if (!bp) {
+		/*
+		 * No-fault reads give up on pages the target never touched,
+		 * .sframe pages included: fault them in first, as any earlier
+		 * faultable unwind would have.
+		 */
+		if (r->flags & SFU_UNWIND_NOFAULT) {
+			r->flags &= ~SFU_UNWIND_NOFAULT;
+			unwind_run(r, SFU_IOC_UNWIND_TASK);
+			r->flags |= SFU_UNWIND_NOFAULT;
+		}
+		unwind_run(r, SFU_IOC_UNWIND_TASK);
+		snapshot_exec_maps(t->pid);
+		return;
+	}
+	run_to(t->pid, bp);
+	before = remote_pending();
+	if (pthread_create(&th, NULL, unwind_thread, r))
+		die("pthread_create failed");
+	wait_pending(before + 1);
+	if (ptrace(PTRACE_DETACH, t->pid, 0, 0))
+		die("PTRACE_DETACH: %s", strerror(errno));
+	pthread_join(th, NULL);
+	snapshot_exec_maps(t->pid);
+}
+
+/* ---- checks ------------------------------------------------------------- */
+
+struct options {
+	const char *at;
+	const char *expect;
+	unsigned int flags;
+	uint64_t main_ret;
+	uint64_t plt;
+};
+
+static void check_stop(const struct unwind_req *r)
+{
+	if (r->u.nr >= MAX_FRAMES || r->u.stop_reason == STOP_DEPTH)
+		fail("the walk did not end by itself (%u frames, %s)", r->u.nr,
+		     stop_name(r->u.stop_reason));
+}
+
+/*
+ * Frames [1, n] must be @want[0..n-1] exactly, found by @method; frames
+ * [0, ncfa) must have the CFAs @cfa where the unwinder reports one.
+ */
+static void check_exact(const struct unwind_req *r, const uint64_t *want, unsigned int n,
+			const uint64_t *cfa, unsigned int ncfa, unsigned int method)
+{
+	unsigned int i;
+
+	if (r->u.nr < n + 1) {
+		fail("%u frames, want at least %u", r->u.nr, n + 1);
+		n = r->u.nr ? r->u.nr - 1 : 0;
+	}
+	for (i = 0; i < n; i++) {
+		const struct sfu_frame *f = &r->frames[i + 1];
+
+		if (f->ip != want[i])
+			fail("frame %u: ip %#llx, want %#llx", i + 1, (unsigned long long)f->ip,
+			     (unsigned long long)want[i]);
+		if (f->method != method)
+			fail("frame %u: method %u, want %u", i + 1, f->method, method);
+	}
+	for (i = 0; i < ncfa && i < r->u.nr; i++)
+		if (r->frames[i].cfa && r->frames[i].cfa != cfa[i])
+			fail("frame %u: cfa %#llx, want %#llx", i,
+			     (unsigned long long)r->frames[i].cfa, (unsigned long long)cfa[i]);
+	check_stop(r);
+}
+
+struct range {
+	uint64_t lo, hi;
+};
+
+/*
+ * No unwind information: every frame must be in executable memory, and
+ * those in the program's functions @funcs true return addresses, in order.
+ */
+static void check_clean_stop(const struct unwind_req *r, const uint64_t *want,
+			     unsigned int n, const struct range *funcs, unsigned int nfuncs)
+{
+	unsigned int i, k, next = 0;
+
+	for (i = 1; i < r->u.nr; i++) {
+		uint64_t ip = r->frames[i].ip;
+
+		if (!in_exec_mapping(ip)) {
+			fail("frame %u: %#llx is not in executable memory", i,
+			     (unsigned long long)ip);
+			continue;
+		}
+		for (k = 0; k < nfuncs; k++)
+			if (ip > funcs[k].lo && ip <= funcs[k].hi)
+				break;
+		if (k == nfuncs)
+			continue;
+		while (next < n && want[next] != ip)
+			next++;
+		if (next == n)
+			fail("frame %u: %#llx is not one of the program's return addresses in order",
+			     i, (unsigned long long)ip);
+	}
+	check_stop(r);
+}
+
+static unsigned int method_of(const char *expect)
+{
+	return !strcmp(expect, "fp") ? SFU_FRAME_FP : SFU_FRAME_SFRAME;
+}
+
+/* ---- chain --------------------------------------------------------------- */
+
+static int cmd_chain(const struct options *o, const char *bin)
+{
+	uint64_t leaf, leaf_size, trace, stop, ret[10] = {}, cfa[10] = {};
+	char *argv[] = { (char *)bin, "0", NULL };
+	struct unwind_req r = { .flags = o->flags };
+	static const char *const funcs[] = {
+		"main", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "leaf",
+	};
+	struct range ranges[10];
+	uint64_t ip, sz;
+	unsigned int k;
+	struct target t = {};
+	char *out, *line;
+	unsigned int n = 0;
+	int entry = !strcmp(o->at, "entry");
+
+	elf_open(&t.elf, bin);
+	leaf = elf_sym_must(&t.elf, "leaf", &leaf_size);
+	trace = elf_sym_must(&t.elf, "trace", NULL);
+	stop = elf_sym_must(&t.elf, "stop", NULL);
+
+	target_start(&t, argv, entry);
+	if (entry)
+		wait_exec_stop(t.pid);
+	wait_running(t.pid, bin);
+	t.base = map_base(t.pid, &t.elf);
+	leaf += t.base;
+	if (!entry) {	/* trace.ret[9]: leaf has recorded its return into f8 */
+		uint64_t f8_size, f8 = t.base + elf_sym_must(&t.elf, "f8", &f8_size);
+
+		wait_word(t.pid, t.base + trace + 19 * 8, f8, f8 + f8_size + 1);
+	}
+	unwind_target(&t, entry ? leaf : 0, &r);
+	/* a return address may be the first byte after its function */
+	for (k = 0; k < 10; k++) {
+		ranges[k].lo = t.base + elf_sym_must(&t.elf, funcs[k], &sz);
+		ranges[k].hi = ranges[k].lo + sz;
+	}
+	out = target_finish(&t, t.base + stop);
+
+	/* "frame <n> <name> entry=<a> cfa=<a> ret=<a>", leaf first */
+	for (line = out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		unsigned long long c, a;
+
+		if (n < 10 && sscanf(line, "frame %*u %*s entry=%*s cfa=%llx ret=%llx", &c, &a) == 2) {
+			cfa[n] = c;
+			ret[n++] = a;
+		}
+	}
+	if (n != 10)
+		fail("target printed %u frames, want 10", n);
+
+	if (r.err) {
+		fail("SFU_IOC_UNWIND_TASK: %s", strerror(r.err));
+	} else {
+		ip = r.frames[0].ip;
+		if (entry ? ip != leaf : (ip < leaf || ip >= leaf + leaf_size))
+			fail("frame 0: %#llx is not %s leaf", (unsigned long long)ip,
+			     entry ? "the first instruction of" : "in");
+		if (!strcmp(o->expect, "stop"))
+			check_clean_stop(&r, ret, n, ranges, 10);
+		else
+			check_exact(&r, ret, n, cfa, n, method_of(o->expect));
+	}
+	if (failures) {
+		fprintf(stderr, "%s --at %s --expect %s%s: unwind was\n", bin, o->at, o->expect,
+			o->flags & SFU_UNWIND_NOFAULT ? " --nofault" : "");
+		print_frames(stderr, &r);
+		fprintf(stderr, "program said:\n%s", out);
+	}
+	return failures ? 1 : 0;
+}
+
+/* ---- uselib -------------------------------------------------------------- */
+
+static int cmd_uselib(const struct options *o, const char *bin)
+{
+	uint64_t cb, cb_size, cb_ret, stop, want[2], cfa[1], ip;
+	char *argv[] = { (char *)bin, "0", NULL };
+	struct unwind_req r = { .flags = o->flags };
+	unsigned long long e, c, a;
+	struct target t = {};
+	int plt = !strcmp(o->at, "plt");
+	char *out;
+
+	if (!o->main_ret || (plt && !o->plt))
+		die("uselib needs --main-ret (and --plt for --at plt)");
+	elf_open(&t.elf, bin);
+	cb = elf_sym_must(&t.elf, "callback", &cb_size);
+	cb_ret = elf_sym_must(&t.elf, "cb_ret", NULL);
+	stop = elf_sym_must(&t.elf, "stop", NULL);
+
+	target_start(&t, argv, plt);
+	if (plt)
+		wait_exec_stop(t.pid);
+	wait_running(t.pid, bin);
+	t.base = map_base(t.pid, &t.elf);
+	cb += t.base;
+	if (!plt)	/* cb_ret: the return into the library */
+		wait_word(t.pid, t.base + cb_ret, 0, 0);
+	unwind_target(&t, plt ? t.base + o->plt : 0, &r);
+	out = target_finish(&t, t.base + stop);
+
+	if (sscanf(out, "callback entry=%llx cfa=%llx ret=%llx", &e, &c, &a) != 3)
+		die("cannot parse the target's output:\n%s", out);
+
+	if (r.err) {
+		fail("SFU_IOC_UNWIND_TASK: %s", strerror(r.err));
+	} else if (plt) {
+		/* In shared_apply@plt, called from main. */
+		ip = r.frames[0].ip;
+		if (ip != t.base + o->plt)
+			fail("frame 0: %#llx is not the PLT stub", (unsigned long long)ip);
+		want[0] = t.base + o->main_ret;
+		check_exact(&r, want, 1, NULL, 0, method_of(o->expect));
+	} else {
+		/* callback <- shared_apply (the library) <- main */
+		ip = r.frames[0].ip;
+		if (ip < cb || ip >= cb + cb_size)
+			fail("frame 0: %#llx is not in callback", (unsigned long long)ip);
+		want[0] = a;
+		want[1] = t.base + o->main_ret;
+		cfa[0] = c;
+		check_exact(&r, want, 2, cfa, 1, method_of(o->expect));
+	}
+	if (failures) {
+		fprintf(stderr, "%s --at %s: unwind was\n", bin, o->at);
+		print_frames(stderr, &r);
+		fprintf(stderr, "program said:\n%s", out);
+	}
+	return failures ? 1 : 0;
+}
+
+/* ---- SFU_IOC_UNWIND_SELF ---------------------------------------------- */
+
+static int cmd_self(void)
+{
+	struct unwind_req r = {};
+	unsigned int i;
+
+	if (unwind_run(&r, SFU_IOC_UNWIND_SELF))
+		fail("SFU_IOC_UNWIND_SELF: %s", strerror(r.err));
+	else if (!r.u.nr || r.frames[0].method != SFU_FRAME_REGS)
+		fail("no topmost frame from the registers");
+	snapshot_exec_maps(getpid());
+	for (i = 0; i < r.u.nr; i++)
+		if (!in_exec_mapping(r.frames[i].ip))
+			fail("frame %u: %#llx is not in executable memory", i,
+			     (unsigned long long)r.frames[i].ip);
+	check_stop(&r);
+	/* pid must be 0 for SELF, max must not be 0 */
+	r.pid = 1;
+	if (unwind_run(&r, SFU_IOC_UNWIND_SELF) != EINVAL)
+		fail("SELF with a pid: %s, want EINVAL", strerror(r.err));
+	if (failures)
+		print_frames(stderr, &r);
+	return failures ? 1 : 0;
+}
+
+/* ---- corner cases of SFU_IOC_UNWIND_TASK ------------------------------- */
+
+static void on_usr1(int sig __attribute__((unused)))
+{
+}
+
+struct waiter {
+	struct unwind_req r;
+	pthread_t th;
+};
+
+/* The target exec()s while a request is queued: the request fails with ESRCH. */
+static void edge_exec(void)
+{
+#if defined(__x86_64__)
+	const long nr_execve = SYS_execve;
+#else
+	const long nr_execve = 221;
+#endif
+	char self[PATH_MAX] = {};
+	char *argv[] = { self, "exec-nop", NULL };
+	struct unwind_req r = {};
+	struct target t = {};
+	user_regs regs;
+	int status, before, i;
+	pthread_t th;
+	long nr;
+
+	if (readlink("/proc/self/exe", self, sizeof(self) - 1) < 0)
+		die("readlink /proc/self/exe: %s", strerror(errno));
+	target_start(&t, argv, 1);
+	wait_exec_stop(t.pid);
+	/* run to the entry of its execve() of "nop" */
+	for (i = 0; i < 1000; i++) {
+		struct iovec iov = { .iov_base = &nr, .iov_len = sizeof(nr) };
+
+		if (ptrace(PTRACE_SYSCALL, t.pid, 0, 0) || waitpid(t.pid, &status, 0) != t.pid ||
+		    !WIFSTOPPED(status))
+			die("lost the exec target (status %#x)", status);
+		get_regs(t.pid, &regs);
+#if defined(__x86_64__)
+		nr = regs.orig_rax;
+		(void)iov;
+#else
+		if (ptrace(PTRACE_GETREGSET, t.pid, NT_ARM_SYSTEM_CALL, &iov))
+			die("NT_ARM_SYSTEM_CALL: %s", strerror(errno));
+#endif
+		if (nr == nr_execve)
+			break;
+	}
+	if (nr != nr_execve)
+		die("the exec target never called execve");
+	r.pid = t.pid;
+	before = remote_pending();
+	pthread_create(&th, NULL, unwind_thread, &r);
+	wait_pending(before + 1);
+	ptrace(PTRACE_DETACH, t.pid, 0, 0);
+	pthread_join(th, NULL);
+	if (r.err != ESRCH)
+		fail("request pending across exec: %s, want ESRCH", r.err ? strerror(r.err) : "success");
+	close(t.out);
+	waitpid(t.pid, &status, 0);
+}
+
+static int cmd_edges(const char *bin)
+{
+	char *argv[] = { (char *)bin, "0", NULL };
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	struct unwind_req r = {};
+	struct target t = {};
+	struct waiter w = {};
+	int status, before;
+	pid_t child;
+
+	/* A thread that does not exist, and one with no user stack. */
+	r.pid = 0x3fffffff;
+	if (unwind_run(&r, SFU_IOC_UNWIND_TASK) != ESRCH)
+		fail("missing pid: %s, want ESRCH", strerror(r.err));
+	r.pid = 2;	/* kthreadd */
+	if (unwind_run(&r, SFU_IOC_UNWIND_TASK) != EINVAL)
+		fail("kernel thread: %s, want EINVAL", strerror(r.err));
+	/* Our own thread id: unwound at once. */
+	r.pid = syscall(SYS_gettid);
+	if (unwind_run(&r, SFU_IOC_UNWIND_TASK) || !r.u.nr)
+		fail("own tid: %s, %u frames", strerror(r.err), r.u.nr);
+	r.pid = 0;
+	r.flags = 0x80;
+	if (unwind_run(&r, SFU_IOC_UNWIND_TASK) != EINVAL)
+		fail("unknown flag: %s, want EINVAL", strerror(r.err));
+	r.flags = 0;
+
+	target_start(&t, argv, 0);
+
+	/* Another user may not read a root process's stack. */
+	child = fork();
+	if (!child) {
+		r.pid = t.pid;
+		if (setgid(65534) || setuid(65534))
+			_exit(3);
+		_exit(unwind_run(&r, SFU_IOC_UNWIND_TASK) == EPERM ? 0 : 1);
+	}
+	waitpid(child, &status, 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fail("another user's unwind was not refused with EPERM (status %#x)", status);
+
+	/* A stopped target never runs the request: the waiter times out. */
+	kill(t.pid, SIGSTOP);
+	waitpid(t.pid, &status, WUNTRACED);
+	r.pid = t.pid;
+	if (unwind_run(&r, SFU_IOC_UNWIND_TASK) != ETIMEDOUT)
+		fail("stopped target: %s, want ETIMEDOUT", strerror(r.err));
+
+	/* A waiter interrupted by a signal returns EINTR. */
+	sigaction(SIGUSR1, &sa, NULL);
+	w.r.pid = t.pid;
+	before = remote_pending();
+	pthread_create(&w.th, NULL, unwind_thread, &w.r);
+	wait_pending(before + 1);
+	pthread_kill(w.th, SIGUSR1);
+	pthread_join(w.th, NULL);
+	if (w.r.err != EINTR)
+		fail("interrupted waiter: %s, want EINTR", strerror(w.r.err));
+
+	/* Both abandoned requests run when the target goes on, or dies. */
+	kill(t.pid, SIGCONT);
+	r.pid = t.pid;
+	if (unwind_run(&r, SFU_IOC_UNWIND_TASK) || !r.u.nr)
+		fail("running target after the abandoned requests: %s", strerror(r.err));
+	for (before = 0; before < 5000 && remote_pending(); before++)
+		usleep(1000);
+	if (remote_pending())
+		fail("%d requests still queued on a running target", remote_pending());
+
+	/* A target killed with a request queued: the request ends with it. */
+	kill(t.pid, SIGSTOP);
+	waitpid(t.pid, &status, WUNTRACED);
+	w.r.pid = t.pid;
+	pthread_create(&w.th, NULL, unwind_thread, &w.r);
+	wait_pending(1);
+	kill(t.pid, SIGKILL);
+	pthread_join(w.th, NULL);
+	if (w.r.err != ESRCH)
+		fail("target killed while queued: %s, want ESRCH", strerror(w.r.err));
+	close(t.out);
+	waitpid(t.pid, &status, 0);
+	if (remote_pending())
+		fail("%d requests still queued after the target died", remote_pending());
+
+	edge_exec();
+	return failures ? 1 : 0;
+}
+
+/* ---- main ------------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+	struct options o = { .at = "body", .expect = "sframe" };
+	const char *cmd;
+	int i;
+
+	signal(SIGALRM, on_alarm);
+	alarm(60);
+	if (argc < 2)
+		die("usage: %s chain|uselib|edges|self [options] [BIN]", prog_name);
+	cmd = argv[1];
+	for (i = 2; i < argc && !strncmp(argv[i], "--", 2); i++) {
+		if (!strcmp(argv[i], "--nofault"))
+			o.flags |= SFU_UNWIND_NOFAULT;
+		else if (i + 1 >= argc)
+			die("%s needs a value", argv[i]);
+		else if (!strcmp(argv[i], "--at"))
+			o.at = argv[++i];
+		else if (!strcmp(argv[i], "--expect"))
+			o.expect = argv[++i];
+		else if (!strcmp(argv[i], "--main-ret"))
+			o.main_ret = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--plt"))
+			o.plt = strtoull(argv[++i], NULL, 0);
+		else
+			die("unknown option %s", argv[i]);
+	}
+	if (!strcmp(cmd, "self"))
+		return cmd_self();
+	if (!strcmp(cmd, "nop"))
+		return 0;
+	if (!strcmp(cmd, "exec-nop")) {
+		char *nop[] = { argv[0], "nop", NULL };
+
+		execv("/proc/self/exe", nop);
+		return 127;
+	}
+	if (i >= argc)
+		die("%s: which program?", cmd);
+	if (!strcmp(cmd, "chain"))
+		return cmd_chain(&o, argv[i]);
+	if (!strcmp(cmd, "uselib"))
+		return cmd_uselib(&o, argv[i]);
+	if (!strcmp(cmd, "edges"))
+		return cmd_edges(argv[i]);
+	die("unknown command %s", cmd);
+	return 2;
+}
