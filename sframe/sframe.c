@@ -19,6 +19,78 @@
 
 #include "sframe.h"
 
+/* Longest FRE: a 4-byte start offset, the info byte and six 4-byte words. */
+#define SFRAME_FRE_MAX_BYTES	(4 + 1 + SFRAME_FRE_MAX_WORDS * 4)
+
+/*
+ * Bytes of an FRE after its start offset (the info byte and the data
+ * words) by info byte, so that a lookup can step over an FRE without
+ * decoding it; 0 for an invalid info byte (word size code 3, or more than
+ * SFRAME_FRE_MAX_WORDS words).  Row n is info bytes 16n to 16n + 15: bits
+ * 1-4 are the word count, 5-6 the word size; bit 0 (CFA base) and bit 7
+ * (RA mangled) do not change the size.  sframe_fre_read() computes the
+ * same sizes from the fields.
+ */
+static const u8 sframe_fre_tail[256] = {
+	1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 0, 0,		/* 1-byte words */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11, 11, 13, 13, 0, 0,	/* 2-byte words */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 5, 5, 9, 9, 13, 13, 17, 17, 21, 21, 25, 25, 0, 0,	/* 4-byte words */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,		/* size code 3 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 0, 0,		/* RA mangled */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11, 11, 13, 13, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 5, 5, 9, 9, 13, 13, 17, 17, 21, 21, 25, 25, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+/*
+ * FREs a lookup reads at once from user memory: some 30 of the usual 3 to
+ * 5 bytes, in one copy.  The copy stops at a 4 KiB boundary (the smallest
+ * page size) when FREs are read from there on one at a time, so that a
+ * no-fault lookup does not fail on a page it would not have read otherwise.
+ */
+#define SFRAME_WINDOW_BYTES	128
+#define SFRAME_WINDOW_PAGE	4096
+
+/**
+ * struct sframe_window - FRE bytes a lookup is scanning
+ * @p: the bytes at section offset @off: in place for a buffer, else @buf
+ * @off: section offset of @p[0]
+ * @len: bytes at @p, all inside the FRE sub-section
+ * @buf: the copy from user memory
+ */
+struct sframe_window {
+	const u8 *p;
+	u64 off;
+	u64 len;
+	u8 buf[SFRAME_WINDOW_BYTES];
+};
+
+/**
+ * struct sframe_fre_hit - what the FRE scan of a lookup found
+ * @pos: section offset of the FRE that covers the PC
+ * @start: its start offset
+ * @info: its info byte
+ * @next_start: start offset of the FRE after it, if @have_next
+ * @have: an FRE covers the PC
+ * @have_next: the scan stopped at an FRE starting after the PC
+ */
+struct sframe_fre_hit {
+	u64 pos;
+	u32 start;
+	u8 info;
+	u32 next_start;
+	bool have;
+	bool have_next;
+};
+
 /* One FRE as stored: start offset, info byte and its data words. */
 struct sframe_fre_raw {
 	u32 start;
@@ -29,23 +101,39 @@ struct sframe_fre_raw {
 	s32 sword[SFRAME_FRE_MAX_WORDS];	/* offsets, sign-extended */
 };
 
-/* Sections are little-endian whatever the host: assemble bytes by hand. */
-static u64 sframe_get_le(const u8 *p, unsigned int n)
-{
-	u64 v = 0;
+/* The kernel's, or glibc's in the userspace build; a plain hint elsewhere. */
+#ifndef __always_inline
+#define __always_inline inline
+#endif
 
-	while (n--)
-		v = (v << 8) | p[n];
-	return v;
+/*
+ * Sections are little-endian whatever the host: assemble bytes by hand.
+ * The fixed-size forms compile to one (unaligned) load where the host is
+ * little-endian, like get_unaligned_le32() but in the userspace build too.
+ */
+static inline u16 sframe_le16(const u8 *p)
+{
+	return p[0] | (u16)p[1] << 8;
 }
 
-static s32 sframe_sign_extend(u32 v, unsigned int bytes)
+static inline u32 sframe_le32(const u8 *p)
 {
-	if (bytes == 1)
-		return (s8)v;
-	if (bytes == 2)
-		return (s16)v;
-	return (s32)v;
+	return p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24;
+}
+
+static inline u64 sframe_le64(const u8 *p)
+{
+	return sframe_le32(p) | (u64)sframe_le32(p + 4) << 32;
+}
+
+/* A start offset or data word: @n is 1, 2 or 4. */
+static u32 sframe_get_le(const u8 *p, unsigned int n)
+{
+	if (n == 1)
+		return p[0];
+	if (n == 2)
+		return sframe_le16(p);
+	return sframe_le32(p);
 }
 
 static bool sframe_is_amd64(const struct sframe_section *sec)
@@ -85,7 +173,7 @@ int sframe_section_init(struct sframe_section *sec, const struct sframe_reader *
 	err = sframe_read(r, 0, h, 4);
 	if (err)
 		return err;
-	magic = sframe_get_le(h + SFRAME_HDR_MAGIC, 2);
+	magic = sframe_le16(h + SFRAME_HDR_MAGIC);
 	if (magic == SFRAME_MAGIC_SWAPPED)
 		return -SFRAME_E_FOREIGN_ENDIAN;
 	if (magic != SFRAME_MAGIC)
@@ -137,11 +225,11 @@ int sframe_section_init(struct sframe_section *sec, const struct sframe_reader *
 	    sec->cfa_fixed_ra_offset != SFRAME_CFA_FIXED_OFFSET_NONE)
 		return -SFRAME_E_BAD_HEADER;
 
-	sec->num_fdes = sframe_get_le(h + SFRAME_HDR_NUM_FDES, 4);
-	sec->num_fres = sframe_get_le(h + SFRAME_HDR_NUM_FRES, 4);
-	sec->fre_len = sframe_get_le(h + SFRAME_HDR_FRE_LEN, 4);
-	fdeoff = sframe_get_le(h + SFRAME_HDR_FDEOFF, 4);
-	freoff = sframe_get_le(h + SFRAME_HDR_FREOFF, 4);
+	sec->num_fdes = sframe_le32(h + SFRAME_HDR_NUM_FDES);
+	sec->num_fres = sframe_le32(h + SFRAME_HDR_NUM_FRES);
+	sec->fre_len = sframe_le32(h + SFRAME_HDR_FRE_LEN);
+	fdeoff = sframe_le32(h + SFRAME_HDR_FDEOFF);
+	freoff = sframe_le32(h + SFRAME_HDR_FREOFF);
 	if (sec->num_fdes > SFRAME_MAX_FDES || sec->num_fres > SFRAME_MAX_FRES)
 		return -SFRAME_E_TOO_BIG;
 
@@ -186,43 +274,12 @@ static int sframe_func_start(const struct sframe_section *sec, u64 field, s64 re
 	return 0;
 }
 
-/* Only the start address of FDE @idx: what the binary search needs. */
-static int sframe_fde_start(const struct sframe_section *sec, u32 idx, u64 *start)
+/* sframe_fde_get(), inlined into sframe_find_row(). */
+static __always_inline int sframe_fde_read(const struct sframe_section *sec, u32 idx,
+					   struct sframe_fde *fde)
 {
-	u64 field = sec->fde_off + (u64)idx * sec->fde_size;
-	u8 buf[8];
-	s64 rel;
-	int err;
-
-	if (sec->version == SFRAME_VERSION_3) {
-		err = sframe_read(&sec->reader, field, buf, 8);
-		rel = (s64)sframe_get_le(buf, 8);
-	} else {
-		err = sframe_read(&sec->reader, field, buf, 4);
-		rel = (s32)sframe_get_le(buf, 4);
-	}
-	if (err)
-		return err;
-	return sframe_func_start(sec, field, rel, start);
-}
-
-/**
- * sframe_fde_get() - read and check one function descriptor
- * @sec: initialized section
- * @idx: FDE index, below @sec->num_fdes
- * @fde: filled on success
- *
- * Checks the info bits for version and ABI, the repeat size of PC-mask
- * FDEs, that the V3 attribute block and the first FRE lie inside the FRE
- * sub-section, that the FRE count fits the header, the fixed limit and the
- * bytes left, and that the function range does not wrap.
- *
- * Return: 0 or -SFRAME_E_xxx (-SFRAME_E_NO_FDE for an index out of range).
- */
-int sframe_fde_get(const struct sframe_section *sec, u32 idx, struct sframe_fde *fde)
-{
-	u8 buf[SFRAME_V2_FDE_BYTES];
-	u8 attr[SFRAME_V3_ATTR_BYTES];
+	u8 tmp[SFRAME_V2_FDE_BYTES], attr_tmp[SFRAME_V3_ATTR_BYTES];
+	const u8 *buf, *attr;
 	u64 field, end, fre_rel;
 	s64 rel;
 	int err;
@@ -232,40 +289,41 @@ int sframe_fde_get(const struct sframe_section *sec, u32 idx, struct sframe_fde 
 	memset(fde, 0, sizeof(*fde));
 	fde->idx = idx;
 	field = sec->fde_off + (u64)idx * sec->fde_size;
-	err = sframe_read(&sec->reader, field, buf, sec->fde_size);
+	err = sframe_read_ptr(&sec->reader, field, sec->fde_size, tmp, &buf);
 	if (err)
 		return err;
 
 	switch (sec->version) {
 	case SFRAME_VERSION_1:
-		rel = (s32)sframe_get_le(buf + SFRAME_V1_FDE_START, 4);
-		fde->func_size = sframe_get_le(buf + SFRAME_V1_FDE_SIZE, 4);
-		fre_rel = sframe_get_le(buf + SFRAME_V1_FDE_FRE_OFF, 4);
-		fde->num_fres = sframe_get_le(buf + SFRAME_V1_FDE_NUM_FRES, 4);
+		rel = (s32)sframe_le32(buf + SFRAME_V1_FDE_START);
+		fde->func_size = sframe_le32(buf + SFRAME_V1_FDE_SIZE);
+		fre_rel = sframe_le32(buf + SFRAME_V1_FDE_FRE_OFF);
+		fde->num_fres = sframe_le32(buf + SFRAME_V1_FDE_NUM_FRES);
 		fde->info = buf[SFRAME_V1_FDE_INFO];
 		/* Only x86_64 ld 2.40 wrote V1 PC-mask FDEs, for 16-byte PLT entries. */
 		if (sframe_is_amd64(sec))
 			fde->rep_size = SFRAME_V1_AMD64_REP_SIZE;
 		break;
 	case SFRAME_VERSION_2:
-		rel = (s32)sframe_get_le(buf + SFRAME_V2_FDE_START, 4);
-		fde->func_size = sframe_get_le(buf + SFRAME_V2_FDE_SIZE, 4);
-		fre_rel = sframe_get_le(buf + SFRAME_V2_FDE_FRE_OFF, 4);
-		fde->num_fres = sframe_get_le(buf + SFRAME_V2_FDE_NUM_FRES, 4);
+		rel = (s32)sframe_le32(buf + SFRAME_V2_FDE_START);
+		fde->func_size = sframe_le32(buf + SFRAME_V2_FDE_SIZE);
+		fre_rel = sframe_le32(buf + SFRAME_V2_FDE_FRE_OFF);
+		fde->num_fres = sframe_le32(buf + SFRAME_V2_FDE_NUM_FRES);
 		fde->info = buf[SFRAME_V2_FDE_INFO];
 		fde->rep_size = buf[SFRAME_V2_FDE_REP_SIZE];
 		break;
 	default:
-		rel = (s64)sframe_get_le(buf + SFRAME_V3_FDE_START, 8);
-		fde->func_size = sframe_get_le(buf + SFRAME_V3_FDE_SIZE, 4);
-		fre_rel = sframe_get_le(buf + SFRAME_V3_FDE_FRE_OFF, 4);
+		rel = (s64)sframe_le64(buf + SFRAME_V3_FDE_START);
+		fde->func_size = sframe_le32(buf + SFRAME_V3_FDE_SIZE);
+		fre_rel = sframe_le32(buf + SFRAME_V3_FDE_FRE_OFF);
 		/* The attribute block sits where the index entry points. */
 		if (fre_rel > sec->fre_len || sec->fre_len - fre_rel < SFRAME_V3_ATTR_BYTES)
 			return -SFRAME_E_BAD_FDE;
-		err = sframe_read(&sec->reader, sec->fre_off + fre_rel, attr, sizeof(attr));
+		err = sframe_read_ptr(&sec->reader, sec->fre_off + fre_rel,
+				      SFRAME_V3_ATTR_BYTES, attr_tmp, &attr);
 		if (err)
 			return err;
-		fde->num_fres = sframe_get_le(attr + SFRAME_V3_ATTR_NUM_FRES, 2);
+		fde->num_fres = sframe_le16(attr + SFRAME_V3_ATTR_NUM_FRES);
 		fde->info = attr[SFRAME_V3_ATTR_INFO];
 		fde->info2 = attr[SFRAME_V3_ATTR_INFO2];
 		fde->rep_size = attr[SFRAME_V3_ATTR_REP_SIZE];
@@ -310,12 +368,57 @@ int sframe_fde_get(const struct sframe_section *sec, u32 idx, struct sframe_fde 
 	return 0;
 }
 
+/**
+ * sframe_fde_get() - read and check one function descriptor
+ * @sec: initialized section
+ * @idx: FDE index, below @sec->num_fdes
+ * @fde: filled on success
+ *
+ * Checks the info bits for version and ABI, the repeat size of PC-mask
+ * FDEs, that the V3 attribute block and the first FRE lie inside the FRE
+ * sub-section, that the FRE count fits the header, the fixed limit and the
+ * bytes left, and that the function range does not wrap.
+ *
+ * Return: 0 or -SFRAME_E_xxx (-SFRAME_E_NO_FDE for an index out of range).
+ */
+int sframe_fde_get(const struct sframe_section *sec, u32 idx, struct sframe_fde *fde)
+{
+	return sframe_fde_read(sec, idx, fde);
+}
+
+/* The @fre->count data words at @p, of the size @fre->info gives. */
+static void sframe_fre_words(struct sframe_fre_raw *fre, const u8 *p)
+{
+	unsigned int i;
+
+	switch (SFRAME_FRE_INFO_SIZE(fre->info)) {
+	case SFRAME_FRE_DATAWORD_1B:
+		for (i = 0; i < fre->count; i++) {
+			fre->uword[i] = p[i];
+			fre->sword[i] = (s8)p[i];
+		}
+		break;
+	case SFRAME_FRE_DATAWORD_2B:
+		for (i = 0; i < fre->count; i++) {
+			fre->uword[i] = sframe_le16(p + 2 * i);
+			fre->sword[i] = (s16)fre->uword[i];
+		}
+		break;
+	default:
+		for (i = 0; i < fre->count; i++) {
+			fre->uword[i] = sframe_le32(p + 4 * i);
+			fre->sword[i] = (s32)fre->uword[i];
+		}
+		break;
+	}
+}
+
 /* Read the FRE at section offset @pos; it must end inside the FRE sub-section. */
 static int sframe_fre_read(const struct sframe_section *sec, const struct sframe_fde *fde,
 			   u64 pos, struct sframe_fre_raw *fre)
 {
-	u8 buf[4 + 1 + SFRAME_FRE_MAX_WORDS * 4];
-	unsigned int addr_bytes, word_bytes, i;
+	u8 buf[SFRAME_FRE_MAX_BYTES];
+	unsigned int addr_bytes, word_bytes;
 	u64 left;
 	int err;
 
@@ -345,10 +448,7 @@ static int sframe_fre_read(const struct sframe_section *sec, const struct sframe
 	err = sframe_read(&sec->reader, pos + addr_bytes + 1, buf, fre->count * word_bytes);
 	if (err)
 		return err;
-	for (i = 0; i < fre->count; i++) {
-		fre->uword[i] = sframe_get_le(buf + i * word_bytes, word_bytes);
-		fre->sword[i] = sframe_sign_extend(fre->uword[i], word_bytes);
-	}
+	sframe_fre_words(fre, buf);
 	return 0;
 }
 
@@ -642,45 +742,273 @@ int sframe_section_validate(const struct sframe_section *sec)
 	return 0;
 }
 
+/*
+ * Start address of FDE @i for the binary search, modulo 2^64: one that
+ * would wrap (validation refuses it) only steers the search like an
+ * unsorted FDE does, and the FDE the search ends at is checked in full by
+ * sframe_fde_get().  The start field is read from @tab, the FDE array in
+ * place, or from user memory if @user.
+ */
+static __always_inline int sframe_fde_probe(const struct sframe_section *sec, bool user,
+					    const u8 *tab, u32 i, u32 size, bool wide, bool pcrel,
+					    u64 *start)
+{
+	u64 off = (u64)i * size;
+	const u8 *p;
+	u8 buf[8];
+	s64 rel;
+	int err;
+
+	if (!user) {
+		p = tab + off;
+	} else {
+		err = sframe_read_ptr(&sec->reader, sec->fde_off + off, wide ? 8 : 4, buf, &p);
+		if (err)
+			return err;
+	}
+	rel = wide ? (s64)sframe_le64(p) : (s32)sframe_le32(p);
+	*start = sec->vaddr + rel + (pcrel ? sec->fde_off + off : 0);
+	return 0;
+}
+
+/*
+ * Binary search for the first FDE that starts after @pc: *@idx FDEs start
+ * at or before it if the FDEs are sorted.  Shar's form: a first probe
+ * leaves a power-of-two range, then each probe halves it, so that a probe
+ * is a load, an add, a compare and a conditional move; 22 probes at most
+ * (SFRAME_MAX_FDES).  Inlined with a constant layout for each version.
+ */
+static __always_inline int sframe_fde_search(const struct sframe_section *sec, bool user,
+					     const u8 *tab, u32 size, bool wide, bool pcrel, u64 pc,
+					     u32 *idx)
+{
+	u32 n = sec->num_fdes, i = 0, k;
+	u64 start;
+	int err;
+
+	*idx = 0;
+	if (!n)
+		return 0;
+	/* Invariant: FDEs before i start at or before pc, FDEs from i + k on after it. */
+	k = 1U << (31 - __builtin_clz(n));
+	err = sframe_fde_probe(sec, user, tab, k - 1, size, wide, pcrel, &start);
+	if (err)
+		return err;
+	if (start <= pc)
+		i = n - k;
+	for (k >>= 1; k; k >>= 1) {
+		err = sframe_fde_probe(sec, user, tab, i + k - 1, size, wide, pcrel, &start);
+		if (err)
+			return err;
+		if (start <= pc)
+			i += k;
+	}
+	err = sframe_fde_probe(sec, user, tab, i, size, wide, pcrel, &start);
+	if (err)
+		return err;
+	*idx = i + (start <= pc);
+	return 0;
+}
+
+/* Index of the first FDE that starts after @pc (if they are sorted). */
+static int sframe_fde_find(const struct sframe_section *sec, u64 pc, u32 *idx)
+{
+	bool pcrel = sec->flags & SFRAME_F_FDE_FUNC_START_PCREL;
+	const u8 *tab;
+	int err;
+
+	if (sec->reader.kind != SFRAME_READER_BUFFER)
+		return sframe_fde_search(sec, true, NULL, sec->fde_size,
+					 sec->version == SFRAME_VERSION_3, pcrel, pc, idx);
+
+	/* The whole FDE array in place: one bounds check for every probe. */
+	err = sframe_read_ptr(&sec->reader, sec->fde_off, (u64)sec->num_fdes * sec->fde_size,
+			      NULL, &tab);
+	if (err)
+		return err;
+	switch (sec->version) {
+	case SFRAME_VERSION_1:
+		return pcrel ? sframe_fde_search(sec, false, tab, SFRAME_V1_FDE_BYTES,
+						 false, true, pc, idx) :
+			       sframe_fde_search(sec, false, tab, SFRAME_V1_FDE_BYTES,
+						 false, false, pc, idx);
+	case SFRAME_VERSION_2:
+		return pcrel ? sframe_fde_search(sec, false, tab, SFRAME_V2_FDE_BYTES,
+						 false, true, pc, idx) :
+			       sframe_fde_search(sec, false, tab, SFRAME_V2_FDE_BYTES,
+						 false, false, pc, idx);
+	default:
+		return pcrel ? sframe_fde_search(sec, false, tab, SFRAME_V3_FDE_BYTES,
+						 true, true, pc, idx) :
+			       sframe_fde_search(sec, false, tab, SFRAME_V3_FDE_BYTES,
+						 true, false, pc, idx);
+	}
+}
+
+/*
+ * Bytes from FRE sub-section offset @pos that one window read may take:
+ * the rest of the sub-section for a buffer; for user memory at most
+ * SFRAME_WINDOW_BYTES, and not past the next 4 KiB boundary.
+ */
+static u64 sframe_window_room(const struct sframe_section *sec, u64 pos)
+{
+	u64 room = sec->fre_end - pos, page;
+
+	if (sec->reader.kind == SFRAME_READER_BUFFER)
+		return room;
+	page = SFRAME_WINDOW_PAGE - ((sec->reader.uaddr + pos) & (SFRAME_WINDOW_PAGE - 1));
+	return min_t(u64, min(room, page), SFRAME_WINDOW_BYTES);
+}
+
+/*
+ * sframe_fre_find() - the last FRE of @fde that starts at or before @target
+ * @sec: the section
+ * @fde: from sframe_fde_get(), with at least one FRE
+ * @target: offset of the PC from the function start (from the repeat block
+ *          start for a PC-mask FDE)
+ * @w: the FRE bytes read last, for the caller to take the data words from
+ * @hit: filled on success
+ *
+ * Reads the start offset and info byte of each FRE up to the first one
+ * that starts after @target, with the checks of sframe_fre_read() and of
+ * the FRE order, and steps over the data words.  Where a whole FRE of any
+ * shape fits in what is left of the window, no size is checked per FRE: a
+ * run of them is scanned with the loop bounded by how many fit.  Near the
+ * end of the sub-section (or of a page) FREs are read one at a time.
+ *
+ * Return: 0 (@hit->have says whether an FRE covers @target) or
+ * -SFRAME_E_xxx.
+ */
+static int sframe_fre_find(const struct sframe_section *sec, const struct sframe_fde *fde,
+			   u32 target, struct sframe_window *w, struct sframe_fre_hit *hit)
+{
+	unsigned long ab = 1UL << fde->fre_type;
+	u32 mask = 0xffffffffU >> (32 - 8 * ab);
+	u32 left = fde->num_fres, k, start = 0, next_min = 0;
+	unsigned long tail;
+	const u8 *q, *found;
+	struct sframe_fre_raw fre;
+	u64 pos = fde->fres_off, room;
+	u8 info, found_info = 0;
+	int err = 0;
+
+	if (fde->fre_type > SFRAME_FRE_TYPE_ADDR4 || pos > sec->fre_end)
+		return -SFRAME_E_BAD_FDE;
+	memset(hit, 0, sizeof(*hit));
+	w->off = pos;
+	w->len = 0;
+	while (left) {
+		room = pos - w->off < w->len ? w->len - (pos - w->off) : 0;
+		if (room < SFRAME_FRE_MAX_BYTES) {
+			room = sframe_window_room(sec, pos);
+			if (room < SFRAME_FRE_MAX_BYTES) {
+				/* Too close to an end for a whole FRE of any size: check each. */
+				err = sframe_fre_read(sec, fde, pos, &fre);
+				if (err)
+					return err;
+				start = fre.start;
+				if (start < next_min)
+					return -SFRAME_E_FRE_ORDER;
+				if (start > target) {
+					err = 1;
+					break;
+				}
+				next_min = start + 1;
+				hit->pos = pos;
+				hit->start = fre.start;
+				hit->info = fre.info;
+				hit->have = true;
+				pos += fre.bytes;
+				left--;
+				continue;
+			}
+			err = sframe_read_ptr(&sec->reader, pos, room, w->buf, &w->p);
+			if (err)
+				return err;
+			w->off = pos;
+			w->len = room;
+		}
+
+		/* Every one of the next k FREs lies wholly inside the window. */
+		k = left;
+		if ((u64)k * SFRAME_FRE_MAX_BYTES > room)
+			k = room / SFRAME_FRE_MAX_BYTES;
+		left -= k;
+		q = w->p + (pos - w->off);
+		found = NULL;
+		do {
+			start = sframe_le32(q) & mask;
+			info = q[ab];
+			tail = sframe_fre_tail[info];
+			if (!tail)
+				return -SFRAME_E_BAD_FRE;
+			if (start < next_min)
+				return -SFRAME_E_FRE_ORDER;
+			if (start > target) {
+				err = 1;
+				break;
+			}
+			/* start <= target < func_size: no wrap */
+			next_min = start + 1;
+			found = q;
+			found_info = info;
+			q += ab + tail;
+		} while (--k);
+		if (found) {
+			hit->pos = w->off + (found - w->p);
+			hit->start = next_min - 1;
+			hit->info = found_info;
+			hit->have = true;
+		}
+		pos = w->off + (q - w->p);
+		if (err)
+			break;
+	}
+	if (err) {
+		hit->next_start = start;
+		hit->have_next = true;
+	}
+	return 0;
+}
+
 /**
  * sframe_find_row() - the row that describes @pc
  * @sec: initialized (and preferably validated) section
  * @pc: address to look up
  * @row: filled on success
  *
- * Binary search over the FDEs, then a scan of the function's FREs.  Safe
- * on its own even if the section bytes changed after validation: every
- * offset is re-checked, the search takes at most 21 steps (plus at most
- * SFRAME_MAX_EMPTY_FDE_SKIP zero-size FDEs stepped over) and the scan at
- * most SFRAME_MAX_FDE_FRES, and nothing divides by a value read from the
- * section without checking it.  A PC at a function's end belongs to the
- * next function or none; a zero-size function matches nothing.  A V3 FDE
- * without FREs describes an outermost frame.
+ * Binary search over the FDEs, then a scan of the function's FREs that
+ * decodes only the row found.  Safe on its own even if the section bytes
+ * changed after validation: every offset is re-checked, the search takes
+ * at most 21 steps (plus at most SFRAME_MAX_EMPTY_FDE_SKIP zero-size FDEs
+ * stepped over) and the scan at most SFRAME_MAX_FDE_FRES, and nothing
+ * divides by a value read from the section without checking it.  A PC at
+ * a function's end belongs to the next function or none; a zero-size
+ * function matches nothing.  A V3 FDE without FREs describes an outermost
+ * frame.
+ *
+ * Section bytes are read in runs: in place from a buffer, and from user
+ * memory with one copy per probed FDE start, one for the FDE found (two
+ * for V3) and one per window of FREs.
  *
  * Return: 0, -SFRAME_E_NO_FDE, -SFRAME_E_NO_FRE, or another -SFRAME_E_xxx
  * if the data is bad.
  */
 int sframe_find_row(const struct sframe_section *sec, unsigned long pc, struct sframe_row *row)
 {
-	struct sframe_fre_raw fre, found = {};
+	struct sframe_fre_raw fre;
+	struct sframe_fre_hit hit;
+	struct sframe_window w;
 	struct sframe_fde fde;
-	u64 target, block = 0, end, pos, start;
-	u32 lo = 0, hi = sec->num_fdes, mid, j;
-	bool have = false, have_next = false;
-	u32 next_start = 0;
+	u64 block = 0, end, wpos;
+	u32 lo = 0, j, target, wlen;
+	const u8 *p;
 	int err;
 
 	/* Last FDE starting at or before pc. */
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		err = sframe_fde_start(sec, mid, &start);
-		if (err)
-			return err;
-		if (start <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	err = sframe_fde_find(sec, pc, &lo);
+	if (err)
+		return err;
 	/*
 	 * Only the last non-empty one of them can cover pc; zero-size FDEs
 	 * sorted after it (same start) are stepped over, a bounded number.
@@ -688,7 +1016,7 @@ int sframe_find_row(const struct sframe_section *sec, unsigned long pc, struct s
 	for (j = 0; ; j++) {
 		if (!lo || j > SFRAME_MAX_EMPTY_FDE_SKIP)
 			return -SFRAME_E_NO_FDE;
-		err = sframe_fde_get(sec, --lo, &fde);
+		err = sframe_fde_read(sec, --lo, &fde);
 		if (err)
 			return err;
 		if (fde.func_size)
@@ -697,7 +1025,7 @@ int sframe_find_row(const struct sframe_section *sec, unsigned long pc, struct s
 	if (pc < fde.func_start || pc - fde.func_start >= fde.func_size)
 		return -SFRAME_E_NO_FDE;
 
-	/* Offsets from the function start from here on: none can wrap. */
+	/* Offsets from the function start from here on: below func_size, a u32. */
 	target = pc - fde.func_start;
 	if (fde.pcmask) {
 		/* rep_size is non-zero: sframe_fde_get() refused 0. */
@@ -721,32 +1049,38 @@ int sframe_find_row(const struct sframe_section *sec, unsigned long pc, struct s
 		return 0;
 	}
 
-	pos = fde.fres_off;
-	for (j = 0; j < fde.num_fres; j++) {
-		err = sframe_fre_read(sec, &fde, pos, &fre);
-		if (err)
-			return err;
-		if (have && fre.start <= found.start)
-			return -SFRAME_E_FRE_ORDER;
-		if (fre.start > target) {
-			next_start = fre.start;
-			have_next = true;
-			break;
-		}
-		found = fre;
-		have = true;
-		pos += fre.bytes;
-	}
-	if (!have)
+	err = sframe_fre_find(sec, &fde, target, &w, &hit);
+	if (err)
+		return err;
+	if (!hit.have)
 		return -SFRAME_E_NO_FRE;
 
-	err = sframe_fre_decode(sec, &fde, &found, row);
+	/*
+	 * The data words of the FRE found, whose size the scan checked: from
+	 * the window if they are still in it, else read again (the info byte
+	 * is not, so they are the words of the FRE as the scan saw it).
+	 */
+	fre.start = hit.start;
+	fre.info = hit.info;
+	fre.count = SFRAME_FRE_INFO_COUNT(hit.info);
+	wpos = hit.pos + (1U << fde.fre_type) + 1;
+	wlen = fre.count << SFRAME_FRE_INFO_SIZE(hit.info);
+	if (wpos >= w.off && wpos - w.off <= w.len && wlen <= w.len - (wpos - w.off)) {
+		p = w.p + (wpos - w.off);
+	} else {
+		err = sframe_read_ptr(&sec->reader, wpos, wlen, w.buf, &p);
+		if (err)
+			return err;
+	}
+	sframe_fre_words(&fre, p);
+
+	err = sframe_fre_decode(sec, &fde, &fre, row);
 	if (err)
 		return err;
 	sframe_row_set_func(row, &fde);
-	row->start = fde.func_start + block + found.start;
-	if (have_next)
-		end = block + next_start;
+	row->start = fde.func_start + block + fre.start;
+	if (hit.have_next)
+		end = block + hit.next_start;
 	else
 		end = fde.pcmask ? block + fde.rep_size : fde.func_size;
 	row->end = fde.func_start + min_t(u64, end, fde.func_size);

@@ -6,8 +6,9 @@
  *
  * The same source builds in the kernel module and in the userspace tools.
  * It allocates nothing, and every section byte is read through
- * sframe_read(), so the section may live in user memory that changes or
- * disappears at any time: sframe_find_row() re-checks everything it reads.
+ * sframe_read() or sframe_read_ptr(), so the section may live in user memory
+ * that changes or disappears at any time: sframe_find_row() re-checks
+ * everything it reads.
  */
 #ifndef _SFRAME_H
 #define _SFRAME_H

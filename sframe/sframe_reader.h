@@ -2,8 +2,8 @@
 /*
  * Where the decoder gets section bytes from: a buffer it may read directly,
  * or user memory that may fault or change under it.  Every byte of a section
- * goes through sframe_read(), which bounds-checks against the section size
- * before touching memory.
+ * goes through sframe_read() or sframe_read_ptr(), which bounds-check
+ * against the section size before touching memory.
  */
 #ifndef _SFRAME_READER_H
 #define _SFRAME_READER_H
@@ -83,6 +83,40 @@ static inline int sframe_read(const struct sframe_reader *r, u64 off, void *dst,
 	case SFRAME_READER_USER_NOFAULT:
 		return sframe_user_read_nofault(r->uaddr + off, dst, len);
 	}
+	return -SFRAME_E_FAULT;
+}
+
+/**
+ * sframe_read_ptr() - @len bytes at section offset @off, read at most once
+ * @r: the section
+ * @off: offset from the start of the section
+ * @len: bytes wanted
+ * @tmp: at least @len bytes, for the user kinds
+ * @p: set to the bytes on success: inside @r->buf for SFRAME_READER_BUFFER
+ *     (no copy), @tmp for the user kinds (one copy of all @len bytes)
+ *
+ * For reading several fields, or a run of FREs, with one bounds check and
+ * at most one uaccess.  The caller reads each byte it needs from *@p once:
+ * a buffer is not copied, so nothing protects a value read twice.
+ *
+ * Return: 0, -SFRAME_E_TRUNCATED if [@off, @off + @len) is not inside the
+ * section, -SFRAME_E_FAULT if the memory could not be read.
+ */
+static inline int sframe_read_ptr(const struct sframe_reader *r, u64 off, size_t len, void *tmp,
+				  const u8 **p)
+{
+	if (off > r->size || len > r->size - off)
+		return -SFRAME_E_TRUNCATED;
+
+	if (r->kind == SFRAME_READER_BUFFER) {
+		*p = r->buf + off;
+		return 0;
+	}
+	*p = tmp;
+	if (r->kind == SFRAME_READER_USER)
+		return sframe_user_read(r->uaddr + off, tmp, len);
+	if (r->kind == SFRAME_READER_USER_NOFAULT)
+		return sframe_user_read_nofault(r->uaddr + off, tmp, len);
 	return -SFRAME_E_FAULT;
 }
 
