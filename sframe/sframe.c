@@ -73,24 +73,6 @@ struct sframe_window {
 	u8 buf[SFRAME_WINDOW_BYTES];
 };
 
-/**
- * struct sframe_fre_hit - what the FRE scan of a lookup found
- * @pos: section offset of the FRE that covers the PC
- * @start: its start offset
- * @info: its info byte
- * @next_start: start offset of the FRE after it, if @have_next
- * @have: an FRE covers the PC
- * @have_next: the scan stopped at an FRE starting after the PC
- */
-struct sframe_fre_hit {
-	u64 pos;
-	u32 start;
-	u8 info;
-	u32 next_start;
-	bool have;
-	bool have_next;
-};
-
 /* One FRE as stored: start offset, info byte and its data words. */
 struct sframe_fre_raw {
 	u32 start;
@@ -101,27 +83,22 @@ struct sframe_fre_raw {
 	s32 sword[SFRAME_FRE_MAX_WORDS];	/* offsets, sign-extended */
 };
 
-/* The kernel's, or glibc's in the userspace build; a plain hint elsewhere. */
-#ifndef __always_inline
-#define __always_inline inline
-#endif
-
 /*
  * Sections are little-endian whatever the host: assemble bytes by hand.
  * The fixed-size forms compile to one (unaligned) load where the host is
  * little-endian, like get_unaligned_le32() but in the userspace build too.
  */
-static inline u16 sframe_le16(const u8 *p)
+static __always_inline u16 sframe_le16(const u8 *p)
 {
 	return p[0] | (u16)p[1] << 8;
 }
 
-static inline u32 sframe_le32(const u8 *p)
+static __always_inline u32 sframe_le32(const u8 *p)
 {
 	return p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24;
 }
 
-static inline u64 sframe_le64(const u8 *p)
+static __always_inline u64 sframe_le64(const u8 *p)
 {
 	return sframe_le32(p) | (u64)sframe_le32(p + 4) << 32;
 }
@@ -387,7 +364,7 @@ int sframe_fde_get(const struct sframe_section *sec, u32 idx, struct sframe_fde 
 }
 
 /* The @fre->count data words at @p, of the size @fre->info gives. */
-static void sframe_fre_words(struct sframe_fre_raw *fre, const u8 *p)
+static __always_inline void sframe_fre_words(struct sframe_fre_raw *fre, const u8 *p)
 {
 	unsigned int i;
 
@@ -543,8 +520,9 @@ static int sframe_decode_flex(const struct sframe_section *sec, const struct sfr
 	return sframe_flex_rule(sec, fre->uword[fp_ctrl], fre->sword[fp_ctrl + 1], &row->fp);
 }
 
-static int sframe_decode_default(const struct sframe_section *sec,
-				 const struct sframe_fre_raw *fre, struct sframe_row *row)
+static __always_inline int sframe_decode_default(const struct sframe_section *sec,
+						 const struct sframe_fre_raw *fre,
+						 struct sframe_row *row)
 {
 	bool amd64 = sframe_is_amd64(sec);
 
@@ -591,8 +569,10 @@ static bool sframe_rule_needs_topmost(const struct sframe_reg_rule *rule)
 }
 
 /* Turn one FRE of @fde into the rules of @row (not its PC range). */
-static int sframe_fre_decode(const struct sframe_section *sec, const struct sframe_fde *fde,
-			     const struct sframe_fre_raw *fre, struct sframe_row *row)
+static __always_inline int sframe_fre_decode(const struct sframe_section *sec,
+					     const struct sframe_fde *fde,
+					     const struct sframe_fre_raw *fre,
+					     struct sframe_row *row)
 {
 	int err;
 
@@ -742,16 +722,56 @@ int sframe_section_validate(const struct sframe_section *sec)
 	return 0;
 }
 
+/**
+ * struct sframe_fde_batch - FDE entries copied from user memory at once
+ * @first: index of the FDE at @buf[0]
+ * @count: FDEs in @buf, 0 before the copy
+ * @buf: their bytes
+ *
+ * The last probes of a binary search fall in a few neighbouring FDEs:
+ * once those fit in @buf they are copied with one read instead of one per
+ * probe.
+ */
+struct sframe_fde_batch {
+	u32 first;
+	u32 count;
+	u8 buf[SFRAME_WINDOW_BYTES];
+};
+
+/*
+ * Copy FDEs @first to @first + @count - 1 from user memory into @b, if they
+ * fit and lie in one 4 KiB page: the page of the FDE the search ends at,
+ * so that a no-fault lookup reads no page it would not read otherwise.
+ */
+static int sframe_fde_batch_fill(const struct sframe_section *sec, struct sframe_fde_batch *b,
+				 u32 first, u32 count)
+{
+	u64 off = sec->fde_off + (u64)first * sec->fde_size;
+	u64 len = (u64)count * sec->fde_size;
+	u64 page = SFRAME_WINDOW_PAGE - ((sec->reader.uaddr + off) & (SFRAME_WINDOW_PAGE - 1));
+	const u8 *p;
+	int err;
+
+	if (len > sizeof(b->buf) || len > page)
+		return 0;
+	err = sframe_read_ptr(&sec->reader, off, len, b->buf, &p);
+	if (err)
+		return err;
+	b->first = first;
+	b->count = count;
+	return 0;
+}
+
 /*
  * Start address of FDE @i for the binary search, modulo 2^64: one that
  * would wrap (validation refuses it) only steers the search like an
  * unsorted FDE does, and the FDE the search ends at is checked in full by
  * sframe_fde_get().  The start field is read from @tab, the FDE array in
- * place, or from user memory if @user.
+ * place, or if @user from @b or else user memory.
  */
 static __always_inline int sframe_fde_probe(const struct sframe_section *sec, bool user,
-					    const u8 *tab, u32 i, u32 size, bool wide, bool pcrel,
-					    u64 *start)
+					    const u8 *tab, struct sframe_fde_batch *b, u32 i,
+					    u32 size, bool wide, bool pcrel, u64 *start)
 {
 	u64 off = (u64)i * size;
 	const u8 *p;
@@ -761,6 +781,8 @@ static __always_inline int sframe_fde_probe(const struct sframe_section *sec, bo
 
 	if (!user) {
 		p = tab + off;
+	} else if (i - b->first < b->count) {
+		p = b->buf + (u64)(i - b->first) * size;
 	} else {
 		err = sframe_read_ptr(&sec->reader, sec->fde_off + off, wide ? 8 : 4, buf, &p);
 		if (err)
@@ -775,35 +797,51 @@ static __always_inline int sframe_fde_probe(const struct sframe_section *sec, bo
  * Binary search for the first FDE that starts after @pc: *@idx FDEs start
  * at or before it if the FDEs are sorted.  Shar's form: a first probe
  * leaves a power-of-two range, then each probe halves it, so that a probe
- * is a load, an add, a compare and a conditional move; 22 probes at most
- * (SFRAME_MAX_FDES).  Inlined with a constant layout for each version.
+ * of a buffer is a load, an add, a compare and a conditional move; 22
+ * probes at most (SFRAME_MAX_FDES).  Inlined with a constant layout for
+ * each version.  In user memory the FDEs left for the last probes are
+ * copied at once.
  */
 static __always_inline int sframe_fde_search(const struct sframe_section *sec, bool user,
 					     const u8 *tab, u32 size, bool wide, bool pcrel, u64 pc,
 					     u32 *idx)
 {
 	u32 n = sec->num_fdes, i = 0, k;
+	struct sframe_fde_batch b;
 	u64 start;
 	int err;
 
 	*idx = 0;
 	if (!n)
 		return 0;
-	/* Invariant: FDEs before i start at or before pc, FDEs from i + k on after it. */
+	if (user) {
+		b.first = 0;
+		b.count = 0;
+		err = sframe_fde_batch_fill(sec, &b, 0, n);
+		if (err)
+			return err;
+	}
+	/* The first FDE after pc is one of FDEs i to i + k. */
 	k = 1U << (31 - __builtin_clz(n));
-	err = sframe_fde_probe(sec, user, tab, k - 1, size, wide, pcrel, &start);
+	err = sframe_fde_probe(sec, user, tab, &b, k - 1, size, wide, pcrel, &start);
 	if (err)
 		return err;
 	if (start <= pc)
 		i = n - k;
 	for (k >>= 1; k; k >>= 1) {
-		err = sframe_fde_probe(sec, user, tab, i + k - 1, size, wide, pcrel, &start);
+		/* The probes left are of FDEs i to i + 2k - 1, all below n. */
+		if (user && !b.count) {
+			err = sframe_fde_batch_fill(sec, &b, i, 2 * k);
+			if (err)
+				return err;
+		}
+		err = sframe_fde_probe(sec, user, tab, &b, i + k - 1, size, wide, pcrel, &start);
 		if (err)
 			return err;
 		if (start <= pc)
 			i += k;
 	}
-	err = sframe_fde_probe(sec, user, tab, i, size, wide, pcrel, &start);
+	err = sframe_fde_probe(sec, user, tab, &b, i, size, wide, pcrel, &start);
 	if (err)
 		return err;
 	*idx = i + (start <= pc);
@@ -860,73 +898,114 @@ static u64 sframe_window_room(const struct sframe_section *sec, u64 pos)
 	return min_t(u64, min(room, page), SFRAME_WINDOW_BYTES);
 }
 
+/* Take the FRE at @q, whose size was checked, as the one found so far. */
+static __always_inline void sframe_fre_take(struct sframe_fre_raw *fre, const u8 *q,
+					    unsigned long ab, u32 start, u8 info)
+{
+	fre->start = start;
+	fre->info = info;
+	fre->count = SFRAME_FRE_INFO_COUNT(info);
+	sframe_fre_words(fre, q + ab + 1);
+}
+
 /*
  * sframe_fre_find() - the last FRE of @fde that starts at or before @target
  * @sec: the section
  * @fde: from sframe_fde_get(), with at least one FRE
  * @target: offset of the PC from the function start (from the repeat block
  *          start for a PC-mask FDE)
- * @w: the FRE bytes read last, for the caller to take the data words from
- * @hit: filled on success
+ * @fre: the FRE found, with its data words
+ * @next_start: set to the start offset of the FRE after it, if there is one
  *
  * Reads the start offset and info byte of each FRE up to the first one
  * that starts after @target, with the checks of sframe_fre_read() and of
- * the FRE order, and steps over the data words.  Where a whole FRE of any
- * shape fits in what is left of the window, no size is checked per FRE: a
- * run of them is scanned with the loop bounded by how many fit.  Near the
- * end of the sub-section (or of a page) FREs are read one at a time.
+ * the FRE order, and steps over the data words; only the FRE found has its
+ * words read.  Where the next FREs would fit in the bytes at hand whatever
+ * their size -- the rest of a buffer, or a window of up to
+ * SFRAME_WINDOW_BYTES copied from user memory -- a run of them is scanned
+ * with the loop bounded by how many fit and no size checked per FRE; in
+ * the last bytes of the FRE sub-section each size is checked.  In user
+ * memory an FRE just before a page boundary is read on its own.
  *
- * Return: 0 (@hit->have says whether an FRE covers @target) or
+ * Return: 1 if an FRE covers @target and the scan stopped at the next one,
+ * 0 if the last FRE covers it, -SFRAME_E_NO_FRE if none does, or another
  * -SFRAME_E_xxx.
  */
 static int sframe_fre_find(const struct sframe_section *sec, const struct sframe_fde *fde,
-			   u32 target, struct sframe_window *w, struct sframe_fre_hit *hit)
+			   u32 target, struct sframe_fre_raw *fre, u32 *next_start)
 {
-	unsigned long ab = 1UL << fde->fre_type;
+	unsigned long ab = 1UL << fde->fre_type, tail;
 	u32 mask = 0xffffffffU >> (32 - 8 * ab);
-	u32 left = fde->num_fres, k, start = 0, next_min = 0;
-	unsigned long tail;
+	u32 left = fde->num_fres, k, start, next_min = 0;
+	struct sframe_window w;
 	const u8 *q, *found;
-	struct sframe_fre_raw fre;
-	u64 pos = fde->fres_off, room;
+	struct sframe_fre_raw one;
+	u64 pos = fde->fres_off, room, avail;
+	bool have = false;
 	u8 info, found_info = 0;
-	int err = 0;
+	int ret = 0;
 
 	if (fde->fre_type > SFRAME_FRE_TYPE_ADDR4 || pos > sec->fre_end)
 		return -SFRAME_E_BAD_FDE;
-	memset(hit, 0, sizeof(*hit));
-	w->off = pos;
-	w->len = 0;
+	w.off = pos;
+	w.len = 0;
 	while (left) {
-		room = pos - w->off < w->len ? w->len - (pos - w->off) : 0;
+		room = pos - w.off < w.len ? w.len - (pos - w.off) : 0;
 		if (room < SFRAME_FRE_MAX_BYTES) {
-			room = sframe_window_room(sec, pos);
-			if (room < SFRAME_FRE_MAX_BYTES) {
-				/* Too close to an end for a whole FRE of any size: check each. */
-				err = sframe_fre_read(sec, fde, pos, &fre);
-				if (err)
-					return err;
-				start = fre.start;
+			avail = sframe_window_room(sec, pos);
+			if (avail < SFRAME_FRE_MAX_BYTES && pos + avail < sec->fre_end) {
+				/* User memory just before a page boundary: this FRE alone. */
+				ret = sframe_fre_read(sec, fde, pos, &one);
+				if (ret)
+					return ret;
+				start = one.start;
 				if (start < next_min)
 					return -SFRAME_E_FRE_ORDER;
 				if (start > target) {
-					err = 1;
+					ret = 1;
 					break;
 				}
 				next_min = start + 1;
-				hit->pos = pos;
-				hit->start = fre.start;
-				hit->info = fre.info;
-				hit->have = true;
-				pos += fre.bytes;
+				*fre = one;
+				have = true;
+				pos += one.bytes;
 				left--;
 				continue;
 			}
-			err = sframe_read_ptr(&sec->reader, pos, room, w->buf, &w->p);
-			if (err)
-				return err;
-			w->off = pos;
-			w->len = room;
+			if (avail > room) {
+				ret = sframe_read_ptr(&sec->reader, pos, avail, w.buf, &w.p);
+				if (ret)
+					return ret;
+				w.off = pos;
+				w.len = avail;
+				room = avail;
+			}
+		}
+
+		if (room < SFRAME_FRE_MAX_BYTES) {
+			/* The last bytes of the FRE sub-section: check the size. */
+			if (room < ab + 1)
+				return -SFRAME_E_BAD_FDE;
+			q = w.p + (pos - w.off);
+			start = sframe_get_le(q, ab);
+			info = q[ab];
+			tail = sframe_fre_tail[info];
+			if (!tail)
+				return -SFRAME_E_BAD_FRE;
+			if (ab + tail > room)
+				return -SFRAME_E_BAD_FDE;
+			if (start < next_min)
+				return -SFRAME_E_FRE_ORDER;
+			if (start > target) {
+				ret = 1;
+				break;
+			}
+			next_min = start + 1;
+			sframe_fre_take(fre, q, ab, start, info);
+			have = true;
+			pos += ab + tail;
+			left--;
+			continue;
 		}
 
 		/* Every one of the next k FREs lies wholly inside the window. */
@@ -934,7 +1013,7 @@ static int sframe_fre_find(const struct sframe_section *sec, const struct sframe
 		if ((u64)k * SFRAME_FRE_MAX_BYTES > room)
 			k = room / SFRAME_FRE_MAX_BYTES;
 		left -= k;
-		q = w->p + (pos - w->off);
+		q = w.p + (pos - w.off);
 		found = NULL;
 		do {
 			start = sframe_le32(q) & mask;
@@ -945,7 +1024,7 @@ static int sframe_fre_find(const struct sframe_section *sec, const struct sframe
 			if (start < next_min)
 				return -SFRAME_E_FRE_ORDER;
 			if (start > target) {
-				err = 1;
+				ret = 1;
 				break;
 			}
 			/* start <= target < func_size: no wrap */
@@ -955,20 +1034,19 @@ static int sframe_fre_find(const struct sframe_section *sec, const struct sframe
 			q += ab + tail;
 		} while (--k);
 		if (found) {
-			hit->pos = w->off + (found - w->p);
-			hit->start = next_min - 1;
-			hit->info = found_info;
-			hit->have = true;
+			/* Its words are still in the window. */
+			sframe_fre_take(fre, found, ab, next_min - 1, found_info);
+			have = true;
 		}
-		pos = w->off + (q - w->p);
-		if (err)
+		pos = w.off + (q - w.p);
+		if (ret)
 			break;
 	}
-	if (err) {
-		hit->next_start = start;
-		hit->have_next = true;
-	}
-	return 0;
+	if (!have)
+		return -SFRAME_E_NO_FRE;
+	if (ret)
+		*next_start = start;
+	return ret;
 }
 
 /**
@@ -987,9 +1065,10 @@ static int sframe_fre_find(const struct sframe_section *sec, const struct sframe
  * function matches nothing.  A V3 FDE without FREs describes an outermost
  * frame.
  *
- * Section bytes are read in runs: in place from a buffer, and from user
- * memory with one copy per probed FDE start, one for the FDE found (two
- * for V3) and one per window of FREs.
+ * Section bytes are read in runs: in place from a buffer; from user memory
+ * with one copy per probed FDE start until the FDEs left to probe fit in
+ * 128 bytes, one for those, one for the FDE found (two for V3) and one per
+ * window of up to 128 bytes of FREs.
  *
  * Return: 0, -SFRAME_E_NO_FDE, -SFRAME_E_NO_FRE, or another -SFRAME_E_xxx
  * if the data is bad.
@@ -997,13 +1076,10 @@ static int sframe_fre_find(const struct sframe_section *sec, const struct sframe
 int sframe_find_row(const struct sframe_section *sec, unsigned long pc, struct sframe_row *row)
 {
 	struct sframe_fre_raw fre;
-	struct sframe_fre_hit hit;
-	struct sframe_window w;
 	struct sframe_fde fde;
-	u64 block = 0, end, wpos;
-	u32 lo = 0, j, target, wlen;
-	const u8 *p;
-	int err;
+	u32 lo = 0, j, target, next_start = 0;
+	u64 block = 0, end;
+	int err, has_next;
 
 	/* Last FDE starting at or before pc. */
 	err = sframe_fde_find(sec, pc, &lo);
@@ -1049,38 +1125,17 @@ int sframe_find_row(const struct sframe_section *sec, unsigned long pc, struct s
 		return 0;
 	}
 
-	err = sframe_fre_find(sec, &fde, target, &w, &hit);
-	if (err)
-		return err;
-	if (!hit.have)
-		return -SFRAME_E_NO_FRE;
-
-	/*
-	 * The data words of the FRE found, whose size the scan checked: from
-	 * the window if they are still in it, else read again (the info byte
-	 * is not, so they are the words of the FRE as the scan saw it).
-	 */
-	fre.start = hit.start;
-	fre.info = hit.info;
-	fre.count = SFRAME_FRE_INFO_COUNT(hit.info);
-	wpos = hit.pos + (1U << fde.fre_type) + 1;
-	wlen = fre.count << SFRAME_FRE_INFO_SIZE(hit.info);
-	if (wpos >= w.off && wpos - w.off <= w.len && wlen <= w.len - (wpos - w.off)) {
-		p = w.p + (wpos - w.off);
-	} else {
-		err = sframe_read_ptr(&sec->reader, wpos, wlen, w.buf, &p);
-		if (err)
-			return err;
-	}
-	sframe_fre_words(&fre, p);
+	has_next = sframe_fre_find(sec, &fde, target, &fre, &next_start);
+	if (has_next < 0)
+		return has_next;
 
 	err = sframe_fre_decode(sec, &fde, &fre, row);
 	if (err)
 		return err;
 	sframe_row_set_func(row, &fde);
 	row->start = fde.func_start + block + fre.start;
-	if (hit.have_next)
-		end = block + hit.next_start;
+	if (has_next)
+		end = block + next_start;
 	else
 		end = fde.pcmask ? block + fde.rep_size : fde.func_size;
 	row->end = fde.func_start + min_t(u64, end, fde.func_size);

@@ -13,6 +13,11 @@
 
 #include "sframe_error.h"
 
+/* The kernel's, or glibc's in the userspace build; a plain hint elsewhere. */
+#ifndef __always_inline
+#define __always_inline inline
+#endif
+
 enum sframe_reader_kind {
 	SFRAME_READER_BUFFER,		/* @buf, readable without faulting */
 	SFRAME_READER_USER,		/* @uaddr in the current mm, may sleep */
@@ -102,8 +107,8 @@ static inline int sframe_read(const struct sframe_reader *r, u64 off, void *dst,
  * Return: 0, -SFRAME_E_TRUNCATED if [@off, @off + @len) is not inside the
  * section, -SFRAME_E_FAULT if the memory could not be read.
  */
-static inline int sframe_read_ptr(const struct sframe_reader *r, u64 off, size_t len, void *tmp,
-				  const u8 **p)
+static __always_inline int sframe_read_ptr(const struct sframe_reader *r, u64 off, size_t len,
+					   void *tmp, const u8 **p)
 {
 	if (off > r->size || len > r->size - off)
 		return -SFRAME_E_TRUNCATED;
