@@ -101,33 +101,48 @@ EXPORT_SYMBOL_GPL(sfu_unwind_depth_limit);
  * @dst: kernel destination
  * @len: bytes
  *
+ * A faultable unwind tries a no-fault read first: it gives the same bytes
+ * when the pages are present, the common case, and skips what a read that
+ * may sleep costs (might_fault() and its debugging checks).
+ *
  * Return: 0, or -SFRAME_E_FAULT.
  */
 int sfu_unwind_read(const struct sfu_unwind_state *st, unsigned long addr, void *dst,
 		    size_t len)
 {
+	if (!sframe_user_read_nofault(addr, dst, len))
+		return 0;
 	if (st->flags & SFU_UNWIND_NOFAULT)
-		return sframe_user_read_nofault(addr, dst, len);
+		return -SFRAME_E_FAULT;
 	return sframe_user_read(addr, dst, len);
 }
 
-/* One word of the task's size at @addr. */
+/* @n (1 or 2) consecutive words of the task's size at @addr. */
+static int sfu_read_words(const struct sfu_unwind_state *st, unsigned long addr,
+			  unsigned long *words, unsigned int n)
+{
+	u32 w32[2];
+	u64 w64[2];
+	unsigned int i;
+
+	if (st->ws == sizeof(u32)) {
+		if (sfu_unwind_read(st, addr, w32, n * sizeof(u32)))
+			return SFU_STOP_FAULT;
+		for (i = 0; i < n; i++)
+			words[i] = w32[i];
+		return 0;
+	}
+	if (sfu_unwind_read(st, addr, w64, n * sizeof(u64)))
+		return SFU_STOP_FAULT;
+	for (i = 0; i < n; i++)
+		words[i] = w64[i];
+	return 0;
+}
+
 static int sfu_read_word(const struct sfu_unwind_state *st, unsigned long addr,
 			 unsigned long *word)
 {
-	u32 w32;
-	u64 w64;
-
-	if (st->ws == sizeof(u32)) {
-		if (sfu_unwind_read(st, addr, &w32, sizeof(w32)))
-			return SFU_STOP_FAULT;
-		*word = w32;
-		return 0;
-	}
-	if (sfu_unwind_read(st, addr, &w64, sizeof(w64)))
-		return SFU_STOP_FAULT;
-	*word = w64;
-	return 0;
+	return sfu_read_words(st, addr, word, 1);
 }
 
 /* The value a rule is based on: SP and FP of any frame, others topmost only. */
@@ -232,17 +247,25 @@ static int sfu_unwind_step(struct sfu_unwind_state *st, const struct sfu_frame_r
 	if ((cfa & (st->ws - 1)) || cfa >= TASK_SIZE)
 		return SFU_STOP_BAD_CFA;
 
-	reason = sfu_rule_value(st, &r->ra, cfa, 0, &ra);
+	if (r->ra.kind == SFU_RULE_CFA_DEREF && r->fp.kind == SFU_RULE_CFA_DEREF &&
+	    r->fp.offset == r->ra.offset - (long)st->ws) {
+		/* A frame record {FP, RA}: one read for both. */
+		unsigned long record[2];
+
+		reason = sfu_read_words(st, cfa + r->fp.offset, record, 2);
+		fp = record[0];
+		ra = record[1];
+	} else {
+		reason = sfu_rule_value(st, &r->ra, cfa, 0, &ra);
+		if (!reason)
+			reason = sfu_rule_value(st, &r->fp, cfa, st->fp, &fp);
+	}
 	if (reason)
 		return reason;
 	ra = sfu_arch_return_address(ra);
 	/* Code is in user space, and never at 0. */
 	if (!ra || ra >= TASK_SIZE)
 		return SFU_STOP_BAD_RA;
-
-	reason = sfu_rule_value(st, &r->fp, cfa, st->fp, &fp);
-	if (reason)
-		return reason;
 
 	st->ip = ra;
 	st->sp = cfa;
@@ -301,7 +324,10 @@ static int sfu_sframe_rules(struct sfu_unwind_state *st, struct sfu_frame_rules 
 	 * to a noreturn function ends it): look up the call instruction.
 	 */
 	pc = st->topmost ? st->ip : st->ip - 1;
-	err = sfu_find_row(current->mm, pc, st->flags & SFU_UNWIND_NOFAULT, &row);
+	/* Faultable or not, try without faults first (see sfu_unwind_read()). */
+	err = sfu_find_row(current->mm, pc, true, &row);
+	if (err == -SFRAME_E_FAULT && !(st->flags & SFU_UNWIND_NOFAULT))
+		err = sfu_find_row(current->mm, pc, false, &row);
 	if (err) {
 		if (err == -SFRAME_E_FAULT)
 			this_cpu_inc(sfu_unwind_stats.sframe_faults);
