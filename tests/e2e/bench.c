@@ -9,7 +9,7 @@
  * by the difference in frames is the cost of one frame, free of the
  * system call's fixed cost.  Prints one line per mode and the ratios.
  *
- *   bench [iterations]
+ *   bench [iterations [mode]]     (mode: sframe, fp, sframe-nofault, fp-nofault)
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -59,12 +59,12 @@ static double now(void)
 
 struct run {
 	unsigned int flags;
-	unsigned int depth;	/* frames of the recursion */
+	unsigned int depth;	/* functions of the chain on the stack */
 	unsigned int nr;	/* frames the unwinder stored */
 	double seconds;
 };
 
-/* Unwind from here @iterations times; the walk is bounded to the recursion. */
+/* Unwind from here @iterations times; the walk is bounded to the chain. */
 static __attribute__((noinline)) void measure(struct run *r)
 {
 	struct sfu_unwind u = {
@@ -83,14 +83,43 @@ static __attribute__((noinline)) void measure(struct run *r)
 	r->nr = u.nr;
 }
 
-static __attribute__((noinline)) int recurse(struct run *r, unsigned int n)
-{
-	volatile int pad = n;
+/*
+ * DEEP distinct functions, so that every frame is a lookup of its own
+ * (a recursion would look up the same row over and over): fn_k calls
+ * fn_{k+1}, the last one measures.  Starting at fn_{DEEP - depth} gives a
+ * stack of depth of them.
+ */
+typedef int (*bench_fn)(struct run *r);
+static const bench_fn chain[DEEP + 1];
 
-	if (n)
-		return recurse(r, n - 1) + pad;
+#define BENCH_FN(a, b)							\
+static __attribute__((noinline)) int fn_##a##_##b(struct run *r)	\
+{									\
+	volatile int pad = (a) * 8 + (b);				\
+									\
+	return chain[(a) * 8 + (b) + 1](r) + pad;			\
+}
+
+#define BENCH_FN8(a)	BENCH_FN(a, 0) BENCH_FN(a, 1) BENCH_FN(a, 2) BENCH_FN(a, 3) \
+			BENCH_FN(a, 4) BENCH_FN(a, 5) BENCH_FN(a, 6) BENCH_FN(a, 7)
+BENCH_FN8(0) BENCH_FN8(1) BENCH_FN8(2) BENCH_FN8(3)
+BENCH_FN8(4) BENCH_FN8(5) BENCH_FN8(6) BENCH_FN8(7)
+
+static __attribute__((noinline)) int last(struct run *r)
+{
 	measure(r);
-	return pad;
+	return 0;
+}
+
+#define F8(a)	fn_##a##_0, fn_##a##_1, fn_##a##_2, fn_##a##_3, \
+		fn_##a##_4, fn_##a##_5, fn_##a##_6, fn_##a##_7
+static const bench_fn chain[DEEP + 1] = {
+	F8(0), F8(1), F8(2), F8(3), F8(4), F8(5), F8(6), F8(7), last,
+};
+
+static int recurse(struct run *r, unsigned int depth)
+{
+	return chain[DEEP - depth](r);
 }
 
 /* Nanoseconds per frame: the slope between the shallow and the deep stack. */
@@ -120,6 +149,7 @@ int main(int argc, char **argv)
 	};
 	double ns[4];
 	unsigned int i, nr;
+	unsigned long n;
 
 	if (argc > 1)
 		iterations = strtoul(argv[1], NULL, 0);
@@ -129,8 +159,15 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* Warm up: fault in the stack, the section and the code. */
+	n = iterations;
+	iterations = 20;
 	per_frame(0, &nr);
+	iterations = n;
 	for (i = 0; i < 4; i++) {
+		if (argc > 2 && strcmp(argv[2], modes[i].name)) {
+			ns[i] = 0;
+			continue;
+		}
 		ns[i] = per_frame(modes[i].flags, &nr);
 		printf("%-15s %8.1f ns/frame  (%u frames at depth %u, %lu unwinds)\n",
 		       modes[i].name, ns[i], nr, DEEP, iterations);
