@@ -9,6 +9,9 @@
  *   regtest fork NAME               a forked child has NAME registered too
  *   regtest cycle N LIB             N map/unmap cycles leave the count unchanged
  *   regtest dlopen LIB              (dynamic builds) dlopen: registered; dlclose: gone
+ *   regtest dlcycle N LIB           (dynamic builds) N dlopen/dlclose cycles leave the
+ *                                   count unchanged
+ *   regtest churn SECONDS LIB       map/unmap LIB and fork children that exit, for SECONDS
  *   regtest waitfile FILE NAME      wait until FILE exists, then check NAME
  *   regtest bench N LIB             time N map/unmap (and dlopen/dlclose) cycles:
  *                                   prints "mapelf_ns X" and "dlopen_ns Y"
@@ -80,6 +83,14 @@ static int expect_count(const char *what, const char *name, int want)
 		return 1;
 	}
 	return 0;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
 struct mapped {
@@ -198,13 +209,70 @@ static int cmd_dlopen(const char *lib)
 	dlclose(h);
 	return bad | expect_count("after dlclose", name, 0);
 }
+
+static int cmd_dlcycle(int n, const char *lib)
+{
+	int before = count_sections(NULL, NULL, NULL), i, after;
+
+	for (i = 0; i < n; i++) {
+		void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+
+		if (!h) {
+			fprintf(stderr, "dlopen: %s\n", dlerror());
+			return 2;
+		}
+		if (count_sections(base_name(lib), NULL, NULL) != 1) {
+			fprintf(stderr, "dlcycle %d: %s not registered\n", i, base_name(lib));
+			return 1;
+		}
+		dlclose(h);
+	}
+	after = count_sections(NULL, NULL, NULL);
+	if (after != before) {
+		fprintf(stderr, "dlcycle: %d sections before, %d after %d cycles\n", before, after, n);
+		return 1;
+	}
+	printf("dlcycle: %d dlopen/dlclose cycles, %d sections before and after\n", n, before);
+	return 0;
+}
 #else
 static int cmd_dlopen(const char *lib)
 {
 	fprintf(stderr, "dlopen: not in a static build (%s)\n", lib);
 	return 77;
 }
+
+static int cmd_dlcycle(int n, const char *lib)
+{
+	(void)n;
+	return cmd_dlopen(lib);
+}
 #endif
+
+/* Keep the registry busy: mappings come and go, children fork and exit. */
+static int cmd_churn(int seconds, const char *lib)
+{
+	double end = now_ns() + seconds * 1e9;
+	struct mapped m;
+	long cycles = 0;
+
+	while (now_ns() < end) {
+		if (map_elf(lib, &m))
+			return 2;
+		if (!(cycles % 16)) {
+			pid_t pid = fork();
+
+			if (!pid)
+				_exit(0);
+			if (pid > 0)
+				waitpid(pid, NULL, 0);
+		}
+		munmap(m.base, m.len);
+		cycles++;
+	}
+	printf("churn: %ld map/unmap cycles\n", cycles);
+	return 0;
+}
 
 static int cmd_fork(const char *name)
 {
@@ -221,13 +289,6 @@ static int cmd_fork(const char *name)
 	return WEXITSTATUS(status);
 }
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 static int cmd_bench(int n, const char *lib)
 {
@@ -270,6 +331,10 @@ int main(int argc, char **argv)
 		return cmd_cycle(atoi(argv[2]), argv[3]);
 	if (argc >= 4 && !strcmp(argv[1], "bench"))
 		return cmd_bench(atoi(argv[2]), argv[3]);
+	if (argc >= 4 && !strcmp(argv[1], "dlcycle"))
+		return cmd_dlcycle(atoi(argv[2]), argv[3]);
+	if (argc >= 4 && !strcmp(argv[1], "churn"))
+		return cmd_churn(atoi(argv[2]), argv[3]);
 	if (argc >= 3 && !strcmp(argv[1], "dlopen"))
 		return cmd_dlopen(argv[2]);
 	if (argc >= 3 && !strcmp(argv[1], "fork"))
