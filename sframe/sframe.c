@@ -51,27 +51,14 @@ static const u8 sframe_fre_tail[256] = {
 };
 
 /*
- * FREs a lookup reads at once from user memory: some 30 of the usual 3 to
- * 5 bytes, in one copy.  The copy stops at a 4 KiB boundary (the smallest
- * page size) when FREs are read from there on one at a time, so that a
- * no-fault lookup does not fail on a page it would not have read otherwise.
+ * Bytes a lookup copies at once from user memory: some 30 FREs of the
+ * usual 3 to 5 bytes, or the FDEs left for the last probes of the binary
+ * search.  A copy does not cross a 4 KiB boundary (the smallest page size):
+ * an FRE just before one is read on its own, so that a no-fault lookup
+ * does not fail on a page it would not have read one FRE at a time.
  */
 #define SFRAME_WINDOW_BYTES	128
 #define SFRAME_WINDOW_PAGE	4096
-
-/**
- * struct sframe_window - FRE bytes a lookup is scanning
- * @p: the bytes at section offset @off: in place for a buffer, else @buf
- * @off: section offset of @p[0]
- * @len: bytes at @p, all inside the FRE sub-section
- * @buf: the copy from user memory
- */
-struct sframe_window {
-	const u8 *p;
-	u64 off;
-	u64 len;
-	u8 buf[SFRAME_WINDOW_BYTES];
-};
 
 /* One FRE as stored: start offset, info byte and its data words. */
 struct sframe_fre_raw {
@@ -936,21 +923,18 @@ static int sframe_fre_find(const struct sframe_section *sec, const struct sframe
 {
 	unsigned long ab = 1UL << fde->fre_type, tail;
 	u32 mask = 0xffffffffU >> (32 - 8 * ab);
-	u32 left = fde->num_fres, k, start, next_min = 0;
-	struct sframe_window w;
-	const u8 *q, *found;
+	u32 left = fde->num_fres, k, start = 0, next_min = 0;
+	u8 buf[SFRAME_WINDOW_BYTES], info, found_info = 0;
+	const u8 *q = NULL, *run, *found;
 	struct sframe_fre_raw one;
-	u64 pos = fde->fres_off, room, avail;
+	u64 pos = fde->fres_off, room = 0, avail;
 	bool have = false;
-	u8 info, found_info = 0;
 	int ret = 0;
 
 	if (fde->fre_type > SFRAME_FRE_TYPE_ADDR4 || pos > sec->fre_end)
 		return -SFRAME_E_BAD_FDE;
-	w.off = pos;
-	w.len = 0;
+	/* q points at the FRE at section offset pos, with room bytes at hand. */
 	while (left) {
-		room = pos - w.off < w.len ? w.len - (pos - w.off) : 0;
 		if (room < SFRAME_FRE_MAX_BYTES) {
 			avail = sframe_window_room(sec, pos);
 			if (avail < SFRAME_FRE_MAX_BYTES && pos + avail < sec->fre_end) {
@@ -969,15 +953,14 @@ static int sframe_fre_find(const struct sframe_section *sec, const struct sframe
 				*fre = one;
 				have = true;
 				pos += one.bytes;
+				room = 0;
 				left--;
 				continue;
 			}
 			if (avail > room) {
-				ret = sframe_read_ptr(&sec->reader, pos, avail, w.buf, &w.p);
+				ret = sframe_read_ptr(&sec->reader, pos, avail, buf, &q);
 				if (ret)
 					return ret;
-				w.off = pos;
-				w.len = avail;
 				room = avail;
 			}
 		}
@@ -986,7 +969,6 @@ static int sframe_fre_find(const struct sframe_section *sec, const struct sframe
 			/* The last bytes of the FRE sub-section: check the size. */
 			if (room < ab + 1)
 				return -SFRAME_E_BAD_FDE;
-			q = w.p + (pos - w.off);
 			start = sframe_get_le(q, ab);
 			info = q[ab];
 			tail = sframe_fre_tail[info];
@@ -1003,17 +985,19 @@ static int sframe_fre_find(const struct sframe_section *sec, const struct sframe
 			next_min = start + 1;
 			sframe_fre_take(fre, q, ab, start, info);
 			have = true;
+			q += ab + tail;
 			pos += ab + tail;
+			room -= ab + tail;
 			left--;
 			continue;
 		}
 
-		/* Every one of the next k FREs lies wholly inside the window. */
+		/* Every one of the next k FREs lies wholly inside the bytes at hand. */
 		k = left;
 		if ((u64)k * SFRAME_FRE_MAX_BYTES > room)
 			k = room / SFRAME_FRE_MAX_BYTES;
 		left -= k;
-		q = w.p + (pos - w.off);
+		run = q;
 		found = NULL;
 		do {
 			start = sframe_le32(q) & mask;
@@ -1034,13 +1018,14 @@ static int sframe_fre_find(const struct sframe_section *sec, const struct sframe
 			q += ab + tail;
 		} while (--k);
 		if (found) {
-			/* Its words are still in the window. */
+			/* Its words are still at hand. */
 			sframe_fre_take(fre, found, ab, next_min - 1, found_info);
 			have = true;
 		}
-		pos = w.off + (q - w.p);
 		if (ret)
 			break;
+		pos += q - run;
+		room -= q - run;
 	}
 	if (!have)
 		return -SFRAME_E_NO_FRE;
