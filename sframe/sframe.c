@@ -9,7 +9,9 @@
  *    since validation, so every read is bounds-checked again and every
  *    loop has a bound that does not depend on section bytes.
  * FDE and FRE decoding is shared by all three, so the checks live in one
- * place (sframe_fde_get(), sframe_fre_read(), sframe_fre_decode()).
+ * place (sframe_fde_get(), sframe_fre_read(), sframe_fre_decode()); the FRE
+ * scan of a lookup, which steps over FREs without copying them, makes the
+ * checks of sframe_fre_read() with the sframe_fre_tail[] table.
  */
 #include <linux/types.h>
 #include <linux/kernel.h>
