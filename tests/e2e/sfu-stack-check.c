@@ -70,6 +70,7 @@ static const char *const stop_names[] = {
 static const char *prog_name = "sfu-stack-check";
 static int failures;
 static pid_t target_pid;	/* killed when we give up: it spins forever */
+static const char *volatile phase = "starting";	/* reported on a timeout */
 
 static void kill_target(void)
 {
@@ -79,10 +80,12 @@ static void kill_target(void)
 
 static void on_alarm(int sig __attribute__((unused)))
 {
-	static const char msg[] = "sfu-stack-check: timed out\n";
+	static const char msg[] = "sfu-stack-check: timed out while ";
+	const char *p = phase;
 
 	kill_target();
-	if (write(2, msg, sizeof(msg) - 1) < 0)
+	if (write(2, msg, sizeof(msg) - 1) < 0 || write(2, p, strlen(p)) < 0 ||
+	    write(2, "\n", 1) < 0)
 		_exit(3);
 	_exit(3);
 }
@@ -178,8 +181,11 @@ static uint64_t elf_sym_must(const struct elf_file *ef, const char *name, uint64
 
 /* ---- the target's memory --------------------------------------------- */
 
-/* Load bias of @path in @pid: 0 for ET_EXEC, the offset-0 mapping for ET_DYN. */
-static uint64_t map_base(pid_t pid, const struct elf_file *ef)
+/*
+ * Load bias of @path in @pid: 0 for ET_EXEC, the offset-0 mapping for
+ * ET_DYN, or 0 if that is not mapped (yet).
+ */
+static uint64_t map_base_now(pid_t pid, const struct elf_file *ef)
 {
 	char maps[64], line[512], real[PATH_MAX];
 	unsigned long start, off;
@@ -243,6 +249,21 @@ static int in_exec_mapping(uint64_t addr)
 		if (addr >= exec_maps[i].start && addr < exec_maps[i].end)
 			return 1;
 	return 0;
+}
+
+/* Load bias of @path in @pid, waiting while exec maps the program. */
+static uint64_t map_base(pid_t pid, const struct elf_file *ef)
+{
+	uint64_t base = 0;
+	int i;
+
+	if (ef->type == ET_EXEC)
+		return 0;
+	for (i = 0; i < 20000 && !(base = map_base_now(pid, ef)); i++)
+		usleep(1000);
+	if (!base)
+		die("%s is not mapped in the target", ef->path);
+	return base;
 }
 
 /* Wait until @pid runs @path (the fork has exec'd). */
@@ -428,6 +449,26 @@ static char *target_finish(struct target *t, uint64_t stop_addr)
 	return buf;
 }
 
+/* What a target that does not get on is doing. */
+static void show_task(pid_t pid)
+{
+	static const char *const files[] = { "status", "wchan", "syscall", "stack" };
+	char path[64], buf[4096];
+	unsigned int i;
+	ssize_t n;
+	int fd;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "/proc/%d/%s", pid, files[i]);
+		fd = open(path, O_RDONLY);
+		n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+		if (fd >= 0)
+			close(fd);
+		buf[n > 0 ? n : 0] = '\0';
+		fprintf(stderr, "%s:\n%s\n", path, buf);
+	}
+}
+
 /*
  * Wait until the word at @addr holds an address in [@lo, @hi) (@lo 0: in
  * executable memory): the return address the innermost function records.  While exec loads the program,
@@ -436,10 +477,15 @@ static char *target_finish(struct target *t, uint64_t stop_addr)
  */
 static void wait_word(pid_t pid, uint64_t addr, uint64_t lo, uint64_t hi)
 {
+	struct timespec t0, t1;
 	uint64_t v = 0;
-	int i;
+	int status;
 
-	for (i = 0; i < 60000; i++) {
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (t1.tv_sec - t0.tv_sec > 60)
+			break;
 		v = peek(pid, addr);
 		if (lo && v >= lo && v < hi)
 			return;
@@ -450,6 +496,9 @@ static void wait_word(pid_t pid, uint64_t addr, uint64_t lo, uint64_t hi)
 		}
 		usleep(1000);
 	}
+	if (waitpid(pid, &status, WNOHANG) == pid)
+		die("target died (status %#x) before reaching its innermost function", status);
+	show_task(pid);
 	die("target never reached its innermost function (%#llx)", (unsigned long long)v);
 }
 
@@ -667,20 +716,24 @@ static int cmd_chain(const struct options *o, const char *bin)
 	target_start(&t, argv, entry);
 	if (entry)
 		wait_exec_stop(t.pid);
+	phase = "waiting for the program to start";
 	wait_running(t.pid, bin);
 	t.base = map_base(t.pid, &t.elf);
 	leaf += t.base;
 	if (!entry) {	/* trace.ret[9]: leaf has recorded its return into f8 */
 		uint64_t f8_size, f8 = t.base + elf_sym_must(&t.elf, "f8", &f8_size);
 
+		phase = "waiting for the program to reach leaf";
 		wait_word(t.pid, t.base + trace + 19 * 8, f8, f8 + f8_size + 1);
 	}
+	phase = "unwinding";
 	unwind_target(&t, entry ? leaf : 0, &r);
 	/* a return address may be the first byte after its function */
 	for (k = 0; k < 10; k++) {
 		ranges[k].lo = t.base + elf_sym_must(&t.elf, funcs[k], &sz);
 		ranges[k].hi = ranges[k].lo + sz;
 	}
+	phase = "reading what the program printed";
 	out = target_finish(&t, t.base + stop);
 
 	/* "frame <n> <name> entry=<a> cfa=<a> ret=<a>", leaf first */
@@ -963,7 +1016,7 @@ int main(int argc, char **argv)
 	int i;
 
 	signal(SIGALRM, on_alarm);
-	alarm(60);
+	alarm(120);
 	if (argc < 2)
 		die("usage: %s chain|uselib|edges|self [options] [BIN]", prog_name);
 	cmd = argv[1];
