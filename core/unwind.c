@@ -16,8 +16,10 @@
 
 #include <linux/debugfs.h>
 #include <linux/export.h>
+#include <linux/irqflags.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/seq_file.h>
@@ -432,7 +434,9 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st)
  * they describe must be in the current mm.
  *
  * Context: with SFU_UNWIND_NOFAULT any context, NMI included (no-fault
- * reads, no locks but RCU); otherwise task context that may fault pages in.
+ * reads, no locks but RCU); otherwise task context that may fault pages in
+ * (in interrupt context or with interrupts off the unwind is no-fault
+ * anyway).
  * Return: the number of frames stored (0 when there is no user context),
  * or -EINVAL for @max 0, a NULL @frames or unknown @flags.
  */
@@ -445,6 +449,9 @@ int sfu_unwind_user_regs(struct pt_regs *regs, struct sfu_frame *frames, unsigne
 
 	if (!frames || !max || (flags & ~SFU_UNWIND_ALL_FLAGS))
 		return -EINVAL;
+	/* A caller that cannot sleep gets no-fault reads whatever it asked. */
+	if (in_interrupt() || irqs_disabled())
+		flags |= SFU_UNWIND_NOFAULT;
 	limit = min(max, sfu_unwind_depth_limit());
 
 	sfu_unwind_start(&st, regs, flags);
