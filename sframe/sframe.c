@@ -16,6 +16,7 @@
 #include <linux/types.h>
 #include <linux/kernel.h>
 #include <linux/errno.h>
+#include <linux/export.h>
 #include <linux/string.h>
 #include <linux/overflow.h>
 
@@ -225,6 +226,7 @@ int sframe_section_init(struct sframe_section *sec, const struct sframe_reader *
 	sec->vaddr = sframe_vaddr;
 	return 0;
 }
+EXPORT_SYMBOL_GPL(sframe_section_init);
 
 /* Absolute address from a function start field at section offset @field. */
 static int sframe_func_start(const struct sframe_section *sec, u64 field, s64 rel, u64 *start)
@@ -351,6 +353,7 @@ int sframe_fde_get(const struct sframe_section *sec, u32 idx, struct sframe_fde 
 {
 	return sframe_fde_read(sec, idx, fde);
 }
+EXPORT_SYMBOL_GPL(sframe_fde_get);
 
 /* The @fre->count data words at @p, of the size @fre->info gives. */
 static __always_inline void sframe_fre_words(struct sframe_fre_raw *fre, const u8 *p)
@@ -643,6 +646,7 @@ int sframe_fre_next(const struct sframe_section *sec, const struct sframe_fde *f
 	*pos += fre.bytes;
 	return 0;
 }
+EXPORT_SYMBOL_GPL(sframe_fre_next);
 
 /**
  * sframe_section_validate() - check every FDE and FRE of a section once
@@ -710,6 +714,7 @@ int sframe_section_validate(const struct sframe_section *sec)
 	}
 	return 0;
 }
+EXPORT_SYMBOL_GPL(sframe_section_validate);
 
 /**
  * struct sframe_fde_batch - FDE entries copied from user memory at once
@@ -1128,6 +1133,7 @@ int sframe_find_row(const struct sframe_section *sec, unsigned long pc, struct s
 	row->end = fde.func_start + min_t(u64, end, fde.func_size);
 	return 0;
 }
+EXPORT_SYMBOL_GPL(sframe_find_row);
 
 static void sframe_format_reg(char *buf, size_t len, u8 base, u32 regnum, bool deref, s64 off)
 {
@@ -1199,6 +1205,7 @@ int sframe_row_format(const struct sframe_row *row, char *buf, size_t len)
 	return snprintf(buf, len, "%s %s %s%s", cfa, fp, ra,
 			(row->flags & SFRAME_ROW_RA_MANGLED) ? "[s]" : "");
 }
+EXPORT_SYMBOL_GPL(sframe_row_format);
 
 static const char * const sframe_error_names[SFRAME_E_NR] = {
 	[0]			= "OK",
@@ -1240,6 +1247,7 @@ const char *sframe_strerror(int err)
 		return "UNKNOWN";
 	return sframe_error_names[code];
 }
+EXPORT_SYMBOL_GPL(sframe_strerror);
 
 /**
  * sframe_err_to_errno() - the -errno for a decoder result
@@ -1275,3 +1283,4 @@ int sframe_err_to_errno(int err)
 		return -EINVAL;
 	}
 }
+EXPORT_SYMBOL_GPL(sframe_err_to_errno);

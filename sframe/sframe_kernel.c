@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Kernel side of the SFrame decoder: the two user-memory reader backends
- * and the decoder's exports.  sframe.c itself is shared with the userspace
- * tools and knows nothing of uaccess.
+ * Kernel side of the SFrame decoder: the two user-memory reader backends.
+ * sframe.c itself is shared with the userspace tools and knows nothing of
+ * uaccess.
  *
  * Both backends go through the uaccess API, whose access_ok() check keeps
  * a hostile section address from ever reading kernel memory; a failed read
@@ -29,6 +29,7 @@ int sframe_user_read(unsigned long uaddr, void *dst, size_t len)
 		return -SFRAME_E_FAULT;
 	return 0;
 }
+EXPORT_SYMBOL_GPL(sframe_user_read);
 
 /**
  * sframe_user_read_nofault() - copy from user memory without faulting
@@ -47,14 +48,4 @@ int sframe_user_read_nofault(unsigned long uaddr, void *dst, size_t len)
 		return -SFRAME_E_FAULT;
 	return 0;
 }
-
-EXPORT_SYMBOL_GPL(sframe_user_read);
 EXPORT_SYMBOL_GPL(sframe_user_read_nofault);
-EXPORT_SYMBOL_GPL(sframe_section_init);
-EXPORT_SYMBOL_GPL(sframe_section_validate);
-EXPORT_SYMBOL_GPL(sframe_find_row);
-EXPORT_SYMBOL_GPL(sframe_fde_get);
-EXPORT_SYMBOL_GPL(sframe_fre_next);
-EXPORT_SYMBOL_GPL(sframe_row_format);
-EXPORT_SYMBOL_GPL(sframe_strerror);
-EXPORT_SYMBOL_GPL(sframe_err_to_errno);
