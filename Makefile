@@ -62,7 +62,10 @@ bench:
 	scripts/bench-decoder
 	scripts/bench-registry --arch x86_64
 	scripts/bench-registry --arch arm64
-	[ ! -x scripts/bench-unwind ] || scripts/bench-unwind
+	tests/e2e/prepare --arch x86_64 >/dev/null
+	scripts/vm-run -- $(TOP)/tests/e2e/bench-unwind
+	tests/e2e/prepare --arch arm64 >/dev/null
+	scripts/vm-run --arch arm64 -- $(TOP)/tests/e2e/bench-unwind
 
 FUZZ_SECONDS ?= 600
 fuzz:
