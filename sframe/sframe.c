@@ -1050,7 +1050,7 @@ static int sframe_fre_find(const struct sframe_section *sec, const struct sframe
  * Binary search over the FDEs, then a scan of the function's FREs that
  * decodes only the row found.  Safe on its own even if the section bytes
  * changed after validation: every offset is re-checked, the search takes
- * at most 21 steps (plus at most SFRAME_MAX_EMPTY_FDE_SKIP zero-size FDEs
+ * at most 22 probes (plus at most SFRAME_MAX_EMPTY_FDE_SKIP zero-size FDEs
  * stepped over) and the scan at most SFRAME_MAX_FDE_FRES, and nothing
  * divides by a value read from the section without checking it.  A PC at
  * a function's end belongs to the next function or none; a zero-size
