@@ -80,6 +80,26 @@ struct sfu_mm *sfu_mm_find(struct mm_struct *mm)
 }
 
 /**
+ * sfu_mm_lookup() - the registry of @mm, for a caller that keeps it alive
+ * @mm: an mm whose users the caller holds (current's, or mmget()), or one
+ *      in its exit_mmap
+ *
+ * A registry is only destroyed in its mm's exit_mmap, so it stays valid
+ * after the RCU read-side section while the caller keeps @mm in use.
+ *
+ * Return: the registry or NULL.
+ */
+struct sfu_mm *sfu_mm_lookup(struct mm_struct *mm)
+{
+	struct sfu_mm *smm;
+
+	rcu_read_lock();
+	smm = sfu_mm_find(mm);
+	rcu_read_unlock();
+	return smm;
+}
+
+/**
  * sfu_mm_get_or_create() - the registry of @mm, created if needed
  * @mm: an mm the caller holds a user reference to (current's, or mmget())
  * @tgid: the process it belongs to, for debugfs
@@ -94,9 +114,7 @@ struct sfu_mm *sfu_mm_get_or_create(struct mm_struct *mm, pid_t tgid)
 {
 	struct sfu_mm *smm, *other;
 
-	rcu_read_lock();
-	smm = sfu_mm_find(mm);
-	rcu_read_unlock();
+	smm = sfu_mm_lookup(mm);
 	if (smm)
 		return smm;
 
@@ -164,9 +182,7 @@ void sfu_mm_destroy(struct mm_struct *mm)
 {
 	struct sfu_mm *smm;
 
-	rcu_read_lock();
-	smm = sfu_mm_find(mm);
-	rcu_read_unlock();
+	smm = sfu_mm_lookup(mm);
 	if (smm)
 		sfu_mm_unhash_and_free(smm);
 }
@@ -382,9 +398,7 @@ void sfu_recheck(struct mm_struct *mm)
 	struct sfu_mm *smm;
 	unsigned long idx = 0;
 
-	rcu_read_lock();
-	smm = sfu_mm_find(mm);
-	rcu_read_unlock();
+	smm = sfu_mm_lookup(mm);
 	if (!smm)
 		return;
 	mmap_read_lock(mm);
@@ -510,9 +524,7 @@ void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_
 		}
 	}
 
-	rcu_read_lock();
-	smm = sfu_mm_find(mm);
-	rcu_read_unlock();
+	smm = sfu_mm_lookup(mm);
 	if (smm && atomic_read(&smm->nr_pending)) {
 		mmap_read_lock(mm);
 		sfu_retry_pending(smm);
@@ -672,9 +684,7 @@ int sfu_registry_remove(struct mm_struct *mm, unsigned long text_start)
 	struct sfu_mm *smm;
 	int err = -ENOENT;
 
-	rcu_read_lock();
-	smm = sfu_mm_find(mm);
-	rcu_read_unlock();
+	smm = sfu_mm_lookup(mm);
 	if (!smm)
 		return -ENOENT;
 	mutex_lock(&smm->lock);

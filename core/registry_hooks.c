@@ -170,9 +170,7 @@ static void sfu_fork_probe(void *data, struct task_struct *parent, struct task_s
 
 	if (!child->mm || child->mm == parent->mm || !parent->mm)
 		return;
-	rcu_read_lock();
-	smm = sfu_mm_find(parent->mm);
-	rcu_read_unlock();
+	smm = sfu_mm_lookup(parent->mm);
 	if (!smm)
 		return;
 	/* The child rebuilds its registry from its own VMAs before it runs. */

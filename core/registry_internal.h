@@ -103,6 +103,7 @@ struct sfu_mm {
 
 /* registry.c */
 struct sfu_mm *sfu_mm_find(struct mm_struct *mm);
+struct sfu_mm *sfu_mm_lookup(struct mm_struct *mm);
 struct sfu_mm *sfu_mm_get_or_create(struct mm_struct *mm, pid_t tgid);
 void sfu_mm_destroy(struct mm_struct *mm);
 bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end,
