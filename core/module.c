@@ -11,6 +11,7 @@
 #include <linux/debugfs.h>
 #include <linux/module.h>
 
+#include "deferred_internal.h"
 #include "registry.h"
 #include "sframe_unwind.h"
 #include "stats.h"
@@ -64,12 +65,19 @@ static int __init sfu_init(void)
 	err = sfu_unwind_init();
 	if (err)
 		goto out_registry;
-	err = sfu_chardev_init();
+	err = sfu_deferred_init();
 	if (err)
 		goto out_unwind;
+	err = sfu_chardev_init();
+	if (err)
+		goto out_deferred;
 	pr_info("version %s loaded\n", SFU_VERSION);
 	return 0;
 
+out_deferred:
+	sfu_deferred_stop();
+	sfu_task_work_drain();
+	sfu_deferred_exit();
 out_unwind:
 	sfu_unwind_exit();
 out_registry:
@@ -89,7 +97,9 @@ static void __exit sfu_exit(void)
 {
 	sfu_chardev_exit();
 	sfu_registry_stop();
+	sfu_deferred_stop();
 	sfu_task_work_drain();
+	sfu_deferred_exit();
 	sfu_unwind_exit();
 	sfu_registry_exit();
 	debugfs_remove_recursive(sfu_debugfs_root);

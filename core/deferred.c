@@ -1,0 +1,875 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Deferred user unwinding (see deferred.h and Documentation/deferred.rst).
+ *
+ * Per-task state lives in a fixed table of slots keyed by task pointer,
+ * claimed with cmpxchg, so that a request from NMI context never allocates
+ * and never takes a lock it could find held.  A slot holds the requester
+ * bits of the task's current kernel entry, the entry's cookie, and the
+ * cached callchain with the user registers it was walked from.
+ *
+ * "The current kernel entry" is what the kernel cannot tell a module on
+ * 6.1: there is no hook on the return to user space.  It is known exactly
+ * from the first request until the unwind has run (task_work runs before
+ * the task can return to user space), and afterwards inferred: a request
+ * starts a new entry when it comes from an interrupt of user mode, when
+ * the task has exec'd, or when the task's saved user registers differ from
+ * those the cached walk started from.  Documentation/deferred.rst says
+ * what that inference can get wrong.
+ *
+ * Each slot's state changes under a one-word lock that task and IRQ
+ * contexts take with interrupts off and NMI context only tries: a request
+ * from an NMI that interrupted its own task's lock holder is rejected and
+ * counted, never waited for.  Only the owning task's contexts use a slot,
+ * with two exceptions that take the lock too: sfu_unwind_deferred_cancel()
+ * and module exit.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitops.h>
+#include <linux/debugfs.h>
+#include <linux/hash.h>
+#include <linux/irq_work.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/sched/task_stack.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/srcu.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include <linux/vmalloc.h>
+
+#include "deferred_internal.h"
+#include "sframe_unwind.h"
+#include "task_work.h"
+#include "unwind.h"
+
+#define SFU_DF_SLOTS_ORDER	10
+#define SFU_DF_SLOTS		BIT(SFU_DF_SLOTS_ORDER)
+/* Slots a task's hash may land in: the bound of every lookup. */
+#define SFU_DF_PROBES		16
+
+/* sfu_deferred_task.state: the requester bits of this entry, then: */
+#define SFU_DF_BITS	GENMASK(SFU_UNWIND_MAX_REQUESTERS - 1, 0)
+#define SFU_DF_QUEUED	BIT(SFU_UNWIND_MAX_REQUESTERS)		/* unwind work queued */
+#define SFU_DF_RUNNING	BIT(SFU_UNWIND_MAX_REQUESTERS + 1)	/* unwind work running */
+#define SFU_DF_CACHED	BIT(SFU_UNWIND_MAX_REQUESTERS + 2)	/* trace is this entry's */
+#define SFU_DF_BUSY	(SFU_DF_QUEUED | SFU_DF_RUNNING)
+
+/* Low bits of a cookie: the CPU (+ 1) that started the entry's phase. */
+#define SFU_DF_COOKIE_CPU_BITS	20
+
+/**
+ * struct sfu_deferred_task - deferred-unwind state of one task
+ * @task: the task; NULL when the slot is free
+ * @state: SFU_DF_* and requester bits of the current entry
+ * @lock: 1 while a context changes @state and what goes with it
+ * @claimed: requester bits the unwind work has taken for delivery
+ * @cookie: the current entry's cookie
+ * @exec_id: the task's self_exec_id when the entry's first request came
+ * @work: the task_work that unwinds and delivers
+ * @trace: the cached callchain (valid while SFU_DF_CACHED)
+ * @capacity: entries @frames and @trace.entries have room for
+ * @frames: the walk's frames
+ * @regs: the user registers the cached walk started from
+ */
+struct sfu_deferred_task {
+	struct task_struct *task;
+	atomic_long_t state;
+	atomic_t lock;
+	unsigned long claimed;
+	u64 cookie;
+	u64 exec_id;
+	struct callback_head work;
+	struct sfu_unwind_stacktrace trace;
+	unsigned int capacity;
+	struct sfu_frame *frames;
+	struct pt_regs regs;
+};
+
+/* NMI context cannot queue task_work on 6.1: it queues this. */
+struct sfu_df_irq_work {
+	struct irq_work work;
+	struct sfu_deferred_task *task;
+};
+
+static struct sfu_deferred_task *sfu_df_slots;
+static DEFINE_PER_CPU(struct sfu_df_irq_work, sfu_df_irq_work);
+static DEFINE_PER_CPU(u64, sfu_df_cookie_ctr);
+static DEFINE_PER_CPU(unsigned long [SFU_DF_NR], sfu_df_stats);
+
+static DEFINE_MUTEX(sfu_df_mutex);	/* requester registration */
+static DECLARE_BITMAP(sfu_df_used, SFU_UNWIND_MAX_REQUESTERS);
+static struct sfu_unwind_work __rcu *sfu_df_works[SFU_UNWIND_MAX_REQUESTERS];
+static struct srcu_struct sfu_df_srcu;	/* delivery vs. cancel */
+
+static struct sfu_deferred_kunit *sfu_df_kunit;
+static struct tracepoint *sfu_df_exit_tp;
+static struct sfu_unwind_work sfu_df_fault_in_work;
+
+static const char *const sfu_df_stat_names[SFU_DF_NR] = {
+	/* calls of the request functions with a registered requester */
+	[SFU_DF_requests] = "requests",
+	/* requests that started an entry's unwind */
+	[SFU_DF_queued] = "queued",
+	/* requests of another requester for an entry already requested */
+	[SFU_DF_joined] = "joined",
+	/* requests of a requester already served or queued for the entry */
+	[SFU_DF_already] = "already",
+	/* callbacks made */
+	[SFU_DF_delivered] = "delivered",
+	/* callchains walked */
+	[SFU_DF_unwinds] = "unwinds",
+	/* deliveries from the cache, without a walk */
+	[SFU_DF_cache_hits] = "cache_hits",
+	/* requests refused: kernel thread, I/O worker, no mm */
+	[SFU_DF_rejected_not_user] = "rejected_not_user",
+	/* requests refused: the task is exiting */
+	[SFU_DF_rejected_exiting] = "rejected_exiting",
+	/* requests refused: every slot the task may use is taken */
+	[SFU_DF_rejected_no_slot] = "rejected_no_slot",
+	/* requests refused: NMI interrupted a change of the task's slot */
+	[SFU_DF_rejected_busy] = "rejected_busy",
+	/* callbacks not made: the task exited first */
+	[SFU_DF_dropped_exit] = "dropped_exit",
+	/* callbacks not made: the task exec'd first */
+	[SFU_DF_dropped_exec] = "dropped_exec",
+	/* callbacks not made: the unwind could not be queued from NMI */
+	[SFU_DF_dropped_lost] = "dropped_lost",
+	/* callbacks not made: the requester was cancelled */
+	[SFU_DF_dropped_cancel] = "dropped_cancel",
+	/* callbacks not made: no memory for the callchain */
+	[SFU_DF_dropped_nomem] = "dropped_nomem",
+};
+
+static void sfu_df_count(enum sfu_deferred_stat s, unsigned long n)
+{
+	this_cpu_add(sfu_df_stats[s], n);
+}
+
+/**
+ * sfu_deferred_stat() - one of the deferred-unwinding counters
+ * @s: which
+ *
+ * Return: its value, summed over CPUs.
+ */
+u64 sfu_deferred_stat(enum sfu_deferred_stat s)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(sfu_df_stats, cpu)[s];
+	return sum;
+}
+EXPORT_SYMBOL_GPL(sfu_deferred_stat);
+
+static bool sfu_df_trylock(struct sfu_deferred_task *t)
+{
+	return atomic_cmpxchg_acquire(&t->lock, 0, 1) == 0;
+}
+
+/*
+ * Task and IRQ contexts: interrupts off, so only another CPU (cancel,
+ * module exit) or an NMI this CPU interrupted can hold the lock, briefly.
+ */
+static bool sfu_df_lock(struct sfu_deferred_task *t, unsigned long *flags)
+{
+	if (in_nmi())
+		return sfu_df_trylock(t);
+	local_irq_save(*flags);
+	while (!sfu_df_trylock(t))
+		cpu_relax();
+	return true;
+}
+
+static void sfu_df_unlock(struct sfu_deferred_task *t, unsigned long flags)
+{
+	atomic_set_release(&t->lock, 0);
+	if (!in_nmi())
+		local_irq_restore(flags);
+}
+
+static struct sfu_deferred_task *sfu_df_slot(unsigned int hash, unsigned int i)
+{
+	return &sfu_df_slots[(hash + i) & (SFU_DF_SLOTS - 1)];
+}
+
+/* The task's slot: the first in probe order that names it. */
+static struct sfu_deferred_task *sfu_df_find(struct task_struct *task)
+{
+	unsigned int hash = hash_ptr(task, SFU_DF_SLOTS_ORDER), i;
+
+	for (i = 0; i < SFU_DF_PROBES; i++) {
+		struct sfu_deferred_task *t = sfu_df_slot(hash, i);
+
+		if (READ_ONCE(t->task) == task)
+			return t;
+	}
+	return NULL;
+}
+
+/*
+ * Find or claim the task's slot.  A context of the same task that
+ * interrupted this one may have claimed an earlier free slot meanwhile:
+ * the first in probe order wins, a later one claimed here is given back.
+ * Freed slots are reset before their key is cleared, so a claimed slot is
+ * always clean.
+ */
+static struct sfu_deferred_task *sfu_df_get(struct task_struct *task)
+{
+	unsigned int hash = hash_ptr(task, SFU_DF_SLOTS_ORDER), i;
+	struct sfu_deferred_task *t, *mine = NULL;
+
+	t = sfu_df_find(task);
+	if (t)
+		return t;
+	for (i = 0; i < SFU_DF_PROBES && !mine; i++) {
+		t = sfu_df_slot(hash, i);
+		if (!READ_ONCE(t->task) && !cmpxchg(&t->task, NULL, task))
+			mine = t;
+	}
+	t = sfu_df_find(task);
+	if (mine && t != mine)
+		smp_store_release(&mine->task, NULL);	/* still clean: nothing written */
+	return t;
+}
+
+/* Give a slot back.  Context: the owner's task context, or module exit. */
+static void sfu_df_release(struct sfu_deferred_task *t)
+{
+	kfree(t->frames);
+	t->frames = NULL;
+	t->capacity = 0;
+	t->trace.entries = NULL;
+	t->trace.nr = 0;
+	t->claimed = 0;
+	t->cookie = 0;
+	atomic_long_set(&t->state, 0);
+	/* The reset before the key: a new owner finds a clean slot. */
+	smp_store_release(&t->task, NULL);
+}
+
+static bool sfu_df_user_task(struct task_struct *task)
+{
+	struct sfu_deferred_kunit *k = READ_ONCE(sfu_df_kunit);
+
+	if (unlikely(k) && k->task == task)
+		return true;
+	return task->mm && !(task->flags & (PF_KTHREAD | PF_IO_WORKER));
+}
+
+/*
+ * Is a request (or a cache lookup) in a later kernel entry than the cached
+ * walk?  An interrupt of user mode is a new entry; so is anything after an
+ * exec; otherwise the task's saved user registers tell, since every entry
+ * from user space saves them anew.
+ */
+static bool sfu_df_new_entry(const struct sfu_deferred_task *t, struct pt_regs *regs)
+{
+	if (regs && user_mode(regs))
+		return true;
+	if (READ_ONCE(current->self_exec_id) != t->exec_id)
+		return true;
+	return memcmp(task_pt_regs(current), &t->regs, sizeof(t->regs)) != 0;
+}
+
+/*
+ * Unique system-wide, never 0: the CPU (+ 1) in the low bits, that CPU's
+ * count of entries started in the high 44 bits (which do not wrap).
+ */
+static u64 sfu_df_new_cookie(void)
+{
+	u64 n = this_cpu_inc_return(sfu_df_cookie_ctr);
+
+	return (n << SFU_DF_COOKIE_CPU_BITS) | (raw_smp_processor_id() + 1);
+}
+
+/*
+ * The entry's undelivered requests are dropped for @why; the slot goes
+ * back to "no entry".
+ */
+static void sfu_df_drop(struct sfu_deferred_task *t, enum sfu_deferred_stat why)
+{
+	unsigned long flags, todo;
+
+	sfu_df_lock(t, &flags);
+	todo = atomic_long_read(&t->state) & SFU_DF_BITS & ~t->claimed;
+	atomic_long_set(&t->state, 0);
+	t->claimed = 0;
+	sfu_df_unlock(t, flags);
+	sfu_df_count(why, hweight_long(todo));
+}
+
+/* Walk the current task into the slot's cache; faults allowed. */
+static int sfu_df_walk(struct sfu_deferred_task *t)
+{
+	unsigned int max = sfu_unwind_depth_limit(), i;
+	int nr, stop = SFU_STOP_NOT_USER;
+
+	if (t->capacity < max) {
+		struct sfu_frame *buf;
+
+		buf = kmalloc_array(max, sizeof(*buf) + sizeof(unsigned long), GFP_KERNEL);
+		if (!buf)
+			return -ENOMEM;
+		kfree(t->frames);
+		t->frames = buf;
+		t->trace.entries = (unsigned long *)(buf + max);
+		t->capacity = max;
+	}
+	nr = sfu_unwind_user(t->frames, max, 0, &stop);
+	if (nr < 0)
+		nr = 0;
+	for (i = 0; i < nr; i++)
+		t->trace.entries[i] = t->frames[i].ip;
+	t->trace.nr = nr;
+	t->trace.stop_reason = stop;
+	memcpy(&t->regs, task_pt_regs(current), sizeof(t->regs));
+	return 0;
+}
+
+/* Hand the trace to every requester of the entry, including late ones. */
+static void sfu_df_deliver(struct sfu_deferred_task *t)
+{
+	unsigned long flags, todo;
+	int idx, bit;
+
+	idx = srcu_read_lock(&sfu_df_srcu);
+	for (;;) {
+		sfu_df_lock(t, &flags);
+		todo = atomic_long_read(&t->state) & SFU_DF_BITS & ~t->claimed;
+		t->claimed |= todo;
+		if (!todo)
+			atomic_long_andnot(SFU_DF_RUNNING, &t->state);
+		sfu_df_unlock(t, flags);
+		if (!todo)
+			break;
+		for_each_set_bit(bit, &todo, SFU_UNWIND_MAX_REQUESTERS) {
+			struct sfu_unwind_work *w;
+
+			w = srcu_dereference(sfu_df_works[bit], &sfu_df_srcu);
+			if (w) {
+				w->func(w, &t->trace, t->cookie);
+				sfu_df_count(SFU_DF_delivered, 1);
+			} else {
+				sfu_df_count(SFU_DF_dropped_cancel, 1);
+			}
+		}
+	}
+	srcu_read_unlock(&sfu_df_srcu, idx);
+}
+
+/* The unwind work proper, in the task's context before it returns to user. */
+static void sfu_df_run(struct sfu_deferred_task *t)
+{
+	unsigned long flags, state;
+
+	sfu_df_lock(t, &flags);
+	state = atomic_long_read(&t->state);
+	atomic_long_set(&t->state, (state & ~SFU_DF_QUEUED) | SFU_DF_RUNNING);
+	sfu_df_unlock(t, flags);
+
+	/* From exit_task_work(): the mm is gone, and so is the slot's use. */
+	if (current->flags & PF_EXITING) {
+		sfu_df_drop(t, SFU_DF_dropped_exit);
+		sfu_df_release(t);
+		return;
+	}
+	/* The requests were about the program exec replaced. */
+	if (current->self_exec_id != t->exec_id) {
+		sfu_df_drop(t, SFU_DF_dropped_exec);
+		return;
+	}
+	if (state & SFU_DF_CACHED) {
+		sfu_df_count(SFU_DF_cache_hits, 1);
+	} else {
+		if (sfu_df_walk(t)) {
+			sfu_df_drop(t, SFU_DF_dropped_nomem);
+			return;
+		}
+		sfu_df_count(SFU_DF_unwinds, 1);
+		/* The trace and its registers before the flag (cached() reads them). */
+		smp_mb__before_atomic();
+		atomic_long_or(SFU_DF_CACHED, &t->state);
+	}
+	sfu_df_deliver(t);
+}
+
+static void sfu_df_task_work(struct callback_head *head)
+{
+	sfu_df_run(container_of(head, struct sfu_deferred_task, work));
+	sfu_task_work_done();
+}
+
+static void sfu_df_irq_work_fn(struct irq_work *work)
+{
+	struct sfu_df_irq_work *iw = container_of(work, struct sfu_df_irq_work, work);
+	struct sfu_deferred_task *t = xchg(&iw->task, NULL);
+
+	if (!t)
+		return;
+	/*
+	 * The self-IPI runs this before the interrupted task can leave the
+	 * CPU; an architecture without one runs it from the next tick,
+	 * maybe in another task.
+	 */
+	if (READ_ONCE(t->task) != current ||
+	    sfu_task_work_add(current, &t->work, sfu_df_task_work, TWA_RESUME))
+		sfu_df_drop(t, SFU_DF_dropped_lost);
+}
+
+static int sfu_df_queue(struct sfu_deferred_task *t)
+{
+	struct sfu_deferred_kunit *k = READ_ONCE(sfu_df_kunit);
+	struct sfu_df_irq_work *iw;
+	struct sfu_deferred_task *old;
+
+	if (unlikely(k) && k->task == current) {
+		init_task_work(&t->work, sfu_df_task_work);
+		k->queue(k, &t->work);
+		return 0;
+	}
+	if (!in_nmi())
+		return sfu_task_work_add(current, &t->work, sfu_df_task_work, TWA_RESUME);
+
+	/* task_work_add() is not NMI-safe on 6.1: go through a self-IPI. */
+	iw = this_cpu_ptr(&sfu_df_irq_work);
+	old = cmpxchg(&iw->task, NULL, t);
+	if (old && old != t)
+		return -EBUSY;
+	irq_work_queue(&iw->work);
+	return 0;
+}
+
+static int sfu_df_request(struct sfu_unwind_work *work, struct pt_regs *regs, u64 *cookie)
+{
+	struct task_struct *task = current;
+	struct sfu_deferred_task *t;
+	unsigned long bit, state, flags;
+	bool queue = false;
+	int ret, err;
+
+	if (!work || work->bit < 0 || work->bit >= SFU_UNWIND_MAX_REQUESTERS)
+		return -EINVAL;
+	sfu_df_count(SFU_DF_requests, 1);
+	if (!sfu_df_user_task(task)) {
+		sfu_df_count(SFU_DF_rejected_not_user, 1);
+		return -EINVAL;
+	}
+	if (task->flags & PF_EXITING) {
+		sfu_df_count(SFU_DF_rejected_exiting, 1);
+		return -ESRCH;
+	}
+	t = sfu_df_get(task);
+	if (!t) {
+		sfu_df_count(SFU_DF_rejected_no_slot, 1);
+		return -ENOSPC;
+	}
+	if (!sfu_df_lock(t, &flags)) {
+		sfu_df_count(SFU_DF_rejected_busy, 1);
+		return -EBUSY;
+	}
+
+	bit = BIT(work->bit);
+	state = atomic_long_read(&t->state);
+	if (!(state & SFU_DF_BUSY) &&
+	    (!(state & SFU_DF_CACHED) || sfu_df_new_entry(t, regs))) {
+		/* A new entry: the flag goes first (cached() reads no lock). */
+		atomic_long_set(&t->state, bit | SFU_DF_QUEUED);
+		smp_wmb();	/* pairs with the acquire in sfu_unwind_deferred_cached() */
+		t->cookie = sfu_df_new_cookie();
+		t->exec_id = READ_ONCE(task->self_exec_id);
+		t->claimed = 0;
+		queue = true;
+		ret = 0;
+		sfu_df_count(SFU_DF_queued, 1);
+	} else if (state & bit) {
+		ret = 1;
+		sfu_df_count(SFU_DF_already, 1);
+	} else {
+		/* Queued or running work delivers it; a cached entry needs work. */
+		queue = !(state & SFU_DF_BUSY);
+		atomic_long_or(bit | (queue ? SFU_DF_QUEUED : 0), &t->state);
+		ret = 1;
+		sfu_df_count(SFU_DF_joined, 1);
+	}
+	if (cookie)
+		*cookie = t->cookie;
+	sfu_df_unlock(t, flags);
+
+	if (queue) {
+		err = sfu_df_queue(t);
+		if (err) {
+			sfu_df_drop(t, err == -EBUSY ? SFU_DF_dropped_lost : SFU_DF_dropped_exit);
+			return err;
+		}
+	}
+	return ret;
+}
+
+/**
+ * sfu_unwind_deferred_request() - ask for the current task's user callchain
+ * @work: a requester set up by sfu_unwind_deferred_init()
+ * @cookie: if not NULL, set to the cookie of the current kernel entry
+ *
+ * The first request of a kernel entry queues one unwind, which runs in
+ * task_work before the task returns to user space; every requester of the
+ * entry then gets the callchain and the cookie, once.
+ *
+ * Context: any, NMI included.
+ * Return: 0 if this request queued the entry's unwind; 1 if the unwind was
+ * already queued or has run for this entry (@work's callback is then
+ * queued, or was made, with the cached callchain); -EINVAL for a kernel
+ * thread or a @work not registered; -ESRCH if the task is exiting;
+ * -ENOSPC if no slot is free for the task; -EBUSY if an NMI interrupted a
+ * change of the task's state or the CPU's NMI hand-off is taken.
+ */
+int sfu_unwind_deferred_request(struct sfu_unwind_work *work, u64 *cookie)
+{
+	return sfu_df_request(work, NULL, cookie);
+}
+EXPORT_SYMBOL_GPL(sfu_unwind_deferred_request);
+
+/**
+ * sfu_unwind_deferred_request_regs() - request from an interrupt handler
+ * @work: a requester set up by sfu_unwind_deferred_init()
+ * @regs: the interrupted registers (as a perf overflow handler gets them),
+ *	or NULL
+ * @cookie: if not NULL, set to the cookie of the current kernel entry
+ *
+ * As sfu_unwind_deferred_request(); @regs from user mode say for certain
+ * that this interrupt is a new kernel entry.
+ *
+ * Context: any, NMI included.
+ * Return: as sfu_unwind_deferred_request().
+ */
+int sfu_unwind_deferred_request_regs(struct sfu_unwind_work *work, struct pt_regs *regs,
+				     u64 *cookie)
+{
+	return sfu_df_request(work, regs, cookie);
+}
+EXPORT_SYMBOL_GPL(sfu_unwind_deferred_request_regs);
+
+/**
+ * sfu_unwind_deferred_cached() - the current entry's callchain, if walked
+ * @regs: the interrupted registers, or NULL in task context
+ * @trace: set to the cached callchain
+ * @cookie: set to the entry's cookie
+ *
+ * For a sampler in NMI context: a sample taken after the task's unwind
+ * ran, on its way back to user space, can use the result as it is.  The
+ * trace stays valid until the task's next request that starts a new entry,
+ * which only the task itself (or an interrupt of it) can make.
+ *
+ * Context: any, NMI included; lock-free.
+ * Return: 0 with @trace and @cookie set, or -ENOENT.
+ */
+int sfu_unwind_deferred_cached(struct pt_regs *regs, const struct sfu_unwind_stacktrace **trace,
+			       u64 *cookie)
+{
+	struct task_struct *task = current;
+	struct sfu_deferred_task *t;
+
+	if (!sfu_df_user_task(task) || (task->flags & PF_EXITING))
+		return -ENOENT;
+	t = sfu_df_find(task);
+	if (!t || !(atomic_long_read_acquire(&t->state) & SFU_DF_CACHED))
+		return -ENOENT;
+	if (sfu_df_new_entry(t, regs))
+		return -ENOENT;
+	*trace = &t->trace;
+	*cookie = t->cookie;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(sfu_unwind_deferred_cached);
+
+/**
+ * sfu_unwind_deferred_fault_in() - have the task walk its stack, faulting
+ *
+ * Requests a faultable unwind of the current task before it returns to
+ * user space, with no callback: the SFrame data and stack pages it needs
+ * are then present for no-fault unwinds of later samples, and
+ * sfu_unwind_deferred_cached() has a result for the rest of the entry.
+ *
+ * Context: any, NMI included.
+ * Return: 0 if the unwind is queued or done for this entry, else as
+ * sfu_unwind_deferred_request().
+ */
+int sfu_unwind_deferred_fault_in(void)
+{
+	int ret = sfu_df_request(&sfu_df_fault_in_work, NULL, NULL);
+
+	return ret < 0 ? ret : 0;
+}
+EXPORT_SYMBOL_GPL(sfu_unwind_deferred_fault_in);
+
+/**
+ * sfu_unwind_deferred_init() - register a requester
+ * @work: the requester (embedded in the caller's structure)
+ * @func: its callback
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or -EBUSY when SFU_UNWIND_MAX_REQUESTERS are registered.
+ */
+int sfu_unwind_deferred_init(struct sfu_unwind_work *work, sfu_unwind_callback_t func)
+{
+	int bit;
+
+	mutex_lock(&sfu_df_mutex);
+	bit = find_first_zero_bit(sfu_df_used, SFU_UNWIND_MAX_REQUESTERS);
+	if (bit >= SFU_UNWIND_MAX_REQUESTERS) {
+		mutex_unlock(&sfu_df_mutex);
+		work->bit = -1;
+		return -EBUSY;
+	}
+	__set_bit(bit, sfu_df_used);
+	work->func = func;
+	work->bit = bit;
+	rcu_assign_pointer(sfu_df_works[bit], work);
+	mutex_unlock(&sfu_df_mutex);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(sfu_unwind_deferred_init);
+
+/**
+ * sfu_unwind_deferred_cancel() - unregister a requester
+ * @work: the requester
+ *
+ * After this returns, @work's callback is not running and will not be
+ * called again; its requests still pending are counted as dropped.  The
+ * caller must have stopped making requests with @work.
+ *
+ * Context: process context; may sleep.
+ */
+void sfu_unwind_deferred_cancel(struct sfu_unwind_work *work)
+{
+	unsigned long bit, flags, state;
+	unsigned int i;
+
+	if (!work || work->bit < 0 || work->bit >= SFU_UNWIND_MAX_REQUESTERS)
+		return;
+	mutex_lock(&sfu_df_mutex);
+	bit = BIT(work->bit);
+	RCU_INIT_POINTER(sfu_df_works[work->bit], NULL);
+	synchronize_srcu(&sfu_df_srcu);
+
+	/* Nobody may inherit the bit with a request of this one pending. */
+	for (i = 0; i < SFU_DF_SLOTS; i++) {
+		struct sfu_deferred_task *t = &sfu_df_slots[i];
+
+		if (!READ_ONCE(t->task))
+			continue;
+		sfu_df_lock(t, &flags);
+		state = atomic_long_read(&t->state);
+		if ((state & bit) && !(t->claimed & bit) && (state & SFU_DF_BUSY))
+			sfu_df_count(SFU_DF_dropped_cancel, 1);
+		atomic_long_andnot(bit, &t->state);
+		t->claimed &= ~bit;
+		sfu_df_unlock(t, flags);
+	}
+	/* A delivery that claimed the bit before has looked its requester up. */
+	synchronize_srcu(&sfu_df_srcu);
+	__clear_bit(work->bit, sfu_df_used);
+	work->bit = -1;
+	mutex_unlock(&sfu_df_mutex);
+}
+EXPORT_SYMBOL_GPL(sfu_unwind_deferred_cancel);
+
+static void sfu_df_fault_in_done(struct sfu_unwind_work *work,
+				 struct sfu_unwind_stacktrace *trace, u64 cookie)
+{
+}
+
+/*
+ * sched_process_exit: after exit_mm(), before exit_task_work().  A slot
+ * with work queued is left to that work, which runs from exit_task_work()
+ * and gives it back.
+ */
+static void sfu_df_exit_probe(void *data, struct task_struct *task)
+{
+	struct sfu_deferred_task *t = sfu_df_find(task);
+	unsigned long flags;
+	bool busy;
+
+	if (!t)
+		return;
+	sfu_df_lock(t, &flags);
+	busy = atomic_long_read(&t->state) & SFU_DF_BUSY;
+	sfu_df_unlock(t, flags);
+	if (!busy)
+		sfu_df_release(t);
+}
+
+/**
+ * sfu_deferred_kunit_attach() - serve a kernel thread's requests for KUnit
+ * @k: the thread and the stand-in for task_work_add()
+ */
+void sfu_deferred_kunit_attach(struct sfu_deferred_kunit *k)
+{
+	WRITE_ONCE(sfu_df_kunit, k);
+}
+EXPORT_SYMBOL_GPL(sfu_deferred_kunit_attach);
+
+/**
+ * sfu_deferred_kunit_detach() - undo sfu_deferred_kunit_attach()
+ */
+void sfu_deferred_kunit_detach(void)
+{
+	WRITE_ONCE(sfu_df_kunit, NULL);
+	synchronize_rcu();
+}
+EXPORT_SYMBOL_GPL(sfu_deferred_kunit_detach);
+
+/**
+ * sfu_deferred_kunit_run() - run unwind work the stand-in was handed
+ * @work: the work @queue got
+ *
+ * Context: the attached thread, as if returning to user space.
+ */
+void sfu_deferred_kunit_run(struct callback_head *work)
+{
+	sfu_df_run(container_of(work, struct sfu_deferred_task, work));
+}
+EXPORT_SYMBOL_GPL(sfu_deferred_kunit_run);
+
+/**
+ * sfu_deferred_kunit_forget() - what task exit does to the current task's slot
+ *
+ * Drops its pending requests as exited and frees the slot.
+ */
+void sfu_deferred_kunit_forget(void)
+{
+	struct sfu_deferred_task *t = sfu_df_find(current);
+
+	if (!t)
+		return;
+	sfu_df_drop(t, SFU_DF_dropped_exit);
+	sfu_df_release(t);
+}
+EXPORT_SYMBOL_GPL(sfu_deferred_kunit_forget);
+
+struct sfu_tp_search {
+	const char *name;
+	struct tracepoint *tp;
+};
+
+static void sfu_df_find_tp(struct tracepoint *tp, void *priv)
+{
+	struct sfu_tp_search *search = priv;
+
+	if (!strcmp(tp->name, search->name))
+		search->tp = tp;
+}
+
+/**
+ * sfu_tracepoint_find() - a kernel tracepoint by name
+ * @name: e.g. "sched_process_exit" or "sys_enter"
+ *
+ * Tracepoints of the kernel image are not exported to modules on 6.1; this
+ * finds them the way for_each_kernel_tracepoint() allows.
+ *
+ * Context: process context.
+ * Return: the tracepoint, or NULL.
+ */
+struct tracepoint *sfu_tracepoint_find(const char *name)
+{
+	struct sfu_tp_search search = { .name = name };
+
+	for_each_kernel_tracepoint(sfu_df_find_tp, &search);
+	return search.tp;
+}
+
+static int sfu_df_stats_show(struct seq_file *m, void *v)
+{
+	unsigned int i, used = 0;
+
+	for (i = 0; i < SFU_DF_NR; i++)
+		seq_printf(m, "%s %llu\n", sfu_df_stat_names[i], sfu_deferred_stat(i));
+	for (i = 0; i < SFU_DF_SLOTS; i++)
+		used += !!READ_ONCE(sfu_df_slots[i].task);
+	seq_printf(m, "slots_used %u\n", used);
+	seq_printf(m, "task_work_pending %ld\n", sfu_task_work_pending());
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sfu_df_stats);
+
+/**
+ * sfu_deferred_init() - set up deferred unwinding
+ *
+ * Context: module init, after the unwinder and the debugfs root.
+ * Return: 0 or -errno (nothing stays set up).
+ */
+int sfu_deferred_init(void)
+{
+	int cpu, err;
+
+	if (nr_cpu_ids >= BIT(SFU_DF_COOKIE_CPU_BITS))
+		return -EOVERFLOW;	/* cookies would not say the CPU */
+	sfu_df_slots = vzalloc(array_size(SFU_DF_SLOTS, sizeof(*sfu_df_slots)));
+	if (!sfu_df_slots)
+		return -ENOMEM;
+	err = init_srcu_struct(&sfu_df_srcu);
+	if (err)
+		goto out_slots;
+	for_each_possible_cpu(cpu)
+		init_irq_work(&per_cpu(sfu_df_irq_work, cpu).work, sfu_df_irq_work_fn);
+	err = sfu_unwind_deferred_init(&sfu_df_fault_in_work, sfu_df_fault_in_done);
+	if (err)
+		goto out_srcu;
+	err = -ENOENT;
+	sfu_df_exit_tp = sfu_tracepoint_find("sched_process_exit");
+	if (sfu_df_exit_tp)
+		err = tracepoint_probe_register(sfu_df_exit_tp, sfu_df_exit_probe, NULL);
+	if (err) {
+		pr_err("cannot attach to tracepoint sched_process_exit: %d\n", err);
+		goto out_work;
+	}
+	debugfs_create_file("deferred_stats", 0444, sfu_debugfs_dir(), NULL, &sfu_df_stats_fops);
+	return 0;
+
+out_work:
+	sfu_unwind_deferred_cancel(&sfu_df_fault_in_work);
+out_srcu:
+	cleanup_srcu_struct(&sfu_df_srcu);
+out_slots:
+	vfree(sfu_df_slots);
+	return err;
+}
+
+/**
+ * sfu_deferred_stop() - no NMI hand-off left pending
+ *
+ * Context: module exit, after every requester inside the module stopped
+ * requesting and before the counted task_work is drained.
+ */
+void sfu_deferred_stop(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		irq_work_sync(&per_cpu(sfu_df_irq_work, cpu).work);
+}
+
+/**
+ * sfu_deferred_exit() - free what sfu_deferred_init() set up
+ *
+ * Context: module exit, after the counted task_work was drained.
+ */
+void sfu_deferred_exit(void)
+{
+	unsigned int i;
+
+	debugfs_lookup_and_remove("deferred_stats", sfu_debugfs_dir());
+	tracepoint_probe_unregister(sfu_df_exit_tp, sfu_df_exit_probe, NULL);
+	tracepoint_synchronize_unregister();
+	sfu_unwind_deferred_cancel(&sfu_df_fault_in_work);
+	for (i = 0; i < SFU_DF_SLOTS; i++)
+		kfree(sfu_df_slots[i].frames);
+	vfree(sfu_df_slots);
+	cleanup_srcu_struct(&sfu_df_srcu);
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Deferred unwinding: what the rest of the module and its KUnit suite see
+ * beyond the public deferred.h.
+ */
+#ifndef _SFRAME_UNWIND_DEFERRED_INTERNAL_H
+#define _SFRAME_UNWIND_DEFERRED_INTERNAL_H
+
+#include <linux/types.h>
+
+#include "deferred.h"
+
+struct callback_head;
+struct task_struct;
+struct tracepoint;
+
+/**
+ * enum sfu_deferred_stat - what became of deferred requests
+ *
+ * Every request is counted once in @SFU_DF_requests and ends in exactly one
+ * of: a rejection (@SFU_DF_rejected_*), @SFU_DF_already (its requester is
+ * already served for this kernel entry), or, for one that set its
+ * requester's bit (@SFU_DF_queued + @SFU_DF_joined), @SFU_DF_delivered or
+ * a drop (@SFU_DF_dropped_*) once the task ran its unwind.  The names and
+ * meanings are in core/deferred.c and Documentation/deferred.rst.
+ */
+enum sfu_deferred_stat {
+	SFU_DF_requests,
+	SFU_DF_queued,
+	SFU_DF_joined,
+	SFU_DF_already,
+	SFU_DF_delivered,
+	SFU_DF_unwinds,
+	SFU_DF_cache_hits,
+	SFU_DF_rejected_not_user,
+	SFU_DF_rejected_exiting,
+	SFU_DF_rejected_no_slot,
+	SFU_DF_rejected_busy,
+	SFU_DF_dropped_exit,
+	SFU_DF_dropped_exec,
+	SFU_DF_dropped_lost,
+	SFU_DF_dropped_cancel,
+	SFU_DF_dropped_nomem,
+	SFU_DF_NR
+};
+
+u64 sfu_deferred_stat(enum sfu_deferred_stat s);
+
+/**
+ * struct sfu_deferred_kunit - the KUnit suite's stand-in for task_work
+ * @task: the (kernel) thread whose requests are served as a user task's
+ * @queue: called instead of task_work_add() for @task's unwind; the suite
+ *	runs the work later with sfu_deferred_kunit_run()
+ *
+ * A KUnit case runs in a kernel thread, which never returns to user space
+ * and so never runs task_work.  Everything else (slots, entries, cookies,
+ * the cache, delivery, cancellation) is the real code.
+ */
+struct sfu_deferred_kunit {
+	struct task_struct *task;
+	void (*queue)(struct sfu_deferred_kunit *k, struct callback_head *work);
+};
+
+void sfu_deferred_kunit_attach(struct sfu_deferred_kunit *k);
+void sfu_deferred_kunit_detach(void);
+void sfu_deferred_kunit_run(struct callback_head *work);
+void sfu_deferred_kunit_forget(void);
+
+struct tracepoint *sfu_tracepoint_find(const char *name);
+
+int sfu_deferred_init(void);
+void sfu_deferred_stop(void);
+void sfu_deferred_exit(void);
+
+#endif /* _SFRAME_UNWIND_DEFERRED_INTERNAL_H */
