@@ -32,12 +32,108 @@ sfu_kimage() {
 	esac
 }
 
-# The Debian kernel source package the test kernels are built from.
-SFU_KSRC_PKG=${SFU_KSRC_PKG:-linux-source-6.1}
+# Kernel versions: 6.1 (Debian 12's linux-source-6.1, an installed package,
+# the default), 6.12 (Debian 13's linux-source-6.12) and newest (the
+# highest-numbered linux-source-X.Y in sid).  The last two are fetched with
+# a private apt configuration under $SFU_CACHE/apt-kernels (the system's apt
+# configuration is not touched) and unpacked with dpkg-deb; the package
+# lists are refreshed at most once a day.  sfu_kver_select sets
+# SFU_KVER, SFU_KSRC_PKG and SFU_KSRC_VER; scripts call it once after
+# parsing --version (default: $SFU_KVER from the environment, else 6.1).
+SFU_KVER=${SFU_KVER:-6.1}
+SFU_KSRC_PKG=
+SFU_KSRC_VER=
+SFU_KAPT=$SFU_CACHE/apt-kernels
+
+sfu_mirror() {
+	local m
+	m=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+	[ -n "$m" ] || m=$(awk '/^deb / { print $2; exit }' /etc/apt/sources.list 2>/dev/null || true)
+	echo "${m:-http://deb.debian.org/debian}"
+}
+
+# apt-get/apt-cache with the private configuration.
+sfu_kapt() { # apt-get|apt-cache args...
+	local tool=$1
+	shift
+	"$tool" -o Dir::Etc::SourceList="$SFU_KAPT/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+		-o Dir::State::Lists="$SFU_KAPT/lists" -o Dir::Cache="$SFU_KAPT/cache" \
+		-o Dir::State::Status=/dev/null -o APT::Architecture=amd64 \
+		-o APT::Sandbox::User=root "$@"
+}
+
+# Refresh the private package lists when missing or older than a day; a
+# failed refresh with lists already present goes on with them (offline).
+sfu_kapt_update() {
+	local key=/usr/share/keyrings/debian-archive-keyring.gpg mirror stamp
+	mkdir -p "$SFU_KAPT"/lists/partial "$SFU_KAPT"/cache/archives/partial "$SFU_KAPT"/dl
+	stamp=$SFU_KAPT/lists/.updated
+	(
+		flock 8
+		if [ -z "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
+			mirror=$(sfu_mirror)
+			printf 'deb [arch=amd64 signed-by=%s] %s %s main\n' \
+				"$key" "$mirror" trixie "$key" "$mirror" sid > "$SFU_KAPT/sources.list"
+			if sfu_kapt apt-get -q update > "$SFU_KAPT/update.log" 2>&1; then
+				touch "$stamp"
+			elif [ -f "$stamp" ]; then
+				sfu_log "apt-get update failed (see $SFU_KAPT/update.log); using older lists"
+			else
+				sfu_die "apt-get update failed: see $SFU_KAPT/update.log"
+			fi
+		fi
+	) 8>"$SFU_KAPT/.lock"
+}
+
+sfu_kver_select() { # 6.1|6.12|newest
+	case $1 in
+	6.1)
+		SFU_KSRC_PKG=linux-source-6.1
+		SFU_KSRC_VER=$(dpkg-query -W -f='${Version}' "$SFU_KSRC_PKG" 2>/dev/null) ||
+			sfu_die "$SFU_KSRC_PKG is not installed (scripts/install-deps)"
+		;;
+	6.12|newest)
+		sfu_kapt_update
+		if [ "$1" = newest ]; then
+			SFU_KSRC_PKG=$(sfu_kapt apt-cache pkgnames linux-source- |
+				grep -E '^linux-source-[0-9]+\.[0-9]+$' | sort -V | tail -n 1)
+			[ -n "$SFU_KSRC_PKG" ] || sfu_die "no linux-source-X.Y package in sid"
+		else
+			SFU_KSRC_PKG=linux-source-6.12
+		fi
+		SFU_KSRC_VER=$(sfu_kapt apt-cache show "$SFU_KSRC_PKG" |
+			sed -n 's/^Version: //p' | sort -V | tail -n 1)
+		[ -n "$SFU_KSRC_VER" ] || sfu_die "no $SFU_KSRC_PKG package"
+		;;
+	*) sfu_die "unknown kernel version '$1' (6.1, 6.12 or newest)" ;;
+	esac
+	SFU_KVER=$1
+}
 
 sfu_ksrc_version() {
-	dpkg-query -W -f='${Version}' "$SFU_KSRC_PKG" 2>/dev/null ||
-		sfu_die "$SFU_KSRC_PKG is not installed (scripts/install-deps)"
+	[ -n "$SFU_KSRC_VER" ] || sfu_kver_select "$SFU_KVER"
+	echo "$SFU_KSRC_VER"
+}
+
+# The source tarball of the selected package: installed under /usr/src for
+# 6.1, else downloaded and unpacked into a scratch directory.
+sfu_ksrc_tarball() { # scratch-dir
+	local deb
+	if [ "$SFU_KVER" = 6.1 ]; then
+		ls /usr/src/"$SFU_KSRC_PKG".tar.xz 2>/dev/null ||
+			sfu_die "no /usr/src/$SFU_KSRC_PKG.tar.xz"
+		return
+	fi
+	deb=$SFU_KAPT/dl/${SFU_KSRC_PKG}_${SFU_KSRC_VER}_all.deb
+	if [ ! -f "$deb" ]; then
+		sfu_log "downloading $SFU_KSRC_PKG $SFU_KSRC_VER"
+		(cd "$SFU_KAPT/dl" && sfu_kapt apt-get -q download "$SFU_KSRC_PKG=$SFU_KSRC_VER" >/dev/null) ||
+			sfu_die "cannot download $SFU_KSRC_PKG $SFU_KSRC_VER"
+	fi
+	dpkg-deb -x "$deb" "$1"
+	ls "$1"/usr/src/"$SFU_KSRC_PKG".tar.* 2>/dev/null | head -n 1 ||
+		sfu_die "$deb holds no source tarball"
+	rm -f "$deb"	# the extracted tree is what is kept
 }
 
 # Extract the kernel source once per package version; print its path.
@@ -46,20 +142,20 @@ sfu_ksrc_dir() {
 	ver=$(sfu_ksrc_version)
 	dir=$SFU_CACHE/src/$SFU_KSRC_PKG-$ver
 	if [ ! -f "$dir/.extracted" ]; then
-		tarball=$(ls /usr/src/"$SFU_KSRC_PKG".tar.xz 2>/dev/null) ||
-			sfu_die "no /usr/src/$SFU_KSRC_PKG.tar.xz"
 		mkdir -p "$SFU_CACHE/src"
 		(
 			flock 9
 			if [ ! -f "$dir/.extracted" ]; then
+				rm -rf "$dir" "$dir.tmp" "$dir.deb"
+				mkdir -p "$dir.tmp" "$dir.deb"
+				tarball=$(sfu_ksrc_tarball "$dir.deb")
 				sfu_log "extracting $tarball"
-				rm -rf "$dir" "$dir.tmp"
-				mkdir -p "$dir.tmp"
-				tar -xJf "$tarball" -C "$dir.tmp" --strip-components=1
+				tar -xf "$tarball" -C "$dir.tmp" --strip-components=1
+				rm -rf "$dir.deb"
 				touch "$dir.tmp/.extracted"
 				mv "$dir.tmp" "$dir"
 			fi
-		) 9>"$SFU_CACHE/src/.lock"
+		) 9>"$SFU_CACHE/src/.lock" || exit 1
 	fi
 	echo "$dir"
 }
@@ -69,6 +165,8 @@ sfu_fragments() {
 	local arch=$1 flavour=$2 d=$SFU_TOP/scripts/kconfig
 	echo "$d/common.config" "$d/$arch.config"
 	[ "$flavour" = default ] || echo "$d/$flavour.config"
+	# Per-version adjustments (options renamed or gone), when there are any.
+	[ ! -f "$d/version-$SFU_KVER.config" ] || echo "$d/version-$SFU_KVER.config"
 }
 
 # Cache key: source version, arch, flavour and the fragments' contents.
