@@ -9,6 +9,8 @@
  * mmap hooks is covered by the e2e tests, which map real ELF files.
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/uaccess.h>
@@ -16,6 +18,7 @@
 #include "registry.h"
 #include "sframe/sframe.h"
 #include "tests/gen/sframe_fixtures.h"
+#include "fixture_rows.h"
 #include "user_mem.h"
 
 /* Is @fx a section of this kernel's native ABI (the only kind registered)? */
@@ -92,35 +95,37 @@ static int add(const struct laid_out *lo, const struct sframe_fixture *fx, int *
 				serr);
 }
 
+/**
+ * struct lookup_arg - how check_rows() looks rows up
+ * @bias: user address minus link-time address
+ * @nofault: use the no-fault reader
+ */
+struct lookup_arg {
+	long bias;
+	bool nofault;
+};
+
+static int registry_lookup(void *arg, u64 pc, struct sframe_row *row)
+{
+	const struct lookup_arg *a = arg;
+
+	return sfu_find_row(current->mm, pc + a->bias, a->nofault, row);
+}
+
 /* Every PC of @fx's expectations through sfu_find_row(); mismatches counted. */
+static unsigned long check_rows_how(struct kunit *test, const struct sframe_fixture *fx,
+				    long bias, bool nofault, u64 from, u64 to, bool expect_rows)
+{
+	struct lookup_arg a = { .bias = bias, .nofault = nofault };
+
+	return sfu_kunit_check_rows(test, fx, nofault ? "registry, no-fault" : "registry",
+				    registry_lookup, &a, from, to, expect_rows, NULL);
+}
+
 static unsigned long check_rows(struct kunit *test, const struct sframe_fixture *fx,
 				long bias, u64 from, u64 to, bool expect_rows)
 {
-	char got[SFRAME_ROW_FORMAT_MAX];
-	unsigned long bad = 0;
-	struct sframe_row row;
-	u32 i;
-	u64 pc;
-
-	for (i = 0; i < fx->num_ranges; i++) {
-		const struct sframe_fixture_range *r = &fx->ranges[i];
-
-		for (pc = max(r->lo, from); pc < min(r->hi, to); pc++) {
-			int want = expect_rows ? r->err : -SFRAME_E_NO_FDE;
-			int err = sfu_find_row(current->mm, pc + bias, false, &row);
-
-			got[0] = '\0';
-			if (!err)
-				sframe_row_format(&row, got, sizeof(got));
-			if (err == want && (err || !strcmp(got, r->row)))
-				continue;
-			if (!bad++)
-				KUNIT_FAIL(test, "pc %#llx: got %s \"%s\", want %s \"%s\"", pc,
-					   sframe_strerror(err), got, sframe_strerror(want),
-					   want ? "" : r->row);
-		}
-	}
-	return bad;
+	return check_rows_how(test, fx, bias, false, from, to, expect_rows);
 }
 
 static void registered_section_gives_objdump_rows_at_every_pc(struct kunit *test)
@@ -138,7 +143,7 @@ static void registered_section_gives_objdump_rows_at_every_pc(struct kunit *test
 		if (!err) {
 			bad = check_rows(test, fx, lo.bias, 0, U64_MAX, true);
 			/* The faultable pass touched every page: no-fault must agree. */
-			bad_nofault = check_rows(test, fx, lo.bias, 0, U64_MAX, true);
+			bad_nofault = check_rows_how(test, fx, lo.bias, true, 0, U64_MAX, true);
 		}
 	}
 	sfu_user_end(&ctx);
@@ -255,6 +260,125 @@ static void unmapping_text_hides_the_section_at_once(struct kunit *test)
 }
 
 /**
+ * struct churn - a second thread that registers and removes one section
+ * @test: the case
+ * @fx: the fixture
+ * @lo: where it is laid out
+ * @rounds: add/remove pairs to do
+ * @done: set when the thread has finished
+ * @add_err: first registration error seen
+ * @rm_err: first removal error seen
+ * @finished: completed by the thread as its last action
+ */
+struct churn {
+	struct kunit *test;
+	const struct sframe_fixture *fx;
+	struct laid_out lo;
+	unsigned int rounds;
+	atomic_t done;
+	int add_err;
+	int rm_err;
+	struct completion finished;
+};
+
+static int churn_fn(void *arg)
+{
+	struct churn *c = arg;
+	struct sfu_user_ctx ctx;
+	unsigned int i;
+	int err, serr;
+
+	if (sfu_user_begin(c->test, &ctx)) {
+		for (i = 0; i < c->rounds; i++) {
+			err = add(&c->lo, c->fx, &serr);
+			if (err && !c->add_err)
+				c->add_err = err;
+			cond_resched();
+			err = sfu_registry_remove(current->mm, c->lo.text_start);
+			if (err && !c->rm_err)
+				c->rm_err = err;
+			cond_resched();
+		}
+		sfu_user_end(&ctx);
+	}
+	atomic_set(&c->done, 1);
+	complete(&c->finished);
+	return 0;
+}
+
+/*
+ * While another thread registers and removes a section over and over,
+ * lock-free lookups (no-fault, as from NMI) of every row of the fixture
+ * see either the exact row or no section: never a torn or stale one.
+ */
+static void lookups_during_add_and_remove_see_whole_sections(struct kunit *test)
+{
+	const struct sframe_fixture *fx = any_native(test, true);
+	unsigned long lookups = 0, hits = 0, misses = 0, wrong = 0;
+	char got[SFRAME_ROW_FORMAT_MAX];
+	struct task_struct *t = NULL;
+	struct sfu_user_ctx ctx;
+	struct sframe_row row;
+	struct churn *c;
+	int after = 0;
+	u32 i;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	if (!fx || !c || !sfu_user_begin(test, &ctx))
+		return;
+	c->test = test;
+	c->fx = fx;
+	c->rounds = 2000;
+	init_completion(&c->finished);
+	if (!lay_out(&ctx, fx, PROT_READ | PROT_WRITE | PROT_EXEC, &c->lo)) {
+		t = kthread_run(churn_fn, c, "sfu-kunit-churn");
+		if (IS_ERR(t)) {
+			KUNIT_FAIL(test, "kthread_run: %ld", PTR_ERR(t));
+			t = NULL;
+		}
+	}
+	while (t && !atomic_read(&c->done)) {
+		for (i = 0; i < fx->num_ranges; i++) {
+			const struct sframe_fixture_range *r = &fx->ranges[i];
+			int err = sfu_find_row(current->mm, r->lo + c->lo.bias, true, &row);
+
+			lookups++;
+			if (err == -SFRAME_E_NO_FDE) {
+				misses++;
+				continue;
+			}
+			got[0] = '\0';
+			if (!err)
+				sframe_row_format(&row, got, sizeof(got));
+			if (err != r->err || (!err && strcmp(got, r->row))) {
+				if (!wrong++)
+					KUNIT_FAIL(test, "pc %#llx: got %s \"%s\", want %s \"%s\"",
+						   r->lo, sframe_strerror(err), got,
+						   sframe_strerror(r->err), r->row);
+			} else {
+				hits++;
+			}
+		}
+		cond_resched();
+	}
+	if (t) {
+		wait_for_completion(&c->finished);
+		after = sfu_find_row(current->mm, c->lo.text_start, false, &row);
+	}
+	sfu_user_end(&ctx);
+
+	kunit_info(test, "%lu lookups: %lu rows, %lu no section", lookups, hits, misses);
+	KUNIT_EXPECT_NOT_NULL(test, t);
+	KUNIT_EXPECT_EQ(test, c->add_err, 0);
+	KUNIT_EXPECT_EQ(test, c->rm_err, 0);
+	KUNIT_EXPECT_EQ(test, wrong, 0UL);
+	/* The lookups raced with registration: both outcomes must have been seen. */
+	KUNIT_EXPECT_GT(test, hits, 0UL);
+	KUNIT_EXPECT_GT(test, misses, 0UL);
+	KUNIT_EXPECT_EQ(test, after, -SFRAME_E_NO_FDE);
+}
+
+/**
  * struct refusal - a registration that must be refused
  * @name: what is wrong
  * @prot: protection of the mapping holding text and data
@@ -342,6 +466,7 @@ static struct kunit_case sfu_registry_cases[] = {
 	KUNIT_CASE(section_registered_over_part_of_a_text_replaces_it),
 	KUNIT_CASE(removed_section_has_no_rows_and_cannot_be_removed_twice),
 	KUNIT_CASE(unmapping_text_hides_the_section_at_once),
+	KUNIT_CASE(lookups_during_add_and_remove_see_whole_sections),
 	KUNIT_CASE_PARAM(bad_registration_is_refused_with_its_error, refusal_gen_params),
 	{}
 };

@@ -17,6 +17,7 @@
 #include "sframe/sframe.h"
 #include "tests/gen/sframe_fixtures.h"
 #include "tests/sframe_cases.h"
+#include "fixture_rows.h"
 #include "user_mem.h"
 
 /* Parameter generators over the two tables (their sizes are not constant). */
@@ -46,32 +47,18 @@ static const void *case_gen(const void *prev, char *desc)
  * mismatch and return how many PCs mismatched.  Never aborts: may run with
  * a borrowed mm.
  */
+static int section_lookup(void *sec, u64 pc, struct sframe_row *row)
+{
+	return sframe_find_row(sec, pc, row);
+}
+
 static unsigned long check_every_pc(struct kunit *test, const struct sframe_fixture *fx,
 				    const struct sframe_section *sec, const char *how)
 {
-	char got[SFRAME_ROW_FORMAT_MAX];
-	unsigned long bad = 0, pcs = 0;
-	struct sframe_row row;
-	u32 i;
-	u64 pc;
-	int err;
+	unsigned long bad, pcs;
 
-	for (i = 0; i < fx->num_ranges; i++) {
-		const struct sframe_fixture_range *r = &fx->ranges[i];
-
-		for (pc = r->lo; pc < r->hi; pc++, pcs++) {
-			err = sframe_find_row(sec, pc, &row);
-			got[0] = '\0';
-			if (!err)
-				sframe_row_format(&row, got, sizeof(got));
-			if (err == r->err && (err || !strcmp(got, r->row)))
-				continue;
-			if (!bad++)
-				KUNIT_FAIL(test, "%s: pc %#llx: got %s \"%s\", want %s \"%s\"",
-					   how, pc, sframe_strerror(err), got,
-					   sframe_strerror(r->err), r->row ?: "");
-		}
-	}
+	bad = sfu_kunit_check_rows(test, fx, how, section_lookup, (void *)sec, 0, U64_MAX,
+				   true, &pcs);
 	KUNIT_EXPECT_EQ_MSG(test, bad, 0UL, "%s: %lu of %lu PCs wrong", how, bad, pcs);
 	KUNIT_EXPECT_GT(test, pcs, 0UL);
 	return bad;

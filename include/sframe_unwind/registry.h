@@ -25,5 +25,6 @@ int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault,
 int sfu_registry_add(struct mm_struct *mm, unsigned long sframe_addr, unsigned long sframe_size,
 		     unsigned long text_start, unsigned long text_end, int *sframe_err);
 int sfu_registry_remove(struct mm_struct *mm, unsigned long text_start);
+int sfu_registry_sync(struct mm_struct *mm, pid_t tgid);
 
 #endif /* _SFRAME_UNWIND_REGISTRY_H */

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Check a lookup against a fixture's expected rows (objdump's) at every PC.
+ */
+#ifndef _SFU_KUNIT_FIXTURE_ROWS_H
+#define _SFU_KUNIT_FIXTURE_ROWS_H
+
+#include <kunit/test.h>
+
+struct sframe_fixture;
+struct sframe_row;
+
+/* Looks up the row of link-time @pc; 0 or a negative SFRAME_E_* code. */
+typedef int (*sfu_kunit_lookup_t)(void *arg, u64 pc, struct sframe_row *row);
+
+unsigned long sfu_kunit_check_rows(struct kunit *test, const struct sframe_fixture *fx,
+				   const char *how, sfu_kunit_lookup_t lookup, void *arg,
+				   u64 from, u64 to, bool expect_rows, unsigned long *pcs);
+
+#endif /* _SFU_KUNIT_FIXTURE_ROWS_H */
