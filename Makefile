@@ -9,6 +9,8 @@
 #   make kernels                         the cached QEMU test kernels
 #   make bench                           benchmarks (ratios, not pass/fail)
 #   make fuzz [FUZZ_SECONDS=N]           fuzz the decoder (default 600 s)
+#   make stress [STRESS_SECONDS=N]       load, hostile input and reloads on the
+#                                        debug kernel (default 1200 s)
 #   make clean
 #
 # KDIR defaults to the project's own cached 6.1 test kernel for ARCH (built on
@@ -31,7 +33,7 @@ endif
 TOP := $(CURDIR)
 SRC_DIRS := Kbuild core include sframe arch kunit tests
 
-.PHONY: all modules clean tools test kernels bench fuzz help
+.PHONY: all modules clean tools test kernels bench fuzz stress help
 
 all: modules
 
@@ -66,6 +68,10 @@ bench:
 	scripts/vm-run -- $(TOP)/tests/e2e/bench-unwind
 	tests/e2e/prepare --arch arm64 >/dev/null
 	scripts/vm-run --arch arm64 -- $(TOP)/tests/e2e/bench-unwind
+
+STRESS_SECONDS ?= 1200
+stress:
+	scripts/stress --duration $(STRESS_SECONDS)
 
 FUZZ_SECONDS ?= 600
 fuzz:

@@ -153,8 +153,10 @@ static void sfu_mm_free_work(struct work_struct *work)
 	struct sfu_section *s, *next;
 	unsigned long idx = 0;
 
-	mt_for_each(&smm->text, s, idx, ULONG_MAX)
+	mt_for_each(&smm->text, s, idx, ULONG_MAX) {
+		sfu_stat_inc(SFU_STAT_freed_with_mm);
 		sfu_section_free(s);
+	}
 	list_for_each_entry_safe(s, next, &smm->pending, pending)
 		kfree(s);
 	mtree_destroy(&smm->text);

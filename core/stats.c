@@ -19,6 +19,8 @@ static const char *const sfu_stat_names[SFU_STAT_NR] = {
 	[SFU_STAT_registered_explicit] = "registered_explicit",
 	/* sections removed (unmapped, replaced, unregistered) */
 	[SFU_STAT_removed] = "removed",
+	/* sections freed with their registry (exit, exec, module unload) */
+	[SFU_STAT_freed_with_mm] = "freed_with_mm",
 	/* sections re-checked against the VMAs after a change */
 	[SFU_STAT_rechecked] = "rechecked",
 	/* sections refused by validation */
