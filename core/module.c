@@ -68,15 +68,21 @@ static int __init sfu_init(void)
 	err = sfu_deferred_init();
 	if (err)
 		goto out_unwind;
-	err = sfu_chardev_init();
+	err = sfu_trace_init();
 	if (err)
 		goto out_deferred;
+	err = sfu_chardev_init();
+	if (err)
+		goto out_trace;
 	pr_info("version %s loaded\n", SFU_VERSION);
 	return 0;
 
+out_trace:
+	sfu_trace_stop();
 out_deferred:
 	sfu_deferred_stop();
 	sfu_task_work_drain();
+	sfu_trace_exit();
 	sfu_deferred_exit();
 out_unwind:
 	sfu_unwind_exit();
@@ -97,8 +103,10 @@ static void __exit sfu_exit(void)
 {
 	sfu_chardev_exit();
 	sfu_registry_stop();
+	sfu_trace_stop();
 	sfu_deferred_stop();
 	sfu_task_work_drain();
+	sfu_trace_exit();
 	sfu_deferred_exit();
 	sfu_unwind_exit();
 	sfu_registry_exit();

@@ -68,6 +68,10 @@ void sfu_deferred_kunit_forget(void);
 
 struct tracepoint *sfu_tracepoint_find(const char *name);
 
+int sfu_trace_init(void);
+void sfu_trace_stop(void);
+void sfu_trace_exit(void);
+
 int sfu_deferred_init(void);
 void sfu_deferred_stop(void);
 void sfu_deferred_exit(void);
