@@ -8,6 +8,8 @@
  *   sfu-stack-check edges  BIN                 SFU_IOC_UNWIND_TASK corner cases
  *   sfu-stack-check self                       SFU_IOC_UNWIND_SELF smoke test
  *   sfu-stack-check exec-nop | nop             (the exec target of "edges")
+ *   sfu-stack-check sample [opts] BIN          user_stack events from the sampler
+ *   sfu-stack-check trigger [opts] BIN         ... from the sys_enter trigger
  *
  * opts:
  *   --at body|entry|plt   where the target is unwound: spinning in its
@@ -24,6 +26,9 @@
  *   --main-ret OFF        uselib: offset in BIN of main's return address
  *                         from shared_apply()
  *   --plt OFF             uselib: offset in BIN of shared_apply's PLT stub
+ *   --freq HZ             sample: the sampler's frequency (default 199)
+ *   --events N            sample, trigger: how many events to wait for
+ *                         (default 5)
  *
  * The target runs with argument 0 (spin until `stop` is set); the helper
  * waits until it records its innermost frame, unwinds it with
@@ -612,6 +617,8 @@ struct options {
 	unsigned int flags;
 	uint64_t main_ret;
 	uint64_t plt;
+	unsigned int freq;
+	unsigned int events;
 };
 
 static void check_stop(const struct unwind_req *r)
@@ -766,6 +773,115 @@ static int cmd_chain(const struct options *o, const char *bin)
 		print_frames(stderr, &r);
 		fprintf(stderr, "program said:\n%s", out);
 	}
+	return failures ? 1 : 0;
+}
+
+/* ---- user_stack trace events --------------------------------------------- */
+
+#define DEBUGFS		"/sys/kernel/debug/sframe_unwind/"
+
+static void write_text(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		die("cannot write '%s' to %s: %s", text, path, strerror(errno));
+	close(fd);
+}
+
+/* A counter of <debugfs>/sframe_unwind/deferred_stats. */
+static long deferred_stat(const char *name)
+{
+	char line[128], key[64];
+	long v, found = -1;
+	FILE *f = fopen(DEBUGFS "deferred_stats", "r");
+
+	if (!f)
+		die("cannot open " DEBUGFS "deferred_stats: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %ld", key, &v) == 2 && !strcmp(key, name))
+			found = v;
+	fclose(f);
+	if (found < 0)
+		die("no counter %s in deferred_stats", name);
+	return found;
+}
+
+/*
+ * sample, trigger: run BIN (chain, or syscall-chain for the trigger) until
+ * it reaches its innermost function, have the module emit user_stack
+ * events for it until --events more callbacks were delivered (the sampler
+ * on its pid, or the sys_enter trigger on its getppid calls), stop it, and
+ * print what each of its events must hold, for tests/e2e/user-stack-compare:
+ *
+ *   pid PID
+ *   leaf LO HI             frame 0 is in [LO, HI)
+ *   ret ADDR...            frames 1.., leaf's return address first
+ */
+static int cmd_events(const struct options *o, const char *cmd, const char *bin)
+{
+	char *argv[] = { (char *)bin, "0", NULL };
+	uint64_t leaf, leaf_size, caller, caller_size, trace, stop, ret[10];
+	unsigned int nfuncs, n = 0, k;
+	struct timespec t0, t1;
+	struct target t = {};
+	const char *ctl;
+	char text[96], *out, *line;
+	long want;
+
+	elf_open(&t.elf, bin);
+	leaf = elf_sym_must(&t.elf, "leaf", &leaf_size);
+	trace = elf_sym_must(&t.elf, "trace", NULL);
+	stop = elf_sym_must(&t.elf, "stop", NULL);
+	/* chain: main, f1..f8, leaf; syscall-chain: main, f1, f2, leaf */
+	nfuncs = elf_sym(&t.elf, "f8", NULL) ? 10 : 4;
+	caller = elf_sym_must(&t.elf, nfuncs == 10 ? "f8" : "f2", &caller_size);
+
+	target_start(&t, argv, 0);
+	phase = "waiting for the program to start";
+	wait_running(t.pid, bin);
+	t.base = map_base(t.pid, &t.elf);
+	phase = "waiting for the program to reach leaf";
+	/* trace.ret[nfuncs - 1]: leaf has recorded its return into its caller */
+	wait_word(t.pid, t.base + trace + (2 * nfuncs - 1) * 8, t.base + caller,
+		  t.base + caller + caller_size + 1);
+
+	phase = "waiting for events";
+	want = deferred_stat("delivered") + o->events;
+	if (!strcmp(cmd, "sample")) {
+		ctl = DEBUGFS "sampler";
+		snprintf(text, sizeof(text), "pid=%d freq=%u", t.pid, o->freq);
+	} else {
+		ctl = DEBUGFS "trigger";
+		snprintf(text, sizeof(text), "sys_enter pid=%d nr=%d", t.pid, SYS_getppid);
+	}
+	write_text(ctl, text);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		usleep(20000);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+	} while (deferred_stat("delivered") < want && t1.tv_sec - t0.tv_sec < 60);
+	write_text(ctl, "off");
+	if (deferred_stat("delivered") < want)
+		fail("fewer than %u events in 60 s", o->events);
+
+	phase = "reading what the program printed";
+	out = target_finish(&t, t.base + stop);
+	for (line = out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		unsigned long long c, a;
+
+		if (n < nfuncs && sscanf(line, "frame %*u %*s entry=%*s cfa=%llx ret=%llx", &c, &a) == 2)
+			ret[n++] = a;
+	}
+	if (n != nfuncs)
+		fail("target printed %u frames, want %u", n, nfuncs);
+	printf("pid %d\nleaf %#llx %#llx\nret", t.pid, (unsigned long long)(t.base + leaf),
+	       (unsigned long long)(t.base + leaf + leaf_size));
+	for (k = 0; k < n; k++)
+		printf(" %#llx", (unsigned long long)ret[k]);
+	printf("\n");
+	if (failures)
+		fprintf(stderr, "program said:\n%s", out);
 	return failures ? 1 : 0;
 }
 
@@ -1011,7 +1127,7 @@ static int cmd_edges(const char *bin)
 
 int main(int argc, char **argv)
 {
-	struct options o = { .at = "body", .expect = "sframe" };
+	struct options o = { .at = "body", .expect = "sframe", .freq = 199, .events = 5 };
 	const char *cmd;
 	int i;
 
@@ -1033,6 +1149,10 @@ int main(int argc, char **argv)
 			o.main_ret = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--plt"))
 			o.plt = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--freq"))
+			o.freq = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--events"))
+			o.events = strtoul(argv[++i], NULL, 0);
 		else
 			die("unknown option %s", argv[i]);
 	}
@@ -1054,6 +1174,8 @@ int main(int argc, char **argv)
 		return cmd_uselib(&o, argv[i]);
 	if (!strcmp(cmd, "edges"))
 		return cmd_edges(argv[i]);
+	if (!strcmp(cmd, "sample") || !strcmp(cmd, "trigger"))
+		return cmd_events(&o, cmd, argv[i]);
 	die("unknown command %s", cmd);
 	return 2;
 }
