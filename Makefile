@@ -2,7 +2,8 @@
 #
 # sframe-unwind: user-space stack unwinding from SFrame, as a kernel module.
 #
-#   make [ARCH=x86_64|arm64] [KDIR=...]   build sframe_unwind.ko (+ KUnit module)
+#   make [ARCH=x86_64|arm64] [KDIR=...] [BUILD=dir]
+#                                        build sframe_unwind.ko (+ KUnit module)
 #   make test                            everything: userspace, KUnit in x86_64
 #                                        and arm64 guests, e2e, stock headers
 #   make tools                           userspace tools (tools/sframe-check)
@@ -44,7 +45,12 @@ KREL := $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 ifeq ($(KREL),)
 $(error $(KDIR) is not a configured kernel build tree)
 endif
+ifeq ($(BUILD),)
 BUILD := $(TOP)/build/$(ARCH)-$(KREL)-$(shell echo '$(realpath $(KDIR))' | md5sum | cut -c1-8)
+else
+# A fixed build directory (DKMS: BUILD=build/dkms), relative to this tree.
+override BUILD := $(abspath $(BUILD))
+endif
 endif
 
 modules:
@@ -86,4 +92,4 @@ clean:
 	[ ! -f tools/Makefile ] || $(MAKE) -C tools clean
 
 help:
-	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,19p' Makefile | sed 's/^# \{0,1\}//'
