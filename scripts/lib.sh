@@ -110,8 +110,14 @@ sfu_kver_select() { # 6.1|6.12|newest
 	SFU_KVER=$1
 }
 
-sfu_ksrc_version() {
+# Select $SFU_KVER unless a script did already (in this shell: command
+# substitutions would lose the selection).
+sfu_kver_ensure() {
 	[ -n "$SFU_KSRC_VER" ] || sfu_kver_select "$SFU_KVER"
+}
+
+sfu_ksrc_version() {
+	sfu_kver_ensure
 	echo "$SFU_KSRC_VER"
 }
 
@@ -139,7 +145,8 @@ sfu_ksrc_tarball() { # scratch-dir
 # Extract the kernel source once per package version; print its path.
 sfu_ksrc_dir() {
 	local ver dir tarball
-	ver=$(sfu_ksrc_version)
+	sfu_kver_ensure
+	ver=$SFU_KSRC_VER
 	dir=$SFU_CACHE/src/$SFU_KSRC_PKG-$ver
 	if [ ! -f "$dir/.extracted" ]; then
 		mkdir -p "$SFU_CACHE/src"
@@ -172,6 +179,7 @@ sfu_fragments() {
 # Cache key: source version, arch, flavour and the fragments' contents.
 sfu_kbuild_dir() {
 	local arch=$1 flavour=$2 hash
+	sfu_kver_ensure
 	# shellcheck disable=SC2046
 	hash=$( { echo "$arch $flavour $(sfu_ksrc_version)"; cat $(sfu_fragments "$arch" "$flavour"); } |
 		sha256sum | cut -c1-12)

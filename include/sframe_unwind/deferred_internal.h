@@ -16,6 +16,23 @@ struct tracepoint;
 
 /**
  * enum sfu_deferred_stat - what became of deferred requests
+ * @SFU_DF_requests: calls of the request functions with a registered requester
+ * @SFU_DF_queued: requests that started an entry's unwind
+ * @SFU_DF_joined: requests of another requester for an entry already requested
+ * @SFU_DF_already: requests of a requester already served or queued for the entry
+ * @SFU_DF_delivered: callbacks made
+ * @SFU_DF_unwinds: callchains walked
+ * @SFU_DF_cache_hits: deliveries from the cache, without a walk
+ * @SFU_DF_rejected_not_user: requests refused: kernel thread, I/O worker, no mm
+ * @SFU_DF_rejected_exiting: requests refused: the task is exiting
+ * @SFU_DF_rejected_no_slot: requests refused: every slot the task may use is taken
+ * @SFU_DF_rejected_busy: requests refused: NMI interrupted a change of the task's slot
+ * @SFU_DF_dropped_exit: callbacks not made: the task exited first
+ * @SFU_DF_dropped_exec: callbacks not made: the task exec'd first
+ * @SFU_DF_dropped_lost: callbacks not made: the unwind could not be queued from NMI
+ * @SFU_DF_dropped_cancel: callbacks not made: the requester was cancelled
+ * @SFU_DF_dropped_nomem: callbacks not made: no memory for the callchain
+ * @SFU_DF_NR: the number of counters
  *
  * Every request is counted once in @SFU_DF_requests and ends in exactly one
  * of: a rejection (@SFU_DF_rejected_*), @SFU_DF_already (its requester is

@@ -66,6 +66,7 @@ static const char *const stop_names[] = {
 	"none", "outermost", "fp_end", "depth", "bad_cfa", "cfa_not_increasing",
 	"bad_ra", "fault", "no_info", "compat", "bad_rule", "signal", "not_user",
 };
+
 #define STOP_DEPTH	3
 
 #define MAX_FRAMES	64
@@ -476,8 +477,9 @@ static void show_task(pid_t pid)
 
 /*
  * Wait until the word at @addr holds an address in [@lo, @hi) (@lo 0: in
- * executable memory): the return address the innermost function records.  While exec loads the program,
- * the page that ends .data and starts .bss shows file bytes for a moment:
+ * executable memory): the return address the innermost function records.
+ * While exec loads the program, the page that ends .data and starts .bss
+ * shows file bytes for a moment:
  * "non-zero" alone is not enough.
  */
 static void wait_word(pid_t pid, uint64_t addr, uint64_t lo, uint64_t hi)
@@ -686,8 +688,8 @@ static void check_clean_stop(const struct unwind_req *r, const uint64_t *want,
 		while (next < n && want[next] != ip)
 			next++;
 		if (next == n)
-			fail("frame %u: %#llx is not one of the program's return addresses in order",
-			     i, (unsigned long long)ip);
+			fail("frame %u: %#llx is not one of the program's return addresses %s",
+			     i, (unsigned long long)ip, "in order");
 	}
 	check_stop(r);
 }
@@ -747,7 +749,8 @@ static int cmd_chain(const struct options *o, const char *bin)
 	for (line = out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
 		unsigned long long c, a;
 
-		if (n < 10 && sscanf(line, "frame %*u %*s entry=%*s cfa=%llx ret=%llx", &c, &a) == 2) {
+		if (n < 10 &&
+		    sscanf(line, "frame %*u %*s entry=%*s cfa=%llx ret=%llx", &c, &a) == 2) {
 			cfa[n] = c;
 			ret[n++] = a;
 		}
@@ -1030,7 +1033,8 @@ static void edge_exec(void)
 	ptrace(PTRACE_DETACH, t.pid, 0, 0);
 	pthread_join(th, NULL);
 	if (r.err != ESRCH)
-		fail("request pending across exec: %s, want ESRCH", r.err ? strerror(r.err) : "success");
+		fail("request pending across exec: %s, want ESRCH",
+		     r.err ? strerror(r.err) : "success");
 	close(t.out);
 	waitpid(t.pid, &status, 0);
 }

@@ -107,7 +107,8 @@ static int map_elf(const char *path, struct mapped *m)
 	int fd = open(path, O_RDONLY), i;
 
 	if (fd < 0 || pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) || eh.e_phnum > 64 ||
-	    pread(fd, ph, eh.e_phnum * sizeof(*ph), eh.e_phoff) != (ssize_t)(eh.e_phnum * sizeof(*ph))) {
+	    pread(fd, ph, eh.e_phnum * sizeof(*ph), eh.e_phoff) !=
+	    (ssize_t)(eh.e_phnum * sizeof(*ph))) {
 		perror(path);
 		return -1;
 	}
@@ -187,7 +188,8 @@ static int cmd_cycle(int n, const char *lib)
 	}
 	after = count_sections(NULL, NULL, NULL);
 	if (after != before) {
-		fprintf(stderr, "cycle: %d sections before, %d after %d cycles\n", before, after, n);
+		fprintf(stderr, "cycle: %d sections before, %d after %d cycles\n",
+			before, after, n);
 		return 1;
 	}
 	printf("cycle: %d map/unmap cycles, %d sections before and after\n", n, before);
@@ -229,7 +231,8 @@ static int cmd_dlcycle(int n, const char *lib)
 	}
 	after = count_sections(NULL, NULL, NULL);
 	if (after != before) {
-		fprintf(stderr, "dlcycle: %d sections before, %d after %d cycles\n", before, after, n);
+		fprintf(stderr, "dlcycle: %d sections before, %d after %d cycles\n",
+			before, after, n);
 		return 1;
 	}
 	printf("dlcycle: %d dlopen/dlclose cycles, %d sections before and after\n", n, before);
@@ -288,7 +291,6 @@ static int cmd_fork(const char *name)
 		return 2;
 	return WEXITSTATUS(status);
 }
-
 
 static int cmd_bench(int n, const char *lib)
 {
