@@ -536,7 +536,8 @@ static int cmd_hostile(int seconds)
 	while (now() < phase && now() < end) {
 		bad_registers();
 		for (i = 0; i < 20; i++, remote++)
-			unwind(SFU_IOC_UNWIND_TASK, scribbler_tid, (i & 1) ? SFU_UNWIND_NOFAULT : 0);
+			unwind(SFU_IOC_UNWIND_TASK, scribbler_tid,
+			       (i & 1) ? SFU_UNWIND_NOFAULT : 0);
 	}
 	stop_now = 1;
 	pthread_join(t, NULL);
