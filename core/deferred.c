@@ -132,13 +132,13 @@ static const char *const sfu_df_stat_names[SFU_DF_NR] = {
 	[SFU_DF_rejected_exiting] = "rejected_exiting",
 	/* requests refused: every slot the task may use is taken */
 	[SFU_DF_rejected_no_slot] = "rejected_no_slot",
-	/* requests refused: NMI interrupted a change of the task's slot */
+	/* requests refused: NMI found the task's slot or the CPU's hand-off busy */
 	[SFU_DF_rejected_busy] = "rejected_busy",
 	/* callbacks not made: the task exited first */
 	[SFU_DF_dropped_exit] = "dropped_exit",
 	/* callbacks not made: the task exec'd first */
 	[SFU_DF_dropped_exec] = "dropped_exec",
-	/* callbacks not made: the unwind could not be queued from NMI */
+	/* callbacks not made: the NMI hand-off ran in another task */
 	[SFU_DF_dropped_lost] = "dropped_lost",
 	/* callbacks not made: the requester was cancelled */
 	[SFU_DF_dropped_cancel] = "dropped_cancel",
@@ -423,27 +423,34 @@ static void sfu_df_irq_work_fn(struct irq_work *work)
 		sfu_df_drop(t, SFU_DF_dropped_lost);
 }
 
+/*
+ * NMI context: task_work_add() is not NMI-safe on 6.1, so the work goes
+ * through this CPU's irq_work (a self-IPI).  Taken under the slot's lock,
+ * before the request changes anything: a hand-off held by another task
+ * rejects the request instead of dropping it later.
+ */
+static bool sfu_df_claim_irq_work(struct sfu_deferred_task *t)
+{
+	struct sfu_deferred_task *old;
+
+	old = cmpxchg(this_cpu_ptr(&sfu_df_irq_work.task), NULL, t);
+	return !old || old == t;
+}
+
 static int sfu_df_queue(struct sfu_deferred_task *t)
 {
 	struct sfu_deferred_kunit *k = READ_ONCE(sfu_df_kunit);
-	struct sfu_df_irq_work *iw;
-	struct sfu_deferred_task *old;
 
 	if (unlikely(k) && k->task == current) {
 		init_task_work(&t->work, sfu_df_task_work);
 		k->queue(k, &t->work);
 		return 0;
 	}
-	if (!in_nmi())
-		return sfu_task_work_add(current, &t->work, sfu_df_task_work, TWA_RESUME);
-
-	/* task_work_add() is not NMI-safe on 6.1: go through a self-IPI. */
-	iw = this_cpu_ptr(&sfu_df_irq_work);
-	old = cmpxchg(&iw->task, NULL, t);
-	if (old && old != t)
-		return -EBUSY;
-	irq_work_queue(&iw->work);
-	return 0;
+	if (in_nmi()) {
+		irq_work_queue(this_cpu_ptr(&sfu_df_irq_work.work));
+		return 0;
+	}
+	return sfu_task_work_add(current, &t->work, sfu_df_task_work, TWA_RESUME);
 }
 
 static int sfu_df_request(struct sfu_unwind_work *work, struct pt_regs *regs, u64 *cookie)
@@ -451,7 +458,7 @@ static int sfu_df_request(struct sfu_unwind_work *work, struct pt_regs *regs, u6
 	struct task_struct *task = current;
 	struct sfu_deferred_task *t;
 	unsigned long bit, state, flags;
-	bool queue = false;
+	bool new_entry, queue;
 	int ret, err;
 
 	if (!work || work->bit < 0 || work->bit >= SFU_UNWIND_MAX_REQUESTERS)
@@ -470,30 +477,32 @@ static int sfu_df_request(struct sfu_unwind_work *work, struct pt_regs *regs, u6
 		sfu_df_count(SFU_DF_rejected_no_slot, 1);
 		return -ENOSPC;
 	}
-	if (!sfu_df_lock(t, &flags)) {
-		sfu_df_count(SFU_DF_rejected_busy, 1);
-		return -EBUSY;
-	}
+	if (!sfu_df_lock(t, &flags))
+		goto busy;
 
 	bit = BIT(work->bit);
 	state = atomic_long_read(&t->state);
-	if (!(state & SFU_DF_BUSY) &&
-	    (!(state & SFU_DF_CACHED) || sfu_df_new_entry(t, regs))) {
-		/* A new entry: the flag goes first (cached() reads no lock). */
+	new_entry = !(state & SFU_DF_BUSY) &&
+		    (!(state & SFU_DF_CACHED) || sfu_df_new_entry(t, regs));
+	/* Queued or running work delivers a late bit; a cached entry needs work. */
+	queue = new_entry || (!(state & bit) && !(state & SFU_DF_BUSY));
+	if (queue && in_nmi() && !sfu_df_claim_irq_work(t)) {
+		sfu_df_unlock(t, flags);
+		goto busy;
+	}
+	if (new_entry) {
+		/* The flag goes first (cached() reads no lock). */
 		atomic_long_set(&t->state, bit | SFU_DF_QUEUED);
 		smp_wmb();	/* pairs with the acquire in sfu_unwind_deferred_cached() */
 		t->cookie = sfu_df_new_cookie();
 		t->exec_id = READ_ONCE(task->self_exec_id);
 		t->claimed = 0;
-		queue = true;
 		ret = 0;
 		sfu_df_count(SFU_DF_queued, 1);
 	} else if (state & bit) {
 		ret = 1;
 		sfu_df_count(SFU_DF_already, 1);
 	} else {
-		/* Queued or running work delivers it; a cached entry needs work. */
-		queue = !(state & SFU_DF_BUSY);
 		atomic_long_or(bit | (queue ? SFU_DF_QUEUED : 0), &t->state);
 		ret = 1;
 		sfu_df_count(SFU_DF_joined, 1);
@@ -505,11 +514,16 @@ static int sfu_df_request(struct sfu_unwind_work *work, struct pt_regs *regs, u6
 	if (queue) {
 		err = sfu_df_queue(t);
 		if (err) {
-			sfu_df_drop(t, err == -EBUSY ? SFU_DF_dropped_lost : SFU_DF_dropped_exit);
+			/* Only task_work_add() fails: the task is past exit_task_work(). */
+			sfu_df_drop(t, SFU_DF_dropped_exit);
 			return err;
 		}
 	}
 	return ret;
+
+busy:
+	sfu_df_count(SFU_DF_rejected_busy, 1);
+	return -EBUSY;
 }
 
 /**
@@ -526,8 +540,9 @@ static int sfu_df_request(struct sfu_unwind_work *work, struct pt_regs *regs, u6
  * already queued or has run for this entry (@work's callback is then
  * queued, or was made, with the cached callchain); -EINVAL for a kernel
  * thread or a @work not registered; -ESRCH if the task is exiting;
- * -ENOSPC if no slot is free for the task; -EBUSY if an NMI interrupted a
- * change of the task's state or the CPU's NMI hand-off is taken.
+ * -ENOSPC if no slot is free for the task; -EBUSY (NMI context only) if
+ * the NMI interrupted a change of the task's state or the CPU's NMI
+ * hand-off holds another task's work.
  */
 int sfu_unwind_deferred_request(struct sfu_unwind_work *work, u64 *cookie)
 {
