@@ -873,7 +873,8 @@ static int cmd_events(const struct options *o, const char *cmd, const char *bin)
 	for (line = out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
 		unsigned long long c, a;
 
-		if (n < nfuncs && sscanf(line, "frame %*u %*s entry=%*s cfa=%llx ret=%llx", &c, &a) == 2)
+		if (n < nfuncs &&
+		    sscanf(line, "frame %*u %*s entry=%*s cfa=%llx ret=%llx", &c, &a) == 2)
 			ret[n++] = a;
 	}
 	if (n != nfuncs)

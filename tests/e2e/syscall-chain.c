@@ -22,8 +22,10 @@ struct trace {
 volatile int stop;
 struct trace trace;
 
-#define RECORD(n) do { trace.cfa[n] = __builtin_dwarf_cfa(); \
-		       trace.ret[n] = __builtin_return_address(0); } while (0)
+#define RECORD(n) do {						\
+		trace.cfa[n] = __builtin_dwarf_cfa();		\
+		trace.ret[n] = __builtin_return_address(0);	\
+	} while (0)
 
 static inline long raw_getppid(void)
 {
