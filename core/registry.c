@@ -350,8 +350,12 @@ static void sfu_retry_pending(struct sfu_mm *smm)
  * @text: the change matters for text (removal, or execute permission lost)
  * @data: the change matters for section data (removal, or read permission lost)
  *
+ * A section already stale has its re-check queued: only sections marked
+ * now ask for one, so unmapping a library's text and then its data costs
+ * one re-check, not two.
+ *
  * Context: any; called under the mmap write lock with preemption disabled.
- * Return: true if a section was marked and a re-check is needed.
+ * Return: true if a section was newly marked and a re-check is needed.
  */
 bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end,
 		    bool text, bool data)
@@ -367,17 +371,13 @@ bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end
 	smm = sfu_mm_find(mm);
 	if (smm && text) {
 		idx = start;
-		mt_for_each(&smm->text, s, idx, end - 1) {
-			set_bit(SFU_SECTION_STALE, &s->flags);
-			marked = true;
-		}
+		mt_for_each(&smm->text, s, idx, end - 1)
+			marked |= !test_and_set_bit(SFU_SECTION_STALE, &s->flags);
 	}
 	if (smm && data) {
 		idx = start;
-		mt_for_each(&smm->data, s, idx, end - 1) {
-			set_bit(SFU_SECTION_STALE, &s->flags);
-			marked = true;
-		}
+		mt_for_each(&smm->data, s, idx, end - 1)
+			marked |= !test_and_set_bit(SFU_SECTION_STALE, &s->flags);
 	}
 	rcu_read_unlock();
 	if (marked)
