@@ -418,9 +418,10 @@ static void sfu_df_irq_work_fn(struct irq_work *work)
 	 * CPU; an architecture without one runs it from the next tick,
 	 * maybe in another task.
 	 */
-	if (READ_ONCE(t->task) != current ||
-	    sfu_task_work_add(current, &t->work, sfu_df_task_work, TWA_RESUME))
+	if (READ_ONCE(t->task) != current)
 		sfu_df_drop(t, SFU_DF_dropped_lost);
+	else if (sfu_task_work_add(current, &t->work, sfu_df_task_work, TWA_RESUME))
+		sfu_df_drop(t, SFU_DF_dropped_exit);
 }
 
 /*
