@@ -6,6 +6,8 @@
 #                                        build sframe_unwind.ko (+ KUnit module)
 #   make test                            everything: userspace, KUnit in x86_64
 #                                        and arm64 guests, e2e, stock headers
+#   make demo                            perf record -g without and with the
+#                                        module, side by side (x86_64 guest)
 #   make tools                           userspace tools (tools/sframe-check)
 #   make kernels                         the cached QEMU test kernels
 #   make bench                           benchmarks (ratios, not pass/fail)
@@ -34,7 +36,7 @@ endif
 TOP := $(CURDIR)
 SRC_DIRS := Kbuild core include sframe arch kunit tests
 
-.PHONY: all modules clean tools test kernels bench fuzz stress help
+.PHONY: all modules clean tools test demo kernels bench fuzz stress help
 
 all: modules
 
@@ -66,12 +68,16 @@ tools:
 test:
 	scripts/run-tests
 
+demo:
+	scripts/demo
+
 bench:
 	scripts/bench-decoder
 	scripts/bench-registry --arch x86_64
 	scripts/bench-registry --arch arm64
 	tests/e2e/prepare --arch x86_64 >/dev/null
 	scripts/vm-run -- $(TOP)/tests/e2e/bench-unwind
+	scripts/vm-run -- $(TOP)/tests/e2e/bench-perf
 	tests/e2e/prepare --arch arm64 >/dev/null
 	scripts/vm-run --arch arm64 -- $(TOP)/tests/e2e/bench-unwind
 
@@ -92,4 +98,4 @@ clean:
 	[ ! -f tools/Makefile ] || $(MAKE) -C tools clean
 
 help:
-	@sed -n '3,19p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,23p' Makefile | sed 's/^# \{0,1\}//'

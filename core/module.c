@@ -12,6 +12,7 @@
 #include <linux/module.h>
 
 #include "deferred_internal.h"
+#include "perf_callchain.h"
 #include "registry.h"
 #include "sframe_unwind.h"
 #include "stats.h"
@@ -74,6 +75,7 @@ static int __init sfu_init(void)
 	err = sfu_chardev_init();
 	if (err)
 		goto out_trace;
+	sfu_perf_callchain_init();
 	pr_info("version %s loaded\n", SFU_VERSION);
 	return 0;
 
@@ -96,11 +98,13 @@ out_debugfs:
 }
 
 /*
- * Teardown order: no new requests (device gone), no new events (hooks
- * detached), no task_work still to run module code, then free the data.
+ * Teardown order: perf's callchains back to the stock walk, no new
+ * requests (device gone), no new events (hooks detached), no task_work
+ * still to run module code, then free the data.
  */
 static void __exit sfu_exit(void)
 {
+	sfu_perf_callchain_exit();
 	sfu_chardev_exit();
 	sfu_registry_stop();
 	sfu_trace_stop();

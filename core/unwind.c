@@ -504,6 +504,25 @@ int sfu_unwind_user(struct sfu_frame *frames, unsigned int max, unsigned int fla
 }
 EXPORT_SYMBOL_GPL(sfu_unwind_user);
 
+/**
+ * sfu_unwind_sframe_faults() - SFrame lookups on this CPU that met a missing page
+ *
+ * A no-fault unwind falls back to frame pointers where a page of a
+ * section is not resident; a caller that compares this count before and
+ * after its unwind (on the same CPU, with migration disabled) learns that
+ * it did, and can have the pages faulted in for the next time.  An unwind
+ * in an interrupt nested between the two reads counts too: the caller may
+ * see a fault that was not its own, never miss one of its own.
+ *
+ * Context: any, NMI included.
+ * Return: the count of this CPU.
+ */
+unsigned long sfu_unwind_sframe_faults(void)
+{
+	return this_cpu_read(sfu_unwind_stats.sframe_faults);
+}
+EXPORT_SYMBOL_GPL(sfu_unwind_sframe_faults);
+
 static int sfu_unwind_stats_show(struct seq_file *m, void *v)
 {
 	static const char *const methods[] = {

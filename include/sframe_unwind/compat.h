@@ -34,4 +34,17 @@ static inline struct timespec64 sfu_inode_ctime(const struct inode *inode)
 #define sfu_ptrauth_strip_user(ptr)	ptrauth_strip_insn_pac(ptr)
 #endif
 
+/*
+ * Native perf callchains redirect perf_callchain_user() through an
+ * ftrace_ops that saves and rewrites the registers (SAVE_REGS | IPMODIFY):
+ * that needs DYNAMIC_FTRACE_WITH_REGS, which x86_64 has on every version
+ * and arm64 only up to 6.1 (6.2 moved arm64 to DYNAMIC_FTRACE_WITH_ARGS).
+ * Without it the module builds the feature out and reports it off.
+ */
+#if defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS) && defined(CONFIG_PERF_EVENTS)
+#define SFU_HAVE_PERF_REDIRECT	1
+#else
+#define SFU_HAVE_PERF_REDIRECT	0
+#endif
+
 #endif /* _SFRAME_UNWIND_COMPAT_H */

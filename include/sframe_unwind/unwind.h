@@ -191,6 +191,7 @@ unsigned int sfu_unwind_depth_limit(void);
 int sfu_unwind_read(const struct sfu_unwind_state *st, unsigned long addr, void *dst,
 		    size_t len);
 const char *sfu_stop_reason_name(int reason);
+unsigned long sfu_unwind_sframe_faults(void);
 
 long sfu_unwind_ioctl(unsigned int cmd, void __user *arg);
 int sfu_unwind_remote_pending(void);
