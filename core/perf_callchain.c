@@ -9,8 +9,12 @@
  * IPMODIFY on that function sends each call to sfu_perf_callchain_user(),
  * which has the same signature and stores what the SFrame unwinder finds,
  * in no-fault mode: perf calls it in NMI and IRQ context.  Where a page of
- * a section is not resident the unwinder continues from frame pointers;
- * such a sample is counted.  Contexts the stock walk treats specially
+ * a section or of the stack is not resident the unwinder continues from
+ * frame pointers (or stops), and the task is asked to walk its stack with
+ * faults allowed before it returns to user space (deferred unwinding), so
+ * that the next samples find the pages present; a sample taken after that
+ * walk, in the same kernel entry, uses its cached result.  Contexts the
+ * stock walk treats specially
  * (compat tasks, VM86) are never redirected: the architecture decides
  * (perf_arch.h), and the stock function runs for them unchanged.
  *
@@ -31,6 +35,7 @@
 #include <linux/string.h>
 
 #include "compat.h"
+#include "deferred.h"
 #include "perf_arch.h"
 #include "perf_callchain.h"
 #include "sframe_unwind.h"
@@ -54,7 +59,10 @@ struct sfu_perf_frames {
 	struct sfu_frame level[SFU_PERF_LEVELS][SFU_PERF_MAX_FRAMES];
 };
 
-/* Per CPU, so that counting costs nothing in NMI context. */
+/*
+ * Per CPU, so that counting costs nothing in NMI context; this_cpu_inc()
+ * and this_cpu_add() are safe against the interrupts that nest here.
+ */
 struct sfu_perf_stats {
 	unsigned long callchains;	/* user callchains made from SFrame */
 	unsigned long frames;		/* entries they stored */
@@ -62,6 +70,8 @@ struct sfu_perf_stats {
 	unsigned long truncated;	/* cut by perf's limit or ours */
 	unsigned long sframe_faults;	/* a section page was not resident */
 	unsigned long stack_faults;	/* the stack itself was not readable */
+	unsigned long fault_in;		/* faultable walks requested for those */
+	unsigned long cached;		/* the entry's deferred callchain reused */
 };
 
 static DEFINE_PER_CPU(struct sfu_perf_stats, sfu_perf_stats);
@@ -91,15 +101,29 @@ static bool sfu_perf_filtered;
 static void sfu_perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 				    struct pt_regs *regs)
 {
-	struct sfu_perf_stats *stats = this_cpu_ptr(&sfu_perf_stats);
+	const struct sfu_unwind_stacktrace *trace;
 	struct sfu_frame *frames;
 	unsigned long sframe_faults;
 	unsigned int room, i;
+	bool fault = false;
+	u64 cookie;
 	int nr, stop;
 
 	if (entry->contexts_maxed || entry->nr >= entry->max_stack)
 		return;
 	room = min_t(unsigned int, entry->max_stack - entry->nr, SFU_PERF_MAX_FRAMES);
+
+	/* The task already walked its stack, faulting, in this kernel entry. */
+	if (!sfu_unwind_deferred_cached(regs, &trace, &cookie)) {
+		nr = min(trace->nr, room);
+		for (i = 0; i < nr; i++)
+			perf_callchain_store(entry, trace->entries[i]);
+		this_cpu_inc(sfu_perf_stats.cached);
+		this_cpu_add(sfu_perf_stats.frames, nr);
+		if (trace->nr > room)
+			this_cpu_inc(sfu_perf_stats.truncated);
+		return;
+	}
 
 	frames = this_cpu_ptr(sfu_perf_frames)->level[interrupt_context_level()];
 	sframe_faults = sfu_unwind_sframe_faults();
@@ -107,14 +131,21 @@ static void sfu_perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 	for (i = 0; i < nr; i++)
 		perf_callchain_store(entry, frames[i].ip);
 
-	stats->callchains++;
-	stats->frames += max(nr, 0);
+	this_cpu_inc(sfu_perf_stats.callchains);
+	this_cpu_add(sfu_perf_stats.frames, max(nr, 0));
 	if (stop == SFU_STOP_DEPTH)
-		stats->truncated++;
-	if (stop == SFU_STOP_FAULT)
-		stats->stack_faults++;
-	if (sfu_unwind_sframe_faults() != sframe_faults)
-		stats->sframe_faults++;
+		this_cpu_inc(sfu_perf_stats.truncated);
+	if (stop == SFU_STOP_FAULT) {
+		this_cpu_inc(sfu_perf_stats.stack_faults);
+		fault = true;
+	}
+	if (sfu_unwind_sframe_faults() != sframe_faults) {
+		this_cpu_inc(sfu_perf_stats.sframe_faults);
+		fault = true;
+	}
+	/* Have the pages faulted in before the task runs on. */
+	if (fault && !sfu_unwind_deferred_fault_in())
+		this_cpu_inc(sfu_perf_stats.fault_in);
 }
 
 /*
@@ -291,6 +322,8 @@ static int sfu_perf_show(struct seq_file *m, void *v)
 		sum.truncated += s->truncated;
 		sum.sframe_faults += s->sframe_faults;
 		sum.stack_faults += s->stack_faults;
+		sum.fault_in += s->fault_in;
+		sum.cached += s->cached;
 	}
 
 	mutex_lock(&sfu_perf_lock);
@@ -307,6 +340,8 @@ static int sfu_perf_show(struct seq_file *m, void *v)
 	seq_printf(m, "truncated %lu\n", sum.truncated);
 	seq_printf(m, "sframe_faults %lu\n", sum.sframe_faults);
 	seq_printf(m, "stack_faults %lu\n", sum.stack_faults);
+	seq_printf(m, "fault_in %lu\n", sum.fault_in);
+	seq_printf(m, "cached %lu\n", sum.cached);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sfu_perf);

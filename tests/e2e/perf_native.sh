@@ -1,0 +1,88 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Stock perf's own callchains (perf record -g, frame-pointer mode) of the
+# fixture program chain (-O2 -fomit-frame-pointer) of every toolchain tag,
+# while it spins in leaf: with the module, at least 99 % of the samples in
+# leaf carry exactly the return addresses the program records, leaf's into
+# f8 up to f1's into main; with the perf_callchain parameter off, and with
+# the module unloaded, fewer than 1 % do (the frame-pointer walk skips
+# frames).  Also: the parameter reads back, debugfs says why it is off,
+# and the counters move.  Needs perf in the guest: x86_64 only (the arm64
+# guest is a busybox initramfs).
+. ./perf-lib
+arch=$(uname -m)
+e2e=$SFU_TOP/build/e2e/$arch
+param=/sys/module/sframe_unwind/parameters/perf_callchain
+dbg=/sys/kernel/debug/sframe_unwind/perf_callchain
+ko=$SFU_MODULE_DIR/sframe_unwind.ko
+fail=0
+
+command -v perf > /dev/null || { echo "no perf in this guest: skip"; exit 77; }
+[ "$(cat $param)" = Y ] || { echo "FAILED: perf_callchain reads '$(cat $param)'"; cat $dbg; exit 1; }
+grep -qx "state on" $dbg || { echo "FAILED: debugfs:"; cat $dbg; exit 1; }
+
+# Enough iterations for a few hundred samples in leaf under TCG.
+iters=15000000
+tmp=$(mktemp -d)
+
+# check TAG MODE: one perf record -g of the tag's chain-O2
+check() {
+	local bin=$e2e/fixtures/$1/chain-O2 data=$tmp/$1-$2.data score leaf complete
+	if [ ! -f "$bin" ]; then
+		echo "FAILED: fixture $1/chain-O2 was not staged by tests/e2e/prepare"
+		fail=1
+		return
+	fi
+	if ! perf_chain_record "$data" "$bin" $iters -e cpu-clock:u -F 4000; then
+		echo "FAILED: perf record $1 ($2):"
+		cat "$data.err"
+		fail=1
+		return
+	fi
+	score=$(perf_chain_score "$data")
+	leaf=${score% *}
+	complete=${score#* }
+	if [ "$leaf" -lt 60 ]; then
+		echo "FAILED: $1 $2: only $leaf samples in leaf"
+		fail=1
+	elif [ "$2" = sframe ] && [ $((complete * 100)) -lt $((leaf * 99)) ]; then
+		echo "FAILED: $1 $2: $complete of $leaf samples in leaf complete (< 99 %)"
+		fail=1
+	elif [ "$2" != sframe ] && [ $((complete * 100)) -ge "$leaf" ]; then
+		echo "FAILED: $1 $2: $complete of $leaf samples in leaf complete (>= 1 %)"
+		fail=1
+	else
+		echo "ok $1 $2: $complete of $leaf samples in leaf complete"
+	fi
+}
+
+counter() { awk -v k="$1" '$1 == k { print $2 }' $dbg; }
+
+for tag in v1 v2 v2pcrel v3; do
+	before=$(counter callchains)
+	check $tag sframe
+	after=$(counter callchains)
+	[ "$after" -gt "$before" ] || { echo "FAILED: callchains counter did not move"; fail=1; }
+done
+
+echo 0 > $param
+[ "$(cat $param)" = N ] || { echo "FAILED: perf_callchain reads '$(cat $param)' after 0"; fail=1; }
+grep -qx "state off: disabled by the perf_callchain parameter" $dbg ||
+	{ echo "FAILED: debugfs after 0:"; cat $dbg; fail=1; }
+before=$(counter callchains)
+for tag in v1 v2 v2pcrel v3; do
+	check $tag param-off
+done
+[ "$(counter callchains)" = "$before" ] || { echo "FAILED: callchains moved while off"; fail=1; }
+echo 1 > $param
+[ "$(cat $param)" = Y ] || { echo "FAILED: perf_callchain reads '$(cat $param)' after 1"; fail=1; }
+
+rmmod sframe_unwind || { echo "FAILED: rmmod"; exit 1; }
+check v3 unloaded
+insmod "$ko" || { echo "FAILED: insmod"; exit 1; }
+grep -qx "state on" $dbg || { echo "FAILED: debugfs after reload:"; cat $dbg; fail=1; }
+check v3 sframe
+
+rm -rf "$tmp"
+exit $fail

@@ -1,0 +1,60 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The kernel's native perf callchains (PERF_SAMPLE_CALLCHAIN of a cpu-clock
+# event from perf_event_open(), read by perf-callchain-check, no perf tool)
+# of the fixture program chain-O2 of every toolchain tag while it spins in
+# leaf: with the module, at least 99 % of the samples in leaf carry exactly
+# the return addresses the program records up to main; with the
+# perf_callchain parameter off, fewer than 1 %.  Runs on both arches: on
+# arm64 it is the test of the redirection (the guest has no perf tool).
+. ./unwind-lib
+param=/sys/module/sframe_unwind/parameters/perf_callchain
+raw=$e2e/perf-callchain-check
+iters=15000000
+case $arch in
+x86_64) prog=chain-O2 ;;
+*) prog=chain-O2-static; iters=5000000 ;;
+esac
+
+[ "$(cat $param)" = Y ] || {
+	echo "FAILED: perf_callchain reads '$(cat $param)':"
+	cat /sys/kernel/debug/sframe_unwind/perf_callchain
+	exit 1
+}
+
+# check TAG MODE
+check() {
+	local bin score leaf complete
+
+	bin=$(fixture "$1" $prog) || { fail=1; return; }
+	if ! score=$("$raw" "$bin" $iters); then
+		echo "FAILED: $raw $bin $iters"
+		fail=1
+		return
+	fi
+	leaf=${score% *}
+	complete=${score#* }
+	if [ "$leaf" -lt 60 ]; then
+		echo "FAILED: $1 $2: only $leaf samples in leaf"
+		fail=1
+	elif [ "$2" = sframe ] && [ $((complete * 100)) -lt $((leaf * 99)) ]; then
+		echo "FAILED: $1 $2: $complete of $leaf samples in leaf complete (< 99 %)"
+		fail=1
+	elif [ "$2" != sframe ] && [ $((complete * 100)) -ge "$leaf" ]; then
+		echo "FAILED: $1 $2: $complete of $leaf samples in leaf complete (>= 1 %)"
+		fail=1
+	else
+		echo "ok $1 $2: $complete of $leaf samples in leaf complete"
+	fi
+}
+
+for tag in $tags; do
+	check "$tag" sframe
+done
+echo 0 > $param
+for tag in $tags; do
+	check "$tag" param-off
+done
+echo 1 > $param
+exit $fail
