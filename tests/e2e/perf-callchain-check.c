@@ -7,9 +7,9 @@
  *
  * Runs BIN ITERATIONS (tests/fixtures/src/chain.c: main -> f1 .. f8 ->
  * leaf, which spins) with a cpu-clock sampling event (user only,
- * PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN, 4000 Hz) opened on it before its
- * exec, reads the samples from the ring buffer when it has exited, and
- * compares the callchain of every sample in leaf with the return addresses
+ * PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN, every 0.5 ms of CPU time) opened
+ * on it before its exec, reads the samples from the ring buffer when it
+ * has exited, and compares the callchain of every sample in leaf with the return addresses
  * the program prints.  Prints "LEAF COMPLETE": the samples in leaf, and
  * those whose chain holds exactly leaf's return address into f8 up to
  * f1's into main.  Exit status 0 unless something failed to run.
@@ -76,8 +76,8 @@ int main(int argc, char **argv)
 	attr.size = sizeof(attr);
 	attr.type = PERF_TYPE_SOFTWARE;
 	attr.config = PERF_COUNT_SW_CPU_CLOCK;
-	attr.sample_freq = 4000;
-	attr.freq = 1;
+	/* A fixed period: frequency mode wanders under emulation. */
+	attr.sample_period = 500000;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;

@@ -8,8 +8,8 @@
 # f8 up to f1's into main; with the perf_callchain parameter off, and with
 # the module unloaded, fewer than 1 % do (the frame-pointer walk skips
 # frames).  Also: the parameter reads back, debugfs says why it is off,
-# and the counters move.  Needs perf in the guest: x86_64 only (the arm64
-# guest is a busybox initramfs).
+# the counters move, and the module unloads while perf samples.  Needs
+# perf in the guest: x86_64 only (the arm64 guest is a busybox initramfs).
 . ./perf-lib
 arch=$(uname -m)
 e2e=$SFU_TOP/build/e2e/$arch
@@ -34,7 +34,7 @@ check() {
 		fail=1
 		return
 	fi
-	if ! perf_chain_record "$data" "$bin" $iters -e cpu-clock:u -F 4000; then
+	if ! perf_chain_record "$data" "$bin" $iters -e cpu-clock:u -c 500000; then
 		echo "FAILED: perf record $1 ($2):"
 		cat "$data.err"
 		fail=1
@@ -78,7 +78,23 @@ done
 echo 1 > $param
 [ "$(cat $param)" = Y ] || { echo "FAILED: perf_callchain reads '$(cat $param)' after 1"; fail=1; }
 
-rmmod sframe_unwind || { echo "FAILED: rmmod"; exit 1; }
+# Unload while perf samples through the redirection (the exit path waits
+# for every CPU to leave the replacement), then record without the module.
+perf record -q -g -e cpu-clock:u -c 500000 -o "$tmp/unload.data" -- \
+	"$e2e/fixtures/v3/chain-O2" 0 > /dev/null 2>&1 &
+rec=$!
+before=$(counter callchains)
+i=0
+while [ "$(counter callchains)" -le $((before + 20)) ] && [ $i -lt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+[ $i -lt 600 ] || { echo "FAILED: no callchains while perf samples"; fail=1; }
+rmmod sframe_unwind || { echo "FAILED: rmmod while perf samples"; kill $rec; exit 1; }
+sleep 1
+# chain with 0 iterations spins until killed; perf record then ends too.
+kill $(pgrep -P $rec) 2> /dev/null || kill $rec
+wait $rec
 check v3 unloaded
 insmod "$ko" || { echo "FAILED: insmod"; exit 1; }
 grep -qx "state on" $dbg || { echo "FAILED: debugfs after reload:"; cat $dbg; fail=1; }
