@@ -141,10 +141,22 @@ struct sfu_mm *sfu_mm_get_or_create(struct mm_struct *mm, pid_t tgid)
 	return smm;
 }
 
+/* A section no lookup has seen: never inserted, or off the trees a grace period ago. */
+static void sfu_section_discard(struct sfu_section *s)
+{
+	sfu_copy_put(s->copy);
+	kfree(s);
+}
+
+static void sfu_section_free_rcu(struct rcu_head *rcu)
+{
+	sfu_section_discard(container_of(rcu, struct sfu_section, rcu));
+}
+
 static void sfu_section_free(struct sfu_section *s)
 {
 	atomic_dec(&sfu_nr_sections);
-	kfree_rcu(s, rcu);
+	call_rcu(&s->rcu, sfu_section_free_rcu);
 }
 
 static void sfu_mm_free_work(struct work_struct *work)
@@ -158,7 +170,7 @@ static void sfu_mm_free_work(struct work_struct *work)
 		sfu_section_free(s);
 	}
 	list_for_each_entry_safe(s, next, &smm->pending, pending)
-		kfree(s);
+		sfu_section_discard(s);
 	mtree_destroy(&smm->text);
 	mtree_destroy(&smm->data);
 	kfree(smm);
@@ -279,7 +291,7 @@ static int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
 			atomic_dec(&sfu_nr_sections);
 		mutex_unlock(&smm->lock);
 		sfu_stat_inc(SFU_STAT_refused_limit);
-		kfree(s);
+		sfu_section_discard(s);
 		return -ENOSPC;
 	}
 	err = mtree_store_range(&smm->text, s->text_start, s->text_end - 1, s, GFP_KERNEL);
@@ -292,7 +304,7 @@ static int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
 	if (err) {
 		mutex_unlock(&smm->lock);
 		atomic_dec(&sfu_nr_sections);
-		kfree(s);
+		sfu_section_discard(s);
 		return err;
 	}
 	atomic_inc(&smm->nr_sections);
@@ -311,7 +323,7 @@ static void sfu_section_offer(struct sfu_mm *smm, struct sfu_section *s)
 {
 	if (!sfu_section_text_mapped(smm->mm, s)) {
 		sfu_stat_inc(SFU_STAT_refused_not_mapped);
-		kfree(s);
+		sfu_section_discard(s);
 		return;
 	}
 	if (sfu_section_data_mapped(smm->mm, s)) {
@@ -376,8 +388,12 @@ bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end
 	}
 	if (smm && data) {
 		idx = start;
-		mt_for_each(&smm->data, s, idx, end - 1)
+		mt_for_each(&smm->data, s, idx, end - 1) {
+			/* Lookups do not read the data of a section with a kernel copy. */
+			if (s->copy)
+				continue;
 			marked |= !test_and_set_bit(SFU_SECTION_STALE, &s->flags);
+		}
 	}
 	rcu_read_unlock();
 	if (marked)
@@ -390,7 +406,8 @@ bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end
  * @mm: the current task's mm
  *
  * A stale section whose text and data are still mapped from the same file
- * at the same place becomes usable again; any other is removed.
+ * at the same place becomes usable again; any other is removed.  The data
+ * of a section with a kernel copy no longer matters.
  *
  * Context: task context, mmap_lock not held.
  */
@@ -409,7 +426,8 @@ void sfu_recheck(struct mm_struct *mm)
 		if (!test_bit(SFU_SECTION_STALE, &s->flags))
 			continue;
 		sfu_stat_inc(SFU_STAT_rechecked);
-		if (sfu_section_text_mapped(mm, s) && sfu_section_data_mapped(mm, s))
+		if (sfu_section_text_mapped(mm, s) &&
+		    (s->copy || sfu_section_data_mapped(mm, s)))
 			clear_bit(SFU_SECTION_STALE, &s->flags);
 		else
 			sfu_section_remove_locked(smm, s);
@@ -431,10 +449,12 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 		return NULL;
 	INIT_LIST_HEAD(&s->pending);
 	sfu_file_id_get(file, &s->file);
-	if (sfu_file_sframe(file, &s->file, vm_start, pgoff << PAGE_SHIFT, &elf, &s->sec)) {
+	if (sfu_file_sframe(file, &s->file, vm_start, pgoff << PAGE_SHIFT, &elf, &s->sec,
+			    &s->copy)) {
 		kfree(s);
 		return NULL;
 	}
+	s->bias = elf.bias;
 	s->text_start = vm_start;
 	s->text_end = vm_end;
 	s->text_delta = vm_start - (pgoff << PAGE_SHIFT);
@@ -444,10 +464,10 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 	strscpy(s->name, file_dentry(file)->d_name.name, sizeof(s->name));
 
 	if (s->data_end <= s->data_start || s->data_end > TASK_SIZE) {
-		kfree(s);
+		sfu_section_discard(s);
 		return NULL;
 	}
-	/* Validated from the file; looked up in this process's memory. */
+	/* Validated from the file; without a kernel copy, looked up in this process's memory. */
 	s->sec.vaddr = s->data_start;
 	s->sec.reader.kind = SFRAME_READER_USER;
 	s->sec.reader.buf = NULL;
@@ -517,7 +537,7 @@ void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_
 				continue;
 			smm = smm ?: sfu_mm_get_or_create(mm, tgid);
 			if (!smm) {
-				kfree(s);
+				sfu_section_discard(s);
 				continue;
 			}
 			mmap_read_lock(mm);
@@ -558,12 +578,79 @@ int sfu_registry_sync(struct mm_struct *mm, pid_t tgid)
 }
 EXPORT_SYMBOL_GPL(sfu_registry_sync);
 
+/*
+ * The usable section of @smm covering @pc, or NULL (counted); under RCU.
+ */
+static struct sfu_section *sfu_section_find(struct sfu_mm *smm, unsigned long pc)
+{
+	struct sfu_section *s = smm ? mtree_load(&smm->text, pc) : NULL;
+
+	if (!s) {
+		sfu_stat_inc(SFU_STAT_lookup_no_section);
+		return NULL;
+	}
+	if (test_bit(SFU_SECTION_STALE, &s->flags)) {
+		sfu_stat_inc(SFU_STAT_lookup_stale);
+		return NULL;
+	}
+	return s;
+}
+
+static inline int sfu_lookup_result(int err)
+{
+	if (err == -SFRAME_E_FAULT)
+		sfu_stat_inc(SFU_STAT_lookup_fault);
+	else if (err && err != -SFRAME_E_NO_FDE && err != -SFRAME_E_NO_FRE)
+		sfu_stat_inc(SFU_STAT_lookup_error);
+	return err;
+}
+
+/*
+ * The row for @pc from @s's kernel copy, in place, or remembered from an
+ * earlier lookup on this CPU: under RCU, which keeps the copy alive.  The
+ * copy's addresses are moved by the section's bias.
+ */
+static __always_inline int sfu_copy_find_row(const struct sfu_section *s, unsigned long pc,
+					     struct sframe_row *row)
+{
+	const struct sfu_sframe_copy *c = s->copy;
+	u64 cpc = pc - s->bias;
+	int err;
+
+	if (!sfu_rowc_lookup(c->id, cpc, row)) {
+		err = sframe_find_row(&c->sec, cpc, row);
+		if (err)
+			return err;
+		sfu_rowc_store(c->id, cpc, row);
+	}
+	row->start += s->bias;
+	row->end += s->bias;
+	row->func_start += s->bias;
+	return 0;
+}
+
+/* The row for @pc from user memory, through a copy of @s's header. */
+static int sfu_user_find_row(const struct sframe_section *hdr, unsigned long pc, bool nofault,
+			     struct sframe_row *row)
+{
+	struct sframe_section sec = *hdr;
+
+	sfu_stat_inc(SFU_STAT_lookup_user);
+	sec.reader.kind = nofault ? SFRAME_READER_USER_NOFAULT : SFRAME_READER_USER;
+	return sframe_find_row(&sec, pc, row);
+}
+
 /**
  * sfu_find_row() - the SFrame row for a user PC
- * @mm: the current task's mm (the section is read from current's memory)
+ * @mm: the current task's mm (a section without a kernel copy is read from
+ *      current's memory)
  * @pc: the user address
- * @nofault: read with copy_from_user_nofault(): for NMI, IRQ and atomic context
+ * @nofault: read user memory with copy_from_user_nofault(): for NMI, IRQ
+ *           and atomic context
  * @row: filled in on success
+ *
+ * A section with a kernel copy is looked up in it under RCU, reading no
+ * user memory; one without (max_kernel_bytes reached) is read from @mm.
  *
  * Context: any, with @nofault; task context otherwise.
  * Return: 0; -SFRAME_E_NO_FDE when no registered section covers @pc (or the
@@ -574,34 +661,110 @@ int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault, struct sf
 {
 	struct sframe_section sec;
 	struct sfu_section *s;
-	struct sfu_mm *smm;
 	int err;
 
 	sfu_stat_inc(SFU_STAT_lookups);
 	rcu_read_lock();
-	smm = sfu_mm_find(mm);
-	s = smm ? mtree_load(&smm->text, pc) : NULL;
-	if (s && test_bit(SFU_SECTION_STALE, &s->flags)) {
-		sfu_stat_inc(SFU_STAT_lookup_stale);
-		s = NULL;
-	} else if (!s) {
-		sfu_stat_inc(SFU_STAT_lookup_no_section);
-	} else {
-		sec = s->sec;
+	s = sfu_section_find(sfu_mm_find(mm), pc);
+	if (s && s->copy) {
+		err = sfu_copy_find_row(s, pc, row);
+		rcu_read_unlock();
+		return sfu_lookup_result(err);
 	}
+	if (s)
+		sec = s->sec;
 	rcu_read_unlock();
 	if (!s)
 		return -SFRAME_E_NO_FDE;
-
-	sec.reader.kind = nofault ? SFRAME_READER_USER_NOFAULT : SFRAME_READER_USER;
-	err = sframe_find_row(&sec, pc, row);
-	if (err == -SFRAME_E_FAULT)
-		sfu_stat_inc(SFU_STAT_lookup_fault);
-	else if (err && err != -SFRAME_E_NO_FDE && err != -SFRAME_E_NO_FRE)
-		sfu_stat_inc(SFU_STAT_lookup_error);
-	return err;
+	return sfu_lookup_result(sfu_user_find_row(&sec, pc, nofault, row));
 }
 EXPORT_SYMBOL_GPL(sfu_find_row);
+
+/**
+ * sfu_row_cache_init() - start a series of lookups in @mm
+ * @c: the cache, owned by the caller (on its stack)
+ * @mm: the current task's mm, which the caller keeps in use throughout
+ */
+void sfu_row_cache_init(struct sfu_row_cache *c, struct mm_struct *mm)
+{
+	c->mm = mm;
+	c->smm = NULL;
+	c->section = NULL;
+	c->rcu = false;
+}
+EXPORT_SYMBOL_GPL(sfu_row_cache_init);
+
+/**
+ * sfu_row_cache_release() - leave the RCU read-side section of a cache
+ * @c: the cache
+ *
+ * To be called before anything that may sleep, and when the series of
+ * lookups ends.  The next sfu_find_row_cached() enters it again.
+ */
+void sfu_row_cache_release(struct sfu_row_cache *c)
+{
+	if (!c->rcu)
+		return;
+	c->section = NULL;
+	c->rcu = false;
+	rcu_read_unlock();
+}
+EXPORT_SYMBOL_GPL(sfu_row_cache_release);
+
+/**
+ * sfu_find_row_cached() - sfu_find_row() for a series of lookups, such as one unwind
+ * @c: from sfu_row_cache_init()
+ * @pc: the user address
+ * @nofault: no lookup may fault, sleep or leave the RCU read-side section
+ * @row: filled in on success
+ *
+ * Stays in an RCU read-side section between calls, until
+ * sfu_row_cache_release(): the registry and the section the last lookup
+ * found are kept, and a PC in the same section (the next frame in the same
+ * library) skips the hash and the tree.  A faultable lookup that must fault
+ * (a section without a kernel copy whose pages are not present) releases
+ * the cache first.
+ *
+ * Context: any, with @nofault; task context otherwise.  Between calls the
+ * caller must not sleep without releasing the cache.
+ * Return: as sfu_find_row().
+ */
+int sfu_find_row_cached(struct sfu_row_cache *c, unsigned long pc, bool nofault,
+			struct sframe_row *row)
+{
+	const struct sfu_section *s = c->section;
+	struct sframe_section sec;
+	int err;
+
+	sfu_stat_inc(SFU_STAT_lookups);
+	if (!c->rcu) {
+		rcu_read_lock();
+		c->rcu = true;
+		s = NULL;
+	}
+	/* A section found by this cache stays valid while it holds RCU. */
+	if (!s || pc < s->text_start || pc >= s->text_end ||
+	    test_bit(SFU_SECTION_STALE, &s->flags)) {
+		/* The registry lives as long as the mm, which the caller keeps. */
+		if (!c->smm)
+			c->smm = sfu_mm_find(c->mm);
+		s = sfu_section_find(c->smm, pc);
+		c->section = s;
+		if (!s)
+			return -SFRAME_E_NO_FDE;
+	}
+	if (s->copy)
+		return sfu_lookup_result(sfu_copy_find_row(s, pc, row));
+
+	err = sfu_user_find_row(&s->sec, pc, true, row);
+	if (err != -SFRAME_E_FAULT || nofault)
+		return sfu_lookup_result(err);
+	/* Fault the section's pages in, outside RCU. */
+	sec = s->sec;
+	sfu_row_cache_release(c);
+	return sfu_lookup_result(sfu_user_find_row(&sec, pc, false, row));
+}
+EXPORT_SYMBOL_GPL(sfu_find_row_cached);
 
 /**
  * sfu_registry_add() - register a section that has no ELF file behind it
@@ -612,10 +775,12 @@ EXPORT_SYMBOL_GPL(sfu_find_row);
  * @text_end: first byte after it
  * @sframe_err: set to the decoder's code when validation refuses the section
  *
- * The bytes are copied from user memory and validated once; lookups read
- * them from user memory.  Both ranges must be mapped in @mm, the text
- * executable and the data readable; a section already covering part of
- * either range is replaced.
+ * The bytes are copied from user memory once and validated in the copy,
+ * which lookups then use: what user space does to its own bytes afterwards
+ * changes nothing.  Beyond max_kernel_bytes the copy is dropped after
+ * validation and lookups read user memory.  Both ranges must be mapped in
+ * @mm, the text executable and the data readable; a section already
+ * covering part of either range is replaced.
  *
  * Context: task context, mmap_lock not held.
  * Return: 0, -EINVAL (bad ranges), -EFAULT (not mapped or unreadable),
@@ -626,10 +791,11 @@ int sfu_registry_add(struct mm_struct *mm, unsigned long sframe_addr, unsigned l
 		     unsigned long text_start, unsigned long text_end, int *sframe_err)
 {
 	struct sframe_reader r = { .kind = SFRAME_READER_BUFFER };
+	struct sfu_sframe_copy *copy;
 	struct sframe_section check;
 	struct sfu_section *s;
 	struct sfu_mm *smm;
-	void *copy;
+	u8 *buf;
 	int err;
 
 	*sframe_err = 0;
@@ -642,28 +808,33 @@ int sfu_registry_add(struct mm_struct *mm, unsigned long sframe_addr, unsigned l
 		return -EFBIG;
 	}
 
-	copy = kvmalloc(sframe_size, GFP_KERNEL);
-	if (!copy)
+	/* Validate the very bytes lookups will use, if the budget allows a copy. */
+	copy = sfu_copy_alloc(sframe_size);
+	buf = copy ? copy->data : kvmalloc(sframe_size, GFP_KERNEL);
+	if (!buf)
 		return -ENOMEM;
-	if (copy_from_user(copy, (const void __user *)sframe_addr, sframe_size)) {
-		kvfree(copy);
-		return -EFAULT;
+	err = 0;
+	if (copy_from_user(buf, (const void __user *)sframe_addr, sframe_size)) {
+		err = -EFAULT;
+		goto free;
 	}
-	r.buf = copy;
+	r.buf = buf;
 	r.size = sframe_size;
 	err = sframe_section_init(&check, &r, sframe_addr, sfu_native_sframe_abi());
 	if (!err)
 		err = sframe_section_validate(&check);
-	kvfree(copy);
 	if (err) {
 		*sframe_err = -err;
 		sfu_stat_inc(SFU_STAT_refused_invalid);
-		return -ENOEXEC;
+		err = -ENOEXEC;
+		goto free;
 	}
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
-	if (!s)
-		return -ENOMEM;
+	if (!s) {
+		err = -ENOMEM;
+		goto free;
+	}
 	INIT_LIST_HEAD(&s->pending);
 	__set_bit(SFU_SECTION_EXPLICIT, &s->flags);
 	s->text_start = text_start;
@@ -671,6 +842,13 @@ int sfu_registry_add(struct mm_struct *mm, unsigned long sframe_addr, unsigned l
 	s->data_start = sframe_addr;
 	s->data_end = sframe_addr + sframe_size;
 	strscpy(s->name, "[explicit]", sizeof(s->name));
+	if (copy) {
+		copy->sec = check;
+		s->copy = copy;
+		sfu_stat_inc(SFU_STAT_kernel_copies_made);
+	} else {
+		kvfree(buf);
+	}
 	s->sec = check;
 	s->sec.reader.kind = SFRAME_READER_USER;
 	s->sec.reader.buf = NULL;
@@ -678,17 +856,24 @@ int sfu_registry_add(struct mm_struct *mm, unsigned long sframe_addr, unsigned l
 
 	smm = sfu_mm_get_or_create(mm, current->tgid);
 	if (!smm) {
-		kfree(s);
+		sfu_section_discard(s);
 		return -ENOMEM;
 	}
 	mmap_read_lock(mm);
 	if (!sfu_section_text_mapped(mm, s) || !sfu_section_data_mapped(mm, s)) {
 		mmap_read_unlock(mm);
-		kfree(s);
+		sfu_section_discard(s);
 		return -EFAULT;
 	}
 	err = sfu_section_insert(smm, s);
 	mmap_read_unlock(mm);
+	return err;
+
+free:
+	if (copy)
+		sfu_copy_put(copy);
+	else
+		kvfree(buf);
 	return err;
 }
 EXPORT_SYMBOL_GPL(sfu_registry_add);
@@ -737,19 +922,32 @@ static int sfu_sections_show(struct seq_file *m, void *v)
 			   atomic_read(&smm->nr_sections), atomic_read(&smm->nr_pending));
 		idx = 0;
 		mt_for_each(&smm->text, s, idx, ULONG_MAX)
-			seq_printf(m, "  %lx-%lx sframe %lx+%lx v%u fdes %u %s %s\n",
+			seq_printf(m, "  %lx-%lx sframe %lx+%lx v%u fdes %u %s %s %s\n",
 				   s->text_start, s->text_end, s->data_start,
 				   s->data_end - s->data_start, s->sec.version, s->sec.num_fdes,
 				   test_bit(SFU_SECTION_STALE, &s->flags) ? "stale" : "ok",
-				   s->name);
+				   s->name, s->copy ? "kernel" : "user");
 	}
 	rcu_read_unlock();
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sfu_sections);
 
+/**
+ * sfu_registry_memory() - what the registry holds now
+ * @mem: filled in
+ */
+void sfu_registry_memory(struct sfu_registry_memory *mem)
+{
+	sfu_copy_usage(&mem->kernel_copies, &mem->kernel_copy_bytes);
+	mem->max_kernel_bytes = sfu_copy_budget();
+	mem->sections = atomic_read(&sfu_nr_sections);
+}
+EXPORT_SYMBOL_GPL(sfu_registry_memory);
+
 static int sfu_memory_show(struct seq_file *m, void *v)
 {
+	struct sfu_registry_memory mem;
 	struct sfu_mm *smm;
 	int bkt, registries = 0;
 
@@ -757,8 +955,13 @@ static int sfu_memory_show(struct seq_file *m, void *v)
 	hash_for_each_rcu(sfu_mms, bkt, smm, hnode)
 		registries++;
 	rcu_read_unlock();
-	seq_printf(m, "sections %d\n", atomic_read(&sfu_nr_sections));
+	sfu_registry_memory(&mem);
+	seq_printf(m, "sections %u\n", mem.sections);
 	seq_printf(m, "registries %d\n", registries);
+	seq_printf(m, "kernel_copies %u\n", mem.kernel_copies);
+	seq_printf(m, "kernel_copy_bytes %lu\n", mem.kernel_copy_bytes);
+	seq_printf(m, "max_kernel_bytes %lu\n", mem.max_kernel_bytes);
+	seq_printf(m, "row_cache_bytes %zu\n", sfu_rowc_bytes());
 	seq_printf(m, "section_bytes %zu\n", sizeof(struct sfu_section));
 	seq_printf(m, "registry_bytes %zu\n", sizeof(struct sfu_mm));
 	seq_printf(m, "maple_node_bytes %zu\n", sizeof(struct maple_node));
@@ -778,14 +981,20 @@ int sfu_registry_init(void)
 {
 	int err;
 
+	err = sfu_rowc_init();
+	if (err)
+		return err;
 	sfu_wq = alloc_workqueue("sframe_unwind", WQ_UNBOUND, 0);
-	if (!sfu_wq)
+	if (!sfu_wq) {
+		sfu_rowc_exit();
 		return -ENOMEM;
+	}
 	debugfs_create_file("sections", 0444, sfu_debugfs_dir(), NULL, &sfu_sections_fops);
 	debugfs_create_file("memory", 0444, sfu_debugfs_dir(), NULL, &sfu_memory_fops);
 	err = sfu_hooks_init();
 	if (err) {
 		destroy_workqueue(sfu_wq);
+		sfu_rowc_exit();
 		return err;
 	}
 	sfu_scan_running_processes();
@@ -811,6 +1020,7 @@ void sfu_registry_stop(void)
  */
 void sfu_registry_exit(void)
 {
+	struct sfu_registry_memory mem;
 	struct hlist_node *tmp;
 	struct sfu_mm *smm;
 	int bkt;
@@ -820,7 +1030,10 @@ void sfu_registry_exit(void)
 	rcu_barrier();
 	destroy_workqueue(sfu_wq);
 	sfu_fcache_exit();
-	/* kfree_rcu() of the sections must be done before the module goes. */
+	/* The sections' RCU callbacks, which free the copies, must be done. */
 	rcu_barrier();
 	WARN_ON(atomic_read(&sfu_nr_sections));
+	sfu_registry_memory(&mem);
+	WARN_ON(mem.kernel_copies || mem.kernel_copy_bytes);
+	sfu_rowc_exit();
 }

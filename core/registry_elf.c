@@ -11,6 +11,11 @@
  * without PT_GNU_SFRAME included: a library mapped by many processes, or
  * libc mapped by every process, is read once, and mapping it again costs no
  * file I/O.
+ *
+ * The bytes read for validation become the file's kernel copy
+ * (registry_copy.c), which every section of the file shares.  The cache
+ * keeps the copy only while a section uses it: when the last one goes the
+ * copy is freed, and the next mapping of the file reads it again.
  */
 #include <linux/elf.h>
 #include <linux/fs.h>
@@ -94,6 +99,8 @@ bool sfu_file_id_equal(const struct sfu_file_id *a, const struct sfu_file_id *b)
  * @nloads: entries in @loads
  * @loads: the file-backed PT_LOAD segments (p_vaddr, p_offset, p_filesz)
  * @sec: the parsed header when @status is 0 (vaddr: the link-time address)
+ * @copy: the section's kernel copy while a section uses it, else NULL
+ *        (a slot of registry_copy.c: read it with sfu_copy_get_slot())
  */
 struct sfu_file_info {
 	struct hlist_node node;
@@ -110,6 +117,7 @@ struct sfu_file_info {
 		u64 filesz;
 	} loads[SFU_MAX_LOADS];
 	struct sframe_section sec;
+	struct sfu_sframe_copy *copy;
 };
 
 static DEFINE_HASHTABLE(sfu_fcache, 8);
@@ -122,42 +130,97 @@ static u32 sfu_fcache_hash(const struct sfu_file_id *id)
 	return hash_long(id->ino ^ ((unsigned long)id->dev << 20), 32);
 }
 
-static bool sfu_fcache_lookup(const struct sfu_file_id *id, struct sfu_file_info *out)
+/* The entry of @id; under sfu_fcache_lock. */
+static struct sfu_file_info *sfu_fcache_find_locked(const struct sfu_file_id *id)
 {
 	struct sfu_file_info *e;
-	bool found = false;
 
-	spin_lock(&sfu_fcache_lock);
-	hash_for_each_possible(sfu_fcache, e, node, sfu_fcache_hash(id)) {
-		if (sfu_file_id_equal(&e->id, id)) {
-			list_move(&e->lru, &sfu_fcache_lru);
-			*out = *e;
-			found = true;
-			break;
-		}
-	}
-	spin_unlock(&sfu_fcache_lock);
-	return found;
+	hash_for_each_possible(sfu_fcache, e, node, sfu_fcache_hash(id))
+		if (sfu_file_id_equal(&e->id, id))
+			return e;
+	return NULL;
 }
 
-static void sfu_fcache_insert(const struct sfu_file_info *info)
+/* The cached entry of @id into @out, and a reference to its copy in @copy. */
+static bool sfu_fcache_lookup(const struct sfu_file_id *id, struct sfu_file_info *out,
+			      struct sfu_sframe_copy **copy)
 {
-	struct sfu_file_info *e, *old = NULL;
+	struct sfu_file_info *e;
+
+	*copy = NULL;
+	spin_lock(&sfu_fcache_lock);
+	e = sfu_fcache_find_locked(id);
+	if (e) {
+		list_move(&e->lru, &sfu_fcache_lru);
+		*out = *e;
+		out->copy = NULL;
+		*copy = sfu_copy_get_slot(&e->copy);
+	}
+	spin_unlock(&sfu_fcache_lock);
+	return e;
+}
+
+/* Forget the LRU entry; under sfu_fcache_lock.  Return: it, to be freed. */
+static struct sfu_file_info *sfu_fcache_evict_locked(void)
+{
+	struct sfu_file_info *old;
+
+	old = list_last_entry(&sfu_fcache_lru, struct sfu_file_info, lru);
+	hash_del(&old->node);
+	list_del(&old->lru);
+	sfu_copy_clear_slot(&old->copy);
+	sfu_fcache_count--;
+	return old;
+}
+
+/*
+ * Cache @info, with @copy (a reference the caller passes on to its caller)
+ * kept for later users.  A task that read the same file meanwhile cached
+ * it first: its entry stays, and its copy is shared.  Return: the copy to
+ * use, with one reference.
+ */
+static struct sfu_sframe_copy *sfu_fcache_insert(const struct sfu_file_info *info,
+						 struct sfu_sframe_copy *copy)
+{
+	struct sfu_file_info *e, *old = NULL, *other;
 
 	e = kmemdup(info, sizeof(*info), GFP_KERNEL);
 	if (!e)
-		return;
+		return copy;
+	e->copy = NULL;
 	spin_lock(&sfu_fcache_lock);
-	hash_add(sfu_fcache, &e->node, sfu_fcache_hash(&e->id));
-	list_add(&e->lru, &sfu_fcache_lru);
-	if (++sfu_fcache_count > SFU_FCACHE_MAX) {
-		old = list_last_entry(&sfu_fcache_lru, struct sfu_file_info, lru);
-		hash_del(&old->node);
-		list_del(&old->lru);
-		sfu_fcache_count--;
+	other = sfu_fcache_find_locked(&e->id);
+	if (other) {
+		old = e;
+		e = other;
+	} else {
+		hash_add(sfu_fcache, &e->node, sfu_fcache_hash(&e->id));
+		list_add(&e->lru, &sfu_fcache_lru);
+		if (++sfu_fcache_count > SFU_FCACHE_MAX)
+			old = sfu_fcache_evict_locked();
 	}
+	if (copy)
+		copy = sfu_copy_set_slot(&e->copy, copy);
 	spin_unlock(&sfu_fcache_lock);
 	kfree(old);
+	return copy;
+}
+
+/*
+ * Keep @copy in the cache entry of @id for later users, unless another
+ * task put a copy there meanwhile.  Return: the copy to use (one reference).
+ */
+static struct sfu_sframe_copy *sfu_fcache_attach(const struct sfu_file_id *id,
+						 struct sfu_sframe_copy *copy)
+{
+	struct sfu_file_info *e;
+
+	spin_lock(&sfu_fcache_lock);
+	e = sfu_fcache_find_locked(id);
+	if (e)
+		copy = sfu_copy_set_slot(&e->copy, copy);
+	spin_unlock(&sfu_fcache_lock);
+	return copy;
 }
 
 /* Read the program headers of @file into @info (status and segments). */
@@ -215,42 +278,92 @@ out:
 	kfree(phdrs);
 }
 
-/* Validate @info's section, read from @file; sets status and header. */
-static void sfu_validate(struct file *file, struct sfu_file_info *info)
+/*
+ * Read @info's section from @file into @buf (@info->sframe_size bytes) and
+ * validate it there.  Return: 0 or the decoder's -SFRAME_E_xxx, or
+ * -SFRAME_E_FAULT when the file could not be read.
+ */
+static int sfu_read_section(struct file *file, const struct sfu_file_info *info, u8 *buf,
+			    struct sframe_section *sec)
 {
-	struct sframe_reader r = { .kind = SFRAME_READER_BUFFER };
+	struct sframe_reader r = { .kind = SFRAME_READER_BUFFER, .buf = buf };
 	loff_t pos = info->sframe_offset;
 	int err;
-	void *buf;
+
+	if (kernel_read(file, buf, info->sframe_size, &pos) != info->sframe_size) {
+		sfu_stat_inc(SFU_STAT_elf_unreadable);
+		return -SFRAME_E_FAULT;
+	}
+	r.size = info->sframe_size;
+	err = sframe_section_init(sec, &r, info->sframe_vaddr, sfu_native_sframe_abi());
+	if (!err)
+		err = sframe_section_validate(sec);
+	sfu_stat_inc(SFU_STAT_validations);
+	return err;
+}
+
+/*
+ * Validate @info's section, read from @file; sets status and header.
+ * Return: the kernel copy of a valid section (one reference), or NULL:
+ * invalid, unreadable, or no copy (max_kernel_bytes reached, no memory).
+ */
+static struct sfu_sframe_copy *sfu_validate(struct file *file, struct sfu_file_info *info)
+{
+	struct sfu_sframe_copy *copy;
+	u8 *buf;
+	int err;
 
 	if (info->sframe_size > sfu_max_section_bytes) {
 		sfu_stat_inc(SFU_STAT_refused_too_big);
 		info->status = -EFBIG;
-		return;
+		return NULL;
 	}
-	buf = kvmalloc(info->sframe_size, GFP_KERNEL);
+	/* What validation reads becomes the copy, if the budget allows one. */
+	copy = sfu_copy_alloc(info->sframe_size);
+	buf = copy ? copy->data : kvmalloc(info->sframe_size, GFP_KERNEL);
 	if (!buf) {
 		info->status = -ENOMEM;
-		return;
+		return NULL;
 	}
-	if (kernel_read(file, buf, info->sframe_size, &pos) != info->sframe_size) {
-		sfu_stat_inc(SFU_STAT_elf_unreadable);
+	err = sfu_read_section(file, info, buf, &info->sec);
+	if (err == -SFRAME_E_FAULT) {
 		info->status = -EIO;
-		goto out;
-	}
-	r.buf = buf;
-	r.size = info->sframe_size;
-	err = sframe_section_init(&info->sec, &r, info->sframe_vaddr, sfu_native_sframe_abi());
-	if (!err)
-		err = sframe_section_validate(&info->sec);
-	info->sec.reader.buf = NULL;
-	sfu_stat_inc(SFU_STAT_validations);
-	if (err) {
+	} else if (err) {
 		sfu_stat_inc(SFU_STAT_refused_invalid);
 		info->status = -ENOEXEC;
+	} else if (copy) {
+		copy->sec = info->sec;
+		sfu_stat_inc(SFU_STAT_kernel_copies_made);
 	}
-out:
-	kvfree(buf);
+	info->sec.reader.buf = NULL;
+	if (!err && copy)
+		return copy;
+	if (copy)
+		sfu_copy_put(copy);
+	else
+		kvfree(buf);
+	return NULL;
+}
+
+/*
+ * A new kernel copy of the section of a file validated before, whose
+ * previous copy went with its last user (or was never made): NULL if the
+ * budget does not allow one or the file reads differently now, and the
+ * section is then read from user memory.
+ */
+static struct sfu_sframe_copy *sfu_reload(struct file *file, const struct sfu_file_info *info)
+{
+	struct sfu_sframe_copy *copy;
+
+	copy = sfu_copy_alloc(info->sframe_size);
+	if (!copy)
+		return NULL;
+	if (sfu_read_section(file, info, copy->data, &copy->sec)) {
+		sfu_copy_put(copy);
+		return NULL;
+	}
+	sfu_stat_inc(SFU_STAT_kernel_copies_made);
+	return sfu_fcache_attach(&info->id, copy);
 }
 
 /**
@@ -262,9 +375,12 @@ out:
  * @out: on success, where the section lies and this mapping's load bias
  * @sec: on success, the parsed header; its vaddr is the link-time address
  *       and its reader points nowhere: the caller rebases both
+ * @copy: on success, the section's kernel copy with a reference for the
+ *        caller, or NULL when it has none (max_kernel_bytes reached): the
+ *        section is then read from user memory
  *
  * Reads and validates the file the first time it is seen; afterwards the
- * answer, negative or not, comes from the cache.
+ * answer, negative or not, comes from the cache, and the copy is shared.
  *
  * Context: task context (may read the file).
  * Return: 0; -ENOENT for a file that is not a native ELF file or has no
@@ -274,8 +390,9 @@ out:
  */
 int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned long vm_start,
 		    unsigned long file_off, struct sfu_elf_sframe *out,
-		    struct sframe_section *sec)
+		    struct sframe_section *sec, struct sfu_sframe_copy **copy)
 {
+	struct sfu_sframe_copy *c = NULL;
 	struct sfu_file_info *info;
 	unsigned int i;
 	int err;
@@ -283,15 +400,17 @@ int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned lo
 	info = kzalloc(sizeof(*info), GFP_KERNEL);
 	if (!info)
 		return -ENOMEM;
-	if (sfu_fcache_lookup(id, info)) {
+	if (sfu_fcache_lookup(id, info, &c)) {
 		sfu_stat_inc(SFU_STAT_file_cache_hits);
+		if (!info->status && !c)
+			c = sfu_reload(file, info);
 	} else {
 		info->id = *id;
 		sfu_read_phdrs(file, info);
 		if (!info->status)
-			sfu_validate(file, info);
+			c = sfu_validate(file, info);
 		if (info->status != -ENOMEM)
-			sfu_fcache_insert(info);
+			c = sfu_fcache_insert(info, c);
 	}
 
 	err = info->status;
@@ -310,11 +429,14 @@ int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned lo
 			out->bias = vm_start - (info->loads[i].vaddr - info->loads[i].offset +
 						file_off);
 			*sec = info->sec;
+			*copy = c;
+			c = NULL;
 			err = 0;
 			break;
 		}
 	}
 out:
+	sfu_copy_put(c);
 	kfree(info);
 	return err;
 }
@@ -330,6 +452,7 @@ void sfu_fcache_exit(void)
 	list_for_each_entry_safe(e, next, &sfu_fcache_lru, lru) {
 		hash_del(&e->node);
 		list_del(&e->lru);
+		sfu_copy_clear_slot(&e->copy);
 		kfree(e);
 	}
 	sfu_fcache_count = 0;

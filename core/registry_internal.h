@@ -11,6 +11,7 @@
 #include <linux/list.h>
 #include <linux/maple_tree.h>
 #include <linux/mutex.h>
+#include <linux/refcount.h>
 #include <linux/time64.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
@@ -44,6 +45,29 @@ struct sfu_file_id {
 #define SFU_NAME_LEN 48
 
 /**
+ * struct sfu_sframe_copy - a validated .sframe section in kernel memory
+ * @ref: references: sections using it, and callers handing it out
+ * @id: unique for the module's lifetime (never reused), for the row cache
+ * @slot: the pointer that keeps it for later users (a file cache entry), or
+ *        NULL; emptied when the last reference goes (under the copy lock)
+ * @size: bytes in @data, counted against max_kernel_bytes
+ * @sec: the parsed header, reading @data (SFRAME_READER_BUFFER); its vaddr
+ *       is the ELF file's link-time address of the section, or for an
+ *       explicit registration the user address it was copied from
+ * @data: the section's bytes
+ *
+ * Immutable once handed out; freed by the last sfu_copy_put().
+ */
+struct sfu_sframe_copy {
+	refcount_t ref;
+	u64 id;
+	struct sfu_sframe_copy **slot;
+	size_t size;
+	struct sframe_section sec;
+	u8 data[];
+};
+
+/**
  * struct sfu_section - one registered .sframe section
  * @rcu: frees it after lookups that may have found it are done
  * @pending: link in sfu_mm.pending while its data is not mapped yet
@@ -55,10 +79,15 @@ struct sfu_file_id {
  * @data_delta: the same for the VMAs mapping the .sframe bytes (ELF)
  * @file: the ELF file both come from (zero for explicit sections)
  * @flags: SFU_SECTION_* bits
+ * @copy: the section's bytes in kernel memory (shared with every section
+ *        of the same file), or NULL: then lookups read user memory
+ * @bias: what to add to an address of @copy's address space (the ELF
+ *        file's link-time addresses) to get the address in this mm
  * @sec: the parsed header, with a user-memory reader at @data_start
  * @name: the file's name, for debugfs
  *
- * Immutable once in the trees but for @flags; lookups copy @sec.
+ * Immutable once in the trees but for @flags.  Lookups use @copy in place
+ * under RCU, or copy @sec.
  */
 struct sfu_section {
 	struct rcu_head rcu;
@@ -71,6 +100,8 @@ struct sfu_section {
 	long data_delta;
 	struct sfu_file_id file;
 	unsigned long flags;
+	struct sfu_sframe_copy *copy;
+	long bias;
 	struct sframe_section sec;
 	char name[SFU_NAME_LEN];
 };
@@ -132,9 +163,28 @@ void sfu_file_id_get(struct file *file, struct sfu_file_id *id);
 bool sfu_file_id_equal(const struct sfu_file_id *a, const struct sfu_file_id *b);
 int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned long vm_start,
 		    unsigned long file_off, struct sfu_elf_sframe *out,
-		    struct sframe_section *sec);
+		    struct sframe_section *sec, struct sfu_sframe_copy **copy);
 int sfu_native_sframe_abi(void);
 void sfu_fcache_exit(void);
+
+/* registry_copy.c */
+struct sfu_sframe_copy *sfu_copy_alloc(size_t size);
+int sfu_copy_init(struct sfu_sframe_copy *c, unsigned long vaddr);
+struct sfu_sframe_copy *sfu_copy_get(struct sfu_sframe_copy *c);
+void sfu_copy_put(struct sfu_sframe_copy *c);
+struct sfu_sframe_copy *sfu_copy_get_slot(struct sfu_sframe_copy **slot);
+struct sfu_sframe_copy *sfu_copy_set_slot(struct sfu_sframe_copy **slot,
+					  struct sfu_sframe_copy *c);
+void sfu_copy_clear_slot(struct sfu_sframe_copy **slot);
+void sfu_copy_usage(unsigned int *copies, unsigned long *bytes);
+unsigned long sfu_copy_budget(void);
+
+/* row_cache.c */
+bool sfu_rowc_lookup(u64 copy_id, u64 pc, struct sframe_row *row);
+void sfu_rowc_store(u64 copy_id, u64 pc, const struct sframe_row *row);
+size_t sfu_rowc_bytes(void);
+int sfu_rowc_init(void);
+void sfu_rowc_exit(void);
 
 /* registry_hooks.c */
 int sfu_hooks_init(void);

@@ -4,12 +4,13 @@
  * order of enum sfu_stat, so scripts can read them with a simple parser.
  */
 #include <linux/debugfs.h>
+#include <linux/export.h>
 #include <linux/seq_file.h>
 
 #include "sframe_unwind.h"
 #include "stats.h"
 
-atomic64_t sfu_stats[SFU_STAT_NR];
+DEFINE_PER_CPU(u64, sfu_stats[SFU_STAT_NR]);
 
 /* Names as shown in the stats file, and what each counts. */
 static const char *const sfu_stat_names[SFU_STAT_NR] = {
@@ -61,14 +62,43 @@ static const char *const sfu_stat_names[SFU_STAT_NR] = {
 	[SFU_STAT_lookup_fault] = "lookup_fault",
 	/* lookups ended by bad section data */
 	[SFU_STAT_lookup_error] = "lookup_error",
+	/* lookups that read the section from user memory (no kernel copy) */
+	[SFU_STAT_lookup_user] = "lookup_user",
+	/* kernel copies of sections made (from a file, or at registration) */
+	[SFU_STAT_kernel_copies_made] = "kernel_copies_made",
+	/* sections that took a reference to an existing kernel copy */
+	[SFU_STAT_kernel_copies_shared] = "kernel_copies_shared",
+	/* sections left without a kernel copy: max_kernel_bytes reached */
+	[SFU_STAT_kernel_copy_over_budget] = "kernel_copy_over_budget",
+	/* lookups in kernel copies answered by the per-CPU row cache */
+	[SFU_STAT_row_cache_hits] = "row_cache_hits",
+	/* lookups in kernel copies the decoder answered (row cache on) */
+	[SFU_STAT_row_cache_misses] = "row_cache_misses",
 };
+
+/**
+ * sfu_stat_read() - the value of one counter
+ * @s: the counter
+ *
+ * Return: its value.
+ */
+u64 sfu_stat_read(enum sfu_stat s)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu(sfu_stats[s], cpu));
+	return sum;
+}
+EXPORT_SYMBOL_GPL(sfu_stat_read);
 
 static int sfu_stats_show(struct seq_file *m, void *v)
 {
 	int i;
 
 	for (i = 0; i < SFU_STAT_NR; i++)
-		seq_printf(m, "%s %lld\n", sfu_stat_names[i], atomic64_read(&sfu_stats[i]));
+		seq_printf(m, "%s %llu\n", sfu_stat_names[i], sfu_stat_read(i));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sfu_stats);

@@ -105,7 +105,8 @@ EXPORT_SYMBOL_GPL(sfu_unwind_depth_limit);
  *
  * A faultable unwind tries a no-fault read first: it gives the same bytes
  * when the pages are present, the common case, and skips what a read that
- * may sleep costs (might_fault() and its debugging checks).
+ * may sleep costs (might_fault() and its debugging checks).  Before a read
+ * that may sleep it leaves the RCU read-side section of its lookups.
  *
  * Return: 0, or -SFRAME_E_FAULT.
  */
@@ -116,6 +117,8 @@ int sfu_unwind_read(const struct sfu_unwind_state *st, unsigned long addr, void 
 		return 0;
 	if (st->flags & SFU_UNWIND_NOFAULT)
 		return -SFRAME_E_FAULT;
+	if (st->rows)
+		sfu_row_cache_release(st->rows);
 	return sframe_user_read(addr, dst, len);
 }
 
@@ -326,10 +329,8 @@ static int sfu_sframe_rules(struct sfu_unwind_state *st, struct sfu_frame_rules 
 	 * to a noreturn function ends it): look up the call instruction.
 	 */
 	pc = st->topmost ? st->ip : st->ip - 1;
-	/* Faultable or not, try without faults first (see sfu_unwind_read()). */
-	err = sfu_find_row(current->mm, pc, true, &row);
-	if (err == -SFRAME_E_FAULT && !(st->flags & SFU_UNWIND_NOFAULT))
-		err = sfu_find_row(current->mm, pc, false, &row);
+	/* Consecutive frames in one library share the section's lookup. */
+	err = sfu_find_row_cached(st->rows, pc, st->flags & SFU_UNWIND_NOFAULT, &row);
 	if (err) {
 		if (err == -SFRAME_E_FAULT)
 			this_cpu_inc(sfu_unwind_stats.sframe_faults);
@@ -367,12 +368,14 @@ static void sfu_unwind_stop(struct sfu_unwind_state *st, int reason)
 }
 
 static void sfu_unwind_start(struct sfu_unwind_state *st, struct pt_regs *regs,
-			     unsigned int flags)
+			     unsigned int flags, struct sfu_row_cache *rows)
 {
 	int reason;
 
 	memset(st, 0, sizeof(*st));
 	st->flags = flags;
+	st->rows = rows;
+	sfu_row_cache_init(rows, current->mm);
 	st->regs = regs;
 	st->topmost = true;
 	st->sp_exact = true;
@@ -445,6 +448,7 @@ int sfu_unwind_user_regs(struct pt_regs *regs, struct sfu_frame *frames, unsigne
 {
 	unsigned long by_method[SFU_FRAME_FP + 1] = {};
 	struct sfu_unwind_state st;
+	struct sfu_row_cache rows;
 	unsigned int nr = 0, limit, i;
 
 	if (!frames || !max || (flags & ~SFU_UNWIND_ALL_FLAGS))
@@ -454,7 +458,7 @@ int sfu_unwind_user_regs(struct pt_regs *regs, struct sfu_frame *frames, unsigne
 		flags |= SFU_UNWIND_NOFAULT;
 	limit = min(max, sfu_unwind_depth_limit());
 
-	sfu_unwind_start(&st, regs, flags);
+	sfu_unwind_start(&st, regs, flags, &rows);
 	while (!st.done) {
 		struct sfu_frame *f = &frames[nr++];
 
@@ -466,6 +470,7 @@ int sfu_unwind_user_regs(struct pt_regs *regs, struct sfu_frame *frames, unsigne
 		if (!st.done && nr == limit)
 			sfu_unwind_stop(&st, SFU_STOP_DEPTH);
 	}
+	sfu_row_cache_release(&rows);
 
 	this_cpu_inc(sfu_unwind_stats.unwinds);
 	this_cpu_inc(sfu_unwind_stats.stops[st.stop]);

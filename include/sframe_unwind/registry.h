@@ -14,6 +14,39 @@
 
 struct mm_struct;
 struct sframe_row;
+struct sfu_mm;
+struct sfu_section;
+
+/**
+ * struct sfu_row_cache - state shared by a series of lookups (one unwind)
+ * @mm: the mm looked up in
+ * @smm: its registry, once found
+ * @section: the section the last lookup found, valid while @rcu
+ * @rcu: the cache is inside an RCU read-side section
+ *
+ * Opaque to callers: sfu_row_cache_init(), sfu_find_row_cached(),
+ * sfu_row_cache_release().
+ */
+struct sfu_row_cache {
+	struct mm_struct *mm;
+	struct sfu_mm *smm;
+	const struct sfu_section *section;
+	bool rcu;
+};
+
+/**
+ * struct sfu_registry_memory - what the registry holds
+ * @sections: sections registered in all mms
+ * @kernel_copies: kernel copies of sections (one per file, shared)
+ * @kernel_copy_bytes: their bytes, counted against max_kernel_bytes
+ * @max_kernel_bytes: the budget (module parameter)
+ */
+struct sfu_registry_memory {
+	unsigned int sections;
+	unsigned int kernel_copies;
+	unsigned long kernel_copy_bytes;
+	unsigned long max_kernel_bytes;
+};
 
 int sfu_registry_init(void);
 void sfu_registry_stop(void);
@@ -21,10 +54,15 @@ void sfu_registry_exit(void);
 
 int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault,
 		 struct sframe_row *row);
+void sfu_row_cache_init(struct sfu_row_cache *c, struct mm_struct *mm);
+int sfu_find_row_cached(struct sfu_row_cache *c, unsigned long pc, bool nofault,
+			struct sframe_row *row);
+void sfu_row_cache_release(struct sfu_row_cache *c);
 
 int sfu_registry_add(struct mm_struct *mm, unsigned long sframe_addr, unsigned long sframe_size,
 		     unsigned long text_start, unsigned long text_end, int *sframe_err);
 int sfu_registry_remove(struct mm_struct *mm, unsigned long text_start);
 int sfu_registry_sync(struct mm_struct *mm, pid_t tgid);
+void sfu_registry_memory(struct sfu_registry_memory *mem);
 
 #endif /* _SFRAME_UNWIND_REGISTRY_H */

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Event counters, shown in <debugfs>/sframe_unwind/stats.  Cheap enough
- * for any context (one atomic add), NMI included.
+ * for any context (one per-CPU add, safe against interrupts), NMI included.
  */
 #ifndef _SFRAME_UNWIND_STATS_H
 #define _SFRAME_UNWIND_STATS_H
 
-#include <linux/atomic.h>
+#include <linux/percpu.h>
 
 /* The counters; their meanings are in core/stats.c and Documentation/. */
 enum sfu_stat {
@@ -34,16 +34,24 @@ enum sfu_stat {
 	SFU_STAT_lookup_stale,
 	SFU_STAT_lookup_fault,
 	SFU_STAT_lookup_error,
+	SFU_STAT_lookup_user,
+	SFU_STAT_kernel_copies_made,
+	SFU_STAT_kernel_copies_shared,
+	SFU_STAT_kernel_copy_over_budget,
+	SFU_STAT_row_cache_hits,
+	SFU_STAT_row_cache_misses,
 	SFU_STAT_NR
 };
 
-extern atomic64_t sfu_stats[SFU_STAT_NR];
+/* Per CPU: counting a lookup must not bounce a cache line between CPUs. */
+DECLARE_PER_CPU(u64, sfu_stats[SFU_STAT_NR]);
 
 static inline void sfu_stat_inc(enum sfu_stat s)
 {
-	atomic64_inc(&sfu_stats[s]);
+	this_cpu_inc(sfu_stats[s]);
 }
 
+u64 sfu_stat_read(enum sfu_stat s);
 void sfu_stats_debugfs_init(void);
 
 #endif /* _SFRAME_UNWIND_STATS_H */

@@ -25,6 +25,7 @@
 #include "uapi/sframe_unwind.h"
 
 struct pt_regs;
+struct sfu_row_cache;
 
 /**
  * enum sfu_stop_reason - why an unwind ended
@@ -159,6 +160,9 @@ struct sfu_frame_rules {
  * @done: the walk has ended; @stop says why
  * @stop: enum sfu_stop_reason
  * @method: enum sfu_frame_method that found @ip
+ * @rows: the lookups of this unwind (sfu_find_row_cached()), which hold
+ *        the RCU read lock between frames: released before any read that
+ *        may sleep
  */
 struct sfu_unwind_state {
 	unsigned long ip;
@@ -174,6 +178,7 @@ struct sfu_unwind_state {
 	bool done;
 	u8 stop;
 	u8 method;
+	struct sfu_row_cache *rows;
 };
 
 /* Depth limit when the max_depth module parameter is not set. */

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel copies of validated .sframe sections.
+ *
+ * Lookups read a section from a copy in kernel memory when there is one:
+ * no uaccess per FDE probe or FRE window, no fault, and nothing the process
+ * can change under the lookup.  A file's copy is made when the file is
+ * validated and shared by every section of every mm that maps the file; a
+ * section registered through the char device has a private copy taken at
+ * registration.  Copies are immutable and reference counted by the
+ * sections using them; the last section's RCU callback frees its copy, so
+ * a lock-free lookup never sees one go.
+ *
+ * All copies together stay below max_kernel_bytes: a section that would go
+ * beyond it gets no copy, and its lookups read user memory as they would
+ * without this file.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/moduleparam.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+
+#include "registry_internal.h"
+#include "stats.h"
+
+static unsigned long sfu_max_kernel_bytes = 64UL << 20;
+module_param_named(max_kernel_bytes, sfu_max_kernel_bytes, ulong, 0644);
+MODULE_PARM_DESC(max_kernel_bytes,
+		 "Bytes of .sframe sections kept in kernel memory, all copies together (default 64 MiB)");
+
+static atomic_long_t sfu_copy_bytes = ATOMIC_LONG_INIT(0);
+static atomic64_t sfu_copy_ids = ATOMIC64_INIT(0);
+static atomic_t sfu_copy_count = ATOMIC_INIT(0);
+/* Protects every copy's @slot and the slot it points at; taken from RCU callbacks. */
+static DEFINE_SPINLOCK(sfu_copy_lock);
+
+/**
+ * sfu_copy_alloc() - a new, empty copy of @size section bytes, within the budget
+ * @size: bytes of the section
+ *
+ * The caller fills @data, sets up @sec with sfu_copy_init() and hands out
+ * the one reference it gets.
+ *
+ * Context: task context.
+ * Return: the copy, or NULL if it would exceed max_kernel_bytes (counted
+ * in kernel_copy_over_budget) or without memory.
+ */
+struct sfu_sframe_copy *sfu_copy_alloc(size_t size)
+{
+	struct sfu_sframe_copy *c;
+
+	if (atomic_long_add_return(size, &sfu_copy_bytes) > READ_ONCE(sfu_max_kernel_bytes)) {
+		atomic_long_sub(size, &sfu_copy_bytes);
+		sfu_stat_inc(SFU_STAT_kernel_copy_over_budget);
+		return NULL;
+	}
+	c = kvmalloc(struct_size(c, data, size), GFP_KERNEL);
+	if (!c) {
+		atomic_long_sub(size, &sfu_copy_bytes);
+		return NULL;
+	}
+	refcount_set(&c->ref, 1);
+	/* Never reused: what the row cache remembers of a copy is only its own. */
+	c->id = atomic64_inc_return(&sfu_copy_ids);
+	c->slot = NULL;
+	c->size = size;
+	memset(&c->sec, 0, sizeof(c->sec));
+	atomic_inc(&sfu_copy_count);
+	return c;
+}
+
+/**
+ * sfu_copy_init() - check the header of a filled copy and set up its reader
+ * @c: the copy, its @data filled
+ * @vaddr: the address function starts are relative to (see sframe_section)
+ *
+ * Return: 0 or the decoder's -SFRAME_E_xxx.
+ */
+int sfu_copy_init(struct sfu_sframe_copy *c, unsigned long vaddr)
+{
+	struct sframe_reader r = {
+		.kind = SFRAME_READER_BUFFER, .buf = c->data, .size = c->size,
+	};
+
+	return sframe_section_init(&c->sec, &r, vaddr, sfu_native_sframe_abi());
+}
+
+/**
+ * sfu_copy_get() - another reference to @c
+ * @c: a copy the caller holds a reference to
+ *
+ * Return: @c.
+ */
+struct sfu_sframe_copy *sfu_copy_get(struct sfu_sframe_copy *c)
+{
+	refcount_inc(&c->ref);
+	sfu_stat_inc(SFU_STAT_kernel_copies_shared);
+	return c;
+}
+
+/**
+ * sfu_copy_put() - drop a reference; the last one frees the copy
+ * @c: the copy, or NULL
+ *
+ * A copy in a slot (sfu_copy_set_slot()) is taken out of it first, under
+ * the lock sfu_copy_get_slot() takes, so a slot never points at a freed
+ * copy.  The caller makes sure no lookup can still be reading @c: sections
+ * drop their reference from their RCU callback.
+ *
+ * Context: any but NMI (RCU callbacks included).
+ */
+void sfu_copy_put(struct sfu_sframe_copy *c)
+{
+	unsigned long flags;
+
+	if (!c || !refcount_dec_and_lock_irqsave(&c->ref, &sfu_copy_lock, &flags))
+		return;
+	if (c->slot)
+		*c->slot = NULL;
+	spin_unlock_irqrestore(&sfu_copy_lock, flags);
+	atomic_long_sub(c->size, &sfu_copy_bytes);
+	atomic_dec(&sfu_copy_count);
+	kvfree(c);
+}
+
+/**
+ * sfu_copy_get_slot() - a reference to the copy in @slot, if there is one
+ * @slot: where a copy is kept for later users (the file cache)
+ *
+ * Return: the copy with a new reference, or NULL.
+ */
+struct sfu_sframe_copy *sfu_copy_get_slot(struct sfu_sframe_copy **slot)
+{
+	struct sfu_sframe_copy *c;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sfu_copy_lock, flags);
+	c = *slot;
+	if (c)
+		sfu_copy_get(c);
+	spin_unlock_irqrestore(&sfu_copy_lock, flags);
+	return c;
+}
+
+/**
+ * sfu_copy_set_slot() - keep @c in @slot for later users, without a reference
+ * @slot: an empty slot
+ * @c: a copy the caller holds a reference to
+ *
+ * The slot empties itself when @c's last reference goes.
+ *
+ * Return: @c, or (with @c put and a new reference taken) the copy another
+ * task put in @slot meanwhile.
+ */
+struct sfu_sframe_copy *sfu_copy_set_slot(struct sfu_sframe_copy **slot,
+					  struct sfu_sframe_copy *c)
+{
+	struct sfu_sframe_copy *other;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sfu_copy_lock, flags);
+	other = *slot;
+	if (other) {
+		sfu_copy_get(other);
+	} else {
+		*slot = c;
+		c->slot = slot;
+	}
+	spin_unlock_irqrestore(&sfu_copy_lock, flags);
+	if (!other)
+		return c;
+	sfu_copy_put(c);
+	return other;
+}
+
+/**
+ * sfu_copy_clear_slot() - empty @slot before its memory is freed
+ * @slot: the slot
+ */
+void sfu_copy_clear_slot(struct sfu_sframe_copy **slot)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&sfu_copy_lock, flags);
+	if (*slot)
+		(*slot)->slot = NULL;
+	*slot = NULL;
+	spin_unlock_irqrestore(&sfu_copy_lock, flags);
+}
+
+/**
+ * sfu_copy_usage() - kernel copies held now
+ * @copies: set to their number
+ * @bytes: set to their section bytes, as counted against max_kernel_bytes
+ */
+void sfu_copy_usage(unsigned int *copies, unsigned long *bytes)
+{
+	*copies = atomic_read(&sfu_copy_count);
+	*bytes = atomic_long_read(&sfu_copy_bytes);
+}
+
+/**
+ * sfu_copy_budget() - the max_kernel_bytes module parameter
+ *
+ * Return: its value.
+ */
+unsigned long sfu_copy_budget(void)
+{
+	return READ_ONCE(sfu_max_kernel_bytes);
+}

@@ -1,0 +1,637 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for the kernel copies of sections (core/registry_copy.c) and
+ * the per-CPU row cache (core/row_cache.c): lookups never read user memory
+ * once a section has a copy, every mapping of one file shares one copy,
+ * the copy goes with the last section using it, a section beyond
+ * max_kernel_bytes reads user memory and finds the same rows, and a row
+ * remembered for one copy is never given for another.
+ *
+ * ELF files are built in shmem from real fixtures: one page of ELF header
+ * and program headers, then the fixture's address range (its .sframe bytes
+ * at their link-time place) as one PT_LOAD, mapped executable; the
+ * registry reads and validates them from the file as it would a library.
+ */
+#include <kunit/test.h>
+#include <linux/elf.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/mm.h>
+#include <linux/shmem_fs.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "registry.h"
+#include "sframe/sframe.h"
+#include "stats.h"
+#include "tests/gen/sframe_fixtures.h"
+#include "user_mem.h"
+
+#define BUDGET_PARAM "/sys/module/sframe_unwind/parameters/max_kernel_bytes"
+
+static bool native(const struct sframe_fixture *fx)
+{
+	return IS_ENABLED(CONFIG_X86_64) ? fx->abi == SFRAME_ABI_AMD64_ENDIAN_LITTLE :
+					   fx->abi == SFRAME_ABI_AARCH64_ENDIAN_LITTLE;
+}
+
+static const void *native_gen(const void *prev, char *desc)
+{
+	const struct sframe_fixture *fx = prev ? (const struct sframe_fixture *)prev + 1
+					       : sframe_fixtures;
+
+	for (; fx < sframe_fixtures + sframe_num_fixtures; fx++) {
+		if (native(fx)) {
+			snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", fx->name);
+			return fx;
+		}
+	}
+	return NULL;
+}
+
+/* The smallest native fixture: the ELF cases write and map it whole. */
+static const struct sframe_fixture *small_native(struct kunit *test)
+{
+	const struct sframe_fixture *fx, *best = NULL;
+	u64 span, best_span = U64_MAX;
+
+	for (fx = sframe_fixtures; fx < sframe_fixtures + sframe_num_fixtures; fx++) {
+		if (!native(fx))
+			continue;
+		span = max_t(u64, fx->ranges[fx->num_ranges - 1].hi, fx->vaddr + fx->size) -
+		       min_t(u64, fx->ranges[0].lo, fx->vaddr);
+		if (span < best_span) {
+			best = fx;
+			best_span = span;
+		}
+	}
+	if (!best)
+		KUNIT_FAIL(test, "no native fixture");
+	return best;
+}
+
+/* Link-time span of @fx's text and section, in whole pages. */
+static void span(const struct sframe_fixture *fx, u64 *lo, u64 *hi)
+{
+	*lo = min_t(u64, fx->ranges[0].lo, fx->vaddr) & PAGE_MASK;
+	*hi = PAGE_ALIGN(max_t(u64, fx->ranges[fx->num_ranges - 1].hi, fx->vaddr + fx->size));
+}
+
+/*
+ * Every PC of @fx's expectations, looked up at @bias through
+ * sfu_find_row(); mismatches counted, the first one reported.
+ */
+static unsigned long check_rows(struct kunit *test, const struct sframe_fixture *fx,
+				long bias, bool nofault)
+{
+	char got[SFRAME_ROW_FORMAT_MAX];
+	unsigned long bad = 0;
+	struct sframe_row row;
+	u32 i;
+	u64 pc;
+
+	for (i = 0; i < fx->num_ranges; i++) {
+		const struct sframe_fixture_range *r = &fx->ranges[i];
+
+		for (pc = r->lo; pc < r->hi; pc++) {
+			int err = sfu_find_row(current->mm, pc + bias, nofault, &row);
+
+			got[0] = '\0';
+			if (!err)
+				sframe_row_format(&row, got, sizeof(got));
+			if (err == r->err && (err || !strcmp(got, r->row)))
+				continue;
+			if (!bad++)
+				KUNIT_FAIL(test, "pc %#llx: got %s \"%s\", want %s \"%s\"", pc,
+					   sframe_strerror(err), got, sframe_strerror(r->err),
+					   r->err ? "" : r->row);
+		}
+	}
+	return bad;
+}
+
+/* The first PC of @fx that has a row. */
+static bool first_good_pc(const struct sframe_fixture *fx, u64 *pc)
+{
+	u32 i;
+
+	for (i = 0; i < fx->num_ranges; i++) {
+		if (!fx->ranges[i].err) {
+			*pc = fx->ranges[i].lo;
+			return true;
+		}
+	}
+	return false;
+}
+
+/**
+ * struct counters - what the cases compare before and after
+ * @mem: sfu_registry_memory()
+ * @lookup_user: lookups that read user memory
+ * @made: kernel copies made
+ * @shared: sections that took an existing copy
+ * @over_budget: sections left without a copy by the budget
+ * @hits: row cache hits
+ * @misses: row cache misses
+ */
+struct counters {
+	struct sfu_registry_memory mem;
+	u64 lookup_user, made, shared, over_budget, hits, misses;
+};
+
+static void counters_get(struct counters *c)
+{
+	/* Sections freed before now must have given back their copies. */
+	rcu_barrier();
+	sfu_registry_memory(&c->mem);
+	c->lookup_user = sfu_stat_read(SFU_STAT_lookup_user);
+	c->made = sfu_stat_read(SFU_STAT_kernel_copies_made);
+	c->shared = sfu_stat_read(SFU_STAT_kernel_copies_shared);
+	c->over_budget = sfu_stat_read(SFU_STAT_kernel_copy_over_budget);
+	c->hits = sfu_stat_read(SFU_STAT_row_cache_hits);
+	c->misses = sfu_stat_read(SFU_STAT_row_cache_misses);
+}
+
+/*
+ * Adopt the test mm, and drop what earlier cases left there: sections of
+ * text they unmapped stay stale until a re-check (no task_work runs in a
+ * kthread), holding their copies.
+ */
+static bool begin(struct kunit *test, struct sfu_user_ctx *ctx)
+{
+	if (!sfu_user_begin(test, ctx))
+		return false;
+	sfu_registry_sync(current->mm, current->tgid);
+	return true;
+}
+
+/* Write @val to the max_kernel_bytes parameter, as an administrator would. */
+static int set_budget(unsigned long val)
+{
+	char buf[24];
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+	int len;
+
+	f = filp_open(BUDGET_PARAM, O_WRONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	len = snprintf(buf, sizeof(buf), "%lu", val);
+	n = kernel_write(f, buf, len, &pos);
+	filp_close(f, NULL);
+	return n == len ? 0 : -EIO;
+}
+
+/**
+ * struct elf_file - a fixture as an ELF file in shmem
+ * @file: the file
+ * @lo: link-time address of the PT_LOAD (file offset PAGE_SIZE)
+ * @len: bytes of the PT_LOAD
+ */
+struct elf_file {
+	struct file *file;
+	u64 lo;
+	size_t len;
+};
+
+static int elf_file_make(struct kunit *test, const struct sframe_fixture *fx,
+			 struct elf_file *ef)
+{
+	struct {
+		struct elf64_hdr eh;
+		struct elf64_phdr ph[2];
+	} *hdr;
+	u64 hi;
+	loff_t pos = 0;
+	u8 *img;
+	int err = 0;
+
+	span(fx, &ef->lo, &hi);
+	ef->len = hi - ef->lo;
+	img = vzalloc(PAGE_SIZE + ef->len);
+	if (!img)
+		return -ENOMEM;
+	hdr = (void *)img;
+	memcpy(hdr->eh.e_ident, ELFMAG, SELFMAG);
+	hdr->eh.e_ident[EI_CLASS] = ELFCLASS64;
+	hdr->eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	hdr->eh.e_ident[EI_VERSION] = EV_CURRENT;
+	hdr->eh.e_type = ET_DYN;
+	hdr->eh.e_machine = ELF_ARCH;
+	hdr->eh.e_version = EV_CURRENT;
+	hdr->eh.e_phoff = offsetof(typeof(*hdr), ph);
+	hdr->eh.e_ehsize = sizeof(hdr->eh);
+	hdr->eh.e_phentsize = sizeof(hdr->ph[0]);
+	hdr->eh.e_phnum = ARRAY_SIZE(hdr->ph);
+	hdr->ph[0].p_type = PT_LOAD;
+	hdr->ph[0].p_flags = PF_R | PF_X;
+	hdr->ph[0].p_offset = PAGE_SIZE;
+	hdr->ph[0].p_vaddr = ef->lo;
+	hdr->ph[0].p_filesz = ef->len;
+	hdr->ph[0].p_memsz = ef->len;
+	hdr->ph[0].p_align = PAGE_SIZE;
+	hdr->ph[1].p_type = 0x6474e554;	/* PT_GNU_SFRAME */
+	hdr->ph[1].p_flags = PF_R;
+	hdr->ph[1].p_offset = PAGE_SIZE + fx->vaddr - ef->lo;
+	hdr->ph[1].p_vaddr = fx->vaddr;
+	hdr->ph[1].p_filesz = fx->size;
+	hdr->ph[1].p_memsz = fx->size;
+	hdr->ph[1].p_align = 8;
+	memcpy(img + PAGE_SIZE + fx->vaddr - ef->lo, fx->data, fx->size);
+
+	ef->file = shmem_file_setup("sfu-kunit-elf", PAGE_SIZE + ef->len, VM_NORESERVE);
+	if (IS_ERR(ef->file)) {
+		err = PTR_ERR(ef->file);
+		ef->file = NULL;
+	} else if (kernel_write(ef->file, img, PAGE_SIZE + ef->len, &pos) != PAGE_SIZE + ef->len) {
+		err = -EIO;
+	}
+	vfree(img);
+	if (err)
+		KUNIT_FAIL(test, "cannot make the ELF file: %d", err);
+	return err;
+}
+
+static void elf_file_put(struct elf_file *ef)
+{
+	if (ef->file)
+		fput(ef->file);
+}
+
+/* Map @ef executable, as a loader would; its bias in *@bias.  0 on failure. */
+static unsigned long elf_map(struct kunit *test, const struct elf_file *ef, long *bias)
+{
+	unsigned long addr = vm_mmap(ef->file, 0, ef->len, PROT_READ | PROT_EXEC, MAP_PRIVATE,
+				     PAGE_SIZE);
+
+	if (IS_ERR_VALUE(addr)) {
+		KUNIT_FAIL(test, "mapping the ELF file failed: %ld", (long)addr);
+		return 0;
+	}
+	*bias = addr - ef->lo;
+	return addr;
+}
+
+/* Unmap, and let the registry see it as the task_work would on return to user space. */
+static void elf_unmap(const struct elf_file *ef, unsigned long addr)
+{
+	vm_munmap(addr, ef->len);
+	sfu_registry_sync(current->mm, current->tgid);
+}
+
+static void elf_file_mapped_twice_shares_one_kernel_copy(struct kunit *test)
+{
+	const struct sframe_fixture *fx = small_native(test);
+	unsigned long a = 0, b = 0, bad_a = 1, bad_b = 1;
+	struct counters c0, c1, c2, c3;
+	struct sfu_user_ctx ctx;
+	struct elf_file ef = {};
+	long bias_a = 0, bias_b = 0;
+
+	if (!fx || elf_file_make(test, fx, &ef) || !begin(test, &ctx)) {
+		elf_file_put(&ef);
+		return;
+	}
+	counters_get(&c0);
+	a = elf_map(test, &ef, &bias_a);
+	b = elf_map(test, &ef, &bias_b);
+	if (a && b) {
+		sfu_registry_sync(current->mm, current->tgid);
+		counters_get(&c1);
+		bad_a = check_rows(test, fx, bias_a, false);
+		bad_b = check_rows(test, fx, bias_b, true);
+		elf_unmap(&ef, a);
+		counters_get(&c2);
+		elf_unmap(&ef, b);
+		counters_get(&c3);
+	}
+	sfu_user_end(&ctx);
+	elf_file_put(&ef);
+	if (!a || !b)
+		return;
+
+	/* Two sections, one copy of the section's bytes, read once. */
+	KUNIT_EXPECT_EQ(test, c1.mem.sections - c0.mem.sections, 2U);
+	KUNIT_EXPECT_EQ(test, c1.mem.kernel_copies - c0.mem.kernel_copies, 1U);
+	KUNIT_EXPECT_EQ(test, c1.mem.kernel_copy_bytes - c0.mem.kernel_copy_bytes,
+			(unsigned long)fx->size);
+	KUNIT_EXPECT_EQ(test, c1.made - c0.made, 1ULL);
+	KUNIT_EXPECT_EQ(test, c1.shared - c0.shared, 1ULL);
+	/* Both give the fixture's rows without reading user memory. */
+	KUNIT_EXPECT_EQ(test, bad_a, 0UL);
+	KUNIT_EXPECT_EQ(test, bad_b, 0UL);
+	KUNIT_EXPECT_EQ(test, c2.lookup_user - c1.lookup_user, 0ULL);
+	/* The copy stays while one section uses it, and goes with the last. */
+	KUNIT_EXPECT_EQ(test, c2.mem.sections - c0.mem.sections, 1U);
+	KUNIT_EXPECT_EQ(test, c2.mem.kernel_copies - c0.mem.kernel_copies, 1U);
+	KUNIT_EXPECT_EQ(test, c3.mem.sections, c0.mem.sections);
+	KUNIT_EXPECT_EQ(test, c3.mem.kernel_copies, c0.mem.kernel_copies);
+	KUNIT_EXPECT_EQ(test, c3.mem.kernel_copy_bytes, c0.mem.kernel_copy_bytes);
+}
+
+static void elf_file_mapped_again_after_its_copy_went_gets_a_new_one(struct kunit *test)
+{
+	const struct sframe_fixture *fx = small_native(test);
+	unsigned long a = 0, bad = 1;
+	struct counters c0, c1, c2;
+	struct sfu_user_ctx ctx;
+	struct elf_file ef = {};
+	long bias = 0;
+
+	if (!fx || elf_file_make(test, fx, &ef) || !begin(test, &ctx)) {
+		elf_file_put(&ef);
+		return;
+	}
+	a = elf_map(test, &ef, &bias);
+	if (a) {
+		sfu_registry_sync(current->mm, current->tgid);
+		elf_unmap(&ef, a);
+		counters_get(&c0);
+		a = elf_map(test, &ef, &bias);
+	}
+	if (a) {
+		sfu_registry_sync(current->mm, current->tgid);
+		counters_get(&c1);
+		bad = check_rows(test, fx, bias, true);
+		elf_unmap(&ef, a);
+		counters_get(&c2);
+	}
+	sfu_user_end(&ctx);
+	elf_file_put(&ef);
+	if (!a)
+		return;
+
+	/* The file is known (cached header), its bytes are read again. */
+	KUNIT_EXPECT_EQ(test, c1.made - c0.made, 1ULL);
+	KUNIT_EXPECT_EQ(test, c1.mem.kernel_copies - c0.mem.kernel_copies, 1U);
+	KUNIT_EXPECT_EQ(test, bad, 0UL);
+	KUNIT_EXPECT_EQ(test, c2.lookup_user - c1.lookup_user, 0ULL);
+	KUNIT_EXPECT_EQ(test, c2.mem.kernel_copies, c0.mem.kernel_copies);
+}
+
+/* Map @fx's text and section (read-write, to overwrite it later) in one mapping. */
+static unsigned long lay_out(struct sfu_user_ctx *ctx, const struct sframe_fixture *fx,
+			     long *bias)
+{
+	u64 lo, hi;
+	unsigned long base;
+
+	span(fx, &lo, &hi);
+	base = sfu_user_map_prot(ctx, hi - lo, PROT_READ | PROT_WRITE | PROT_EXEC);
+	if (!base)
+		return 0;
+	*bias = base - lo;
+	if (copy_to_user((void __user *)(fx->vaddr + *bias), fx->data, fx->size)) {
+		KUNIT_FAIL(ctx->test, "cannot copy the section to user memory");
+		return 0;
+	}
+	return base;
+}
+
+static int add(const struct sframe_fixture *fx, long bias, int *serr)
+{
+	return sfu_registry_add(current->mm, fx->vaddr + bias, fx->size, fx->ranges[0].lo + bias,
+				fx->ranges[fx->num_ranges - 1].hi + bias, serr);
+}
+
+/*
+ * Wipe the user copy of @fx's section and unmap the pages that hold only
+ * section bytes: the text stays mapped.
+ */
+static bool wipe_user_section(struct sfu_user_ctx *ctx, const struct sframe_fixture *fx,
+			      long bias)
+{
+	u64 data = fx->vaddr + bias, end = data + fx->size;
+	u64 text_lo = fx->ranges[0].lo + bias, text_hi = fx->ranges[fx->num_ranges - 1].hi + bias;
+	u64 from = PAGE_ALIGN(data), to = end & PAGE_MASK;
+
+	if (clear_user((void __user *)data, fx->size))
+		return false;
+	/* Whole pages of section bytes outside the text range. */
+	if (from < text_hi && to > text_lo)
+		return true;
+	return from >= to || sfu_user_unmap(ctx, from, to - from);
+}
+
+static void explicit_section_is_looked_up_in_its_kernel_copy(struct kunit *test)
+{
+	const struct sframe_fixture *fx = test->param_value;
+	unsigned long bad = 1, bad_nofault = 1;
+	struct counters c0, c1, c2, c3;
+	int err = -1, serr = -1;
+	struct sfu_user_ctx ctx;
+	bool wiped = false;
+	long bias = 0;
+
+	if (!begin(test, &ctx))
+		return;
+	counters_get(&c0);
+	if (lay_out(&ctx, fx, &bias)) {
+		err = add(fx, bias, &serr);
+		counters_get(&c1);
+		wiped = wipe_user_section(&ctx, fx, bias);
+		bad = check_rows(test, fx, bias, false);
+		bad_nofault = check_rows(test, fx, bias, true);
+		counters_get(&c2);
+		sfu_registry_remove(current->mm, fx->ranges[0].lo + bias);
+		counters_get(&c3);
+	}
+	sfu_user_end(&ctx);
+
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, serr, 0);
+	KUNIT_EXPECT_TRUE(test, wiped);
+	KUNIT_EXPECT_EQ(test, c1.mem.kernel_copies - c0.mem.kernel_copies, 1U);
+	KUNIT_EXPECT_EQ(test, c1.mem.kernel_copy_bytes - c0.mem.kernel_copy_bytes,
+			(unsigned long)fx->size);
+	/* The rows of the bytes registered, whatever happened to the user copy. */
+	KUNIT_EXPECT_EQ(test, bad, 0UL);
+	KUNIT_EXPECT_EQ(test, bad_nofault, 0UL);
+	KUNIT_EXPECT_EQ(test, c2.lookup_user - c1.lookup_user, 0ULL);
+	/* Unregistering frees the copy. */
+	KUNIT_EXPECT_EQ(test, c3.mem.kernel_copies, c0.mem.kernel_copies);
+	KUNIT_EXPECT_EQ(test, c3.mem.kernel_copy_bytes, c0.mem.kernel_copy_bytes);
+}
+
+static void section_beyond_the_budget_reads_user_memory_with_the_same_rows(struct kunit *test)
+{
+	const struct sframe_fixture *fx = small_native(test);
+	unsigned long a = 0, bad_explicit = 1, bad_elf = 1;
+	int err = -1, serr = -1, budget_err, restore_err;
+	struct counters c0, c1, c2, c3;
+	struct sfu_user_ctx ctx;
+	struct elf_file ef = {};
+	long bias = 0, elf_bias = 0;
+
+	if (!fx || elf_file_make(test, fx, &ef))
+		goto out;
+	counters_get(&c0);
+	budget_err = set_budget(c0.mem.kernel_copy_bytes);
+	KUNIT_EXPECT_EQ(test, budget_err, 0);
+	if (budget_err || !begin(test, &ctx))
+		goto restore;
+	if (lay_out(&ctx, fx, &bias)) {
+		err = add(fx, bias, &serr);
+		a = elf_map(test, &ef, &elf_bias);
+		if (a)
+			sfu_registry_sync(current->mm, current->tgid);
+		counters_get(&c1);
+		bad_explicit = check_rows(test, fx, bias, false);
+		if (a)
+			bad_elf = check_rows(test, fx, elf_bias, false);
+		counters_get(&c2);
+		if (a)
+			elf_unmap(&ef, a);
+		sfu_registry_remove(current->mm, fx->ranges[0].lo + bias);
+		counters_get(&c3);
+	}
+	sfu_user_end(&ctx);
+restore:
+	restore_err = set_budget(c0.mem.max_kernel_bytes);
+	KUNIT_EXPECT_EQ(test, restore_err, 0);
+out:
+	elf_file_put(&ef);
+	if (!a)
+		return;
+
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, serr, 0);
+	/* Both registered without a copy, each counted once. */
+	KUNIT_EXPECT_EQ(test, c1.mem.sections - c0.mem.sections, 2U);
+	KUNIT_EXPECT_EQ(test, c1.mem.kernel_copies, c0.mem.kernel_copies);
+	KUNIT_EXPECT_EQ(test, c1.mem.kernel_copy_bytes, c0.mem.kernel_copy_bytes);
+	KUNIT_EXPECT_EQ(test, c1.over_budget - c0.over_budget, 2ULL);
+	/* The same rows, read from user memory, never through the row cache. */
+	KUNIT_EXPECT_EQ(test, bad_explicit, 0UL);
+	KUNIT_EXPECT_EQ(test, bad_elf, 0UL);
+	KUNIT_EXPECT_GT(test, c2.lookup_user - c1.lookup_user, 0ULL);
+	KUNIT_EXPECT_EQ(test, c2.hits + c2.misses, c1.hits + c1.misses);
+	KUNIT_EXPECT_EQ(test, c3.mem.sections, c0.mem.sections);
+}
+
+static void row_cache_remembers_a_row_and_never_gives_it_for_another_copy(struct kunit *test)
+{
+	const struct sframe_fixture *fx = small_native(test);
+	struct sframe_row first, second, third;
+	int err1 = -1, err2 = -1, err3 = -1, reg1 = -1, reg2 = -1, serr;
+	struct counters c0, c1, c2;
+	struct sfu_user_ctx ctx;
+	unsigned long bad = 1;
+	long bias = 0;
+	u64 pc = 0;
+
+	if (!fx || !first_good_pc(fx, &pc) || !begin(test, &ctx))
+		return;
+	if (lay_out(&ctx, fx, &bias)) {
+		reg1 = add(fx, bias, &serr);
+		counters_get(&c0);
+		err1 = sfu_find_row(current->mm, pc + bias, true, &first);
+		err2 = sfu_find_row(current->mm, pc + bias, true, &second);
+		counters_get(&c1);
+		sfu_registry_remove(current->mm, fx->ranges[0].lo + bias);
+		/*
+		 * The same bytes registered again at the same place: a new copy
+		 * with a new id, whose lookup must not be answered by the entry
+		 * remembered for the old one.
+		 */
+		reg2 = add(fx, bias, &serr);
+		err3 = sfu_find_row(current->mm, pc + bias, true, &third);
+		counters_get(&c2);
+		bad = check_rows(test, fx, bias, true);
+		sfu_registry_remove(current->mm, fx->ranges[0].lo + bias);
+	}
+	sfu_user_end(&ctx);
+
+	KUNIT_EXPECT_EQ(test, reg1, 0);
+	KUNIT_EXPECT_EQ(test, reg2, 0);
+	KUNIT_EXPECT_EQ(test, err1, 0);
+	KUNIT_EXPECT_EQ(test, err2, 0);
+	KUNIT_EXPECT_EQ(test, err3, 0);
+	/* First lookup decoded and remembered, second remembered. */
+	KUNIT_EXPECT_EQ(test, c1.misses - c0.misses, 1ULL);
+	KUNIT_EXPECT_EQ(test, c1.hits - c0.hits, 1ULL);
+	KUNIT_EXPECT_EQ(test, memcmp(&first, &second, sizeof(first)), 0);
+	/* A new copy: decoded again, same row. */
+	KUNIT_EXPECT_EQ(test, c2.misses - c1.misses, 1ULL);
+	KUNIT_EXPECT_EQ(test, c2.hits - c1.hits, 0ULL);
+	KUNIT_EXPECT_EQ(test, memcmp(&first, &third, sizeof(first)), 0);
+	KUNIT_EXPECT_EQ(test, bad, 0UL);
+}
+
+static void cached_lookups_of_one_series_give_the_rows_of_single_lookups(struct kunit *test)
+{
+	const struct sframe_fixture *fx = small_native(test);
+	struct sframe_row want, got;
+	struct sfu_row_cache rc;
+	unsigned long bad = 0, n = 0;
+	struct sfu_user_ctx ctx;
+	int reg = -1, serr, e1, e2;
+	long bias = 0;
+	u32 i;
+	u64 pc;
+
+	if (!fx || !begin(test, &ctx))
+		return;
+	if (lay_out(&ctx, fx, &bias)) {
+		reg = add(fx, bias, &serr);
+		sfu_row_cache_init(&rc, current->mm);
+		/* Up and down the text, in and out of the section, as frames go. */
+		for (i = 0; i < fx->num_ranges; i++) {
+			const struct sframe_fixture_range *r = &fx->ranges[i];
+			u64 probes[] = { r->lo, r->hi - 1, r->lo - 1, r->hi + 0x100000 };
+			unsigned int k;
+
+			for (k = 0; k < ARRAY_SIZE(probes); k++) {
+				pc = probes[k] + bias;
+				e1 = sfu_find_row(current->mm, pc, true, &want);
+				e2 = sfu_find_row_cached(&rc, pc, true, &got);
+				n++;
+				if (e1 != e2 || (!e1 && memcmp(&want, &got, sizeof(want))))
+					bad++;
+			}
+			/* What the unwinder does before a read that may sleep. */
+			if (i % 4 == 3)
+				sfu_row_cache_release(&rc);
+		}
+		sfu_row_cache_release(&rc);
+		sfu_registry_remove(current->mm, fx->ranges[0].lo + bias);
+	}
+	sfu_user_end(&ctx);
+
+	KUNIT_EXPECT_EQ(test, reg, 0);
+	KUNIT_EXPECT_GT(test, n, 0UL);
+	KUNIT_EXPECT_EQ(test, bad, 0UL);
+}
+
+static struct kunit_case sfu_registry_copy_cases[] = {
+	KUNIT_CASE_PARAM(explicit_section_is_looked_up_in_its_kernel_copy, native_gen),
+	KUNIT_CASE(elf_file_mapped_twice_shares_one_kernel_copy),
+	KUNIT_CASE(elf_file_mapped_again_after_its_copy_went_gets_a_new_one),
+	KUNIT_CASE(section_beyond_the_budget_reads_user_memory_with_the_same_rows),
+	KUNIT_CASE(row_cache_remembers_a_row_and_never_gives_it_for_another_copy),
+	KUNIT_CASE(cached_lookups_of_one_series_give_the_rows_of_single_lookups),
+	{}
+};
+
+static int sfu_registry_copy_suite_init(struct kunit_suite *suite)
+{
+	return sfu_kunit_mm_get();
+}
+
+static void sfu_registry_copy_suite_exit(struct kunit_suite *suite)
+{
+	sfu_kunit_mm_put();
+}
+
+static struct kunit_suite sfu_registry_copy_suite = {
+	.name = "sframe_registry_copy",
+	.suite_init = sfu_registry_copy_suite_init,
+	.suite_exit = sfu_registry_copy_suite_exit,
+	.test_cases = sfu_registry_copy_cases,
+};
+
+kunit_test_suites(&sfu_registry_copy_suite);
