@@ -23,6 +23,7 @@
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/seq_file.h>
+#include <linux/uaccess.h>
 
 #include "registry.h"
 #include "sframe/sframe.h"
@@ -122,6 +123,33 @@ int sfu_unwind_read(const struct sfu_unwind_state *st, unsigned long addr, void 
 	return sframe_user_read(addr, dst, len);
 }
 
+/*
+ * @n native words at @addr without faulting: one access check, then one
+ * __get_user() each, instead of a copy routine sized for any length.  Not
+ * in NMI context, where copy_from_user_nofault() also checks that the CPU
+ * is not between two mms (nmi_uaccess_okay(), which modules cannot call).
+ * Return: true if every word was read.
+ */
+static bool sfu_get_user_words(unsigned long addr, unsigned long *words, unsigned int n)
+{
+	const unsigned long __user *p = (const unsigned long __user *)addr;
+	bool ok = false;
+	unsigned int i;
+
+	if (in_nmi())
+		return false;
+	pagefault_disable();
+	if (user_access_begin(p, n * sizeof(*p))) {
+		for (i = 0; i < n; i++)
+			unsafe_get_user(words[i], &p[i], fault);
+		ok = true;
+fault:
+		user_access_end();
+	}
+	pagefault_enable();
+	return ok;
+}
+
 /* @n (1 or 2) consecutive words of the task's size at @addr. */
 static int sfu_read_words(const struct sfu_unwind_state *st, unsigned long addr,
 			  unsigned long *words, unsigned int n)
@@ -130,6 +158,8 @@ static int sfu_read_words(const struct sfu_unwind_state *st, unsigned long addr,
 	u64 w64[2];
 	unsigned int i;
 
+	if (st->ws == sizeof(unsigned long) && sfu_get_user_words(addr, words, n))
+		return 0;
 	if (st->ws == sizeof(u32)) {
 		if (sfu_unwind_read(st, addr, w32, n * sizeof(u32)))
 			return SFU_STOP_FAULT;
