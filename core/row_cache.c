@@ -18,6 +18,7 @@
  * copying the row.
  */
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/cpumask.h>
 #include <linux/hash.h>
 #include <linux/moduleparam.h>
@@ -27,7 +28,7 @@
 #include "stats.h"
 
 #define SFU_ROWC_BITS	8
-#define SFU_ROWC_SIZE	(1U << SFU_ROWC_BITS)
+#define SFU_ROWC_SIZE	BIT(SFU_ROWC_BITS)
 
 static bool sfu_row_cache_on = true;
 module_param_named(row_cache, sfu_row_cache_on, bool, 0644);
