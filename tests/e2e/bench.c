@@ -7,14 +7,16 @@
  * frame makes SFU_IOC_UNWIND_SELF system calls itself (libc's ioctl() has
  * no .sframe).  Each mode is timed at two depths; the difference divided
  * by the difference in frames is the cost of one frame, free of the
- * system call's fixed cost.  The modes take turns, ROUNDS times, and each
- * keeps its best time at each depth, so that load on the machine (TCG
- * guests share their host) weighs on every mode alike.  SFrame is timed with the
+ * system call's fixed cost.  The modes take turns, in many short rounds,
+ * and each keeps its best time at each depth: load on the machine (TCG
+ * guests share their host) comes in bursts, and the best of many short
+ * rounds is the one it spared.  SFrame is timed with the
  * module's row cache on and off (the row_cache parameter, when the module
  * has it).  Prints one line per mode and the ratios.
  *
- *   bench [iterations [mode]]     (mode: sframe, fp, sframe-nofault, fp-nofault,
- *                                  sframe-uncached, sframe-nofault-uncached)
+ *   bench [iterations [mode|all [rounds]]]
+ *         (mode: sframe, fp, sframe-nofault, fp-nofault, sframe-uncached,
+ *          sframe-nofault-uncached; default 1000 iterations, 15 rounds)
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -30,11 +32,11 @@
 #define DEEP	64
 #define SHALLOW	8
 #define MAX	(DEEP + 16)
-#define ROUNDS	5
 #define ROW_CACHE "/sys/module/sframe_unwind/parameters/row_cache"
 
 static int dev;
-static unsigned long iterations = 2000;
+static unsigned long iterations = 1000;
+static unsigned int rounds = 15;
 static struct sfu_frame frames[MAX];
 
 /* ioctl(2) without libc, so that the innermost frame has SFrame too. */
@@ -184,12 +186,17 @@ int main(int argc, char **argv)
 		{ "sframe-nofault-uncached", SFU_UNWIND_NO_FP | SFU_UNWIND_NOFAULT, 1 },
 	};
 	struct run best[6][2];
+	const char *only = NULL;
 	double ns[6] = { 0 };
 	unsigned int i, r, nr[6] = { 0 }, nmodes = 6;
 	unsigned long n;
 
 	if (argc > 1)
 		iterations = strtoul(argv[1], NULL, 0);
+	if (argc > 2 && strcmp(argv[2], "all"))
+		only = argv[2];
+	if (argc > 3)
+		rounds = strtoul(argv[3], NULL, 0) ?: 1;
 	dev = open("/dev/sframe_unwind", O_RDWR);
 	if (dev < 0) {
 		perror("bench: /dev/sframe_unwind");
@@ -202,9 +209,9 @@ int main(int argc, char **argv)
 	iterations = 20;
 	measure_both(0, best[0], 1);
 	iterations = n;
-	for (r = 0; r < ROUNDS; r++) {
+	for (r = 0; r < rounds; r++) {
 		for (i = 0; i < nmodes; i++) {
-			if (argc > 2 && strcmp(argv[2], modes[i].name))
+			if (only && strcmp(only, modes[i].name))
 				continue;
 			if (modes[i].uncached)
 				row_cache(0);
@@ -219,12 +226,12 @@ int main(int argc, char **argv)
 		}
 	}
 	for (i = 0; i < nmodes; i++)
-		if (argc <= 2 || !strcmp(argv[2], modes[i].name))
+		if (!only || !strcmp(only, modes[i].name))
 			ns[i] = slope(best[i]);
 	for (i = 0; i < nmodes; i++)
-		if (argc <= 2 || !strcmp(argv[2], modes[i].name))
+		if (!only || !strcmp(only, modes[i].name))
 			printf("%-23s %8.1f ns/frame  (%u frames at depth %u, best of %u x %lu unwinds)\n",
-			       modes[i].name, ns[i], nr[i], DEEP, ROUNDS, iterations);
+			       modes[i].name, ns[i], nr[i], DEEP, rounds, iterations);
 	printf("ratio sframe/fp                   %.2f\n", ns[1] > 0 ? ns[0] / ns[1] : 0);
 	printf("ratio sframe/fp nofault           %.2f\n", ns[3] > 0 ? ns[2] / ns[3] : 0);
 	if (nmodes > 4) {
