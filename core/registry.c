@@ -707,6 +707,8 @@ void sfu_row_cache_release(struct sfu_row_cache *c)
 		return;
 	c->section = NULL;
 	c->rcu = false;
+	/* For sparse: the read-side section was the cache's, not this function's. */
+	__acquire(RCU);
 	rcu_read_unlock();
 }
 EXPORT_SYMBOL_GPL(sfu_row_cache_release);
@@ -739,6 +741,8 @@ int sfu_find_row_cached(struct sfu_row_cache *c, unsigned long pc, bool nofault,
 	sfu_stat_inc(SFU_STAT_lookups);
 	if (!c->rcu) {
 		rcu_read_lock();
+		/* For sparse: the cache holds the read-side section, not this function. */
+		__release(RCU);
 		c->rcu = true;
 		s = NULL;
 	}

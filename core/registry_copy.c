@@ -89,26 +89,15 @@ int sfu_copy_init(struct sfu_sframe_copy *c, unsigned long vaddr)
 }
 
 /**
- * sfu_copy_get() - another reference to @c
- * @c: a copy the caller holds a reference to
- *
- * Return: @c.
- */
-struct sfu_sframe_copy *sfu_copy_get(struct sfu_sframe_copy *c)
-{
-	refcount_inc(&c->ref);
-	sfu_stat_inc(SFU_STAT_kernel_copies_shared);
-	return c;
-}
-
-/**
  * sfu_copy_put() - drop a reference; the last one frees the copy
  * @c: the copy, or NULL
  *
  * A copy in a slot (sfu_copy_set_slot()) is taken out of it first, under
  * the lock sfu_copy_get_slot() takes, so a slot never points at a freed
- * copy.  The caller makes sure no lookup can still be reading @c: sections
- * drop their reference from their RCU callback.
+ * copy; between the last reference going and that, sfu_copy_get_slot()
+ * sees a count of zero and leaves the copy alone.  The caller makes sure
+ * no lookup can still be reading @c: sections drop their reference from
+ * their RCU callback.
  *
  * Context: any but NMI (RCU callbacks included).
  */
@@ -116,8 +105,10 @@ void sfu_copy_put(struct sfu_sframe_copy *c)
 {
 	unsigned long flags;
 
-	if (!c || !refcount_dec_and_lock_irqsave(&c->ref, &sfu_copy_lock, &flags))
+	if (!c || !refcount_dec_and_test(&c->ref))
 		return;
+	spin_lock_irqsave(&sfu_copy_lock, flags);
+	/* A slot a newer copy took over no longer points here (set_slot). */
 	if (c->slot)
 		*c->slot = NULL;
 	spin_unlock_irqrestore(&sfu_copy_lock, flags);
@@ -139,9 +130,12 @@ struct sfu_sframe_copy *sfu_copy_get_slot(struct sfu_sframe_copy **slot)
 
 	spin_lock_irqsave(&sfu_copy_lock, flags);
 	c = *slot;
-	if (c)
-		sfu_copy_get(c);
+	/* A copy whose last reference went is on its way out. */
+	if (c && !refcount_inc_not_zero(&c->ref))
+		c = NULL;
 	spin_unlock_irqrestore(&sfu_copy_lock, flags);
+	if (c)
+		sfu_stat_inc(SFU_STAT_kernel_copies_shared);
 	return c;
 }
 
@@ -163,15 +157,19 @@ struct sfu_sframe_copy *sfu_copy_set_slot(struct sfu_sframe_copy **slot,
 
 	spin_lock_irqsave(&sfu_copy_lock, flags);
 	other = *slot;
-	if (other) {
-		sfu_copy_get(other);
-	} else {
+	if (other && !refcount_inc_not_zero(&other->ref)) {
+		/* On its way out: @c takes its place. */
+		other->slot = NULL;
+		other = NULL;
+	}
+	if (!other) {
 		*slot = c;
 		c->slot = slot;
 	}
 	spin_unlock_irqrestore(&sfu_copy_lock, flags);
 	if (!other)
 		return c;
+	sfu_stat_inc(SFU_STAT_kernel_copies_shared);
 	sfu_copy_put(c);
 	return other;
 }

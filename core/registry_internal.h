@@ -170,7 +170,6 @@ void sfu_fcache_exit(void);
 /* registry_copy.c */
 struct sfu_sframe_copy *sfu_copy_alloc(size_t size);
 int sfu_copy_init(struct sfu_sframe_copy *c, unsigned long vaddr);
-struct sfu_sframe_copy *sfu_copy_get(struct sfu_sframe_copy *c);
 void sfu_copy_put(struct sfu_sframe_copy *c);
 struct sfu_sframe_copy *sfu_copy_get_slot(struct sfu_sframe_copy **slot);
 struct sfu_sframe_copy *sfu_copy_set_slot(struct sfu_sframe_copy **slot,

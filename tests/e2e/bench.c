@@ -230,7 +230,7 @@ int main(int argc, char **argv)
 			ns[i] = slope(best[i]);
 	for (i = 0; i < nmodes; i++)
 		if (!only || !strcmp(only, modes[i].name))
-			printf("%-23s %8.1f ns/frame  (%u frames at depth %u, best of %u x %lu unwinds)\n",
+			printf("%-23s %8.1f ns/frame  (%u frames at depth %u, best of %u x %lu)\n",
 			       modes[i].name, ns[i], nr[i], DEEP, rounds, iterations);
 	printf("ratio sframe/fp                   %.2f\n", ns[1] > 0 ? ns[0] / ns[1] : 0);
 	printf("ratio sframe/fp nofault           %.2f\n", ns[3] > 0 ? ns[2] / ns[3] : 0);
