@@ -316,6 +316,28 @@ static int reg(const struct own *o)
 	return errno;
 }
 
+static unsigned long absent;
+
+/*
+ * The device is open only for one batch of work at a time: an open file
+ * pins the module, and the stress run unloads it in the middle of the load.
+ */
+static int dev_open(void)
+{
+	dev = open(DEV, O_RDWR);
+	if (dev >= 0)
+		return 1;
+	absent++;	/* between an unload and the next load */
+	usleep(20000);
+	return 0;
+}
+
+static void dev_close(void)
+{
+	close(dev);
+	dev = -1;
+}
+
 /* A raw ioctl(UNWIND_SELF) made with the frame pointer (or SP) set to @val. */
 static long ioctl_with(int which, unsigned long val, struct sfu_unwind *u)
 {
@@ -501,6 +523,8 @@ static int cmd_hostile(int seconds)
 		unsigned char *sec = (unsigned char *)o.sframe;
 		int n = 1 + rnd() % 4;
 
+		if (!dev_open())
+			continue;
 		for (i = 0; i < n; i++) {
 			/* Half the mutations hit the header, half anywhere. */
 			size_t at = (rnd() & 1) ? rnd() % 32 : rnd() % o.sframe_size;
@@ -525,6 +549,7 @@ static int cmd_hostile(int seconds)
 		} else {
 			restored++;
 		}
+		dev_close();
 	}
 
 	/* Phase 2: bad registers, and a stack that changes under the unwinder. */
@@ -534,10 +559,13 @@ static int cmd_hostile(int seconds)
 		;
 	phase = now() + seconds / 3.0;
 	while (now() < phase && now() < end) {
+		if (!dev_open())
+			continue;
 		bad_registers();
 		for (i = 0; i < 20; i++, remote++)
 			unwind(SFU_IOC_UNWIND_TASK, scribbler_tid,
 			       (i & 1) ? SFU_UNWIND_NOFAULT : 0);
+		dev_close();
 	}
 	stop_now = 1;
 	pthread_join(t, NULL);
@@ -545,18 +573,21 @@ static int cmd_hostile(int seconds)
 	/* Phase 3: the section rewritten through a shared file while unwound. */
 	if (!share_section(&o, &rw)) {
 		stop_now = 0;
-		if (!reg(&o)) {
-			pthread_create(&t, NULL, rewriter, &rw);
-			while (now() < end) {
+		pthread_create(&t, NULL, rewriter, &rw);
+		while (now() < end) {
+			if (!dev_open())
+				continue;
+			/* Register whatever the file holds now (often refused). */
+			reg(&o);
+			for (i = 0; i < 32; i++) {
 				nested(rnd() % 8, 0);
 				nested(rnd() % 8, SFU_UNWIND_NOFAULT);
 				rewrites_unwound += 2;
-				if (!(rewrites_unwound % 64))
-					reg(&o);	/* re-register whatever it holds now */
 			}
-			stop_now = 1;
-			pthread_join(t, NULL);
+			dev_close();
 		}
+		stop_now = 1;
+		pthread_join(t, NULL);
 	}
 
 	printf("stressor hostile mutations %lu\nstressor hostile accepted %lu\n", mutations,
@@ -574,6 +605,7 @@ static int cmd_hostile(int seconds)
 	for (i = 1; i < NR_STOPS; i++)
 		if (stops[i])
 			printf("stressor hostile stop_%d %lu\n", i, stops[i]);
+	printf("stressor hostile module_absent %lu\n", absent);
 	printf("stressor hostile abi_errors %d\n", abi_errors);
 	return abi_errors ? 1 : 0;
 }
@@ -620,14 +652,8 @@ int main(int argc, char **argv)
 		return cmd_forks(seconds, "/proc/self/exe");
 	if (argc >= 3 && !strcmp(argv[1], "spin"))
 		return cmd_spin(seconds);
-	if (argc >= 3 && !strcmp(argv[1], "hostile")) {
-		dev = open(DEV, O_RDWR);
-		if (dev < 0) {
-			perror(DEV);
-			return 2;
-		}
+	if (argc >= 3 && !strcmp(argv[1], "hostile"))
 		return cmd_hostile(seconds);
-	}
 	fprintf(stderr, "usage: see the comment at the top of stressor.c\n");
 	return 2;
 }
