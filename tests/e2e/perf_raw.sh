@@ -14,7 +14,7 @@ raw=$e2e/perf-callchain-check
 iters=15000000
 case $arch in
 x86_64) prog=chain-O2 ;;
-*) prog=chain-O2-static; iters=5000000 ;;
+*) prog=chain-O2-static; iters=12000000 ;;
 esac
 
 [ "$(cat $param)" = Y ] || {
