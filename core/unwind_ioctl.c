@@ -32,6 +32,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "compat.h"
 #include "task_work.h"
 #include "unwind.h"
 
@@ -146,7 +147,7 @@ static int sfu_may_read_task(struct task_struct *task)
 	if (!mm)
 		ok = false;
 	else
-		ok = get_dumpable(mm) == SUID_DUMP_USER || ns_capable(mm->user_ns, CAP_SYS_PTRACE);
+		ok = sfu_dumpable_or_ptrace_capable(task, mm);
 	task_unlock(task);
 	if (!mm)
 		return -ESRCH;

@@ -18,6 +18,7 @@
 #include <linux/sched/task_stack.h>
 #include <linux/sort.h>
 
+#include "compat.h"
 #include "deferred_internal.h"
 #include "unwind.h"
 #include "unwind_kunit.h"
@@ -303,8 +304,7 @@ static void df_request_from_irq(struct kunit *test, struct df_irq *irq, struct d
 	memset(irq, 0, sizeof(*irq));
 	irq->req = req;
 	irq->task = current;
-	hrtimer_init(&irq->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-	irq->timer.function = df_irq_fn;
+	sfu_hrtimer_setup(&irq->timer, df_irq_fn, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 	preempt_disable();
 	hrtimer_start(&irq->timer, ns_to_ktime(100 * NSEC_PER_USEC),
 		      HRTIMER_MODE_REL_PINNED_HARD);

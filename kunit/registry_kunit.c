@@ -18,6 +18,7 @@
 #include "registry.h"
 #include "sframe/sframe.h"
 #include "tests/gen/sframe_fixtures.h"
+#include "compat.h"
 #include "fixture_rows.h"
 #include "user_mem.h"
 
@@ -460,8 +461,10 @@ static void bad_registration_is_refused_with_its_error(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lookup, -SFRAME_E_NO_FDE);
 }
 
+SFU_KUNIT_PARAM_GEN(native_fixture_params, native_fixture_gen)
+
 static struct kunit_case sfu_registry_cases[] = {
-	KUNIT_CASE_PARAM(registered_section_gives_objdump_rows_at_every_pc, native_fixture_gen),
+	KUNIT_CASE_PARAM(registered_section_gives_objdump_rows_at_every_pc, native_fixture_params),
 	KUNIT_CASE(pc_outside_every_section_has_no_row),
 	KUNIT_CASE(section_registered_over_part_of_a_text_replaces_it),
 	KUNIT_CASE(removed_section_has_no_rows_and_cannot_be_removed_twice),

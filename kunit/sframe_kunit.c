@@ -17,6 +17,7 @@
 #include "sframe/sframe.h"
 #include "tests/gen/sframe_fixtures.h"
 #include "tests/sframe_cases.h"
+#include "compat.h"
 #include "fixture_rows.h"
 #include "user_mem.h"
 
@@ -117,9 +118,12 @@ static void fixture_rows_from_user_memory(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nofault_err, 0);
 }
 
+SFU_KUNIT_PARAM_GEN(fixture_params, fixture_gen)
+SFU_KUNIT_PARAM_GEN(case_params, case_gen)
+
 static struct kunit_case sframe_fixture_cases[] = {
-	KUNIT_CASE_PARAM(fixture_rows_from_kernel_buffer, fixture_gen),
-	KUNIT_CASE_PARAM(fixture_rows_from_user_memory, fixture_gen),
+	KUNIT_CASE_PARAM(fixture_rows_from_kernel_buffer, fixture_params),
+	KUNIT_CASE_PARAM(fixture_rows_from_user_memory, fixture_params),
 	{}
 };
 
@@ -160,7 +164,7 @@ static void hostile_section_gets_its_exact_error(struct kunit *test)
 }
 
 static struct kunit_case sframe_hostile_cases[] = {
-	KUNIT_CASE_PARAM(hostile_section_gets_its_exact_error, case_gen),
+	KUNIT_CASE_PARAM(hostile_section_gets_its_exact_error, case_params),
 	{}
 };
 

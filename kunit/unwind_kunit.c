@@ -21,6 +21,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "compat.h"
 #include "kunit/unwind_kunit.h"
 #include "registry.h"
 #include "sframe/sframe_format.h"
@@ -1317,9 +1318,12 @@ static void uw_suite_exit(struct kunit_suite *suite)
 	sfu_kunit_mm_put();
 }
 
+SFU_KUNIT_PARAM_GEN(uw_case_params, uw_case_gen)
+SFU_KUNIT_PARAM_GEN(uw_case_params_both_modes, uw_case_gen_both_modes)
+
 static struct kunit_case uw_test_cases[] = {
-	KUNIT_CASE_PARAM(unwind_matches_the_table, uw_case_gen),
-	KUNIT_CASE_PARAM(nofault_unwind_matches_the_table, uw_case_gen_both_modes),
+	KUNIT_CASE_PARAM(unwind_matches_the_table, uw_case_params),
+	KUNIT_CASE_PARAM(nofault_unwind_matches_the_table, uw_case_params_both_modes),
 	KUNIT_CASE(compat_task_walks_its_frame_pointers_or_stops),
 	KUNIT_CASE(kernel_thread_has_no_user_stack),
 	KUNIT_CASE(kernel_mode_registers_are_not_unwound),

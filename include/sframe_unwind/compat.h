@@ -7,8 +7,17 @@
 #ifndef _SFRAME_UNWIND_COMPAT_H
 #define _SFRAME_UNWIND_COMPAT_H
 
+#include <linux/capability.h>
 #include <linux/fs.h>
+#include <linux/hrtimer.h>
+#include <linux/mm_types.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/coredump.h>
 #include <linux/version.h>
+#ifndef SUID_DUMP_USER		/* see sfu_dumpable_or_ptrace_capable() */
+#include <linux/sched/exec_state.h>
+#endif
 
 /* An inode's change time: a field until 6.6, an accessor since. */
 static inline struct timespec64 sfu_inode_ctime(const struct inode *inode)
@@ -46,5 +55,84 @@ static inline struct timespec64 sfu_inode_ctime(const struct inode *inode)
 #else
 #define SFU_HAVE_PERF_REDIRECT	0
 #endif
+
+/**
+ * sfu_dumpable_or_ptrace_capable() - the dumpability half of a ptrace check
+ * @task: the task to be inspected
+ * @mm: its mm (task->mm, read under task_lock(@task))
+ *
+ * True when @task is dumpable by its owner, or current holds
+ * CAP_SYS_PTRACE in the user namespace @task's program was executed in.
+ * Until 7.1 dumpability and that namespace belong to the mm
+ * (get_dumpable(), mm->user_ns; SUID_DUMP_USER is a macro of
+ * <linux/sched/coredump.h>); later kernels keep them in the RCU-protected
+ * task->exec_state, as ptrace's own check reads them.
+ *
+ * Context: task_lock(@task) held.
+ * Return: whether the dumpability condition of a ptrace-style check holds.
+ */
+static inline bool sfu_dumpable_or_ptrace_capable(struct task_struct *task,
+						  struct mm_struct *mm)
+{
+#ifdef SUID_DUMP_USER
+	return get_dumpable(mm) == SUID_DUMP_USER || ns_capable(mm->user_ns, CAP_SYS_PTRACE);
+#else
+	const struct task_exec_state *es;
+	bool ok;
+
+	rcu_read_lock();
+	es = rcu_dereference_check(task->exec_state, lockdep_is_held(&task->alloc_lock));
+	ok = READ_ONCE(es->dumpable) == TASK_DUMPABLE_OWNER ||
+	     ns_capable(es->user_ns, CAP_SYS_PTRACE);
+	rcu_read_unlock();
+	return ok;
+#endif
+}
+
+/**
+ * sfu_hrtimer_setup() - initialise an hrtimer and set its callback
+ * @timer: the timer
+ * @fn: its callback
+ * @clock: the clock it runs on
+ * @mode: its mode
+ *
+ * hrtimer_setup() arrived in 6.13 and replaced hrtimer_init() followed by
+ * an assignment of the callback, which later kernels no longer have.
+ */
+static inline void sfu_hrtimer_setup(struct hrtimer *timer,
+				     enum hrtimer_restart (*fn)(struct hrtimer *),
+				     clockid_t clock, enum hrtimer_mode mode)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+	hrtimer_setup(timer, fn, clock, mode);
+#else
+	hrtimer_init(timer, clock, mode);
+	timer->function = fn;
+#endif
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+#include <kunit/test.h>
+
+/*
+ * SFU_KUNIT_PARAM_GEN(name, fn) defines @name, a KUnit parameter generator
+ * of the running kernel's type, returning fn(prev, desc).  Since 6.18
+ * generators get the test as their first argument; KUNIT_CASE_PARAM_WITH_INIT
+ * came with that change, and its presence is the test.
+ */
+#ifdef KUNIT_CASE_PARAM_WITH_INIT
+#define SFU_KUNIT_PARAM_GEN(name, fn)						\
+static const void *name(struct kunit *test, const void *prev, char *desc)	\
+{										\
+	return fn(prev, desc);							\
+}
+#else
+#define SFU_KUNIT_PARAM_GEN(name, fn)						\
+static const void *name(const void *prev, char *desc)				\
+{										\
+	return fn(prev, desc);							\
+}
+#endif
+#endif /* CONFIG_KUNIT */
 
 #endif /* _SFRAME_UNWIND_COMPAT_H */
