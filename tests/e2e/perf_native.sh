@@ -19,6 +19,7 @@ ko=$SFU_MODULE_DIR/sframe_unwind.ko
 fail=0
 
 command -v perf > /dev/null || { echo "no perf in this guest: skip"; exit 77; }
+perf_unthrottle
 [ "$(cat $param)" = Y ] || { echo "FAILED: perf_callchain reads '$(cat $param)'"; cat $dbg; exit 1; }
 grep -qx "state on" $dbg || { echo "FAILED: debugfs:"; cat $dbg; exit 1; }
 
@@ -94,7 +95,7 @@ rmmod sframe_unwind || { echo "FAILED: rmmod while perf samples"; kill $rec; exi
 sleep 1
 # chain with 0 iterations spins until killed; perf record then ends too.
 kill $(pgrep -P $rec) 2> /dev/null || kill $rec
-wait $rec
+wait $rec 2> /dev/null
 check v3 unloaded
 insmod "$ko" || { echo "FAILED: insmod"; exit 1; }
 grep -qx "state on" $dbg || { echo "FAILED: debugfs after reload:"; cat $dbg; fail=1; }

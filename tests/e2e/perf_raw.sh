@@ -9,6 +9,8 @@
 # perf_callchain parameter off, fewer than 1 %.  Runs on both arches: on
 # arm64 it is the test of the redirection (the guest has no perf tool).
 . ./unwind-lib
+. ./perf-lib
+perf_unthrottle
 param=/sys/module/sframe_unwind/parameters/perf_callchain
 raw=$e2e/perf-callchain-check
 iters=15000000
