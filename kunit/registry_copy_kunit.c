@@ -24,6 +24,7 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
+#include "compat.h"
 #include "registry.h"
 #include "sframe/sframe.h"
 #include "stats.h"
@@ -243,7 +244,7 @@ static int elf_file_make(struct kunit *test, const struct sframe_fixture *fx,
 	hdr->ph[1].p_align = 8;
 	memcpy(img + PAGE_SIZE + fx->vaddr - ef->lo, fx->data, fx->size);
 
-	ef->file = shmem_file_setup("sfu-kunit-elf", PAGE_SIZE + ef->len, VM_NORESERVE);
+	ef->file = sfu_shmem_file_setup("sfu-kunit-elf", PAGE_SIZE + ef->len, VM_NORESERVE);
 	if (IS_ERR(ef->file)) {
 		err = PTR_ERR(ef->file);
 		ef->file = NULL;
@@ -607,8 +608,10 @@ static void cached_lookups_of_one_series_give_the_rows_of_single_lookups(struct 
 	KUNIT_EXPECT_EQ(test, bad, 0UL);
 }
 
+SFU_KUNIT_PARAM_GEN(native_params, native_gen)
+
 static struct kunit_case sfu_registry_copy_cases[] = {
-	KUNIT_CASE_PARAM(explicit_section_is_looked_up_in_its_kernel_copy, native_gen),
+	KUNIT_CASE_PARAM(explicit_section_is_looked_up_in_its_kernel_copy, native_params),
 	KUNIT_CASE(elf_file_mapped_twice_shares_one_kernel_copy),
 	KUNIT_CASE(elf_file_mapped_again_after_its_copy_went_gets_a_new_one),
 	KUNIT_CASE(section_beyond_the_budget_reads_user_memory_with_the_same_rows),

@@ -14,6 +14,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/coredump.h>
+#include <linux/shmem_fs.h>
 #include <linux/version.h>
 #ifndef SUID_DUMP_USER		/* see sfu_dumpable_or_ptrace_capable() */
 #include <linux/sched/exec_state.h>
@@ -108,6 +109,28 @@ static inline void sfu_hrtimer_setup(struct hrtimer *timer,
 #else
 	hrtimer_init(timer, clock, mode);
 	timer->function = fn;
+#endif
+}
+
+/**
+ * sfu_shmem_file_setup() - an unlinked shmem file
+ * @name: its name
+ * @size: its size
+ * @flags: VM_* flags (VM_NORESERVE)
+ *
+ * Later kernels (7.2 has it, 6.12 not) pass the flags as a vma_flags_t
+ * bitmap, converted by legacy_to_vma_flags(); EMPTY_VMA_FLAGS, a macro
+ * that came with the type, is the test.
+ *
+ * Return: the file, or an ERR_PTR().
+ */
+static inline struct file *sfu_shmem_file_setup(const char *name, loff_t size,
+						unsigned long flags)
+{
+#ifdef EMPTY_VMA_FLAGS
+	return shmem_file_setup(name, size, legacy_to_vma_flags(flags));
+#else
+	return shmem_file_setup(name, size, flags);
 #endif
 }
 
