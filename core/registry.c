@@ -283,13 +283,13 @@ static int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
 	int err;
 
 	mmap_assert_locked(smm->mm);
-	mutex_lock(&smm->lock);
+	sfu_mm_write_begin(smm);
 	sfu_remove_overlapping_locked(smm, s);
 	if (atomic_read(&smm->nr_sections) >= sfu_max_sections_per_mm ||
 	    atomic_inc_return(&sfu_nr_sections) > sfu_max_sections) {
 		if (atomic_read(&smm->nr_sections) < sfu_max_sections_per_mm)
 			atomic_dec(&sfu_nr_sections);
-		mutex_unlock(&smm->lock);
+		sfu_mm_write_end(smm);
 		sfu_stat_inc(SFU_STAT_refused_limit);
 		sfu_section_discard(s);
 		return -ENOSPC;
@@ -302,13 +302,13 @@ static int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
 					  GFP_KERNEL);
 	}
 	if (err) {
-		mutex_unlock(&smm->lock);
+		sfu_mm_write_end(smm);
 		atomic_dec(&sfu_nr_sections);
 		sfu_section_discard(s);
 		return err;
 	}
 	atomic_inc(&smm->nr_sections);
-	mutex_unlock(&smm->lock);
+	sfu_mm_write_end(smm);
 	sfu_stat_inc(test_bit(SFU_SECTION_EXPLICIT, &s->flags) ?
 		     SFU_STAT_registered_explicit : SFU_STAT_registered_elf);
 	return 0;
@@ -330,10 +330,10 @@ static void sfu_section_offer(struct sfu_mm *smm, struct sfu_section *s)
 		sfu_section_insert(smm, s);
 		return;
 	}
-	mutex_lock(&smm->lock);
+	sfu_mm_write_begin(smm);
 	list_add_tail(&s->pending, &smm->pending);
 	atomic_inc(&smm->nr_pending);
-	mutex_unlock(&smm->lock);
+	sfu_mm_write_end(smm);
 }
 
 /* Give every pending section of @smm another chance; mmap_lock held. */
@@ -344,10 +344,10 @@ static void sfu_retry_pending(struct sfu_mm *smm)
 
 	if (!atomic_read(&smm->nr_pending))
 		return;
-	mutex_lock(&smm->lock);
+	sfu_mm_write_begin(smm);
 	list_splice_init(&smm->pending, &retry);
 	atomic_set(&smm->nr_pending, 0);
-	mutex_unlock(&smm->lock);
+	sfu_mm_write_end(smm);
 	list_for_each_entry_safe(s, next, &retry, pending) {
 		list_del(&s->pending);
 		sfu_section_offer(smm, s);
@@ -421,7 +421,7 @@ void sfu_recheck(struct mm_struct *mm)
 	if (!smm)
 		return;
 	mmap_read_lock(mm);
-	mutex_lock(&smm->lock);
+	sfu_mm_write_begin(smm);
 	mt_for_each(&smm->text, s, idx, ULONG_MAX) {
 		if (!test_bit(SFU_SECTION_STALE, &s->flags))
 			continue;
@@ -432,7 +432,7 @@ void sfu_recheck(struct mm_struct *mm)
 		else
 			sfu_section_remove_locked(smm, s);
 	}
-	mutex_unlock(&smm->lock);
+	sfu_mm_write_end(smm);
 	sfu_retry_pending(smm);
 	mmap_read_unlock(mm);
 }
@@ -583,7 +583,14 @@ EXPORT_SYMBOL_GPL(sfu_registry_sync);
  */
 static struct sfu_section *sfu_section_find(struct sfu_mm *smm, unsigned long pc)
 {
-	struct sfu_section *s = smm ? mtree_load(&smm->text, pc) : NULL;
+	struct sfu_section *s;
+
+	/* See sfu_mm_write_begin(): never spin on a writer this CPU interrupted. */
+	if (smm && !in_task() && atomic_read(&smm->writing)) {
+		sfu_stat_inc(SFU_STAT_lookup_busy);
+		return NULL;
+	}
+	s = smm ? mtree_load(&smm->text, pc) : NULL;
 
 	if (!s) {
 		sfu_stat_inc(SFU_STAT_lookup_no_section);
@@ -902,13 +909,13 @@ int sfu_registry_remove(struct mm_struct *mm, unsigned long text_start)
 	smm = sfu_mm_lookup(mm);
 	if (!smm)
 		return -ENOENT;
-	mutex_lock(&smm->lock);
+	sfu_mm_write_begin(smm);
 	s = mtree_load(&smm->text, text_start);
 	if (s && s->text_start == text_start && test_bit(SFU_SECTION_EXPLICIT, &s->flags)) {
 		sfu_section_remove_locked(smm, s);
 		err = 0;
 	}
-	mutex_unlock(&smm->lock);
+	sfu_mm_write_end(smm);
 	return err;
 }
 EXPORT_SYMBOL_GPL(sfu_registry_remove);

@@ -125,12 +125,34 @@ struct sfu_mm {
 	struct maple_tree text;
 	struct maple_tree data;
 	struct mutex lock;		/* writers; inside mmap_lock */
+	atomic_t writing;
 	struct list_head pending;
 	atomic_t nr_sections;
 	atomic_t nr_pending;
 	pid_t tgid;
 	struct rcu_work free_work;
 };
+
+/*
+ * Writers of a registry's trees go through these.  A lookup in interrupt
+ * or NMI context may have interrupted a writer on its own CPU, and the
+ * maple tree's lock-free readers retry on a node a writer is replacing
+ * until the writer is done: an interrupted writer never is while its
+ * interrupt spins.  Such lookups skip the trees while @writing is set.
+ */
+static inline void sfu_mm_write_begin(struct sfu_mm *smm)
+{
+	mutex_lock(&smm->lock);
+	atomic_inc(&smm->writing);
+	smp_mb__after_atomic();
+}
+
+static inline void sfu_mm_write_end(struct sfu_mm *smm)
+{
+	smp_mb__before_atomic();
+	atomic_dec(&smm->writing);
+	mutex_unlock(&smm->lock);
+}
 
 /* registry.c */
 struct sfu_mm *sfu_mm_find(struct mm_struct *mm);

@@ -58,6 +58,8 @@ static const char *const sfu_stat_names[SFU_STAT_NR] = {
 	[SFU_STAT_lookup_no_section] = "lookup_no_section",
 	/* lookups skipping a section awaiting its re-check */
 	[SFU_STAT_lookup_stale] = "lookup_stale",
+	/* lookups in interrupt or NMI context skipped: the registry was being changed */
+	[SFU_STAT_lookup_busy] = "lookup_busy",
 	/* lookups ended by a fault reading the section */
 	[SFU_STAT_lookup_fault] = "lookup_fault",
 	/* lookups ended by bad section data */

@@ -32,6 +32,7 @@ enum sfu_stat {
 	SFU_STAT_lookups,
 	SFU_STAT_lookup_no_section,
 	SFU_STAT_lookup_stale,
+	SFU_STAT_lookup_busy,
 	SFU_STAT_lookup_fault,
 	SFU_STAT_lookup_error,
 	SFU_STAT_lookup_user,
