@@ -144,11 +144,13 @@ static inline void sfu_mm_write_begin(struct sfu_mm *smm)
 {
 	mutex_lock(&smm->lock);
 	atomic_inc(&smm->writing);
+	/* Set before any tree change, as seen by an interrupt on any CPU. */
 	smp_mb__after_atomic();
 }
 
 static inline void sfu_mm_write_end(struct sfu_mm *smm)
 {
+	/* Every tree change done before the count drops. */
 	smp_mb__before_atomic();
 	atomic_dec(&smm->writing);
 	mutex_unlock(&smm->lock);
