@@ -324,6 +324,11 @@ static unsigned long absent;
  */
 static int dev_open(void)
 {
+	const char *pause = getenv("STRESS_PAUSE");
+
+	/* The guest script asks for a gap while it unloads the module. */
+	while (pause && !access(pause, F_OK))
+		usleep(10000);
 	dev = open(DEV, O_RDWR);
 	if (dev >= 0)
 		return 1;
