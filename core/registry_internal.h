@@ -113,6 +113,7 @@ struct sfu_section {
  * @text: text range -> section (RCU mode: lock-free lookups)
  * @data: .sframe range -> section, to find what a VMA change touches
  * @lock: serialises writers; taken inside mmap_lock, never around it
+ * @writing: writers between sfu_mm_write_begin() and sfu_mm_write_end()
  * @pending: sections whose text is mapped but whose data is not yet
  * @nr_sections: sections in @text
  * @nr_pending: entries on @pending (read locklessly by the mmap hook)
