@@ -9,6 +9,39 @@
 #include "fixture_rows.h"
 
 /**
+ * sfu_kunit_fixture_native() - is @fx of this kernel's native ABI?
+ * @fx: the fixture
+ *
+ * Return: true for the only kind of section the registry accepts here.
+ */
+bool sfu_kunit_fixture_native(const struct sframe_fixture *fx)
+{
+	return IS_ENABLED(CONFIG_X86_64) ? fx->abi == SFRAME_ABI_AMD64_ENDIAN_LITTLE :
+					   fx->abi == SFRAME_ABI_AARCH64_ENDIAN_LITTLE;
+}
+
+/**
+ * sfu_kunit_native_fixture_gen() - KUnit parameters: every native fixture
+ * @prev: the previous fixture, or NULL for the first
+ * @desc: set to the fixture's name
+ *
+ * Return: the next native fixture, or NULL after the last.
+ */
+const void *sfu_kunit_native_fixture_gen(const void *prev, char *desc)
+{
+	const struct sframe_fixture *fx = prev ? (const struct sframe_fixture *)prev + 1
+					       : sframe_fixtures;
+
+	for (; fx < sframe_fixtures + sframe_num_fixtures; fx++) {
+		if (sfu_kunit_fixture_native(fx)) {
+			snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", fx->name);
+			return fx;
+		}
+	}
+	return NULL;
+}
+
+/**
  * sfu_kunit_check_rows() - compare a lookup with the expected rows
  * @test: the case; the first mismatch is reported with KUNIT_FAIL()
  * @fx: the fixture

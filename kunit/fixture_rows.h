@@ -13,6 +13,9 @@ struct sframe_row;
 /* Looks up the row of link-time @pc; 0 or a negative SFRAME_E_* code. */
 typedef int (*sfu_kunit_lookup_t)(void *arg, u64 pc, struct sframe_row *row);
 
+bool sfu_kunit_fixture_native(const struct sframe_fixture *fx);
+const void *sfu_kunit_native_fixture_gen(const void *prev, char *desc);
+
 unsigned long sfu_kunit_check_rows(struct kunit *test, const struct sframe_fixture *fx,
 				   const char *how, sfu_kunit_lookup_t lookup, void *arg,
 				   u64 from, u64 to, bool expect_rows, unsigned long *pcs);

@@ -29,29 +29,10 @@
 #include "sframe/sframe.h"
 #include "stats.h"
 #include "tests/gen/sframe_fixtures.h"
+#include "fixture_rows.h"
 #include "user_mem.h"
 
 #define BUDGET_PARAM "/sys/module/sframe_unwind/parameters/max_kernel_bytes"
-
-static bool native(const struct sframe_fixture *fx)
-{
-	return IS_ENABLED(CONFIG_X86_64) ? fx->abi == SFRAME_ABI_AMD64_ENDIAN_LITTLE :
-					   fx->abi == SFRAME_ABI_AARCH64_ENDIAN_LITTLE;
-}
-
-static const void *native_gen(const void *prev, char *desc)
-{
-	const struct sframe_fixture *fx = prev ? (const struct sframe_fixture *)prev + 1
-					       : sframe_fixtures;
-
-	for (; fx < sframe_fixtures + sframe_num_fixtures; fx++) {
-		if (native(fx)) {
-			snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", fx->name);
-			return fx;
-		}
-	}
-	return NULL;
-}
 
 /* The smallest native fixture: the ELF cases write and map it whole. */
 static const struct sframe_fixture *small_native(struct kunit *test)
@@ -60,7 +41,7 @@ static const struct sframe_fixture *small_native(struct kunit *test)
 	u64 span, best_span = U64_MAX;
 
 	for (fx = sframe_fixtures; fx < sframe_fixtures + sframe_num_fixtures; fx++) {
-		if (!native(fx))
+		if (!sfu_kunit_fixture_native(fx))
 			continue;
 		span = max_t(u64, fx->ranges[fx->num_ranges - 1].hi, fx->vaddr + fx->size) -
 		       min_t(u64, fx->ranges[0].lo, fx->vaddr);
@@ -608,7 +589,7 @@ static void cached_lookups_of_one_series_give_the_rows_of_single_lookups(struct 
 	KUNIT_EXPECT_EQ(test, bad, 0UL);
 }
 
-SFU_KUNIT_PARAM_GEN(native_params, native_gen)
+SFU_KUNIT_PARAM_GEN(native_params, sfu_kunit_native_fixture_gen)
 
 static struct kunit_case sfu_registry_copy_cases[] = {
 	KUNIT_CASE_PARAM(explicit_section_is_looked_up_in_its_kernel_copy, native_params),

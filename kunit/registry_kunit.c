@@ -23,32 +23,12 @@
 #include "user_mem.h"
 
 /* Is @fx a section of this kernel's native ABI (the only kind registered)? */
-static bool native(const struct sframe_fixture *fx)
-{
-	return IS_ENABLED(CONFIG_X86_64) ? fx->abi == SFRAME_ABI_AMD64_ENDIAN_LITTLE :
-					   fx->abi == SFRAME_ABI_AARCH64_ENDIAN_LITTLE;
-}
-
-static const void *native_fixture_gen(const void *prev, char *desc)
-{
-	const struct sframe_fixture *fx = prev ? (const struct sframe_fixture *)prev + 1
-					       : sframe_fixtures;
-
-	for (; fx < sframe_fixtures + sframe_num_fixtures; fx++) {
-		if (native(fx)) {
-			snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", fx->name);
-			return fx;
-		}
-	}
-	return NULL;
-}
-
 static const struct sframe_fixture *any_native(struct kunit *test, bool want_native)
 {
 	unsigned int i;
 
 	for (i = 0; i < sframe_num_fixtures; i++)
-		if (native(&sframe_fixtures[i]) == want_native)
+		if (sfu_kunit_fixture_native(&sframe_fixtures[i]) == want_native)
 			return &sframe_fixtures[i];
 	KUNIT_FAIL(test, "no %snative fixture", want_native ? "" : "non-");
 	return NULL;
@@ -461,7 +441,7 @@ static void bad_registration_is_refused_with_its_error(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lookup, -SFRAME_E_NO_FDE);
 }
 
-SFU_KUNIT_PARAM_GEN(native_fixture_params, native_fixture_gen)
+SFU_KUNIT_PARAM_GEN(native_fixture_params, sfu_kunit_native_fixture_gen)
 
 static struct kunit_case sfu_registry_cases[] = {
 	KUNIT_CASE_PARAM(registered_section_gives_objdump_rows_at_every_pc, native_fixture_params),
