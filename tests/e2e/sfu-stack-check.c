@@ -701,6 +701,14 @@ static unsigned int method_of(const char *expect)
 
 /* ---- chain --------------------------------------------------------------- */
 
+/* Wait until the chain program's trace.ret[9] holds leaf's return into f8. */
+static void wait_leaf(struct target *t, uint64_t trace)
+{
+	uint64_t f8_size, f8 = t->base + elf_sym_must(&t->elf, "f8", &f8_size);
+
+	wait_word(t->pid, t->base + trace + 19 * 8, f8, f8 + f8_size + 1);
+}
+
 static int cmd_chain(const struct options *o, const char *bin)
 {
 	uint64_t leaf, leaf_size, trace, stop, ret[10] = {}, cfa[10] = {};
@@ -729,11 +737,9 @@ static int cmd_chain(const struct options *o, const char *bin)
 	wait_running(t.pid, bin);
 	t.base = map_base(t.pid, &t.elf);
 	leaf += t.base;
-	if (!entry) {	/* trace.ret[9]: leaf has recorded its return into f8 */
-		uint64_t f8_size, f8 = t.base + elf_sym_must(&t.elf, "f8", &f8_size);
-
+	if (!entry) {
 		phase = "waiting for the program to reach leaf";
-		wait_word(t.pid, t.base + trace + 19 * 8, f8, f8 + f8_size + 1);
+		wait_leaf(&t, trace);
 	}
 	phase = "unwinding";
 	unwind_target(&t, entry ? leaf : 0, &r);
@@ -1067,7 +1073,15 @@ static int cmd_edges(const char *bin)
 		fail("unknown flag: %s, want EINVAL", strerror(r.err));
 	r.flags = 0;
 
+	/*
+	 * The target must be past its exec and spinning in leaf: a request
+	 * queued while it is still in execve() ends with -ESRCH, as it should.
+	 */
+	elf_open(&t.elf, bin);
 	target_start(&t, argv, 0);
+	wait_running(t.pid, bin);
+	t.base = map_base(t.pid, &t.elf);
+	wait_leaf(&t, elf_sym_must(&t.elf, "trace", NULL));
 
 	/* Another user may not read a root process's stack. */
 	child = fork();
