@@ -29,9 +29,17 @@ static long sfu_ioctl_register(struct sfu_register __user *uarg, bool add)
 		return -EINVAL;
 	if (!add)
 		return sfu_registry_remove(current->mm, reg.text_start);
+	/*
+	 * @error is written before anything changes: a caller whose struct
+	 * cannot take it gets -EFAULT with nothing registered, never -EFAULT
+	 * for a section that was.
+	 */
+	if (put_user(0, &uarg->error))
+		return -EFAULT;
 	err = sfu_registry_add(current->mm, reg.sframe_addr, reg.sframe_size,
 			       reg.text_start, reg.text_end, &sframe_err);
-	if (put_user(sframe_err, &uarg->error))
+	/* Only a refused section has a reason; nothing was registered. */
+	if (sframe_err && put_user(sframe_err, &uarg->error))
 		return -EFAULT;
 	return err;
 }

@@ -79,7 +79,7 @@ static void build(struct one_function_sframe *s, const void *func)
 int main(void)
 {
 	struct one_function_sframe *sec;
-	struct sfu_register reg = { 0 };
+	struct sfu_register reg = { 0 }, *ro;
 	unsigned char *text;
 	int fd, err, failed = 0;
 
@@ -120,6 +120,25 @@ int main(void)
 	printf("register corrupted: %s (error %d: SFRAME_E_BAD_MAGIC is 2)\n",
 	       err ? strerror(errno) : "ok", reg.error);
 	failed |= !(err && errno == ENOEXEC && reg.error == 2);
+
+	/*
+	 * An argument the kernel cannot write the reason back into is refused
+	 * before anything changes: nothing is left registered to remove.
+	 */
+	build(sec, text);
+	ro = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (ro == MAP_FAILED) {
+		perror("mmap");
+		return 2;
+	}
+	memcpy(ro, &reg, sizeof(reg));
+	mprotect(ro, 4096, PROT_READ);
+	err = ioctl(fd, SFU_IOC_REGISTER, ro);
+	printf("register, read-only argument: %s\n", err ? strerror(errno) : "ok");
+	failed |= !(err && errno == EFAULT);
+	err = ioctl(fd, SFU_IOC_UNREGISTER, &reg);
+	printf("unregister after it: %s\n", err ? strerror(errno) : "ok");
+	failed |= !(err && errno == ENOENT);
 
 	close(fd);
 	return failed;
