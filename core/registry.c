@@ -42,6 +42,7 @@
 
 #include "registry.h"
 #include "registry_internal.h"
+#include "row_cache.h"
 #include "sframe_unwind.h"
 #include "stats.h"
 
@@ -603,7 +604,7 @@ static struct sfu_section *sfu_section_find(struct sfu_mm *smm, unsigned long pc
 	return s;
 }
 
-static inline int sfu_lookup_result(int err)
+static __always_inline int sfu_lookup_result(int err)
 {
 	if (err == -SFRAME_E_FAULT)
 		sfu_stat_inc(SFU_STAT_lookup_fault);
@@ -618,13 +619,20 @@ static inline int sfu_lookup_result(int err)
  * copy's addresses are moved by the section's bias.
  */
 static __always_inline int sfu_copy_find_row(const struct sfu_section *s, unsigned long pc,
-					     struct sframe_row *row)
+					     struct sframe_row *row,
+					     struct sfu_lookup_counts *counts)
 {
 	const struct sfu_sframe_copy *c = s->copy;
 	u64 cpc = pc - s->bias;
+	enum sfu_rowc_result res;
 	int err;
 
-	if (!sfu_rowc_lookup(c->id, cpc, row)) {
+	res = sfu_rowc_lookup(c->id, cpc, row);
+	if (res == SFU_ROWC_HIT) {
+		counts->rowc_hits++;
+	} else {
+		if (res == SFU_ROWC_MISS)
+			counts->rowc_misses++;
 		err = sframe_find_row(&c->sec, cpc, row);
 		if (err)
 			return err;
@@ -634,6 +642,18 @@ static __always_inline int sfu_copy_find_row(const struct sfu_section *s, unsign
 	row->end += s->bias;
 	row->func_start += s->bias;
 	return 0;
+}
+
+/* Add what a series of lookups counted to the stats counters. */
+static void sfu_lookup_counts_flush(struct sfu_lookup_counts *counts)
+{
+	if (counts->lookups)
+		sfu_stat_add(SFU_STAT_lookups, counts->lookups);
+	if (counts->rowc_hits)
+		sfu_stat_add(SFU_STAT_row_cache_hits, counts->rowc_hits);
+	if (counts->rowc_misses)
+		sfu_stat_add(SFU_STAT_row_cache_misses, counts->rowc_misses);
+	memset(counts, 0, sizeof(*counts));
 }
 
 /* The row for @pc from user memory, through a copy of @s's header. */
@@ -674,8 +694,11 @@ int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault, struct sf
 	rcu_read_lock();
 	s = sfu_section_find(sfu_mm_find(mm), pc);
 	if (s && s->copy) {
-		err = sfu_copy_find_row(s, pc, row);
+		struct sfu_lookup_counts counts = {};
+
+		err = sfu_copy_find_row(s, pc, row, &counts);
 		rcu_read_unlock();
+		sfu_lookup_counts_flush(&counts);
 		return sfu_lookup_result(err);
 	}
 	if (s)
@@ -698,6 +721,7 @@ void sfu_row_cache_init(struct sfu_row_cache *c, struct mm_struct *mm)
 	c->smm = NULL;
 	c->section = NULL;
 	c->rcu = false;
+	memset(&c->counts, 0, sizeof(c->counts));
 }
 EXPORT_SYMBOL_GPL(sfu_row_cache_init);
 
@@ -706,10 +730,13 @@ EXPORT_SYMBOL_GPL(sfu_row_cache_init);
  * @c: the cache
  *
  * To be called before anything that may sleep, and when the series of
- * lookups ends.  The next sfu_find_row_cached() enters it again.
+ * lookups ends: what the lookups counted since the last release is then
+ * added to the stats counters.  The next sfu_find_row_cached() enters the
+ * read-side section again.
  */
 void sfu_row_cache_release(struct sfu_row_cache *c)
 {
+	sfu_lookup_counts_flush(&c->counts);
 	if (!c->rcu)
 		return;
 	c->section = NULL;
@@ -719,6 +746,28 @@ void sfu_row_cache_release(struct sfu_row_cache *c)
 	rcu_read_unlock();
 }
 EXPORT_SYMBOL_GPL(sfu_row_cache_release);
+
+/*
+ * sfu_find_row_cached() of a section without a kernel copy: a no-fault read
+ * of user memory first, then, if that faulted and faults are allowed, a
+ * read that may fault outside RCU.  Kept out of line: its copy of the
+ * header would be zeroed on every lookup's stack otherwise.
+ */
+static noinline int sfu_find_row_cached_user(struct sfu_row_cache *c,
+					     const struct sfu_section *s, unsigned long pc,
+					     bool nofault, struct sframe_row *row)
+{
+	struct sframe_section sec;
+	int err;
+
+	err = sfu_user_find_row(&s->sec, pc, true, row);
+	if (err != -SFRAME_E_FAULT || nofault)
+		return sfu_lookup_result(err);
+	/* Fault the section's pages in, outside RCU. */
+	sec = s->sec;
+	sfu_row_cache_release(c);
+	return sfu_lookup_result(sfu_user_find_row(&sec, pc, false, row));
+}
 
 /**
  * sfu_find_row_cached() - sfu_find_row() for a series of lookups, such as one unwind
@@ -742,10 +791,8 @@ int sfu_find_row_cached(struct sfu_row_cache *c, unsigned long pc, bool nofault,
 			struct sframe_row *row)
 {
 	const struct sfu_section *s = c->section;
-	struct sframe_section sec;
-	int err;
 
-	sfu_stat_inc(SFU_STAT_lookups);
+	c->counts.lookups++;
 	if (!c->rcu) {
 		rcu_read_lock();
 		/* For sparse: the cache holds the read-side section, not this function. */
@@ -765,15 +812,8 @@ int sfu_find_row_cached(struct sfu_row_cache *c, unsigned long pc, bool nofault,
 			return -SFRAME_E_NO_FDE;
 	}
 	if (s->copy)
-		return sfu_lookup_result(sfu_copy_find_row(s, pc, row));
-
-	err = sfu_user_find_row(&s->sec, pc, true, row);
-	if (err != -SFRAME_E_FAULT || nofault)
-		return sfu_lookup_result(err);
-	/* Fault the section's pages in, outside RCU. */
-	sec = s->sec;
-	sfu_row_cache_release(c);
-	return sfu_lookup_result(sfu_user_find_row(&sec, pc, false, row));
+		return sfu_lookup_result(sfu_copy_find_row(s, pc, row, &c->counts));
+	return sfu_find_row_cached_user(c, s, pc, nofault, row);
 }
 EXPORT_SYMBOL_GPL(sfu_find_row_cached);
 

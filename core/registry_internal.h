@@ -203,8 +203,7 @@ void sfu_copy_clear_slot(struct sfu_sframe_copy **slot);
 void sfu_copy_usage(unsigned int *copies, unsigned long *bytes);
 unsigned long sfu_copy_budget(void);
 
-/* row_cache.c */
-bool sfu_rowc_lookup(u64 copy_id, u64 pc, struct sframe_row *row);
+/* row_cache.c (the lookup: row_cache.h) */
 void sfu_rowc_store(u64 copy_id, u64 pc, const struct sframe_row *row);
 size_t sfu_rowc_bytes(void);
 int sfu_rowc_init(void);

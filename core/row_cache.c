@@ -25,74 +25,13 @@
 #include <linux/percpu.h>
 
 #include "registry_internal.h"
-#include "stats.h"
+#include "row_cache.h"
 
-#define SFU_ROWC_BITS	8
-#define SFU_ROWC_SIZE	BIT(SFU_ROWC_BITS)
-
-static bool sfu_row_cache_on = true;
+bool sfu_row_cache_on = true;
 module_param_named(row_cache, sfu_row_cache_on, bool, 0644);
 MODULE_PARM_DESC(row_cache, "Remember rows found in kernel copies of sections, per CPU (default on)");
 
-/**
- * struct sfu_rowc_entry - one remembered row
- * @seq: even when stable, odd while being written
- * @copy_id: the kernel copy it was found in (sfu_sframe_copy.id; 0: empty)
- * @pc: the address looked up, in the copy's address space
- * @row: the row, in the copy's address space
- */
-struct sfu_rowc_entry {
-	u32 seq;
-	u64 copy_id;
-	u64 pc;
-	struct sframe_row row;
-};
-
-/**
- * struct sfu_rowc - one CPU's table
- * @e: the entries
- */
-struct sfu_rowc {
-	struct sfu_rowc_entry e[SFU_ROWC_SIZE];
-};
-
-static struct sfu_rowc __percpu *sfu_rowc;
-
-static u32 sfu_rowc_slot(u64 copy_id, u64 pc)
-{
-	return hash_64(pc ^ (copy_id << 40), SFU_ROWC_BITS);
-}
-
-/**
- * sfu_rowc_lookup() - a row remembered on this CPU
- * @copy_id: id of the kernel copy
- * @pc: the address, in the copy's address space
- * @row: filled in on a hit
- *
- * Context: any, NMI included.
- * Return: true on a hit.
- */
-bool sfu_rowc_lookup(u64 copy_id, u64 pc, struct sframe_row *row)
-{
-	struct sfu_rowc_entry *e;
-	bool hit = false;
-	u32 seq;
-
-	if (!READ_ONCE(sfu_row_cache_on) || !sfu_rowc)
-		return false;
-	e = &get_cpu_ptr(sfu_rowc)->e[sfu_rowc_slot(copy_id, pc)];
-	seq = READ_ONCE(e->seq);
-	/* Only an interrupt on this CPU can write the entry: compiler barriers suffice. */
-	barrier();
-	if (!(seq & 1) && e->copy_id == copy_id && e->pc == pc) {
-		*row = e->row;
-		barrier();
-		hit = READ_ONCE(e->seq) == seq;
-	}
-	put_cpu_ptr(sfu_rowc);
-	sfu_stat_inc(hit ? SFU_STAT_row_cache_hits : SFU_STAT_row_cache_misses);
-	return hit;
-}
+struct sfu_rowc __percpu *sfu_rowc;
 
 /**
  * sfu_rowc_store() - remember a row on this CPU

@@ -18,11 +18,27 @@ struct sfu_mm;
 struct sfu_section;
 
 /**
+ * struct sfu_lookup_counts - lookups not yet added to the stats counters
+ * @lookups: row lookups (SFU_STAT_lookups)
+ * @rowc_hits: answered by the per-CPU row cache (SFU_STAT_row_cache_hits)
+ * @rowc_misses: answered by the decoder, cache on (SFU_STAT_row_cache_misses)
+ *
+ * A series of lookups counts in here and adds to the per-CPU counters once,
+ * when it ends, instead of once or twice a frame.
+ */
+struct sfu_lookup_counts {
+	unsigned int lookups;
+	unsigned int rowc_hits;
+	unsigned int rowc_misses;
+};
+
+/**
  * struct sfu_row_cache - state shared by a series of lookups (one unwind)
  * @mm: the mm looked up in
  * @smm: its registry, once found
  * @section: the section the last lookup found, valid while @rcu
  * @rcu: the cache is inside an RCU read-side section
+ * @counts: what the lookups count, added to the stats on release
  *
  * Opaque to callers: sfu_row_cache_init(), sfu_find_row_cached(),
  * sfu_row_cache_release().
@@ -32,6 +48,7 @@ struct sfu_row_cache {
 	struct sfu_mm *smm;
 	const struct sfu_section *section;
 	bool rcu;
+	struct sfu_lookup_counts counts;
 };
 
 /**

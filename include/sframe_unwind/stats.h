@@ -52,6 +52,11 @@ static inline void sfu_stat_inc(enum sfu_stat s)
 	this_cpu_inc(sfu_stats[s]);
 }
 
+static inline void sfu_stat_add(enum sfu_stat s, u64 n)
+{
+	this_cpu_add(sfu_stats[s], n);
+}
+
 u64 sfu_stat_read(enum sfu_stat s);
 void sfu_stats_debugfs_init(void);
 
