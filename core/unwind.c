@@ -150,16 +150,18 @@ fault:
 	return ok;
 }
 
-/* @n (1 or 2) consecutive words of the task's size at @addr. */
-static int sfu_read_words(const struct sfu_unwind_state *st, unsigned long addr,
-			  unsigned long *words, unsigned int n)
+/*
+ * sfu_read_words() through sfu_unwind_read(): compat words, NMI context, a
+ * page not present.  Out of line, so that the common case does not zero
+ * these buffers on its stack.
+ */
+static noinline int sfu_read_words_slow(const struct sfu_unwind_state *st, unsigned long addr,
+					unsigned long *words, unsigned int n)
 {
 	u32 w32[2];
 	u64 w64[2];
 	unsigned int i;
 
-	if (st->ws == sizeof(unsigned long) && sfu_get_user_words(addr, words, n))
-		return 0;
 	if (st->ws == sizeof(u32)) {
 		if (sfu_unwind_read(st, addr, w32, n * sizeof(u32)))
 			return SFU_STOP_FAULT;
@@ -172,6 +174,15 @@ static int sfu_read_words(const struct sfu_unwind_state *st, unsigned long addr,
 	for (i = 0; i < n; i++)
 		words[i] = w64[i];
 	return 0;
+}
+
+/* @n (1 or 2) consecutive words of the task's size at @addr. */
+static int sfu_read_words(const struct sfu_unwind_state *st, unsigned long addr,
+			  unsigned long *words, unsigned int n)
+{
+	if (st->ws == sizeof(unsigned long) && sfu_get_user_words(addr, words, n))
+		return 0;
+	return sfu_read_words_slow(st, addr, words, n);
 }
 
 static int sfu_read_word(const struct sfu_unwind_state *st, unsigned long addr,
@@ -312,7 +323,7 @@ static int sfu_unwind_step(struct sfu_unwind_state *st, const struct sfu_frame_r
 	return 0;
 }
 
-static u8 sfu_base_from_row(u8 base)
+static __always_inline u8 sfu_base_from_row(u8 base)
 {
 	switch (base) {
 	case SFRAME_BASE_SP:
@@ -324,7 +335,8 @@ static u8 sfu_base_from_row(u8 base)
 	}
 }
 
-static void sfu_rule_from_row(const struct sframe_reg_rule *in, struct sfu_reg_rule *out)
+static __always_inline void sfu_rule_from_row(const struct sframe_reg_rule *in,
+					      struct sfu_reg_rule *out)
 {
 	static const u8 kinds[] = {
 		[SFRAME_RULE_SAME] = SFU_RULE_RETAIN,
@@ -341,13 +353,14 @@ static void sfu_rule_from_row(const struct sframe_reg_rule *in, struct sfu_reg_r
 }
 
 /*
- * The rules of the current frame from its SFrame row.  Returns 0, or
- * SFU_STOP_NO_INFO when SFrame has nothing usable for this frame (the
+ * The rules of the current frame from its SFrame row, found into @row (the
+ * unwind's, not a local that would be zeroed on every frame).  Returns 0,
+ * or SFU_STOP_NO_INFO when SFrame has nothing usable for this frame (the
  * caller may then try frame pointers), or another stop reason.
  */
-static int sfu_sframe_rules(struct sfu_unwind_state *st, struct sfu_frame_rules *r)
+static int sfu_sframe_rules(struct sfu_unwind_state *st, struct sframe_row *row,
+			    struct sfu_frame_rules *r)
 {
-	struct sframe_row row;
 	unsigned long pc;
 	int err;
 
@@ -360,7 +373,7 @@ static int sfu_sframe_rules(struct sfu_unwind_state *st, struct sfu_frame_rules 
 	 */
 	pc = st->topmost ? st->ip : st->ip - 1;
 	/* Consecutive frames in one library share the section's lookup. */
-	err = sfu_find_row_cached(st->rows, pc, st->flags & SFU_UNWIND_NOFAULT, &row);
+	err = sfu_find_row_cached(st->rows, pc, st->flags & SFU_UNWIND_NOFAULT, row);
 	if (err) {
 		if (err == -SFRAME_E_FAULT)
 			this_cpu_inc(sfu_unwind_stats.sframe_faults);
@@ -369,19 +382,19 @@ static int sfu_sframe_rules(struct sfu_unwind_state *st, struct sfu_frame_rules 
 		return SFU_STOP_NO_INFO;
 	}
 
-	memset(r, 0, sizeof(*r));
-	if (row.flags & SFRAME_ROW_OUTERMOST) {
+	if (row->flags & SFRAME_ROW_OUTERMOST) {
+		memset(r, 0, sizeof(*r));
 		r->flags = SFU_RULES_OUTERMOST;
 		return 0;
 	}
-	if (row.flags & SFRAME_ROW_SIGNAL)
-		r->flags |= SFU_RULES_SIGNAL;
-	r->cfa.base = sfu_base_from_row(row.cfa.base);
-	r->cfa.deref = row.cfa.deref;
-	r->cfa.regnum = row.cfa.regnum;
-	r->cfa.offset = row.cfa.offset;
-	sfu_rule_from_row(&row.ra, &r->ra);
-	sfu_rule_from_row(&row.fp, &r->fp);
+	/* Every field is set: no memset on the path of every frame. */
+	r->flags = row->flags & SFRAME_ROW_SIGNAL ? SFU_RULES_SIGNAL : 0;
+	r->cfa.base = sfu_base_from_row(row->cfa.base);
+	r->cfa.deref = row->cfa.deref;
+	r->cfa.regnum = row->cfa.regnum;
+	r->cfa.offset = row->cfa.offset;
+	sfu_rule_from_row(&row->ra, &r->ra);
+	sfu_rule_from_row(&row->fp, &r->fp);
 	if (r->ra.kind == SFU_RULE_RETAIN && !sfu_arch_ra_in_register(&r->ra))
 		return SFU_STOP_BAD_RULE;
 
@@ -420,12 +433,24 @@ static void sfu_unwind_start(struct sfu_unwind_state *st, struct pt_regs *regs,
 }
 
 /*
+ * What one step works in.  Kept by the unwind rather than by each step:
+ * the kernel may zero every local of a function on entry
+ * (CONFIG_INIT_STACK_ALL_ZERO), which costs more than the step's own work
+ * for a structure of this size.
+ */
+struct sfu_unwind_scratch {
+	struct sframe_row row;
+	struct sfu_frame_rules rules;
+};
+
+/*
  * Move @st to the caller of the current frame, or end the walk.  Returns
  * the CFA of the frame just left when it is known exactly, else 0.
  */
-static unsigned long sfu_unwind_next(struct sfu_unwind_state *st)
+static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
+				     struct sfu_unwind_scratch *scratch)
 {
-	struct sfu_frame_rules rules;
+	struct sfu_frame_rules *rules = &scratch->rules;
 	unsigned long cfa = 0;
 	u8 method = SFU_FRAME_SFRAME;
 	int reason;
@@ -435,15 +460,15 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st)
 		return 0;
 	}
 
-	reason = sfu_sframe_rules(st, &rules);
+	reason = sfu_sframe_rules(st, &scratch->row, rules);
 	if (reason == SFU_STOP_NO_INFO && !(st->flags & SFU_UNWIND_NO_FP)) {
 		method = SFU_FRAME_FP;
-		sfu_arch_fp_rules(st, &rules);
+		sfu_arch_fp_rules(st, rules);
 		/* The ABI's end of the chain: the outermost frame zeroes FP. */
-		reason = rules.cfa.base == SFU_BASE_FP && !st->fp ? SFU_STOP_FP_END : 0;
+		reason = rules->cfa.base == SFU_BASE_FP && !st->fp ? SFU_STOP_FP_END : 0;
 	}
 	if (!reason)
-		reason = sfu_unwind_step(st, &rules, &cfa);
+		reason = sfu_unwind_step(st, rules, &cfa);
 	if (reason) {
 		sfu_unwind_stop(st, reason);
 		return 0;
@@ -477,6 +502,7 @@ int sfu_unwind_user_regs(struct pt_regs *regs, struct sfu_frame *frames, unsigne
 			 unsigned int flags, int *stop_reason)
 {
 	unsigned long by_method[SFU_FRAME_FP + 1] = {};
+	struct sfu_unwind_scratch scratch;
 	struct sfu_unwind_state st;
 	struct sfu_row_cache rows;
 	unsigned int nr = 0, limit, i;
@@ -496,7 +522,7 @@ int sfu_unwind_user_regs(struct pt_regs *regs, struct sfu_frame *frames, unsigne
 		f->method = st.method;
 		f->reserved = 0;
 		by_method[st.method]++;
-		f->cfa = sfu_unwind_next(&st);
+		f->cfa = sfu_unwind_next(&st, &scratch);
 		if (!st.done && nr == limit)
 			sfu_unwind_stop(&st, SFU_STOP_DEPTH);
 	}
