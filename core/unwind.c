@@ -253,6 +253,45 @@ static bool sfu_rules_need_topmost(const struct sfu_frame_rules *r)
 	       sfu_rule_needs_topmost(&r->fp);
 }
 
+/* The checks of every frame's CFA: 0, or a stop reason. */
+static __always_inline int sfu_check_cfa(const struct sfu_unwind_state *st, unsigned long cfa)
+{
+	/* A cycle, or data that walks back down the stack. */
+	if (!st->topmost && cfa <= st->prev_cfa)
+		return SFU_STOP_CFA_NOT_INCREASING;
+	/* The caller's frame lies above this one: the stack grows down. */
+	if (cfa < st->sp ||
+	    (cfa == st->sp && !(st->topmost && SFU_ARCH_TOPMOST_CFA_MAY_BE_SP)))
+		return SFU_STOP_BAD_CFA;
+	/* Stack slots are word aligned, and the stack is in user space. */
+	if ((cfa & (st->ws - 1)) || cfa >= TASK_SIZE)
+		return SFU_STOP_BAD_CFA;
+	return 0;
+}
+
+/*
+ * The end of every step: check the return address and move @st to the
+ * caller.  Returns 0, or SFU_STOP_BAD_RA with @st unchanged.
+ */
+static __always_inline int sfu_step_to_caller(struct sfu_unwind_state *st, unsigned long cfa,
+					      unsigned long ra, unsigned long fp, bool sp_exact,
+					      unsigned long *cfa_out)
+{
+	ra = sfu_arch_return_address(ra);
+	/* Code is in user space, and never at 0. */
+	if (!ra || ra >= TASK_SIZE)
+		return SFU_STOP_BAD_RA;
+
+	st->ip = ra;
+	st->sp = cfa;
+	st->fp = fp;
+	st->prev_cfa = cfa;
+	st->sp_exact = sp_exact;
+	st->topmost = false;
+	*cfa_out = sp_exact ? cfa : 0;
+	return 0;
+}
+
 /*
  * The common step: from @r, the CFA of the current frame and the caller's
  * IP, SP and FP.  Returns 0 with @st moved to the caller and *@cfa set, or
@@ -282,16 +321,9 @@ static int sfu_unwind_step(struct sfu_unwind_state *st, const struct sfu_frame_r
 			return reason;
 	}
 
-	/* A cycle, or data that walks back down the stack. */
-	if (!st->topmost && cfa <= st->prev_cfa)
-		return SFU_STOP_CFA_NOT_INCREASING;
-	/* The caller's frame lies above this one: the stack grows down. */
-	if (cfa < st->sp ||
-	    (cfa == st->sp && !(st->topmost && SFU_ARCH_TOPMOST_CFA_MAY_BE_SP)))
-		return SFU_STOP_BAD_CFA;
-	/* Stack slots are word aligned, and the stack is in user space. */
-	if ((cfa & (st->ws - 1)) || cfa >= TASK_SIZE)
-		return SFU_STOP_BAD_CFA;
+	reason = sfu_check_cfa(st, cfa);
+	if (reason)
+		return reason;
 
 	if (r->ra.kind == SFU_RULE_CFA_DEREF && r->fp.kind == SFU_RULE_CFA_DEREF &&
 	    r->fp.offset == r->ra.offset - (long)st->ws) {
@@ -308,19 +340,7 @@ static int sfu_unwind_step(struct sfu_unwind_state *st, const struct sfu_frame_r
 	}
 	if (reason)
 		return reason;
-	ra = sfu_arch_return_address(ra);
-	/* Code is in user space, and never at 0. */
-	if (!ra || ra >= TASK_SIZE)
-		return SFU_STOP_BAD_RA;
-
-	st->ip = ra;
-	st->sp = cfa;
-	st->fp = fp;
-	st->prev_cfa = cfa;
-	st->sp_exact = !(r->flags & SFU_RULES_CFA_BOUND);
-	st->topmost = false;
-	*cfa_out = st->sp_exact ? cfa : 0;
-	return 0;
+	return sfu_step_to_caller(st, cfa, ra, fp, !(r->flags & SFU_RULES_CFA_BOUND), cfa_out);
 }
 
 static __always_inline u8 sfu_base_from_row(u8 base)
@@ -353,13 +373,12 @@ static __always_inline void sfu_rule_from_row(const struct sframe_reg_rule *in,
 }
 
 /*
- * The rules of the current frame from its SFrame row, found into @row (the
- * unwind's, not a local that would be zeroed on every frame).  Returns 0,
- * or SFU_STOP_NO_INFO when SFrame has nothing usable for this frame (the
- * caller may then try frame pointers), or another stop reason.
+ * The SFrame row of the current frame, into @row (the unwind's, not a
+ * local that would be zeroed on every frame).  Returns 0, or
+ * SFU_STOP_NO_INFO when SFrame has nothing for this frame (the caller may
+ * then try frame pointers).
  */
-static int sfu_sframe_rules(struct sfu_unwind_state *st, struct sframe_row *row,
-			    struct sfu_frame_rules *r)
+static int sfu_sframe_row(struct sfu_unwind_state *st, struct sframe_row *row)
 {
 	unsigned long pc;
 	int err;
@@ -381,7 +400,17 @@ static int sfu_sframe_rules(struct sfu_unwind_state *st, struct sframe_row *row,
 			this_cpu_inc(sfu_unwind_stats.sframe_errors);
 		return SFU_STOP_NO_INFO;
 	}
+	return 0;
+}
 
+/*
+ * The rules of the current frame from its SFrame @row.  Returns 0, or
+ * SFU_STOP_NO_INFO when the row is not usable for this frame (the caller
+ * may then try frame pointers), or another stop reason.
+ */
+static int sfu_sframe_rules(const struct sfu_unwind_state *st, const struct sframe_row *row,
+			    struct sfu_frame_rules *r)
+{
 	if (row->flags & SFRAME_ROW_OUTERMOST) {
 		memset(r, 0, sizeof(*r));
 		r->flags = SFU_RULES_OUTERMOST;
@@ -402,6 +431,65 @@ static int sfu_sframe_rules(struct sfu_unwind_state *st, struct sframe_row *row,
 	if (!st->sp_exact && r->cfa.base == SFU_BASE_SP)
 		return SFU_STOP_NO_INFO;
 	return 0;
+}
+
+/* sfu_sframe_step() cannot take this row: convert it to rules. */
+#define SFU_STEP_NOT_COMMON	(-1)
+
+/*
+ * The step for the common row, straight from it: CFA = SP or FP + offset,
+ * RA = *(CFA + offset), FP unchanged or *(CFA + offset).  Every row of the
+ * usual prologues and epilogues is of this shape; the others (outermost,
+ * signal frames, a register or dereferenced CFA, RA in a register) return
+ * SFU_STEP_NOT_COMMON and go through sfu_sframe_rules() and
+ * sfu_unwind_step(), which give the same result for this shape but convert
+ * the row first.  Returns as sfu_unwind_step(), or SFU_STOP_NO_INFO as
+ * sfu_sframe_rules() does.
+ */
+static __always_inline int sfu_sframe_step(struct sfu_unwind_state *st,
+					   const struct sframe_row *row, unsigned long *cfa_out)
+{
+	u8 ra_kind = row->ra.kind, fp_kind = row->fp.kind;
+	unsigned long cfa, ra, fp;
+	int reason;
+
+	if ((row->flags & (SFRAME_ROW_OUTERMOST | SFRAME_ROW_SIGNAL)) || row->cfa.deref ||
+	    (row->cfa.base != SFRAME_BASE_SP && row->cfa.base != SFRAME_BASE_FP) ||
+	    (ra_kind != SFRAME_RULE_FIXED && ra_kind != SFRAME_RULE_CFA_DEREF) ||
+	    (fp_kind != SFRAME_RULE_SAME && fp_kind != SFRAME_RULE_FIXED &&
+	     fp_kind != SFRAME_RULE_CFA_DEREF))
+		return SFU_STEP_NOT_COMMON;
+
+	if (row->cfa.base == SFRAME_BASE_SP) {
+		/* After a frame-pointer step SP is only a bound. */
+		if (!st->sp_exact)
+			return SFU_STOP_NO_INFO;
+		cfa = st->sp + row->cfa.offset;
+	} else {
+		cfa = st->fp + row->cfa.offset;
+	}
+	reason = sfu_check_cfa(st, cfa);
+	if (reason)
+		return reason;
+
+	if (fp_kind == SFRAME_RULE_SAME) {
+		reason = sfu_read_word(st, cfa + row->ra.offset, &ra);
+		fp = st->fp;
+	} else if (row->fp.offset == row->ra.offset - (long)st->ws) {
+		/* A frame record {FP, RA}: one read for both. */
+		unsigned long record[2];
+
+		reason = sfu_read_words(st, cfa + row->fp.offset, record, 2);
+		fp = record[0];
+		ra = record[1];
+	} else {
+		reason = sfu_read_word(st, cfa + row->ra.offset, &ra);
+		if (!reason)
+			reason = sfu_read_word(st, cfa + row->fp.offset, &fp);
+	}
+	if (reason)
+		return reason;
+	return sfu_step_to_caller(st, cfa, ra, fp, true, cfa_out);
 }
 
 static void sfu_unwind_stop(struct sfu_unwind_state *st, int reason)
@@ -453,6 +541,7 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 	struct sfu_frame_rules *rules = &scratch->rules;
 	unsigned long cfa = 0;
 	u8 method = SFU_FRAME_SFRAME;
+	bool stepped = false;
 	int reason;
 
 	if (st->compat && (st->flags & SFU_UNWIND_NO_FP || !SFU_ARCH_COMPAT_FP)) {
@@ -460,14 +549,22 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 		return 0;
 	}
 
-	reason = sfu_sframe_rules(st, &scratch->row, rules);
+	reason = sfu_sframe_row(st, &scratch->row);
+	if (!reason) {
+		reason = sfu_sframe_step(st, &scratch->row, &cfa);
+		if (reason == SFU_STEP_NOT_COMMON)
+			reason = sfu_sframe_rules(st, &scratch->row, rules);
+		else
+			stepped = reason != SFU_STOP_NO_INFO;
+	}
 	if (reason == SFU_STOP_NO_INFO && !(st->flags & SFU_UNWIND_NO_FP)) {
 		method = SFU_FRAME_FP;
 		sfu_arch_fp_rules(st, rules);
 		/* The ABI's end of the chain: the outermost frame zeroes FP. */
 		reason = rules->cfa.base == SFU_BASE_FP && !st->fp ? SFU_STOP_FP_END : 0;
 	}
-	if (!reason)
+	/* One call of the common step, which the compiler then inlines. */
+	if (!reason && !stepped)
 		reason = sfu_unwind_step(st, rules, &cfa);
 	if (reason) {
 		sfu_unwind_stop(st, reason);
