@@ -29,7 +29,7 @@ tmp=$(mktemp -d)
 
 # check TAG MODE: one perf record -g of the tag's chain-O2
 check() {
-	local bin=$e2e/fixtures/$1/chain-O2 data=$tmp/$1-$2.data score leaf complete
+	local bin=$e2e/fixtures/$1/chain-O2 data=$tmp/$1-$2.data score
 	if [ ! -f "$bin" ]; then
 		echo "FAILED: fixture $1/chain-O2 was not staged by tests/e2e/prepare"
 		fail=1
@@ -42,20 +42,7 @@ check() {
 		return
 	fi
 	score=$(perf_chain_score "$data")
-	leaf=${score% *}
-	complete=${score#* }
-	if [ "$leaf" -lt 60 ]; then
-		echo "FAILED: $1 $2: only $leaf samples in leaf"
-		fail=1
-	elif [ "$2" = sframe ] && [ $((complete * 100)) -lt $((leaf * 99)) ]; then
-		echo "FAILED: $1 $2: $complete of $leaf samples in leaf complete (< 99 %)"
-		fail=1
-	elif [ "$2" != sframe ] && [ $((complete * 100)) -ge "$leaf" ]; then
-		echo "FAILED: $1 $2: $complete of $leaf samples in leaf complete (>= 1 %)"
-		fail=1
-	else
-		echo "ok $1 $2: $complete of $leaf samples in leaf complete"
-	fi
+	perf_chain_judge "$1" "$2" "$score" || fail=1
 }
 
 counter() { awk -v k="$1" '$1 == k { print $2 }' $dbg; }

@@ -27,7 +27,7 @@ esac
 
 # check TAG MODE
 check() {
-	local bin score leaf complete
+	local bin score
 
 	bin=$(fixture "$1" $prog) || { fail=1; return; }
 	if ! score=$("$raw" "$bin" $iters); then
@@ -35,20 +35,7 @@ check() {
 		fail=1
 		return
 	fi
-	leaf=${score% *}
-	complete=${score#* }
-	if [ "$leaf" -lt 60 ]; then
-		echo "FAILED: $1 $2: only $leaf samples in leaf"
-		fail=1
-	elif [ "$2" = sframe ] && [ $((complete * 100)) -lt $((leaf * 99)) ]; then
-		echo "FAILED: $1 $2: $complete of $leaf samples in leaf complete (< 99 %)"
-		fail=1
-	elif [ "$2" != sframe ] && [ $((complete * 100)) -ge "$leaf" ]; then
-		echo "FAILED: $1 $2: $complete of $leaf samples in leaf complete (>= 1 %)"
-		fail=1
-	else
-		echo "ok $1 $2: $complete of $leaf samples in leaf complete"
-	fi
+	perf_chain_judge "$1" "$2" "$score" || fail=1
 }
 
 for tag in $tags; do
