@@ -19,7 +19,7 @@ ko=$SFU_MODULE_DIR/sframe_unwind.ko
 fail=0
 
 command -v perf > /dev/null || { echo "no perf in this guest: skip"; exit 77; }
-perf_unthrottle
+perf_unthrottle || exit 1
 [ "$(cat $param)" = Y ] || { echo "FAILED: perf_callchain reads '$(cat $param)'"; cat $dbg; exit 1; }
 grep -qx "state on" $dbg || { echo "FAILED: debugfs:"; cat $dbg; exit 1; }
 

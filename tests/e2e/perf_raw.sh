@@ -10,7 +10,7 @@
 # arm64 it is the test of the redirection (the guest has no perf tool).
 . ./unwind-lib
 . ./perf-lib
-perf_unthrottle
+perf_unthrottle || exit 1
 param=/sys/module/sframe_unwind/parameters/perf_callchain
 raw=$e2e/perf-callchain-check
 iters=15000000
@@ -41,9 +41,11 @@ check() {
 for tag in $tags; do
 	check "$tag" sframe
 done
-echo 0 > $param
+echo 0 > $param && [ "$(cat $param)" = N ] ||
+	{ echo "FAILED: perf_callchain reads '$(cat $param)' after 0"; exit 1; }
 for tag in $tags; do
 	check "$tag" param-off
 done
-echo 1 > $param
+echo 1 > $param && [ "$(cat $param)" = Y ] ||
+	{ echo "FAILED: perf_callchain reads '$(cat $param)' after 1"; fail=1; }
 exit $fail

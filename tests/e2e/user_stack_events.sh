@@ -51,10 +51,11 @@ if [ "$arch" = x86_64 ]; then
 		exit 1
 	fi
 else
-	echo > $tracing/trace
-	echo 1 > $tracing/events/sframe_unwind/user_stack/enable
+	ev=$tracing/events/sframe_unwind/user_stack/enable
+	{ echo > $tracing/trace && echo 1 > $ev; } ||
+		{ echo "FAILED: enabling sframe_unwind:user_stack in tracefs"; exit 1; }
 	sh "$tmp/run.sh"
-	echo 0 > $tracing/events/sframe_unwind/user_stack/enable
+	echo 0 > $ev || { echo "FAILED: disabling sframe_unwind:user_stack"; exit 1; }
 	cat $tracing/trace > "$tmp/events"
 fi
 
