@@ -10,7 +10,8 @@
 #                                        module, side by side (x86_64 guest)
 #   make tools                           userspace tools (tools/sframe-check)
 #   make kernels                         the cached QEMU test kernels
-#   make bench                           benchmarks (ratios, not pass/fail)
+#   make bench                           benchmarks (ratios, not pass/fail),
+#                                        counted in guest instructions
 #   make fuzz [FUZZ_SECONDS=N]           fuzz the decoder (default 600 s)
 #   make stress [STRESS_SECONDS=N]       load, hostile input and reloads on the
 #                                        debug kernel (default 1200 s)
@@ -72,14 +73,7 @@ demo:
 	scripts/demo
 
 bench:
-	scripts/bench-decoder
-	scripts/bench-registry --arch x86_64
-	scripts/bench-registry --arch arm64
-	tests/e2e/prepare --arch x86_64 >/dev/null
-	scripts/vm-run -- $(TOP)/tests/e2e/bench-unwind
-	scripts/vm-run -- $(TOP)/tests/e2e/bench-perf
-	tests/e2e/prepare --arch arm64 >/dev/null
-	scripts/vm-run --arch arm64 -- $(TOP)/tests/e2e/bench-unwind
+	scripts/bench
 
 STRESS_SECONDS ?= 1200
 stress:
@@ -98,4 +92,4 @@ clean:
 	[ ! -f tools/Makefile ] || $(MAKE) -C tools clean
 
 help:
-	@sed -n '3,23p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,24p' Makefile | sed 's/^# \{0,1\}//'

@@ -29,6 +29,12 @@
 
 #include "../../include/uapi/sframe_unwind.h"
 
+#if defined(__x86_64__)
+#define ARCH	"x86_64"
+#else
+#define ARCH	"arm64"
+#endif
+
 #define DEEP	64
 #define SHALLOW	8
 #define MAX	(DEEP + 16)
@@ -186,7 +192,7 @@ int main(int argc, char **argv)
 		{ "sframe-nofault-uncached", SFU_UNWIND_NO_FP | SFU_UNWIND_NOFAULT, 1 },
 	};
 	struct run best[6][2];
-	const char *only = NULL;
+	const char *only = NULL, *unit;
 	double ns[6] = { 0 };
 	unsigned int i, r, nr[6] = { 0 }, nmodes = 6;
 	unsigned long n;
@@ -228,15 +234,22 @@ int main(int argc, char **argv)
 	for (i = 0; i < nmodes; i++)
 		if (!only || !strcmp(only, modes[i].name))
 			ns[i] = slope(best[i]);
+	/* Under QEMU's -icount the guest's clock counts instructions. */
+	unit = getenv("SFU_CLOCK") && !strcmp(getenv("SFU_CLOCK"), "icount") ?
+	       "insns/frame" : "ns/frame";
 	for (i = 0; i < nmodes; i++)
 		if (!only || !strcmp(only, modes[i].name))
-			printf("%-23s %8.1f ns/frame  (%u frames at depth %u, best of %u x %lu)\n",
-			       modes[i].name, ns[i], nr[i], DEEP, rounds, iterations);
-	printf("ratio sframe/fp                   %.2f\n", ns[1] > 0 ? ns[0] / ns[1] : 0);
-	printf("ratio sframe/fp nofault           %.2f\n", ns[3] > 0 ? ns[2] / ns[3] : 0);
+			printf("%-23s %8.1f %s  (%u frames at depth %u, best of %u x %lu)\n",
+			       modes[i].name, ns[i], unit, nr[i], DEEP, rounds, iterations);
+	printf("ratio unwind %s sframe/fp                   %.3f\n", ARCH,
+	       ns[1] > 0 ? ns[0] / ns[1] : 0);
+	printf("ratio unwind %s sframe/fp nofault           %.3f\n", ARCH,
+	       ns[3] > 0 ? ns[2] / ns[3] : 0);
 	if (nmodes > 4) {
-		printf("ratio sframe/fp uncached          %.2f\n", ns[1] > 0 ? ns[4] / ns[1] : 0);
-		printf("ratio sframe/fp nofault uncached  %.2f\n", ns[3] > 0 ? ns[5] / ns[3] : 0);
+		printf("ratio unwind %s sframe/fp uncached          %.3f\n", ARCH,
+		       ns[1] > 0 ? ns[4] / ns[1] : 0);
+		printf("ratio unwind %s sframe/fp nofault uncached  %.3f\n", ARCH,
+		       ns[3] > 0 ? ns[5] / ns[3] : 0);
 	}
 	return 0;
 }

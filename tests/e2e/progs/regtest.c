@@ -13,8 +13,14 @@
  *                                   count unchanged
  *   regtest churn SECONDS LIB       map/unmap LIB and fork children that exit, for SECONDS
  *   regtest waitfile FILE NAME      wait until FILE exists, then check NAME
- *   regtest bench N LIB             time N map/unmap (and dlopen/dlclose) cycles:
- *                                   prints "mapelf_ns X" and "dlopen_ns Y"
+ *   regtest bench N LIB [WHAT]      time N cycles of each registry path: map/unmap,
+ *                                   mprotect -x/+x of the text, fork+exec+wait of
+ *                                   "regtest nop" (and dlopen/dlclose): prints
+ *                                   "mapelf_ns X", "mprotect_ns X", "forkexec_ns X"
+ *                                   (and "dlopen_ns X"), per cycle; WHAT, a list
+ *                                   such as "map,mprotect", keeps only those of
+ *                                   map, mprotect, forkexec, dlopen
+ *   regtest nop                     exit 0 at once (what bench execs)
  *
  * Exit status 0 when the check holds; messages say what did not.
  */
@@ -96,6 +102,8 @@ static double now_ns(void)
 struct mapped {
 	char *base;
 	size_t len;
+	char *text;	/* the first executable segment */
+	size_t text_len;
 };
 
 /* Map the PT_LOAD segments of @path the way ld.so does. */
@@ -127,12 +135,17 @@ static int map_elf(const char *path, struct mapped *m)
 		perror("mmap span");
 		return -1;
 	}
+	m->text = NULL;
 	for (i = 0; i < eh.e_phnum; i++) {
 		int prot = 0;
 		unsigned long off = ph[i].p_offset & -pg;
 
 		if (ph[i].p_type != PT_LOAD)
 			continue;
+		if ((ph[i].p_flags & PF_X) && !m->text) {
+			m->text = m->base + (ph[i].p_vaddr & -pg) - lo;
+			m->text_len = ph[i].p_filesz + (ph[i].p_offset - off);
+		}
 		prot |= (ph[i].p_flags & PF_R) ? PROT_READ : 0;
 		prot |= (ph[i].p_flags & PF_W) ? PROT_WRITE : 0;
 		prot |= (ph[i].p_flags & PF_X) ? PROT_EXEC : 0;
@@ -292,12 +305,16 @@ static int cmd_fork(const char *name)
 	return WEXITSTATUS(status);
 }
 
-static int cmd_bench(int n, const char *lib)
+static int cmd_bench(int n, const char *lib, const char *what)
 {
 	struct mapped m;
 	double t;
 	int i;
 
+	if (!what)
+		what = "map,mprotect,forkexec,dlopen";
+	if (!strstr(what, "map"))
+		goto mprotect;
 	t = now_ns();
 	for (i = 0; i < n; i++) {
 		if (map_elf(lib, &m))
@@ -305,7 +322,50 @@ static int cmd_bench(int n, const char *lib)
 		munmap(m.base, m.len);
 	}
 	printf("mapelf_ns %.0f\n", (now_ns() - t) / n);
+
+mprotect:
+	if (!strstr(what, "mprotect"))
+		goto forkexec;
+	if (map_elf(lib, &m) || !m.text)
+		return 2;
+	t = now_ns();
+	for (i = 0; i < n; i++) {
+		if (mprotect(m.text, m.text_len, PROT_READ) ||
+		    mprotect(m.text, m.text_len, PROT_READ | PROT_EXEC)) {
+			perror("mprotect");
+			return 2;
+		}
+	}
+	printf("mprotect_ns %.0f\n", (now_ns() - t) / n);
+	munmap(m.base, m.len);
+
+forkexec:
+	if (!strstr(what, "forkexec"))
+		goto dlopen;
+	t = now_ns();
+	for (i = 0; i < n; i++) {
+		int status;
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			perror("fork");
+			return 2;
+		}
+		if (!pid) {
+			execl("/proc/self/exe", "regtest", "nop", (char *)NULL);
+			_exit(127);
+		}
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status)) {
+			fprintf(stderr, "fork+exec of regtest nop failed\n");
+			return 2;
+		}
+	}
+	printf("forkexec_ns %.0f\n", (now_ns() - t) / n);
+
+dlopen:
 #ifdef REGTEST_DLOPEN
+	if (!strstr(what, "dlopen"))
+		return 0;
 	t = now_ns();
 	for (i = 0; i < n; i++) {
 		void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
@@ -325,6 +385,8 @@ int main(int argc, char **argv)
 {
 	struct stat st;
 
+	if (argc == 2 && !strcmp(argv[1], "nop"))
+		return 0;
 	if (argc >= 3 && !strcmp(argv[1], "self"))
 		return expect_count("at main", argv[2], 1);
 	if (argc >= 3 && !strcmp(argv[1], "mapelf"))
@@ -332,7 +394,7 @@ int main(int argc, char **argv)
 	if (argc >= 4 && !strcmp(argv[1], "cycle"))
 		return cmd_cycle(atoi(argv[2]), argv[3]);
 	if (argc >= 4 && !strcmp(argv[1], "bench"))
-		return cmd_bench(atoi(argv[2]), argv[3]);
+		return cmd_bench(atoi(argv[2]), argv[3], argc > 4 ? argv[4] : NULL);
 	if (argc >= 4 && !strcmp(argv[1], "dlcycle"))
 		return cmd_dlcycle(atoi(argv[2]), argv[3]);
 	if (argc >= 4 && !strcmp(argv[1], "churn"))
