@@ -16,7 +16,7 @@ fail=0
 command -v perf > /dev/null || { echo "no perf in this guest: skip"; exit 77; }
 [ -x "$prog" ] || { echo "FAILED: no $prog (tests/e2e/prepare runs scripts/demo --prog-only)"; exit 1; }
 out=$(mktemp)
-if ! "$SFU_TOP/scripts/guest/demo-run" "$prog" 8000000 > "$out" 2>&1; then
+if ! "$SFU_TOP/scripts/guest/demo-run" "$prog" 15000000 > "$out" 2>&1; then
 	echo "FAILED: demo-run exited non-zero:"
 	cat "$out"
 	exit 1
