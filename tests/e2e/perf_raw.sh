@@ -41,11 +41,9 @@ check() {
 for tag in $tags; do
 	check "$tag" sframe
 done
-echo 0 > $param && [ "$(cat $param)" = N ] ||
-	{ echo "FAILED: perf_callchain reads '$(cat $param)' after 0"; exit 1; }
+perf_callchain_set 0 N || exit 1
 for tag in $tags; do
 	check "$tag" param-off
 done
-echo 1 > $param && [ "$(cat $param)" = Y ] ||
-	{ echo "FAILED: perf_callchain reads '$(cat $param)' after 1"; fail=1; }
+perf_callchain_set 1 Y || fail=1
 exit $fail
