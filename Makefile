@@ -35,7 +35,7 @@ CROSS_COMPILE ?= $(if $(filter arm64,$(ARCH)),aarch64-linux-gnu-,x86_64-linux-gn
 endif
 
 TOP := $(CURDIR)
-SRC_DIRS := Kbuild core include sframe arch kunit tests
+SRC_DIRS := Kbuild module.c include lib sframe registry unwind consumers arch kunit tests
 
 .PHONY: all modules clean tools test demo kernels bench fuzz stress help
 

@@ -18,9 +18,9 @@
 #include <linux/sched/task_stack.h>
 #include <linux/sort.h>
 
-#include "compat.h"
-#include "deferred_internal.h"
-#include "unwind.h"
+#include "sframe_unwind/compat.h"
+#include "unwind/internal.h"
+#include "sframe_unwind/unwind.h"
 #include "unwind_kunit.h"
 
 /**

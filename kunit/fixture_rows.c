@@ -64,7 +64,7 @@ unsigned long sfu_kunit_check_rows(struct kunit *test, const struct sframe_fixtu
 {
 	char got[SFRAME_ROW_FORMAT_MAX];
 	unsigned long bad = 0, n = 0;
-	struct sframe_row row;
+	struct sfu_sframe_row row;
 	u32 i;
 	u64 pc;
 
@@ -77,13 +77,13 @@ unsigned long sfu_kunit_check_rows(struct kunit *test, const struct sframe_fixtu
 
 			got[0] = '\0';
 			if (!err)
-				sframe_row_format(&row, got, sizeof(got));
+				sfu_sframe_row_format(&row, got, sizeof(got));
 			if (err == want && (err || !strcmp(got, r->row)))
 				continue;
 			if (!bad++)
 				KUNIT_FAIL(test, "%s: pc %#llx: got %s \"%s\", want %s \"%s\"",
-					   how, pc, sframe_strerror(err), got,
-					   sframe_strerror(want), want ? "" : r->row);
+					   how, pc, sfu_sframe_strerror(err), got,
+					   sfu_sframe_strerror(want), want ? "" : r->row);
 		}
 	}
 	if (pcs)

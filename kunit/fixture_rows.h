@@ -8,10 +8,10 @@
 #include <kunit/test.h>
 
 struct sframe_fixture;
-struct sframe_row;
+struct sfu_sframe_row;
 
 /* Looks up the row of link-time @pc; 0 or a negative SFRAME_E_* code. */
-typedef int (*sfu_kunit_lookup_t)(void *arg, u64 pc, struct sframe_row *row);
+typedef int (*sfu_kunit_lookup_t)(void *arg, u64 pc, struct sfu_sframe_row *row);
 
 bool sfu_kunit_fixture_native(const struct sframe_fixture *fx);
 const void *sfu_kunit_native_fixture_gen(const void *prev, char *desc);

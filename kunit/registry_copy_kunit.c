@@ -24,10 +24,12 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
-#include "compat.h"
-#include "registry.h"
+#include "sframe_unwind/compat.h"
+#include "sframe_unwind/registry.h"
+#include "registry/internal.h"
+#include "registry/sframe_rules.h"
 #include "sframe/sframe.h"
-#include "stats.h"
+#include "registry/stats.h"
 #include "tests/gen/sframe_fixtures.h"
 #include "fixture_rows.h"
 #include "user_mem.h"
@@ -71,7 +73,7 @@ static unsigned long check_rows(struct kunit *test, const struct sframe_fixture 
 {
 	char got[SFRAME_ROW_FORMAT_MAX];
 	unsigned long bad = 0;
-	struct sframe_row row;
+	struct sfu_sframe_row row;
 	u32 i;
 	u64 pc;
 
@@ -83,13 +85,13 @@ static unsigned long check_rows(struct kunit *test, const struct sframe_fixture 
 
 			got[0] = '\0';
 			if (!err)
-				sframe_row_format(&row, got, sizeof(got));
+				sfu_sframe_row_format(&row, got, sizeof(got));
 			if (err == r->err && (err || !strcmp(got, r->row)))
 				continue;
 			if (!bad++)
 				KUNIT_FAIL(test, "pc %#llx: got %s \"%s\", want %s \"%s\"", pc,
-					   sframe_strerror(err), got, sframe_strerror(r->err),
-					   r->err ? "" : r->row);
+					   sfu_sframe_strerror(err), got,
+					   sfu_sframe_strerror(r->err), r->err ? "" : r->row);
 		}
 	}
 	return bad;
@@ -498,7 +500,7 @@ out:
 static void row_cache_remembers_a_row_and_never_gives_it_for_another_copy(struct kunit *test)
 {
 	const struct sframe_fixture *fx = small_native(test);
-	struct sframe_row first, second, third;
+	struct sfu_frame_rules first, second, third;
 	int err1 = -1, err2 = -1, err3 = -1, reg1 = -1, reg2 = -1, serr;
 	struct counters c0, c1, c2;
 	struct sfu_user_ctx ctx;
@@ -511,8 +513,8 @@ static void row_cache_remembers_a_row_and_never_gives_it_for_another_copy(struct
 	if (lay_out(&ctx, fx, &bias)) {
 		reg1 = add(fx, bias, &serr);
 		counters_get(&c0);
-		err1 = sfu_find_row(current->mm, pc + bias, true, &first);
-		err2 = sfu_find_row(current->mm, pc + bias, true, &second);
+		err1 = sfu_find_rules(current->mm, pc + bias, true, &first);
+		err2 = sfu_find_rules(current->mm, pc + bias, true, &second);
 		counters_get(&c1);
 		sfu_registry_remove(current->mm, fx->ranges[0].lo + bias);
 		/*
@@ -521,7 +523,7 @@ static void row_cache_remembers_a_row_and_never_gives_it_for_another_copy(struct
 		 * remembered for the old one.
 		 */
 		reg2 = add(fx, bias, &serr);
-		err3 = sfu_find_row(current->mm, pc + bias, true, &third);
+		err3 = sfu_find_rules(current->mm, pc + bias, true, &third);
 		counters_get(&c2);
 		bad = check_rows(test, fx, bias, true);
 		sfu_registry_remove(current->mm, fx->ranges[0].lo + bias);
@@ -544,14 +546,15 @@ static void row_cache_remembers_a_row_and_never_gives_it_for_another_copy(struct
 	KUNIT_EXPECT_EQ(test, bad, 0UL);
 }
 
-static void cached_lookups_of_one_series_give_the_rows_of_single_lookups(struct kunit *test)
+static void cached_lookups_of_one_series_give_the_rules_of_single_lookups(struct kunit *test)
 {
 	const struct sframe_fixture *fx = small_native(test);
-	struct sframe_row want, got;
-	struct sfu_row_cache rc;
+	struct sfu_frame_rules want, got, decoded;
+	struct sfu_sframe_row row;
 	unsigned long bad = 0, n = 0;
 	struct sfu_user_ctx ctx;
-	int reg = -1, serr, e1, e2;
+	struct sfu_lookup rc;
+	int reg = -1, serr, e0, e1, e2;
 	long bias = 0;
 	u32 i;
 	u64 pc;
@@ -560,7 +563,7 @@ static void cached_lookups_of_one_series_give_the_rows_of_single_lookups(struct 
 		return;
 	if (lay_out(&ctx, fx, &bias)) {
 		reg = add(fx, bias, &serr);
-		sfu_row_cache_init(&rc, current->mm);
+		sfu_lookup_begin(&rc, current->mm);
 		/* Up and down the text, in and out of the section, as frames go. */
 		for (i = 0; i < fx->num_ranges; i++) {
 			const struct sframe_fixture_range *r = &fx->ranges[i];
@@ -569,17 +572,24 @@ static void cached_lookups_of_one_series_give_the_rows_of_single_lookups(struct 
 
 			for (k = 0; k < ARRAY_SIZE(probes); k++) {
 				pc = probes[k] + bias;
-				e1 = sfu_find_row(current->mm, pc, true, &want);
-				e2 = sfu_find_row_cached(&rc, pc, true, &got);
+				/* The decoder's row, as the registry converts it ... */
+				e0 = sfu_find_row(current->mm, pc, true, &row);
+				if (!e0)
+					sfu_sframe_rules(&row, &decoded);
+				/* ... single lookups, and lookups of one series. */
+				e1 = sfu_find_rules(current->mm, pc, true, &want);
+				e2 = sfu_lookup_rules(&rc, pc, true, &got);
 				n++;
-				if (e1 != e2 || (!e1 && memcmp(&want, &got, sizeof(want))))
+				if (e1 != e2 || !e0 != !e1 ||
+				    (!e1 && (memcmp(&want, &got, sizeof(want)) ||
+					     memcmp(&want, &decoded, sizeof(want)))))
 					bad++;
 			}
 			/* What the unwinder does before a read that may sleep. */
 			if (i % 4 == 3)
-				sfu_row_cache_release(&rc);
+				sfu_lookup_end(&rc);
 		}
-		sfu_row_cache_release(&rc);
+		sfu_lookup_end(&rc);
 		sfu_registry_remove(current->mm, fx->ranges[0].lo + bias);
 	}
 	sfu_user_end(&ctx);
@@ -597,7 +607,7 @@ static struct kunit_case sfu_registry_copy_cases[] = {
 	KUNIT_CASE(elf_file_mapped_again_after_its_copy_went_gets_a_new_one),
 	KUNIT_CASE(section_beyond_the_budget_reads_user_memory_with_the_same_rows),
 	KUNIT_CASE(row_cache_remembers_a_row_and_never_gives_it_for_another_copy),
-	KUNIT_CASE(cached_lookups_of_one_series_give_the_rows_of_single_lookups),
+	KUNIT_CASE(cached_lookups_of_one_series_give_the_rules_of_single_lookups),
 	{}
 };
 

@@ -15,10 +15,11 @@
 #include <linux/mman.h>
 #include <linux/uaccess.h>
 
-#include "registry.h"
+#include "sframe_unwind/registry.h"
+#include "registry/internal.h"
 #include "sframe/sframe.h"
 #include "tests/gen/sframe_fixtures.h"
-#include "compat.h"
+#include "sframe_unwind/compat.h"
 #include "fixture_rows.h"
 #include "user_mem.h"
 
@@ -86,7 +87,7 @@ struct lookup_arg {
 	bool nofault;
 };
 
-static int registry_lookup(void *arg, u64 pc, struct sframe_row *row)
+static int registry_lookup(void *arg, u64 pc, struct sfu_sframe_row *row)
 {
 	const struct lookup_arg *a = arg;
 
@@ -140,7 +141,7 @@ static void pc_outside_every_section_has_no_row(struct kunit *test)
 	const struct sframe_fixture *fx = any_native(test, true);
 	int err = -1, serr, below = 0, above = 0;
 	struct sfu_user_ctx ctx;
-	struct sframe_row row;
+	struct sfu_sframe_row row;
 	struct laid_out lo;
 
 	if (!fx || !sfu_user_begin(test, &ctx))
@@ -216,7 +217,7 @@ static void unmapping_text_hides_the_section_at_once(struct kunit *test)
 	const struct sframe_fixture *fx = any_native(test, true);
 	int err = -1, before = -1, after = 0, serr;
 	struct sfu_user_ctx ctx;
-	struct sframe_row row;
+	struct sfu_sframe_row row;
 	struct laid_out lo;
 	u64 pc = 0;
 	u32 i;
@@ -299,7 +300,7 @@ static void lookups_during_add_and_remove_see_whole_sections(struct kunit *test)
 	char got[SFRAME_ROW_FORMAT_MAX];
 	struct task_struct *t = NULL;
 	struct sfu_user_ctx ctx;
-	struct sframe_row row;
+	struct sfu_sframe_row row;
 	struct churn *c;
 	int after = 0;
 	u32 i;
@@ -330,12 +331,12 @@ static void lookups_during_add_and_remove_see_whole_sections(struct kunit *test)
 			}
 			got[0] = '\0';
 			if (!err)
-				sframe_row_format(&row, got, sizeof(got));
+				sfu_sframe_row_format(&row, got, sizeof(got));
 			if (err != r->err || (!err && strcmp(got, r->row))) {
 				if (!wrong++)
 					KUNIT_FAIL(test, "pc %#llx: got %s \"%s\", want %s \"%s\"",
-						   r->lo, sframe_strerror(err), got,
-						   sframe_strerror(r->err), r->row);
+						   r->lo, sfu_sframe_strerror(err), got,
+						   sfu_sframe_strerror(r->err), r->row);
 			} else {
 				hits++;
 			}
@@ -412,7 +413,7 @@ static void bad_registration_is_refused_with_its_error(struct kunit *test)
 	unsigned long data, size, text_end;
 	int err = 1, serr = -1, lookup = 0;
 	struct sfu_user_ctx ctx;
-	struct sframe_row row;
+	struct sfu_sframe_row row;
 	struct laid_out lo;
 	u16 bad = 0x1234;
 

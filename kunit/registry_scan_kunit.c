@@ -20,7 +20,8 @@
 #include <linux/mman.h>
 #include <asm/elf.h>
 
-#include "registry.h"
+#include "sframe_unwind/registry.h"
+#include "registry/internal.h"
 #include "sframe/sframe.h"
 #include "tests/gen/sframe_fixtures.h"
 #include "elf_blobs.h"
@@ -112,7 +113,7 @@ static bool load(struct sfu_user_ctx *ctx, struct file *file, struct loaded *ld)
 	return ld->text;
 }
 
-static int lookup(void *bias, u64 pc, struct sframe_row *row)
+static int lookup(void *bias, u64 pc, struct sfu_sframe_row *row)
 {
 	return sfu_find_row(current->mm, pc + *(unsigned long *)bias, false, row);
 }
@@ -138,7 +139,7 @@ static void sync_registers_a_loaded_library_once_and_drops_it_after_munmap(struc
 	int base = -1, before = -1, first = -1, second = -1, after_unmap = -1, gone = 0;
 	unsigned long bad = 1, pcs = 0;
 	struct sfu_user_ctx ctx;
-	struct sframe_row row;
+	struct sfu_sframe_row row;
 	struct loaded ld = {};
 	struct file *file;
 	u64 pc0 = elf_fx->ranges[0].lo;

@@ -17,7 +17,7 @@
 #include "sframe/sframe.h"
 #include "tests/gen/sframe_fixtures.h"
 #include "tests/sframe_cases.h"
-#include "compat.h"
+#include "sframe_unwind/compat.h"
 #include "fixture_rows.h"
 #include "user_mem.h"
 
@@ -48,13 +48,13 @@ static const void *case_gen(const void *prev, char *desc)
  * mismatch and return how many PCs mismatched.  Never aborts: may run with
  * a borrowed mm.
  */
-static int section_lookup(void *sec, u64 pc, struct sframe_row *row)
+static int section_lookup(void *sec, u64 pc, struct sfu_sframe_row *row)
 {
-	return sframe_find_row(sec, pc, row);
+	return sfu_sframe_find_row(sec, pc, row);
 }
 
 static unsigned long check_every_pc(struct kunit *test, const struct sframe_fixture *fx,
-				    const struct sframe_section *sec, const char *how)
+				    const struct sfu_sframe_section *sec, const char *how)
 {
 	unsigned long bad, pcs;
 
@@ -66,7 +66,7 @@ static unsigned long check_every_pc(struct kunit *test, const struct sframe_fixt
 }
 
 static void expect_header(struct kunit *test, const struct sframe_fixture *fx,
-			  const struct sframe_section *sec)
+			  const struct sfu_sframe_section *sec)
 {
 	KUNIT_EXPECT_EQ(test, sec->version, fx->version);
 	KUNIT_EXPECT_EQ(test, sec->abi, fx->abi);
@@ -77,38 +77,38 @@ static void expect_header(struct kunit *test, const struct sframe_fixture *fx,
 static void fixture_rows_from_kernel_buffer(struct kunit *test)
 {
 	const struct sframe_fixture *fx = test->param_value;
-	struct sframe_reader r = {
+	struct sfu_sframe_reader r = {
 		.kind = SFRAME_READER_BUFFER, .buf = fx->data, .size = fx->size,
 	};
-	struct sframe_section sec;
+	struct sfu_sframe_section sec;
 
-	KUNIT_ASSERT_EQ(test, sframe_section_init(&sec, &r, fx->vaddr, fx->abi), 0);
+	KUNIT_ASSERT_EQ(test, sfu_sframe_section_init(&sec, &r, fx->vaddr, fx->abi), 0);
 	expect_header(test, fx, &sec);
-	KUNIT_ASSERT_EQ(test, sframe_section_validate(&sec), 0);
+	KUNIT_ASSERT_EQ(test, sfu_sframe_section_validate(&sec), 0);
 	check_every_pc(test, fx, &sec, "buffer");
 }
 
 static void fixture_rows_from_user_memory(struct kunit *test)
 {
 	const struct sframe_fixture *fx = test->param_value;
-	struct sframe_reader r = { .kind = SFRAME_READER_USER, .size = fx->size };
-	struct sframe_section sec;
+	struct sfu_sframe_reader r = { .kind = SFRAME_READER_USER, .size = fx->size };
+	struct sfu_sframe_section sec;
 	struct sfu_user_ctx ctx;
 	int init_err, valid_err = -1, nofault_err = -1;
 
 	if (!sfu_user_begin(test, &ctx))
 		return;
 	r.uaddr = sfu_user_place(&ctx, fx->data, fx->size);
-	init_err = r.uaddr ? sframe_section_init(&sec, &r, fx->vaddr, fx->abi) : -1;
+	init_err = r.uaddr ? sfu_sframe_section_init(&sec, &r, fx->vaddr, fx->abi) : -1;
 	if (!init_err) {
 		expect_header(test, fx, &sec);
-		valid_err = sframe_section_validate(&sec);
+		valid_err = sfu_sframe_section_validate(&sec);
 	}
 	if (!valid_err) {
 		check_every_pc(test, fx, &sec, "user");
 		/* Every page has been touched now: no-fault reads must agree. */
 		sec.reader.kind = SFRAME_READER_USER_NOFAULT;
-		nofault_err = sframe_section_validate(&sec);
+		nofault_err = sfu_sframe_section_validate(&sec);
 		check_every_pc(test, fx, &sec, "user, no-fault");
 	}
 	sfu_user_end(&ctx);
@@ -159,8 +159,8 @@ static void hostile_section_gets_its_exact_error(struct kunit *test)
 	sframe_case_run(c, buf, len, vaddr, &res);
 	KUNIT_EXPECT_TRUE_MSG(test, sframe_case_passed(c, &res),
 			      "stage %d gave %s \"%s\"; want stage %d %s \"%s\"",
-			      res.stage, sframe_strerror(res.err), res.row,
-			      c->stage, sframe_strerror(c->expect), c->row ?: "");
+			      res.stage, sfu_sframe_strerror(res.err), res.row,
+			      c->stage, sfu_sframe_strerror(c->expect), c->row ?: "");
 }
 
 static struct kunit_case sframe_hostile_cases[] = {
@@ -208,7 +208,7 @@ static void user_read_copies_mapped_bytes(struct kunit *test)
 		return;
 	uaddr = sfu_user_place(&ctx, msg, sizeof(msg));
 	if (uaddr)
-		err = sframe_user_read(uaddr, got, sizeof(got));
+		err = sfu_sframe_user_read(uaddr, got, sizeof(got));
 	sfu_user_end(&ctx);
 
 	KUNIT_EXPECT_EQ(test, err, 0);
@@ -226,9 +226,9 @@ static void nofault_read_fails_on_a_page_not_yet_faulted_in(struct kunit *test)
 		return;
 	uaddr = sfu_user_map(&ctx, PAGE_SIZE);
 	if (uaddr) {
-		before = sframe_user_read_nofault(uaddr, &word, sizeof(word));
-		faulting = sframe_user_read(uaddr, &word, sizeof(word));
-		after = sframe_user_read_nofault(uaddr, &word, sizeof(word));
+		before = sfu_sframe_user_read_nofault(uaddr, &word, sizeof(word));
+		faulting = sfu_sframe_user_read(uaddr, &word, sizeof(word));
+		after = sfu_sframe_user_read_nofault(uaddr, &word, sizeof(word));
 	}
 	sfu_user_end(&ctx);
 
@@ -247,9 +247,9 @@ static void reads_of_kernel_addresses_fail_without_reading(struct kunit *test)
 
 	if (!sfu_user_begin(test, &ctx))
 		return;
-	err = sframe_user_read((unsigned long)&secret, &got, sizeof(got));
-	err_nofault = sframe_user_read_nofault((unsigned long)&secret, &got_nofault,
-					       sizeof(got_nofault));
+	err = sfu_sframe_user_read((unsigned long)&secret, &got, sizeof(got));
+	err_nofault = sfu_sframe_user_read_nofault((unsigned long)&secret, &got_nofault,
+						   sizeof(got_nofault));
 	sfu_user_end(&ctx);
 
 	KUNIT_EXPECT_EQ(test, err, -SFRAME_E_FAULT);
@@ -261,9 +261,9 @@ static void reads_of_kernel_addresses_fail_without_reading(struct kunit *test)
 static void section_straddling_an_unmapped_page_faults(struct kunit *test)
 {
 	const struct sframe_fixture *fx = fault_fixture(test, 256);
-	struct sframe_reader r = { .kind = SFRAME_READER_USER };
+	struct sfu_sframe_reader r = { .kind = SFRAME_READER_USER };
 	int init_err = -1, valid_err = -1;
-	struct sframe_section sec;
+	struct sfu_sframe_section sec;
 	struct sfu_user_ctx ctx;
 	unsigned long base;
 
@@ -275,9 +275,9 @@ static void section_straddling_an_unmapped_page_faults(struct kunit *test)
 	r.size = fx->size;
 	if (base && !copy_to_user((void __user *)r.uaddr, fx->data, fx->size) &&
 	    sfu_user_unmap(&ctx, base + PAGE_SIZE, PAGE_SIZE)) {
-		init_err = sframe_section_init(&sec, &r, fx->vaddr, fx->abi);
+		init_err = sfu_sframe_section_init(&sec, &r, fx->vaddr, fx->abi);
 		if (!init_err)
-			valid_err = sframe_section_validate(&sec);
+			valid_err = sfu_sframe_section_validate(&sec);
 	}
 	sfu_user_end(&ctx);
 
@@ -288,24 +288,24 @@ static void section_straddling_an_unmapped_page_faults(struct kunit *test)
 static void page_unmapped_between_validation_and_lookup_faults(struct kunit *test)
 {
 	const struct sframe_fixture *fx = fault_fixture(test, 64);
-	struct sframe_reader r = { .kind = SFRAME_READER_USER };
+	struct sfu_sframe_reader r = { .kind = SFRAME_READER_USER };
 	int valid_err = -1, find_err = -1, nofault_err = -1;
-	struct sframe_section sec;
+	struct sfu_sframe_section sec;
 	struct sfu_user_ctx ctx;
-	struct sframe_row row;
+	struct sfu_sframe_row row;
 
 	if (!fx || !sfu_user_begin(test, &ctx))
 		return;
 	r.uaddr = sfu_user_place(&ctx, fx->data, fx->size);
 	r.size = fx->size;
-	if (r.uaddr && !sframe_section_init(&sec, &r, fx->vaddr, fx->abi)) {
-		valid_err = sframe_section_validate(&sec);
+	if (r.uaddr && !sfu_sframe_section_init(&sec, &r, fx->vaddr, fx->abi)) {
+		valid_err = sfu_sframe_section_validate(&sec);
 		unsigned long first = r.uaddr & PAGE_MASK;
 
 		if (sfu_user_unmap(&ctx, first, r.uaddr + r.size - first)) {
-			find_err = sframe_find_row(&sec, first_row_pc(fx), &row);
+			find_err = sfu_sframe_find_row(&sec, first_row_pc(fx), &row);
 			sec.reader.kind = SFRAME_READER_USER_NOFAULT;
-			nofault_err = sframe_find_row(&sec, first_row_pc(fx), &row);
+			nofault_err = sfu_sframe_find_row(&sec, first_row_pc(fx), &row);
 		}
 	}
 	sfu_user_end(&ctx);

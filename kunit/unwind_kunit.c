@@ -21,11 +21,11 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "compat.h"
+#include "sframe_unwind/compat.h"
 #include "kunit/unwind_kunit.h"
-#include "registry.h"
+#include "sframe_unwind/registry.h"
 #include "sframe/sframe_format.h"
-#include "unwind.h"
+#include "sframe_unwind/unwind.h"
 #include "user_mem.h"
 
 #define UW_FUNC_SIZE	0x100	/* every function's size and spacing */
@@ -978,7 +978,8 @@ static size_t uw_build_section(const struct uw_env *env, const struct uw_sec *s,
 	uw_put_le(buf, SFRAME_HDR_VERSION, s->version, 1);
 	uw_put_le(buf, SFRAME_HDR_FLAGS, SFRAME_F_FDE_SORTED |
 		  (v3 ? SFRAME_F_FDE_FUNC_START_PCREL : 0), 1);
-	uw_put_le(buf, SFRAME_HDR_ABI_ARCH, uw_arch.sframe_abi, 1);
+	uw_put_le(buf, SFRAME_HDR_ABI_ARCH, uw_arch.id == UW_ARCH_X86_64 ?
+		  SFRAME_ABI_AMD64_ENDIAN_LITTLE : SFRAME_ABI_AARCH64_ENDIAN_LITTLE, 1);
 	uw_put_le(buf, SFRAME_HDR_CFA_FIXED_RA, (u8)uw_arch.fixed_ra, 1);
 	uw_put_le(buf, SFRAME_HDR_NUM_FDES, s->nfuncs, 4);
 	uw_put_le(buf, SFRAME_HDR_NUM_FRES, nfres, 4);

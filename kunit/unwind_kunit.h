@@ -18,7 +18,6 @@ struct pt_regs;
 /**
  * struct uw_arch_facts - the architecture the suite runs on
  * @id: UW_ARCH_*
- * @sframe_abi: SFRAME_ABI_* of sections for this architecture
  * @fixed_ra: the header's cfa_fixed_ra_offset (-8 on x86_64, else 0)
  * @fp_cfa_exact: a frame-pointer step knows the caller's SP exactly
  *                (x86_64), rather than a lower bound (arm64)
@@ -30,7 +29,6 @@ struct pt_regs;
  */
 struct uw_arch_facts {
 	unsigned int id;
-	u8 sframe_abi;
 	s8 fixed_ra;
 	bool fp_cfa_exact;
 	bool compat_fp_walk;

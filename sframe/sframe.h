@@ -6,8 +6,8 @@
  *
  * The same source builds in the kernel module and in the userspace tools.
  * It allocates nothing, and every section byte is read through
- * sframe_read() or sframe_read_ptr(), so the section may live in user memory
- * that changes or disappears at any time: sframe_find_row() re-checks
+ * sfu_sframe_read() or sfu_sframe_read_ptr(), so the section may live in user memory
+ * that changes or disappears at any time: sfu_sframe_find_row() re-checks
  * everything it reads.
  */
 #ifndef _SFRAME_H
@@ -15,7 +15,7 @@
 
 #include <linux/types.h>
 
-#include "sframe_error.h"
+#include "uapi/sframe_errors.h"
 #include "sframe_format.h"
 #include "sframe_reader.h"
 
@@ -33,7 +33,7 @@
 #define SFRAME_MAX_EMPTY_FDE_SKIP	16
 
 /**
- * struct sframe_section - a section whose header has been checked
+ * struct sfu_sframe_section - a section whose header has been checked
  * @reader: where its bytes are
  * @vaddr: address at which the section is mapped (link-time address in the
  *         tools, user address in the kernel); function starts are relative
@@ -51,8 +51,8 @@
  * @fre_off: section offset of the FRE sub-section
  * @fre_end: @fre_off + @fre_len; bytes after it are ignored
  */
-struct sframe_section {
-	struct sframe_reader reader;
+struct sfu_sframe_section {
+	struct sfu_sframe_reader reader;
 	u64 vaddr;
 	u8 version;
 	u8 flags;
@@ -69,7 +69,7 @@ struct sframe_section {
 };
 
 /**
- * struct sframe_fde - one function descriptor, decoded and bounds-checked
+ * struct sfu_sframe_fde - one function descriptor, decoded and bounds-checked
  * @func_start: absolute start address of the function
  * @func_size: bytes; a zero-size function never matches a PC
  * @idx: index in the FDE array
@@ -82,7 +82,7 @@ struct sframe_section {
  * @rep_size: repeat block size of a PC-mask FDE, 0 otherwise
  * @pcmask: FRE starts are offsets within a repeated block
  */
-struct sframe_fde {
+struct sfu_sframe_fde {
 	u64 func_start;
 	u32 func_size;
 	u32 idx;
@@ -97,21 +97,21 @@ struct sframe_fde {
 };
 
 /* Base of a CFA, RA or FP rule. */
-enum sframe_base {
+enum sfu_sframe_base {
 	SFRAME_BASE_SP,		/* the ABI's stack pointer */
 	SFRAME_BASE_FP,		/* the ABI's frame pointer */
 	SFRAME_BASE_REG,	/* another DWARF register: topmost frame only */
 };
 
 /**
- * struct sframe_cfa_rule - how to compute the CFA
+ * struct sfu_sframe_cfa_rule - how to compute the CFA
  * @base: SFRAME_BASE_SP, _FP or _REG
  * @deref: CFA = *(base + offset) instead of base + offset (FLEX only)
  * @regnum: DWARF register number of the base (FLEX rows; SP/FP numbers are
  *          filled in for DEFAULT rows too)
  * @offset: signed offset
  */
-struct sframe_cfa_rule {
+struct sfu_sframe_cfa_rule {
 	u8 base;
 	bool deref;
 	u32 regnum;
@@ -123,7 +123,7 @@ struct sframe_cfa_rule {
  * this row, so RA is still in the link register (AArch64, topmost frame
  * only) and FP is unchanged.
  */
-enum sframe_rule_kind {
+enum sfu_sframe_rule_kind {
 	SFRAME_RULE_SAME,
 	SFRAME_RULE_FIXED,	/* *(CFA + offset), offset from the header (AMD64 RA) */
 	SFRAME_RULE_CFA_DEREF,	/* *(CFA + offset) */
@@ -132,20 +132,20 @@ enum sframe_rule_kind {
 };
 
 /**
- * struct sframe_reg_rule - how to recover RA or FP
- * @kind: enum sframe_rule_kind
+ * struct sfu_sframe_reg_rule - how to recover RA or FP
+ * @kind: enum sfu_sframe_rule_kind
  * @base: for the _REG kinds: SFRAME_BASE_SP, _FP or _REG
  * @regnum: DWARF register number of the base (_REG kinds)
  * @offset: signed offset (unused for SFRAME_RULE_SAME)
  */
-struct sframe_reg_rule {
+struct sfu_sframe_reg_rule {
 	u8 kind;
 	u8 base;
 	u32 regnum;
 	s64 offset;
 };
 
-/* sframe_row.flags */
+/* sfu_sframe_row.flags */
 #define SFRAME_ROW_OUTERMOST	0x01	/* RA undefined: the stack ends here */
 #define SFRAME_ROW_RA_MANGLED	0x02	/* RA carries a pointer signature (PAC) */
 #define SFRAME_ROW_SIGNAL	0x04	/* V3 signal frame */
@@ -156,7 +156,7 @@ struct sframe_reg_rule {
 #define SFRAME_ROW_TOPMOST_ONLY	0x80	/* needs registers only the topmost frame has */
 
 /**
- * struct sframe_row - the unwind rules that hold for a range of PCs
+ * struct sfu_sframe_row - the unwind rules that hold for a range of PCs
  * @start: first PC of the range
  * @end: first PC after the range
  * @func_start: start of the function (FDE)
@@ -171,7 +171,7 @@ struct sframe_reg_rule {
  *
  * An outermost row (SFRAME_ROW_OUTERMOST) has no meaningful rules.
  */
-struct sframe_row {
+struct sfu_sframe_row {
 	u64 start;
 	u64 end;
 	u64 func_start;
@@ -179,23 +179,25 @@ struct sframe_row {
 	u32 fde_idx;
 	u32 fre_start;
 	u32 flags;
-	struct sframe_cfa_rule cfa;
-	struct sframe_reg_rule ra;
-	struct sframe_reg_rule fp;
+	struct sfu_sframe_cfa_rule cfa;
+	struct sfu_sframe_reg_rule ra;
+	struct sfu_sframe_reg_rule fp;
 };
 
-/* Longest sframe_row_format() output is well below this. */
+/* Longest sfu_sframe_row_format() output is well below this. */
 #define SFRAME_ROW_FORMAT_MAX	96
 
-int sframe_section_init(struct sframe_section *sec, const struct sframe_reader *r,
-			unsigned long sframe_vaddr, int expected_abi);
-int sframe_section_validate(const struct sframe_section *sec);
-int sframe_find_row(const struct sframe_section *sec, unsigned long pc, struct sframe_row *row);
-int sframe_fde_get(const struct sframe_section *sec, u32 idx, struct sframe_fde *fde);
-int sframe_fre_next(const struct sframe_section *sec, const struct sframe_fde *fde, u64 *pos,
-		    struct sframe_row *row);
-int sframe_row_format(const struct sframe_row *row, char *buf, size_t len);
-const char *sframe_strerror(int err);
-int sframe_err_to_errno(int err);
+int sfu_sframe_section_init(struct sfu_sframe_section *sec, const struct sfu_sframe_reader *r,
+			    unsigned long sframe_vaddr, int expected_abi);
+int sfu_sframe_section_validate(const struct sfu_sframe_section *sec);
+int sfu_sframe_find_row(const struct sfu_sframe_section *sec, unsigned long pc,
+			struct sfu_sframe_row *row);
+int sfu_sframe_fde_get(const struct sfu_sframe_section *sec, u32 idx, struct sfu_sframe_fde *fde);
+int sfu_sframe_fre_next(const struct sfu_sframe_section *sec, const struct sfu_sframe_fde *fde,
+			u64 *pos, struct sfu_sframe_row *row);
+int sfu_sframe_row_format(const struct sfu_sframe_row *row, char *buf, size_t len);
+int sfu_sframe_abi_of_elf(unsigned int e_machine, bool big_endian);
+const char *sfu_sframe_strerror(int err);
+int sfu_sframe_err_to_errno(int err);
 
 #endif /* _SFRAME_H */

@@ -11,10 +11,12 @@
 #include <linux/export.h>
 #include <linux/uaccess.h>
 
+#include "sframe_unwind/compat.h"
+
 #include "sframe.h"
 
 /**
- * sframe_user_read() - copy from user memory, faulting pages in as needed
+ * sfu_sframe_user_read() - copy from user memory, faulting pages in as needed
  * @uaddr: user address in the current mm
  * @dst: kernel destination
  * @len: bytes to copy
@@ -22,17 +24,17 @@
  * Context: task context with an mm (may sleep).
  * Return: 0, or -SFRAME_E_FAULT if any byte could not be read.
  */
-int sframe_user_read(unsigned long uaddr, void *dst, size_t len)
+int sfu_sframe_user_read(unsigned long uaddr, void *dst, size_t len)
 {
 	might_fault();
 	if (copy_from_user(dst, (const void __user *)uaddr, len))
 		return -SFRAME_E_FAULT;
 	return 0;
 }
-EXPORT_SYMBOL_GPL(sframe_user_read);
+EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_user_read);
 
 /**
- * sframe_user_read_nofault() - copy from user memory without faulting
+ * sfu_sframe_user_read_nofault() - copy from user memory without faulting
  * @uaddr: user address in the current mm
  * @dst: kernel destination
  * @len: bytes to copy
@@ -42,10 +44,10 @@ EXPORT_SYMBOL_GPL(sframe_user_read);
  * Context: any, including NMI and with locks held.
  * Return: 0, or -SFRAME_E_FAULT if any byte could not be read.
  */
-int sframe_user_read_nofault(unsigned long uaddr, void *dst, size_t len)
+int sfu_sframe_user_read_nofault(unsigned long uaddr, void *dst, size_t len)
 {
 	if (copy_from_user_nofault(dst, (const void __user *)uaddr, len))
 		return -SFRAME_E_FAULT;
 	return 0;
 }
-EXPORT_SYMBOL_GPL(sframe_user_read_nofault);
+EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_user_read_nofault);

@@ -2,7 +2,7 @@
 /*
  * Where the decoder gets section bytes from: a buffer it may read directly,
  * or user memory that may fault or change under it.  Every byte of a section
- * goes through sframe_read() or sframe_read_ptr(), which bounds-check
+ * goes through sfu_sframe_read() or sfu_sframe_read_ptr(), which bounds-check
  * against the section size before touching memory.
  */
 #ifndef _SFRAME_READER_H
@@ -11,36 +11,36 @@
 #include <linux/types.h>
 #include <linux/string.h>
 
-#include "sframe_error.h"
+#include "uapi/sframe_errors.h"
 
 /* The kernel's, or glibc's in the userspace build; a plain hint elsewhere. */
 #ifndef __always_inline
 #define __always_inline inline
 #endif
 
-enum sframe_reader_kind {
+enum sfu_sframe_reader_kind {
 	SFRAME_READER_BUFFER,		/* @buf, readable without faulting */
 	SFRAME_READER_USER,		/* @uaddr in the current mm, may sleep */
 	SFRAME_READER_USER_NOFAULT,	/* @uaddr, gives up on a missing page */
 };
 
 /**
- * struct sframe_reader - the bytes of one SFrame section
+ * struct sfu_sframe_reader - the bytes of one SFrame section
  * @kind: how to read them
  * @buf: start of the section (SFRAME_READER_BUFFER)
  * @uaddr: user address of the section (the two user kinds)
  * @size: bytes readable from the start; may exceed the section proper
  *        (a PT_GNU_SFRAME segment can be padded)
  */
-struct sframe_reader {
-	enum sframe_reader_kind kind;
+struct sfu_sframe_reader {
+	enum sfu_sframe_reader_kind kind;
 	const u8 *buf;
 	unsigned long uaddr;
 	u64 size;
 };
 
 /**
- * sframe_user_read() - copy from user memory, may fault pages in
+ * sfu_sframe_user_read() - copy from user memory, may fault pages in
  * @uaddr: user address
  * @dst: kernel destination
  * @len: bytes
@@ -49,10 +49,10 @@ struct sframe_reader {
  *
  * Return: 0, or -SFRAME_E_FAULT if any byte could not be read.
  */
-int sframe_user_read(unsigned long uaddr, void *dst, size_t len);
+int sfu_sframe_user_read(unsigned long uaddr, void *dst, size_t len);
 
 /**
- * sframe_user_read_nofault() - copy from user memory without faulting
+ * sfu_sframe_user_read_nofault() - copy from user memory without faulting
  * @uaddr: user address
  * @dst: kernel destination
  * @len: bytes
@@ -61,10 +61,10 @@ int sframe_user_read(unsigned long uaddr, void *dst, size_t len);
  *
  * Return: 0, or -SFRAME_E_FAULT if any byte could not be read.
  */
-int sframe_user_read_nofault(unsigned long uaddr, void *dst, size_t len);
+int sfu_sframe_user_read_nofault(unsigned long uaddr, void *dst, size_t len);
 
 /**
- * sframe_read() - copy @len bytes at section offset @off
+ * sfu_sframe_read() - copy @len bytes at section offset @off
  * @r: the section
  * @off: offset from the start of the section
  * @dst: destination
@@ -73,7 +73,7 @@ int sframe_user_read_nofault(unsigned long uaddr, void *dst, size_t len);
  * Return: 0, -SFRAME_E_TRUNCATED if [@off, @off + @len) is not inside the
  * section, -SFRAME_E_FAULT if the memory could not be read.
  */
-static inline int sframe_read(const struct sframe_reader *r, u64 off, void *dst, size_t len)
+static inline int sfu_sframe_read(const struct sfu_sframe_reader *r, u64 off, void *dst, size_t len)
 {
 	/* Written so that no sum can wrap: off + len <= size. */
 	if (off > r->size || len > r->size - off)
@@ -84,15 +84,15 @@ static inline int sframe_read(const struct sframe_reader *r, u64 off, void *dst,
 		memcpy(dst, r->buf + off, len);
 		return 0;
 	case SFRAME_READER_USER:
-		return sframe_user_read(r->uaddr + off, dst, len);
+		return sfu_sframe_user_read(r->uaddr + off, dst, len);
 	case SFRAME_READER_USER_NOFAULT:
-		return sframe_user_read_nofault(r->uaddr + off, dst, len);
+		return sfu_sframe_user_read_nofault(r->uaddr + off, dst, len);
 	}
 	return -SFRAME_E_FAULT;
 }
 
 /**
- * sframe_read_ptr() - @len bytes at section offset @off, read at most once
+ * sfu_sframe_read_ptr() - @len bytes at section offset @off, read at most once
  * @r: the section
  * @off: offset from the start of the section
  * @len: bytes wanted
@@ -107,8 +107,8 @@ static inline int sframe_read(const struct sframe_reader *r, u64 off, void *dst,
  * Return: 0, -SFRAME_E_TRUNCATED if [@off, @off + @len) is not inside the
  * section, -SFRAME_E_FAULT if the memory could not be read.
  */
-static __always_inline int sframe_read_ptr(const struct sframe_reader *r, u64 off, size_t len,
-					   void *tmp, const u8 **p)
+static __always_inline int sfu_sframe_read_ptr(const struct sfu_sframe_reader *r, u64 off,
+					       size_t len, void *tmp, const u8 **p)
 {
 	if (off > r->size || len > r->size - off)
 		return -SFRAME_E_TRUNCATED;
@@ -119,9 +119,9 @@ static __always_inline int sframe_read_ptr(const struct sframe_reader *r, u64 of
 	}
 	*p = tmp;
 	if (r->kind == SFRAME_READER_USER)
-		return sframe_user_read(r->uaddr + off, tmp, len);
+		return sfu_sframe_user_read(r->uaddr + off, tmp, len);
 	if (r->kind == SFRAME_READER_USER_NOFAULT)
-		return sframe_user_read_nofault(r->uaddr + off, tmp, len);
+		return sfu_sframe_user_read_nofault(r->uaddr + off, tmp, len);
 	return -SFRAME_E_FAULT;
 }
 

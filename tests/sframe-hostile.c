@@ -78,9 +78,9 @@ int main(int argc, char **argv)
 		}
 		failed++;
 		printf("FAIL hostile/%s: expected %s %s%s%s%s, got %s %s%s%s%s\n", c->name,
-		       stage_name(c->stage), sframe_strerror(c->expect),
+		       stage_name(c->stage), sfu_sframe_strerror(c->expect),
 		       c->row ? " \"" : "", c->row ? c->row : "", c->row ? "\"" : "",
-		       stage_name(res.stage), sframe_strerror(res.err),
+		       stage_name(res.stage), sfu_sframe_strerror(res.err),
 		       res.row[0] ? " \"" : "", res.row, res.row[0] ? "\"" : "");
 	}
 	return failed ? 1 : 0;

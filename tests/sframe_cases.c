@@ -1517,22 +1517,22 @@ size_t sframe_case_build(const struct sframe_case *c, u8 *buf, size_t cap, u64 *
 void sframe_case_run(const struct sframe_case *c, u8 *buf, size_t len, u64 vaddr,
 		     struct sframe_case_result *res)
 {
-	struct sframe_reader r = { .kind = c->reader, .buf = buf, .uaddr = 0, .size = len };
-	struct sframe_section sec;
-	struct sframe_row row;
+	struct sfu_sframe_reader r = { .kind = c->reader, .buf = buf, .uaddr = 0, .size = len };
+	struct sfu_sframe_section sec;
+	struct sfu_sframe_row row;
 
 	if (c->reader_size)
 		r.size = c->reader_size;
 	memset(res, 0, sizeof(*res));
 
 	res->stage = SFRAME_CASE_INIT;
-	res->err = sframe_section_init(&sec, &r, vaddr, c->abi);
+	res->err = sfu_sframe_section_init(&sec, &r, vaddr, c->abi);
 	if (res->err || c->stage == SFRAME_CASE_INIT)
 		return;
 
 	if (c->stage != SFRAME_CASE_FIND_RAW) {
 		res->stage = SFRAME_CASE_VALIDATE;
-		res->err = sframe_section_validate(&sec);
+		res->err = sfu_sframe_section_validate(&sec);
 		if (res->err || c->stage == SFRAME_CASE_VALIDATE)
 			return;
 		if (c->after_validate)
@@ -1540,9 +1540,9 @@ void sframe_case_run(const struct sframe_case *c, u8 *buf, size_t len, u64 vaddr
 	}
 
 	res->stage = c->stage;
-	res->err = sframe_find_row(&sec, c->pc, &row);
+	res->err = sfu_sframe_find_row(&sec, c->pc, &row);
 	if (!res->err)
-		sframe_row_format(&row, res->row, sizeof(res->row));
+		sfu_sframe_row_format(&row, res->row, sizeof(res->row));
 }
 
 /**

@@ -17,21 +17,21 @@
 
 /* The API stage a case exercises; the stages before it must succeed. */
 enum sframe_case_stage {
-	SFRAME_CASE_INIT,	/* sframe_section_init() */
-	SFRAME_CASE_VALIDATE,	/* then sframe_section_validate() */
-	SFRAME_CASE_FIND,	/* then sframe_find_row(pc) */
-	SFRAME_CASE_FIND_RAW,	/* sframe_find_row(pc) right after init, no validation */
+	SFRAME_CASE_INIT,	/* sfu_sframe_section_init() */
+	SFRAME_CASE_VALIDATE,	/* then sfu_sframe_section_validate() */
+	SFRAME_CASE_FIND,	/* then sfu_sframe_find_row(pc) */
+	SFRAME_CASE_FIND_RAW,	/* sfu_sframe_find_row(pc) right after init, no validation */
 };
 
 /**
  * struct sframe_case - one hostile (or borderline valid) input
  * @name: what it tests, as a sentence
  * @stage: enum sframe_case_stage
- * @abi: expected_abi passed to sframe_section_init()
+ * @abi: expected_abi passed to sfu_sframe_section_init()
  * @expect: 0 or -SFRAME_E_xxx from @stage
  * @pc: address looked up by the find stages
- * @row: expected sframe_row_format() text when a find stage expects 0
- * @reader: enum sframe_reader_kind used (user kinds read address 0)
+ * @row: expected sfu_sframe_row_format() text when a find stage expects 0
+ * @reader: enum sfu_sframe_reader_kind used (user kinds read address 0)
  * @reader_size: if non-zero, the reader claims this size instead of the
  *               built length (only for cases refused before any read)
  * @build: writes the section into @buf (at most @cap bytes), sets *@vaddr,

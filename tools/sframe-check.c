@@ -130,7 +130,7 @@ static u64 elf_get(const u8 *p, u64 off, unsigned int bytes)
 #define PH_SIZE		56
 
 /* Find PT_GNU_SFRAME; the reader gets its file bytes, *vaddr its p_vaddr. */
-static void elf_sframe(const char *path, struct sframe_reader *r, u64 *vaddr, int *abi)
+static void elf_sframe(const char *path, struct sfu_sframe_reader *r, u64 *vaddr, int *abi)
 {
 	u64 size, phoff, phentsize, phnum, ph, off, filesz, i;
 	const u8 *map;
@@ -174,7 +174,7 @@ static void elf_sframe(const char *path, struct sframe_reader *r, u64 *vaddr, in
 	fail_io("%s: no PT_GNU_SFRAME", path);
 }
 
-static void raw_sframe(const struct options *o, struct sframe_reader *r, u64 *vaddr, int *abi)
+static void raw_sframe(const struct options *o, struct sfu_sframe_reader *r, u64 *vaddr, int *abi)
 {
 	u64 size;
 	u8 *copy;
@@ -225,7 +225,7 @@ static void print_flag_names(u8 flags)
 }
 
 /* The header part of objdump --sframe (binutils trunk). */
-static void dump_header(const struct sframe_section *sec)
+static void dump_header(const struct sfu_sframe_section *sec)
 {
 	const char *prefix = "Flags: ";
 	u8 flags = sec->flags;
@@ -254,14 +254,14 @@ static void dump_header(const struct sframe_section *sec)
 	printf("    Num FREs: %u\n", sec->num_fres);
 }
 
-/* Print one row in objdump's columns from sframe_row_format()'s text. */
-static void dump_row(const struct sframe_row *row, u64 startpc)
+/* Print one row in objdump's columns from sfu_sframe_row_format()'s text. */
+static void dump_row(const struct sfu_sframe_row *row, u64 startpc)
 {
 	char text[SFRAME_ROW_FORMAT_MAX], ra[40];
 	char *cfa, *fp, *rest;
 
 	printf("\n    %016llx", startpc);
-	sframe_row_format(row, text, sizeof(text));
+	sfu_sframe_row_format(row, text, sizeof(text));
 	if (row->flags & SFRAME_ROW_OUTERMOST) {
 		printf("  %s", text);
 		return;
@@ -273,10 +273,10 @@ static void dump_row(const struct sframe_row *row, u64 startpc)
 	printf("  %-10s%-10s%-13s", cfa, fp, ra);
 }
 
-static int dump(const struct sframe_section *sec)
+static int dump(const struct sfu_sframe_section *sec)
 {
-	struct sframe_row row;
-	struct sframe_fde fde;
+	struct sfu_sframe_row row;
+	struct sfu_sframe_fde fde;
 	const char *attr;
 	u32 i, j;
 	u64 pos;
@@ -285,7 +285,7 @@ static int dump(const struct sframe_section *sec)
 	dump_header(sec);
 	printf("\n  Function Index :\n");
 	for (i = 0; i < sec->num_fdes; i++) {
-		err = sframe_fde_get(sec, i, &fde);
+		err = sfu_sframe_fde_get(sec, i, &fde);
 		if (err)
 			goto bad;
 		printf("\n    func idx [%u]: pc = 0x%llx, size = %u bytes", i, fde.func_start,
@@ -302,7 +302,7 @@ static int dump(const struct sframe_section *sec)
 		       "CFA", "FP", "RA");
 		pos = fde.fres_off;
 		for (j = 0; j < fde.num_fres; j++) {
-			err = sframe_fre_next(sec, &fde, &pos, &row);
+			err = sfu_sframe_fre_next(sec, &fde, &pos, &row);
 			if (err)
 				goto bad;
 			dump_row(&row, fde.pcmask ? row.fre_start : row.start);
@@ -313,31 +313,31 @@ static int dump(const struct sframe_section *sec)
 bad:
 	printf("\n");
 	fflush(stdout);
-	fprintf(stderr, "%s: FDE %u: %s\n", prog, i, sframe_strerror(err));
+	fprintf(stderr, "%s: FDE %u: %s\n", prog, i, sfu_sframe_strerror(err));
 	return 1;
 }
 
-static int lookup_one(const struct sframe_section *sec, u64 pc)
+static int lookup_one(const struct sfu_sframe_section *sec, u64 pc)
 {
 	char text[SFRAME_ROW_FORMAT_MAX];
-	struct sframe_row row;
+	struct sfu_sframe_row row;
 	int err;
 
-	err = sframe_find_row(sec, pc, &row);
+	err = sfu_sframe_find_row(sec, pc, &row);
 	if (err == -SFRAME_E_NO_FDE || err == -SFRAME_E_NO_FRE) {
 		printf("%llx -\n", pc);
 		return 0;
 	}
 	if (err) {
-		printf("%llx error %s\n", pc, sframe_strerror(err));
+		printf("%llx error %s\n", pc, sfu_sframe_strerror(err));
 		return 1;
 	}
-	sframe_row_format(&row, text, sizeof(text));
+	sfu_sframe_row_format(&row, text, sizeof(text));
 	printf("%llx %s\n", pc, text);
 	return 0;
 }
 
-static int lookup(const struct sframe_section *sec, const struct options *o)
+static int lookup(const struct sfu_sframe_section *sec, const struct options *o)
 {
 	char line[128];
 	int i, ret = 0;
@@ -406,8 +406,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 
 int main(int argc, char **argv)
 {
-	struct sframe_reader r = { 0 };
-	struct sframe_section sec;
+	struct sfu_sframe_reader r = { 0 };
+	struct sfu_sframe_section sec;
 	struct options o = { 0 };
 	const char *name;
 	int abi, err;
@@ -420,14 +420,14 @@ int main(int argc, char **argv)
 		elf_sframe(o.file, &r, &vaddr, &abi);
 	name = o.raw ? o.raw : o.file;
 
-	err = sframe_section_init(&sec, &r, vaddr, abi);
+	err = sfu_sframe_section_init(&sec, &r, vaddr, abi);
 	if (err) {
-		printf("%s: refused: %s (header)\n", name, sframe_strerror(err));
+		printf("%s: refused: %s (header)\n", name, sfu_sframe_strerror(err));
 		err = 1;
 	} else if (!o.no_validate) {
-		err = sframe_section_validate(&sec);
+		err = sfu_sframe_section_validate(&sec);
 		if (err) {
-			printf("%s: refused: %s (validation)\n", name, sframe_strerror(err));
+			printf("%s: refused: %s (validation)\n", name, sfu_sframe_strerror(err));
 			err = 1;
 		}
 	}

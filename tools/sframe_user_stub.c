@@ -8,14 +8,14 @@
 #include "sframe/sframe_reader.h"
 
 /**
- * sframe_user_read() - userspace stub, always fails
+ * sfu_sframe_user_read() - userspace stub, always fails
  * @uaddr: unused
  * @dst: unused
  * @len: unused
  *
  * Return: -SFRAME_E_FAULT.
  */
-int sframe_user_read(unsigned long uaddr, void *dst, size_t len)
+int sfu_sframe_user_read(unsigned long uaddr, void *dst, size_t len)
 {
 	(void)uaddr;
 	(void)dst;
@@ -24,14 +24,14 @@ int sframe_user_read(unsigned long uaddr, void *dst, size_t len)
 }
 
 /**
- * sframe_user_read_nofault() - userspace stub, always fails
+ * sfu_sframe_user_read_nofault() - userspace stub, always fails
  * @uaddr: unused
  * @dst: unused
  * @len: unused
  *
  * Return: -SFRAME_E_FAULT.
  */
-int sframe_user_read_nofault(unsigned long uaddr, void *dst, size_t len)
+int sfu_sframe_user_read_nofault(unsigned long uaddr, void *dst, size_t len)
 {
 	(void)uaddr;
 	(void)dst;

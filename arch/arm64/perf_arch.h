@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * arm64 facts for native perf callchains (core/perf_callchain.c).
+ * arm64 facts for native perf callchains (consumers/perf_callchain.c).
  */
 #ifndef _SFU_ARCH_ARM64_PERF_ARCH_H
 #define _SFU_ARCH_ARM64_PERF_ARCH_H

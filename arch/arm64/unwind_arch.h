@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * arm64 facts for the generic user unwinder (core/unwind.c).
+ * arm64 facts for the generic user unwinder (unwind/unwind.c).
  *
  * A call leaves the return address in the link register x30; a function
  * that calls others saves x29 and x30 as a frame record {x29, x30} on its
@@ -17,8 +17,8 @@
 #include <asm/pointer_auth.h>
 #include <asm/ptrace.h>
 
-#include "compat.h"
-#include "unwind.h"
+#include "sframe_unwind/compat.h"
+#include "sframe_unwind/unwind.h"
 
 /* At a function's entry the return address is in x30 and the CFA is SP. */
 #define SFU_ARCH_TOPMOST_CFA_MAY_BE_SP	true

@@ -7,16 +7,15 @@
 #include <asm/ptrace.h>
 
 #include "kunit/unwind_kunit.h"
-#include "sframe/sframe_format.h"
+#include "unwind_arch.h"
 
 const struct uw_arch_facts uw_arch = {
 	.id = UW_ARCH_ARM64,
-	.sframe_abi = SFRAME_ABI_AARCH64_ENDIAN_LITTLE,
 	.fixed_ra = 0,
 	.fp_cfa_exact = false,
 	.compat_fp_walk = false,
-	.dwarf_sp = SFRAME_AARCH64_DWARF_SP,
-	.dwarf_fp = SFRAME_AARCH64_DWARF_FP,
+	.dwarf_sp = SFU_ARM64_DWARF_SP,
+	.dwarf_fp = SFU_ARM64_DWARF_FP,
 	.dwarf_scratch = 9,	/* x9 */
 	.dwarf_bad = 32,	/* not a general register */
 };

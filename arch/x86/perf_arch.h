@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * x86_64 facts for native perf callchains (core/perf_callchain.c).
+ * x86_64 facts for native perf callchains (consumers/perf_callchain.c).
  */
 #ifndef _SFU_ARCH_X86_PERF_ARCH_H
 #define _SFU_ARCH_X86_PERF_ARCH_H

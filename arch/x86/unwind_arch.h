@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * x86_64 facts for the generic user unwinder (core/unwind.c).
+ * x86_64 facts for the generic user unwinder (unwind/unwind.c).
  *
  * The return address is always on the stack, at CFA - 8 (SFrame's fixed
  * RA offset): there is no link register.  The frame-pointer chain is
@@ -13,7 +13,7 @@
 
 #include <asm/ptrace.h>
 
-#include "unwind.h"
+#include "sframe_unwind/unwind.h"
 
 /* A frame's CFA is at least one word (the return address) above its SP. */
 #define SFU_ARCH_TOPMOST_CFA_MAY_BE_SP	false

@@ -8,16 +8,15 @@
 #include <asm/segment.h>
 
 #include "kunit/unwind_kunit.h"
-#include "sframe/sframe_format.h"
+#include "unwind_arch.h"
 
 const struct uw_arch_facts uw_arch = {
 	.id = UW_ARCH_X86_64,
-	.sframe_abi = SFRAME_ABI_AMD64_ENDIAN_LITTLE,
 	.fixed_ra = -8,
 	.fp_cfa_exact = true,
 	.compat_fp_walk = true,
-	.dwarf_sp = SFRAME_AMD64_DWARF_SP,
-	.dwarf_fp = SFRAME_AMD64_DWARF_FP,
+	.dwarf_sp = SFU_X86_DWARF_RSP,
+	.dwarf_fp = SFU_X86_DWARF_RBP,
 	.dwarf_scratch = 10,	/* r10 */
 	.dwarf_bad = 17,	/* xmm0 */
 };

@@ -11,11 +11,13 @@
 #include <linux/fs.h>
 #include <linux/hrtimer.h>
 #include <linux/mm_types.h>
+#include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/coredump.h>
 #include <linux/shmem_fs.h>
 #include <linux/version.h>
+
 #ifndef SUID_DUMP_USER		/* see sfu_dumpable_or_ptrace_capable() */
 #include <linux/sched/exec_state.h>
 #endif
@@ -133,6 +135,30 @@ static inline struct file *sfu_shmem_file_setup(const char *name, loff_t size,
 	return shmem_file_setup(name, size, flags);
 #endif
 }
+
+/*
+ * Symbol namespaces: an identifier until 6.12, a string literal since 6.13.
+ * What other modules may call is EXPORT_SYMBOL_NS_GPL(sym, SFU_NS);
+ * everything else the KUnit module needs is EXPORT_SYMBOL_IF_KUNIT(),
+ * exported only when KUnit is configured, into the namespace the kernel
+ * keeps for tests.  Nothing is exported without a namespace.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define SFU_NS				"SFRAME_UNWIND"
+#define SFU_KUNIT_NS			"EXPORTED_FOR_KUNIT_TESTING"
+#else
+#define SFU_NS				SFRAME_UNWIND
+#define SFU_KUNIT_NS			EXPORTED_FOR_KUNIT_TESTING
+#endif
+
+/* <kunit/visibility.h> came in 6.2; before, the same definitions here. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#include <kunit/visibility.h>
+#elif IS_ENABLED(CONFIG_KUNIT)
+#define EXPORT_SYMBOL_IF_KUNIT(sym)	EXPORT_SYMBOL_NS(sym, EXPORTED_FOR_KUNIT_TESTING)
+#else
+#define EXPORT_SYMBOL_IF_KUNIT(sym)
+#endif
 
 #if IS_ENABLED(CONFIG_KUNIT)
 #include <kunit/test.h>

@@ -77,4 +77,8 @@ int sfu_unwind_deferred_cached(struct pt_regs *regs, const struct sfu_unwind_sta
 			       u64 *cookie);
 int sfu_unwind_deferred_fault_in(void);
 
+int sfu_deferred_init(void);
+void sfu_deferred_stop(void);
+void sfu_deferred_exit(void);
+
 #endif /* _SFRAME_UNWIND_DEFERRED_H */

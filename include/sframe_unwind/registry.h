@@ -1,26 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Per-mm SFrame registry: which section describes which user text.
+ * Per-mm registry: which unwind rows describe which user text.
  *
  * Filled at mmap time for every executable file mapping whose ELF file has
  * PT_GNU_SFRAME, and through SFU_IOC_REGISTER for code without a file;
  * emptied at munmap, exec and exit.  Lookups are lock-free (RCU) and safe
- * from any context, NMI included.
+ * from any context, NMI included, and answer with format-neutral rules
+ * (sframe_unwind/rules.h): no caller of this header sees a format.
+ *
+ * The layer's interface to the unwinder, the consumers and module init.
+ * It calls only the format (sframe/) and the helpers of lib/.
  */
 #ifndef _SFRAME_UNWIND_REGISTRY_H
 #define _SFRAME_UNWIND_REGISTRY_H
 
 #include <linux/types.h>
 
+#include "sframe_unwind/rules.h"
+
 struct mm_struct;
-struct sframe_row;
 struct sfu_mm;
 struct sfu_section;
 
 /**
  * struct sfu_lookup_counts - lookups not yet added to the stats counters
  * @lookups: row lookups (SFU_STAT_lookups)
- * @rowc_hits: answered by the per-CPU row cache (SFU_STAT_row_cache_hits)
+ * @rowc_hits: answered by the per-CPU rules cache (SFU_STAT_row_cache_hits)
  * @rowc_misses: answered by the decoder, cache on (SFU_STAT_row_cache_misses)
  *
  * A series of lookups counts in here and adds to the per-CPU counters once,
@@ -33,17 +38,17 @@ struct sfu_lookup_counts {
 };
 
 /**
- * struct sfu_row_cache - state shared by a series of lookups (one unwind)
+ * struct sfu_lookup - state shared by a series of lookups (one unwind)
  * @mm: the mm looked up in
  * @smm: its registry, once found
  * @section: the section the last lookup found, valid while @rcu
  * @rcu: the cache is inside an RCU read-side section
  * @counts: what the lookups count, added to the stats on release
  *
- * Opaque to callers: sfu_row_cache_init(), sfu_find_row_cached(),
- * sfu_row_cache_release().
+ * Opaque to callers: sfu_lookup_begin(), sfu_lookup_rules(),
+ * sfu_lookup_end().
  */
-struct sfu_row_cache {
+struct sfu_lookup {
 	struct mm_struct *mm;
 	struct sfu_mm *smm;
 	const struct sfu_section *section;
@@ -69,12 +74,12 @@ int sfu_registry_init(void);
 void sfu_registry_stop(void);
 void sfu_registry_exit(void);
 
-int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault,
-		 struct sframe_row *row);
-void sfu_row_cache_init(struct sfu_row_cache *c, struct mm_struct *mm);
-int sfu_find_row_cached(struct sfu_row_cache *c, unsigned long pc, bool nofault,
-			struct sframe_row *row);
-void sfu_row_cache_release(struct sfu_row_cache *c);
+int sfu_find_rules(struct mm_struct *mm, unsigned long pc, bool nofault,
+		   struct sfu_frame_rules *rules);
+void sfu_lookup_begin(struct sfu_lookup *c, struct mm_struct *mm);
+int sfu_lookup_rules(struct sfu_lookup *c, unsigned long pc, bool nofault,
+		     struct sfu_frame_rules *rules);
+void sfu_lookup_end(struct sfu_lookup *c);
 
 int sfu_registry_add(struct mm_struct *mm, unsigned long sframe_addr, unsigned long sframe_size,
 		     unsigned long text_start, unsigned long text_end, int *sframe_err);

@@ -69,7 +69,7 @@ struct sfu_frame {
  * @max: capacity of @frames (the depth limit of this unwind)
  * @nr: out: frames stored
  * @flags: SFU_UNWIND_*
- * @stop_reason: out: enum sfu_stop_reason (see the unwinder's header)
+ * @stop_reason: out: enum sfu_stop_reason (below)
  * @pid: SFU_IOC_UNWIND_TASK only: the thread to unwind (0 = caller)
  * @reserved: 0
  */
@@ -89,5 +89,57 @@ struct sfu_unwind {
 #define SFU_IOC_UNWIND_SELF	_IOWR(SFU_IOC_MAGIC, 3, struct sfu_unwind)
 /* Unwind another thread's user stack where it is interrupted in user space. */
 #define SFU_IOC_UNWIND_TASK	_IOWR(SFU_IOC_MAGIC, 4, struct sfu_unwind)
+
+/**
+ * enum sfu_stop_reason - why an unwind ended
+ * @SFU_STOP_NONE: not stopped (internal; never returned)
+ * @SFU_STOP_OUTERMOST: an SFrame row marks the outermost frame (return
+ *	address undefined): the stack ends here, a normal end
+ * @SFU_STOP_FP_END: the frame-pointer chain ends with a zero frame pointer,
+ *	the ABI's marker of the outermost frame: a normal end
+ * @SFU_STOP_DEPTH: the frame limit was reached (the caller's @max or the
+ *	max_depth module parameter) and the stack goes on
+ * @SFU_STOP_BAD_CFA: the computed CFA is below the stack pointer (or equal
+ *	to it where the architecture does not allow that), misaligned, or
+ *	outside user space
+ * @SFU_STOP_CFA_NOT_INCREASING: the CFA did not move up the stack from the
+ *	previous frame's: a cycle or corrupt data
+ * @SFU_STOP_BAD_RA: the return address is zero or not a user address
+ * @SFU_STOP_FAULT: stack memory could not be read (in no-fault mode this
+ *	includes pages that are not present)
+ * @SFU_STOP_NO_INFO: no usable SFrame row for the PC (no section, no
+ *	function, bad or unreadable section data) and the frame-pointer
+ *	fallback is not allowed
+ * @SFU_STOP_COMPAT: a compat (32-bit) task, which has no SFrame unwinding,
+ *	and the frame-pointer walk it would need is not allowed or not
+ *	supported on this architecture
+ * @SFU_STOP_BAD_RULE: the row needs a register only the topmost frame has
+ *	(including an AArch64 return address still in the link register)
+ *	in a deeper frame, or a register the architecture cannot supply
+ * @SFU_STOP_SIGNAL: a signal frame (V3 SFrame signal FDE); unwinding
+ *	through signal frames is not supported
+ * @SFU_STOP_NOT_USER: there is no user context to unwind (kernel thread,
+ *	no mm, registers not from user mode)
+ * @SFU_STOP_NR: number of reasons (not a reason)
+ *
+ * Values are part of the user ABI (struct sfu_unwind.stop_reason and the
+ * stop reasons of the trace events).
+ */
+enum sfu_stop_reason {
+	SFU_STOP_NONE,
+	SFU_STOP_OUTERMOST,
+	SFU_STOP_FP_END,
+	SFU_STOP_DEPTH,
+	SFU_STOP_BAD_CFA,
+	SFU_STOP_CFA_NOT_INCREASING,
+	SFU_STOP_BAD_RA,
+	SFU_STOP_FAULT,
+	SFU_STOP_NO_INFO,
+	SFU_STOP_COMPAT,
+	SFU_STOP_BAD_RULE,
+	SFU_STOP_SIGNAL,
+	SFU_STOP_NOT_USER,
+	SFU_STOP_NR,
+};
 
 #endif /* _UAPI_SFRAME_UNWIND_H */

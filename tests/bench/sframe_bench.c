@@ -12,7 +12,7 @@
  * (see the script for how it is adjusted).
  *
  * Built twice from this one file: against this project's decoder (looks up
- * with sframe_find_row()), and with -DBENCH_LIBSFRAME against a libsframe
+ * with sfu_sframe_find_row()), and with -DBENCH_LIBSFRAME against a libsframe
  * (looks up with sframe_find_fre()).  The two cannot share a binary: both
  * define sframe_* names and SFRAME_* macros.  Decoding and validation
  * happen before the lookups; callgrind counts only the lookup function
@@ -117,31 +117,31 @@ static void run(struct lookup *v, size_t n)
 
 #else
 
-static struct sframe_section sec;
+static struct sfu_sframe_section sec;
 
 static void setup(const char *buf, size_t size, unsigned long long vaddr)
 {
-	struct sframe_reader r = {
+	struct sfu_sframe_reader r = {
 		.kind = SFRAME_READER_BUFFER,
 		.buf = (const u8 *)buf,
 		.size = size,
 	};
 	int err;
 
-	err = sframe_section_init(&sec, &r, vaddr, 0);
+	err = sfu_sframe_section_init(&sec, &r, vaddr, 0);
 	if (!err)
-		err = sframe_section_validate(&sec);
+		err = sfu_sframe_section_validate(&sec);
 	if (err)
-		die("the decoder refuses the section", sframe_strerror(err));
+		die("the decoder refuses the section", sfu_sframe_strerror(err));
 }
 
 static void run(struct lookup *v, size_t n)
 {
-	struct sframe_row row;
+	struct sfu_sframe_row row;
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (!sframe_find_row(&sec, v[i].pc, &row))
+		if (!sfu_sframe_find_row(&sec, v[i].pc, &row))
 			v[i].fre_start = row.fre_start;
 }
 

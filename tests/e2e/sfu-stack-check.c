@@ -71,7 +71,7 @@ static const char *const stop_names[] = {
 
 #define MAX_FRAMES	64
 #define DEVICE		"/dev/sframe_unwind"
-#define STATS		"/sys/kernel/debug/sframe_unwind/unwind_stats"
+#define STATS		"/sys/kernel/debug/sframe_unwind/device_stats"
 
 static const char *prog_name = "sfu-stack-check";
 static int failures;

@@ -25,13 +25,13 @@ static const int fuzz_abis[] = {
 	SFRAME_ABI_AMD64_ENDIAN_LITTLE, SFRAME_ABI_AARCH64_ENDIAN_LITTLE,
 };
 
-static void fuzz_lookup(const struct sframe_section *sec, u64 pc, bool valid)
+static void fuzz_lookup(const struct sfu_sframe_section *sec, u64 pc, bool valid)
 {
 	char text[SFRAME_ROW_FORMAT_MAX];
-	struct sframe_row row;
+	struct sfu_sframe_row row;
 	int err;
 
-	err = sframe_find_row(sec, pc, &row);
+	err = sfu_sframe_find_row(sec, pc, &row);
 	if (err) {
 		if (valid && err != -SFRAME_E_NO_FDE && err != -SFRAME_E_NO_FRE)
 			__builtin_trap();
@@ -40,15 +40,15 @@ static void fuzz_lookup(const struct sframe_section *sec, u64 pc, bool valid)
 	if (pc < row.start || pc >= row.end || row.start < row.func_start ||
 	    row.end - row.func_start > row.func_size)
 		__builtin_trap();
-	if (sframe_row_format(&row, text, sizeof(text)) >= (int)sizeof(text))
+	if (sfu_sframe_row_format(&row, text, sizeof(text)) >= (int)sizeof(text))
 		__builtin_trap();
 }
 
-static void fuzz_section(const struct sframe_section *sec)
+static void fuzz_section(const struct sfu_sframe_section *sec)
 {
-	bool valid = !sframe_section_validate(sec);
-	struct sframe_row row;
-	struct sframe_fde fde;
+	bool valid = !sfu_sframe_section_validate(sec);
+	struct sfu_sframe_row row;
+	struct sfu_sframe_fde fde;
 	u32 i, j;
 	u64 pos;
 
@@ -56,7 +56,7 @@ static void fuzz_section(const struct sframe_section *sec)
 	fuzz_lookup(sec, ~0ULL, valid);
 	fuzz_lookup(sec, sec->vaddr, valid);
 	for (i = 0; i < sec->num_fdes && i < 64; i++) {
-		if (sframe_fde_get(sec, i, &fde))
+		if (sfu_sframe_fde_get(sec, i, &fde))
 			continue;
 		fuzz_lookup(sec, fde.func_start - 1, valid);
 		fuzz_lookup(sec, fde.func_start, valid);
@@ -66,7 +66,7 @@ static void fuzz_section(const struct sframe_section *sec)
 
 		pos = fde.fres_off;
 		for (j = 0; j < fde.num_fres && j < 256; j++) {
-			if (sframe_fre_next(sec, &fde, &pos, &row))
+			if (sfu_sframe_fre_next(sec, &fde, &pos, &row))
 				break;
 			fuzz_lookup(sec, row.start, valid);
 		}
@@ -75,17 +75,17 @@ static void fuzz_section(const struct sframe_section *sec)
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
-	struct sframe_reader r = {
+	struct sfu_sframe_reader r = {
 		.kind = SFRAME_READER_BUFFER,
 		.buf = data,
 		.size = size,
 	};
-	struct sframe_section sec;
+	struct sfu_sframe_section sec;
 	unsigned int v, a;
 
 	for (v = 0; v < ARRAY_SIZE(fuzz_vaddrs); v++) {
 		for (a = 0; a < ARRAY_SIZE(fuzz_abis); a++) {
-			if (sframe_section_init(&sec, &r, fuzz_vaddrs[v], fuzz_abis[a]))
+			if (sfu_sframe_section_init(&sec, &r, fuzz_vaddrs[v], fuzz_abis[a]))
 				continue;
 			fuzz_section(&sec);
 		}

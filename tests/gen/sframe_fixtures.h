@@ -12,11 +12,11 @@
 #include <linux/types.h>
 
 /**
- * struct sframe_fixture_range - what sframe_find_row() gives for [@lo, @hi)
+ * struct sframe_fixture_range - what sfu_sframe_find_row() gives for [@lo, @hi)
  * @lo: first PC
  * @hi: first PC after the range
  * @err: 0, -SFRAME_E_NO_FDE or -SFRAME_E_NO_FRE
- * @row: sframe_row_format() text when @err is 0, else NULL
+ * @row: sfu_sframe_row_format() text when @err is 0, else NULL
  */
 struct sframe_fixture_range {
 	u64 lo;

@@ -16,9 +16,10 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
-#include "sframe/sframe.h"
+#include "sframe.h"
 
 struct file;
+struct seq_file;
 struct mm_struct;
 struct vm_area_struct;
 
@@ -63,7 +64,7 @@ struct sfu_sframe_copy {
 	u64 id;
 	struct sfu_sframe_copy **slot;
 	size_t size;
-	struct sframe_section sec;
+	struct sfu_sframe_section sec;
 	u8 data[];
 };
 
@@ -102,7 +103,7 @@ struct sfu_section {
 	unsigned long flags;
 	struct sfu_sframe_copy *copy;
 	long bias;
-	struct sframe_section sec;
+	struct sfu_sframe_section sec;
 	char name[SFU_NAME_LEN];
 };
 
@@ -157,17 +158,32 @@ static inline void sfu_mm_write_end(struct sfu_mm *smm)
 	mutex_unlock(&smm->lock);
 }
 
-/* registry.c */
+/* mm.c */
 struct sfu_mm *sfu_mm_find(struct mm_struct *mm);
 struct sfu_mm *sfu_mm_lookup(struct mm_struct *mm);
 struct sfu_mm *sfu_mm_get_or_create(struct mm_struct *mm, pid_t tgid);
 void sfu_mm_destroy(struct mm_struct *mm);
+unsigned int sfu_mm_count(void);
+int sfu_mm_table_init(void);
+void sfu_mm_table_exit(void);
+
+/* section.c */
+unsigned int sfu_sections_total(void);
+void sfu_section_discard(struct sfu_section *s);
+void sfu_section_free(struct sfu_section *s);
+void sfu_section_remove_locked(struct sfu_mm *smm, struct sfu_section *s);
+bool sfu_section_text_mapped(struct mm_struct *mm, const struct sfu_section *s);
+bool sfu_section_data_mapped(struct mm_struct *mm, const struct sfu_section *s);
+int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s);
 bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end,
 		    bool text, bool data);
 void sfu_recheck(struct mm_struct *mm);
 void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid);
 
-/* registry_elf.c */
+/* lookup.c */
+int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault, struct sfu_sframe_row *row);
+
+/* elf.c */
 /**
  * struct sfu_elf_sframe - where a file's PT_GNU_SFRAME lies
  * @abi: the SFrame ABI this kernel's native tasks use
@@ -188,11 +204,11 @@ void sfu_file_id_get(struct file *file, struct sfu_file_id *id);
 bool sfu_file_id_equal(const struct sfu_file_id *a, const struct sfu_file_id *b);
 int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned long vm_start,
 		    unsigned long file_off, struct sfu_elf_sframe *out,
-		    struct sframe_section *sec, struct sfu_sframe_copy **copy);
+		    struct sfu_sframe_section *sec, struct sfu_sframe_copy **copy);
 int sfu_native_sframe_abi(void);
 void sfu_fcache_exit(void);
 
-/* registry_copy.c */
+/* copy.c */
 struct sfu_sframe_copy *sfu_copy_alloc(size_t size);
 int sfu_copy_init(struct sfu_sframe_copy *c, unsigned long vaddr);
 void sfu_copy_put(struct sfu_sframe_copy *c);
@@ -203,13 +219,7 @@ void sfu_copy_clear_slot(struct sfu_sframe_copy **slot);
 void sfu_copy_usage(unsigned int *copies, unsigned long *bytes);
 unsigned long sfu_copy_budget(void);
 
-/* row_cache.c (the lookup: row_cache.h) */
-void sfu_rowc_store(u64 copy_id, u64 pc, const struct sframe_row *row);
-size_t sfu_rowc_bytes(void);
-int sfu_rowc_init(void);
-void sfu_rowc_exit(void);
-
-/* registry_hooks.c */
+/* hooks.c */
 int sfu_hooks_init(void);
 void sfu_hooks_exit(void);
 void sfu_scan_running_processes(void);

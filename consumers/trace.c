@@ -33,8 +33,9 @@
 #include <linux/uaccess.h>
 #include <asm/syscall.h>
 
-#include "deferred_internal.h"
-#include "sframe_unwind.h"
+#include "sframe_unwind/consumers.h"
+#include "sframe_unwind/deferred.h"
+#include "sframe_unwind/lib.h"
 
 #define CREATE_TRACE_POINTS
 #include "user_stack_trace.h"
@@ -416,8 +417,8 @@ int sfu_trace_init(void)
 
 	if (err)
 		return err;
-	debugfs_create_file("sampler", 0600, sfu_debugfs_dir(), NULL, &sfu_sampler_fops);
-	debugfs_create_file("trigger", 0600, sfu_debugfs_dir(), NULL, &sfu_trigger_fops);
+	sfu_debugfs_file("sampler", 0600, NULL, &sfu_sampler_fops);
+	sfu_debugfs_file("trigger", 0600, NULL, &sfu_trigger_fops);
 	return 0;
 }
 
@@ -428,8 +429,8 @@ int sfu_trace_init(void)
  */
 void sfu_trace_stop(void)
 {
-	debugfs_lookup_and_remove("sampler", sfu_debugfs_dir());
-	debugfs_lookup_and_remove("trigger", sfu_debugfs_dir());
+	sfu_debugfs_remove("sampler");
+	sfu_debugfs_remove("trigger");
 	mutex_lock(&sfu_trace_mutex);
 	sfu_sampler_stop();
 	sfu_trigger_detach();

@@ -32,9 +32,10 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "compat.h"
-#include "task_work.h"
-#include "unwind.h"
+#include "sframe_unwind/compat.h"
+#include "sframe_unwind/task_work.h"
+#include "sframe_unwind/unwind.h"
+#include "internal.h"
 
 /* How long SFU_IOC_UNWIND_TASK waits for the target to run its unwind. */
 #define SFU_UNWIND_TASK_TIMEOUT	(5 * HZ)

@@ -34,12 +34,12 @@
 #include <linux/seq_file.h>
 #include <linux/string.h>
 
-#include "compat.h"
-#include "deferred.h"
+#include "sframe_unwind/compat.h"
+#include "sframe_unwind/deferred.h"
 #include "perf_arch.h"
-#include "perf_callchain.h"
-#include "sframe_unwind.h"
-#include "unwind.h"
+#include "sframe_unwind/consumers.h"
+#include "sframe_unwind/lib.h"
+#include "sframe_unwind/unwind.h"
 
 /*
  * User frames one callchain can hold: perf's default limit
@@ -64,14 +64,14 @@ struct sfu_perf_frames {
  * and this_cpu_add() are safe against the interrupts that nest here.
  */
 struct sfu_perf_stats {
-	unsigned long callchains;	/* user callchains made from SFrame */
-	unsigned long frames;		/* entries they stored */
-	unsigned long stock;		/* calls left to the stock walk */
-	unsigned long truncated;	/* cut by perf's limit or ours */
-	unsigned long sframe_faults;	/* a section page was not resident */
-	unsigned long stack_faults;	/* the stack itself was not readable */
-	unsigned long fault_in;		/* faultable walks requested for those */
-	unsigned long cached;		/* the entry's deferred callchain reused */
+	u64 callchains;		/* user callchains made from SFrame */
+	u64 frames;		/* entries they stored */
+	u64 stock;		/* calls left to the stock walk */
+	u64 truncated;		/* cut by perf's limit or ours */
+	u64 sframe_faults;	/* a section page was not resident */
+	u64 stack_faults;	/* the stack itself was not readable */
+	u64 fault_in;		/* faultable walks requested for those */
+	u64 cached;		/* the entry's deferred callchain reused */
 };
 
 static DEFINE_PER_CPU(struct sfu_perf_stats, sfu_perf_stats);
@@ -310,22 +310,9 @@ MODULE_PARM_DESC(perf_callchain,
 
 static int sfu_perf_show(struct seq_file *m, void *v)
 {
-	struct sfu_perf_stats sum = {};
-	int cpu;
+	struct sfu_perf_stats sum;
 
-	for_each_possible_cpu(cpu) {
-		const struct sfu_perf_stats *s = per_cpu_ptr(&sfu_perf_stats, cpu);
-
-		sum.callchains += s->callchains;
-		sum.frames += s->frames;
-		sum.stock += s->stock;
-		sum.truncated += s->truncated;
-		sum.sframe_faults += s->sframe_faults;
-		sum.stack_faults += s->stack_faults;
-		sum.fault_in += s->fault_in;
-		sum.cached += s->cached;
-	}
-
+	sfu_percpu_sum_struct(sfu_perf_stats, &sum);
 	mutex_lock(&sfu_perf_lock);
 	if (sfu_perf_active)
 		seq_puts(m, "state on\n");
@@ -334,14 +321,14 @@ static int sfu_perf_show(struct seq_file *m, void *v)
 	else
 		seq_printf(m, "state off: %s\n", sfu_perf_why);
 	mutex_unlock(&sfu_perf_lock);
-	seq_printf(m, "callchains %lu\n", sum.callchains);
-	seq_printf(m, "frames %lu\n", sum.frames);
-	seq_printf(m, "stock %lu\n", sum.stock);
-	seq_printf(m, "truncated %lu\n", sum.truncated);
-	seq_printf(m, "sframe_faults %lu\n", sum.sframe_faults);
-	seq_printf(m, "stack_faults %lu\n", sum.stack_faults);
-	seq_printf(m, "fault_in %lu\n", sum.fault_in);
-	seq_printf(m, "cached %lu\n", sum.cached);
+	seq_printf(m, "callchains %llu\n", sum.callchains);
+	seq_printf(m, "frames %llu\n", sum.frames);
+	seq_printf(m, "stock %llu\n", sum.stock);
+	seq_printf(m, "truncated %llu\n", sum.truncated);
+	seq_printf(m, "sframe_faults %llu\n", sum.sframe_faults);
+	seq_printf(m, "stack_faults %llu\n", sum.stack_faults);
+	seq_printf(m, "fault_in %llu\n", sum.fault_in);
+	seq_printf(m, "cached %llu\n", sum.cached);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sfu_perf);
@@ -361,7 +348,7 @@ void sfu_perf_callchain_init(void)
 {
 	int err = 0;
 
-	debugfs_create_file("perf_callchain", 0444, sfu_debugfs_dir(), NULL, &sfu_perf_fops);
+	sfu_debugfs_file("perf_callchain", 0444, NULL, &sfu_perf_fops);
 	mutex_lock(&sfu_perf_lock);
 	sfu_perf_ready = true;
 	if (sfu_perf_wanted)
@@ -388,7 +375,7 @@ void sfu_perf_callchain_exit(void)
 	sfu_perf_stop("module unloading");
 	sfu_perf_release();
 	mutex_unlock(&sfu_perf_lock);
-	debugfs_lookup_and_remove("perf_callchain", sfu_debugfs_dir());
+	sfu_debugfs_remove("perf_callchain");
 	free_percpu(sfu_perf_frames);
 	sfu_perf_frames = NULL;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Rows found in kernel copies of sections, remembered per CPU.
+ * Rules found in kernel copies of sections, remembered per CPU.
  *
  * A profiler unwinds the same hot stacks again and again: the same return
  * addresses, looked up in the same sections.  A kernel copy never changes
@@ -24,8 +24,7 @@
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
 
-#include "registry_internal.h"
-#include "row_cache.h"
+#include "rules_cache.h"
 
 bool sfu_row_cache_on = true;
 module_param_named(row_cache, sfu_row_cache_on, bool, 0644);
@@ -34,16 +33,16 @@ MODULE_PARM_DESC(row_cache, "Remember rows found in kernel copies of sections, p
 struct sfu_rowc __percpu *sfu_rowc;
 
 /**
- * sfu_rowc_store() - remember a row on this CPU
- * @copy_id: id of the kernel copy it was found in
+ * sfu_rowc_store() - remember rules on this CPU
+ * @copy_id: id of the kernel copy they were found in
  * @pc: the address looked up, in the copy's address space
- * @row: the row found
+ * @rules: the rules found
  *
  * Skipped when an interrupted writer on this CPU holds the entry.
  *
  * Context: any, NMI included.
  */
-void sfu_rowc_store(u64 copy_id, u64 pc, const struct sframe_row *row)
+void sfu_rowc_store(u64 copy_id, u64 pc, const struct sfu_frame_rules *rules)
 {
 	struct sfu_rowc_entry *e;
 	u32 seq;
@@ -56,7 +55,7 @@ void sfu_rowc_store(u64 copy_id, u64 pc, const struct sframe_row *row)
 		barrier();
 		e->copy_id = copy_id;
 		e->pc = pc;
-		e->row = *row;
+		e->rules = *rules;
 		barrier();
 		WRITE_ONCE(e->seq, seq + 2);
 	}

@@ -7,8 +7,9 @@
 #include <linux/export.h>
 #include <linux/seq_file.h>
 
-#include "sframe_unwind.h"
+#include "sframe_unwind/lib.h"
 #include "stats.h"
+#include "sframe_unwind/compat.h"
 
 DEFINE_PER_CPU(u64, sfu_stats[SFU_STAT_NR]);
 
@@ -86,14 +87,9 @@ static const char *const sfu_stat_names[SFU_STAT_NR] = {
  */
 u64 sfu_stat_read(enum sfu_stat s)
 {
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(per_cpu(sfu_stats[s], cpu));
-	return sum;
+	return sfu_percpu_sum(&sfu_stats[0], s);
 }
-EXPORT_SYMBOL_GPL(sfu_stat_read);
+EXPORT_SYMBOL_IF_KUNIT(sfu_stat_read);
 
 static int sfu_stats_show(struct seq_file *m, void *v)
 {
@@ -110,5 +106,5 @@ DEFINE_SHOW_ATTRIBUTE(sfu_stats);
  */
 void sfu_stats_debugfs_init(void)
 {
-	debugfs_create_file("stats", 0444, sfu_debugfs_dir(), NULL, &sfu_stats_fops);
+	sfu_debugfs_file("stats", 0444, NULL, &sfu_stats_fops);
 }

@@ -16,7 +16,7 @@
 #include <linux/sched.h>
 #include <linux/wait.h>
 
-#include "task_work.h"
+#include "sframe_unwind/task_work.h"
 
 static atomic_long_t sfu_task_work_count = ATOMIC_LONG_INIT(0);
 static DECLARE_WAIT_QUEUE_HEAD(sfu_task_work_wq);

@@ -3,63 +3,28 @@
  * sframe_unwind: complete user-space stack traces without frame pointers,
  * from the .sframe sections GNU binutils emits.
  *
- * Module entry points: sets up the debugfs root every other part hangs its
- * files from, and tears everything down again on unload.
+ * Module entry points: bring the layers up from the bottom (lib/, the
+ * registry, the unwinder, the consumers) and take them down again from
+ * the top.  This file only orders the layers; each owns its own state and
+ * debugfs files.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/debugfs.h>
 #include <linux/module.h>
 
-#include "deferred_internal.h"
-#include "perf_callchain.h"
-#include "registry.h"
-#include "sframe_unwind.h"
-#include "stats.h"
-#include "task_work.h"
-#include "unwind.h"
-
-static struct dentry *sfu_debugfs_root;
-
-/**
- * sfu_debugfs_dir() - the module's debugfs directory
- *
- * Return: the dentry of <debugfs>/sframe_unwind, or an ERR_PTR/NULL when
- * debugfs is unavailable; debugfs_create_*() accept either as a parent.
- */
-struct dentry *sfu_debugfs_dir(void)
-{
-	return sfu_debugfs_root;
-}
-EXPORT_SYMBOL_GPL(sfu_debugfs_dir);
-
-static int sfu_version_show(struct seq_file *m, void *v)
-{
-	seq_printf(m, "%s\n", SFU_VERSION);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(sfu_version);
-
-/**
- * sfu_chardev_ioctl_more() - ioctls of /dev/sframe_unwind beyond registration
- * @cmd: the ioctl
- * @arg: its user argument
- *
- * Return: the ioctl's result, -ENOTTY for an unknown one.
- */
-long sfu_chardev_ioctl_more(unsigned int cmd, void __user *arg)
-{
-	return sfu_unwind_ioctl(cmd, arg);
-}
+#include "sframe_unwind/compat.h"
+#include "sframe_unwind/consumers.h"
+#include "sframe_unwind/deferred.h"
+#include "sframe_unwind/lib.h"
+#include "sframe_unwind/registry.h"
+#include "sframe_unwind/task_work.h"
+#include "sframe_unwind/unwind.h"
 
 static int __init sfu_init(void)
 {
 	int err;
 
-	sfu_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
-	debugfs_create_file("version", 0444, sfu_debugfs_root, NULL, &sfu_version_fops);
-	sfu_stats_debugfs_init();
-
+	sfu_debugfs_init();
 	err = sfu_registry_init();
 	if (err)
 		goto out_debugfs;
@@ -93,7 +58,7 @@ out_registry:
 	sfu_task_work_drain();
 	sfu_registry_exit();
 out_debugfs:
-	debugfs_remove_recursive(sfu_debugfs_root);
+	sfu_debugfs_exit();
 	return err;
 }
 
@@ -114,7 +79,7 @@ static void __exit sfu_exit(void)
 	sfu_deferred_exit();
 	sfu_unwind_exit();
 	sfu_registry_exit();
-	debugfs_remove_recursive(sfu_debugfs_root);
+	sfu_debugfs_exit();
 	pr_info("unloaded\n");
 }
 

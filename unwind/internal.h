@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Deferred unwinding: what the rest of the module and its KUnit suite see
- * beyond the public deferred.h.
+ * Deferred unwinding: what its KUnit suite sees beyond the public
+ * sframe_unwind/deferred.h.
  */
-#ifndef _SFRAME_UNWIND_DEFERRED_INTERNAL_H
-#define _SFRAME_UNWIND_DEFERRED_INTERNAL_H
+#ifndef _SFU_UNWIND_INTERNAL_H
+#define _SFU_UNWIND_INTERNAL_H
 
+#include <linux/percpu.h>
 #include <linux/types.h>
 
-#include "deferred.h"
+#include "sframe_unwind/deferred.h"
 
 struct callback_head;
 struct task_struct;
-struct tracepoint;
 
 /**
  * enum sfu_deferred_stat - what became of deferred requests
@@ -63,6 +63,21 @@ enum sfu_deferred_stat {
 
 u64 sfu_deferred_stat(enum sfu_deferred_stat s);
 
+DECLARE_PER_CPU(u64 [SFU_DF_NR], sfu_df_stats);
+
+/* Count @n events @s on this CPU: any context, NMI included. */
+static inline void sfu_df_count(enum sfu_deferred_stat s, unsigned long n)
+{
+	this_cpu_add(sfu_df_stats[s], n);
+}
+
+/* deferred_stats.c */
+void sfu_df_stats_init(void);
+void sfu_df_stats_exit(void);
+
+/* deferred.c */
+unsigned int sfu_df_slots_used(void);
+
 /**
  * struct sfu_deferred_kunit - the KUnit suite's stand-in for task_work
  * @task: the (kernel) thread whose requests are served as a user task's
@@ -83,14 +98,4 @@ void sfu_deferred_kunit_detach(void);
 void sfu_deferred_kunit_run(struct callback_head *work);
 void sfu_deferred_kunit_forget(void);
 
-struct tracepoint *sfu_tracepoint_find(const char *name);
-
-int sfu_trace_init(void);
-void sfu_trace_stop(void);
-void sfu_trace_exit(void);
-
-int sfu_deferred_init(void);
-void sfu_deferred_stop(void);
-void sfu_deferred_exit(void);
-
-#endif /* _SFRAME_UNWIND_DEFERRED_INTERNAL_H */
+#endif /* _SFU_UNWIND_INTERNAL_H */

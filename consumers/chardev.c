@@ -11,11 +11,14 @@
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/uaccess.h>
 
-#include "registry.h"
-#include "sframe_unwind.h"
+#include "sframe_unwind/consumers.h"
+#include "sframe_unwind/lib.h"
+#include "sframe_unwind/registry.h"
 #include "uapi/sframe_unwind.h"
+#include "internal.h"
 
 static long sfu_ioctl_register(struct sfu_register __user *uarg, bool add)
 {
@@ -54,7 +57,7 @@ static long sfu_unlocked_ioctl(struct file *file, unsigned int cmd, unsigned lon
 	case SFU_IOC_UNREGISTER:
 		return sfu_ioctl_register(uarg, false);
 	}
-	return sfu_chardev_ioctl_more(cmd, uarg);
+	return sfu_unwind_ioctl(cmd, uarg);
 }
 
 static const struct file_operations sfu_fops = {
@@ -71,14 +74,26 @@ static struct miscdevice sfu_miscdev = {
 	.mode = 0666,
 };
 
+static int sfu_device_stats_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "remote_pending %d\n", sfu_unwind_remote_pending());
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sfu_device_stats);
+
 /**
- * sfu_chardev_init() - create /dev/sframe_unwind
+ * sfu_chardev_init() - create /dev/sframe_unwind and its debugfs file
  *
  * Return: 0 or -errno.
  */
 int sfu_chardev_init(void)
 {
-	return misc_register(&sfu_miscdev);
+	int err;
+
+	err = misc_register(&sfu_miscdev);
+	if (!err)
+		sfu_debugfs_file("device_stats", 0444, NULL, &sfu_device_stats_fops);
+	return err;
 }
 
 /**
@@ -89,5 +104,6 @@ int sfu_chardev_init(void)
  */
 void sfu_chardev_exit(void)
 {
+	sfu_debugfs_remove("device_stats");
 	misc_deregister(&sfu_miscdev);
 }

@@ -25,8 +25,8 @@
 #include <linux/spinlock.h>
 #include <linux/vmalloc.h>
 
-#include "compat.h"
-#include "registry_internal.h"
+#include "sframe_unwind/compat.h"
+#include "internal.h"
 #include "stats.h"
 
 #ifndef PT_GNU_SFRAME
@@ -40,19 +40,12 @@
 /**
  * sfu_native_sframe_abi() - the SFrame ABI of this kernel's native tasks
  *
- * Return: SFRAME_ABI_* for 64-bit little-endian tasks of ELF_ARCH, or 0
- * when this architecture has no SFrame ABI.
+ * Return: SFRAME_ABI_* for the 64-bit tasks of ELF_ARCH, or 0 when this
+ * architecture has no SFrame ABI.
  */
 int sfu_native_sframe_abi(void)
 {
-	switch (ELF_ARCH) {
-	case EM_X86_64:
-		return SFRAME_ABI_AMD64_ENDIAN_LITTLE;
-	case EM_AARCH64:
-		return IS_ENABLED(CONFIG_CPU_BIG_ENDIAN) ? SFRAME_ABI_AARCH64_ENDIAN_BIG :
-							   SFRAME_ABI_AARCH64_ENDIAN_LITTLE;
-	}
-	return 0;
+	return sfu_sframe_abi_of_elf(ELF_ARCH, IS_ENABLED(CONFIG_CPU_BIG_ENDIAN));
 }
 
 /**
@@ -116,7 +109,7 @@ struct sfu_file_info {
 		u64 offset;
 		u64 filesz;
 	} loads[SFU_MAX_LOADS];
-	struct sframe_section sec;
+	struct sfu_sframe_section sec;
 	struct sfu_sframe_copy *copy;
 };
 
@@ -284,9 +277,9 @@ out:
  * -SFRAME_E_FAULT when the file could not be read.
  */
 static int sfu_read_section(struct file *file, const struct sfu_file_info *info, u8 *buf,
-			    struct sframe_section *sec)
+			    struct sfu_sframe_section *sec)
 {
-	struct sframe_reader r = { .kind = SFRAME_READER_BUFFER, .buf = buf };
+	struct sfu_sframe_reader r = { .kind = SFRAME_READER_BUFFER, .buf = buf };
 	loff_t pos = info->sframe_offset;
 	int err;
 
@@ -295,9 +288,9 @@ static int sfu_read_section(struct file *file, const struct sfu_file_info *info,
 		return -SFRAME_E_FAULT;
 	}
 	r.size = info->sframe_size;
-	err = sframe_section_init(sec, &r, info->sframe_vaddr, sfu_native_sframe_abi());
+	err = sfu_sframe_section_init(sec, &r, info->sframe_vaddr, sfu_native_sframe_abi());
 	if (!err)
-		err = sframe_section_validate(sec);
+		err = sfu_sframe_section_validate(sec);
 	sfu_stat_inc(SFU_STAT_validations);
 	return err;
 }
@@ -390,7 +383,7 @@ static struct sfu_sframe_copy *sfu_reload(struct file *file, const struct sfu_fi
  */
 int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned long vm_start,
 		    unsigned long file_off, struct sfu_elf_sframe *out,
-		    struct sframe_section *sec, struct sfu_sframe_copy **copy)
+		    struct sfu_sframe_section *sec, struct sfu_sframe_copy **copy)
 {
 	struct sfu_sframe_copy *c = NULL;
 	struct sfu_file_info *info;

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Decoder error codes.  Functions return 0 or the negated code; see
- * sframe_strerror() for names and sframe_err_to_errno() for the -errno.
+ * SFrame decoder error codes, as SFU_IOC_REGISTER reports them and as the
+ * decoder returns them (negated); see
+ * sfu_sframe_strerror() for names and sfu_sframe_err_to_errno() for the -errno.
  */
-#ifndef _SFRAME_ERROR_H
-#define _SFRAME_ERROR_H
+#ifndef _UAPI_SFRAME_ERRORS_H
+#define _UAPI_SFRAME_ERRORS_H
 
 /**
- * enum sframe_error - why a section or a lookup was refused
+ * enum sfu_sframe_error - why a section or a lookup was refused
  * @SFRAME_E_TRUNCATED: the section is too small for what it claims
  * @SFRAME_E_BAD_MAGIC: not an SFrame section
  * @SFRAME_E_FOREIGN_ENDIAN: an SFrame section in the other byte order
@@ -29,7 +30,7 @@
  * @SFRAME_E_FAULT: the section memory could not be read
  * @SFRAME_E_NR: number of codes plus one (not an error)
  */
-enum sframe_error {
+enum sfu_sframe_error {
 	SFRAME_E_TRUNCATED = 1,
 	SFRAME_E_BAD_MAGIC,
 	SFRAME_E_FOREIGN_ENDIAN,
@@ -50,4 +51,4 @@ enum sframe_error {
 	SFRAME_E_NR,
 };
 
-#endif /* _SFRAME_ERROR_H */
+#endif /* _UAPI_SFRAME_ERRORS_H */

@@ -25,11 +25,11 @@
 #include <linux/seq_file.h>
 #include <linux/uaccess.h>
 
-#include "registry.h"
-#include "sframe/sframe.h"
-#include "sframe_unwind.h"
+#include "sframe_unwind/registry.h"
+#include "sframe_unwind/lib.h"
 #include "unwind_arch.h"
-#include "unwind.h"
+#include "sframe_unwind/unwind.h"
+#include "sframe_unwind/compat.h"
 
 static unsigned int sfu_max_depth = SFU_UNWIND_DEFAULT_DEPTH;
 
@@ -47,11 +47,11 @@ MODULE_PARM_DESC(max_depth, "Most frames one user unwind returns (1-4096, defaul
 
 /* Per-CPU, so that counting costs nothing in NMI context. */
 struct sfu_unwind_stats {
-	unsigned long unwinds;
-	unsigned long frames[SFU_FRAME_FP + 1];
-	unsigned long stops[SFU_STOP_NR];
-	unsigned long sframe_faults;
-	unsigned long sframe_errors;
+	u64 unwinds;
+	u64 frames[SFU_FRAME_FP + 1];
+	u64 stops[SFU_STOP_NR];
+	u64 sframe_faults;
+	u64 sframe_errors;
 };
 
 static DEFINE_PER_CPU(struct sfu_unwind_stats, sfu_unwind_stats);
@@ -84,7 +84,7 @@ const char *sfu_stop_reason_name(int reason)
 		return "unknown";
 	return sfu_stop_names[reason];
 }
-EXPORT_SYMBOL_GPL(sfu_stop_reason_name);
+EXPORT_SYMBOL_NS_GPL(sfu_stop_reason_name, SFU_NS);
 
 /**
  * sfu_unwind_depth_limit() - the max_depth module parameter
@@ -95,7 +95,7 @@ unsigned int sfu_unwind_depth_limit(void)
 {
 	return READ_ONCE(sfu_max_depth);
 }
-EXPORT_SYMBOL_GPL(sfu_unwind_depth_limit);
+EXPORT_SYMBOL_IF_KUNIT(sfu_unwind_depth_limit);
 
 /**
  * sfu_unwind_read() - read user memory the way this unwind may
@@ -109,18 +109,20 @@ EXPORT_SYMBOL_GPL(sfu_unwind_depth_limit);
  * may sleep costs (might_fault() and its debugging checks).  Before a read
  * that may sleep it leaves the RCU read-side section of its lookups.
  *
- * Return: 0, or -SFRAME_E_FAULT.
+ * Return: 0, or -EFAULT.
  */
 int sfu_unwind_read(const struct sfu_unwind_state *st, unsigned long addr, void *dst,
 		    size_t len)
 {
-	if (!sframe_user_read_nofault(addr, dst, len))
+	if (!copy_from_user_nofault(dst, (const void __user *)addr, len))
 		return 0;
 	if (st->flags & SFU_UNWIND_NOFAULT)
-		return -SFRAME_E_FAULT;
+		return -EFAULT;
 	if (st->rows)
-		sfu_row_cache_release(st->rows);
-	return sframe_user_read(addr, dst, len);
+		sfu_lookup_end(st->rows);
+	if (copy_from_user(dst, (const void __user *)addr, len))
+		return -EFAULT;
+	return 0;
 }
 
 /*
@@ -343,42 +345,13 @@ static int sfu_unwind_step(struct sfu_unwind_state *st, const struct sfu_frame_r
 	return sfu_step_to_caller(st, cfa, ra, fp, !(r->flags & SFU_RULES_CFA_BOUND), cfa_out);
 }
 
-static __always_inline u8 sfu_base_from_row(u8 base)
-{
-	switch (base) {
-	case SFRAME_BASE_SP:
-		return SFU_BASE_SP;
-	case SFRAME_BASE_FP:
-		return SFU_BASE_FP;
-	default:
-		return SFU_BASE_REG;
-	}
-}
-
-static __always_inline void sfu_rule_from_row(const struct sframe_reg_rule *in,
-					      struct sfu_reg_rule *out)
-{
-	static const u8 kinds[] = {
-		[SFRAME_RULE_SAME] = SFU_RULE_RETAIN,
-		[SFRAME_RULE_FIXED] = SFU_RULE_CFA_DEREF,
-		[SFRAME_RULE_CFA_DEREF] = SFU_RULE_CFA_DEREF,
-		[SFRAME_RULE_REG] = SFU_RULE_REG,
-		[SFRAME_RULE_REG_DEREF] = SFU_RULE_REG_DEREF,
-	};
-
-	out->kind = in->kind < ARRAY_SIZE(kinds) ? kinds[in->kind] : SFU_RULE_UNDEFINED;
-	out->base = sfu_base_from_row(in->base);
-	out->regnum = in->regnum;
-	out->offset = in->offset;
-}
-
 /*
- * The SFrame row of the current frame, into @row (the unwind's, not a
- * local that would be zeroed on every frame).  Returns 0, or
- * SFU_STOP_NO_INFO when SFrame has nothing for this frame (the caller may
- * then try frame pointers).
+ * The rules the registry has for the current frame, into @r (the unwind's,
+ * not a local that would be zeroed on every frame).  Returns 0, or
+ * SFU_STOP_NO_INFO when there are none (the caller may then try frame
+ * pointers).
  */
-static int sfu_sframe_row(struct sfu_unwind_state *st, struct sframe_row *row)
+static int sfu_frame_lookup(struct sfu_unwind_state *st, struct sfu_frame_rules *r)
 {
 	unsigned long pc;
 	int err;
@@ -392,11 +365,11 @@ static int sfu_sframe_row(struct sfu_unwind_state *st, struct sframe_row *row)
 	 */
 	pc = st->topmost ? st->ip : st->ip - 1;
 	/* Consecutive frames in one library share the section's lookup. */
-	err = sfu_find_row_cached(st->rows, pc, st->flags & SFU_UNWIND_NOFAULT, row);
+	err = sfu_lookup_rules(st->rows, pc, st->flags & SFU_UNWIND_NOFAULT, r);
 	if (err) {
-		if (err == -SFRAME_E_FAULT)
+		if (err == -EFAULT)
 			this_cpu_inc(sfu_unwind_stats.sframe_faults);
-		else if (err != -SFRAME_E_NO_FDE && err != -SFRAME_E_NO_FRE)
+		else if (err != -ENOENT)
 			this_cpu_inc(sfu_unwind_stats.sframe_errors);
 		return SFU_STOP_NO_INFO;
 	}
@@ -404,26 +377,14 @@ static int sfu_sframe_row(struct sfu_unwind_state *st, struct sframe_row *row)
 }
 
 /*
- * The rules of the current frame from its SFrame @row.  Returns 0, or
- * SFU_STOP_NO_INFO when the row is not usable for this frame (the caller
- * may then try frame pointers), or another stop reason.
+ * Whether the registry's rules @r can serve this frame: 0, or
+ * SFU_STOP_NO_INFO when they cannot (the caller may then try frame
+ * pointers), or another stop reason.
  */
-static int sfu_sframe_rules(const struct sfu_unwind_state *st, const struct sframe_row *row,
-			    struct sfu_frame_rules *r)
+static int sfu_rules_check(const struct sfu_unwind_state *st, struct sfu_frame_rules *r)
 {
-	if (row->flags & SFRAME_ROW_OUTERMOST) {
-		memset(r, 0, sizeof(*r));
-		r->flags = SFU_RULES_OUTERMOST;
+	if (r->flags & SFU_RULES_OUTERMOST)
 		return 0;
-	}
-	/* Every field is set: no memset on the path of every frame. */
-	r->flags = row->flags & SFRAME_ROW_SIGNAL ? SFU_RULES_SIGNAL : 0;
-	r->cfa.base = sfu_base_from_row(row->cfa.base);
-	r->cfa.deref = row->cfa.deref;
-	r->cfa.regnum = row->cfa.regnum;
-	r->cfa.offset = row->cfa.offset;
-	sfu_rule_from_row(&row->ra, &r->ra);
-	sfu_rule_from_row(&row->fp, &r->fp);
 	if (r->ra.kind == SFU_RULE_RETAIN && !sfu_arch_ra_in_register(&r->ra))
 		return SFU_STOP_BAD_RULE;
 
@@ -433,59 +394,56 @@ static int sfu_sframe_rules(const struct sfu_unwind_state *st, const struct sfra
 	return 0;
 }
 
-/* sfu_sframe_step() cannot take this row: convert it to rules. */
+/* sfu_fast_step() cannot take these rules: check them and take the common step. */
 #define SFU_STEP_NOT_COMMON	(-1)
 
 /*
- * The step for the common row, straight from it: CFA = SP or FP + offset,
- * RA = *(CFA + offset), FP unchanged or *(CFA + offset).  Every row of the
+ * The step for the usual rules, straight: CFA = SP or FP + offset, RA =
+ * *(CFA + offset), FP unchanged or *(CFA + offset).  Every row of the
  * usual prologues and epilogues is of this shape; the others (outermost,
  * signal frames, a register or dereferenced CFA, RA in a register) return
- * SFU_STEP_NOT_COMMON and go through sfu_sframe_rules() and
- * sfu_unwind_step(), which give the same result for this shape but convert
- * the row first.  Returns as sfu_unwind_step(), or SFU_STOP_NO_INFO as
- * sfu_sframe_rules() does.
+ * SFU_STEP_NOT_COMMON and go through sfu_rules_check() and
+ * sfu_unwind_step(), which give the same result for this shape.  Returns
+ * as sfu_unwind_step(), or SFU_STOP_NO_INFO as sfu_rules_check() does.
  */
-static __always_inline int sfu_sframe_step(struct sfu_unwind_state *st,
-					   const struct sframe_row *row, unsigned long *cfa_out)
+static __always_inline int sfu_fast_step(struct sfu_unwind_state *st,
+					 const struct sfu_frame_rules *r, unsigned long *cfa_out)
 {
-	u8 ra_kind = row->ra.kind, fp_kind = row->fp.kind;
+	u8 ra_kind = r->ra.kind, fp_kind = r->fp.kind;
 	unsigned long cfa, ra, fp;
 	int reason;
 
-	if ((row->flags & (SFRAME_ROW_OUTERMOST | SFRAME_ROW_SIGNAL)) || row->cfa.deref ||
-	    (row->cfa.base != SFRAME_BASE_SP && row->cfa.base != SFRAME_BASE_FP) ||
-	    (ra_kind != SFRAME_RULE_FIXED && ra_kind != SFRAME_RULE_CFA_DEREF) ||
-	    (fp_kind != SFRAME_RULE_SAME && fp_kind != SFRAME_RULE_FIXED &&
-	     fp_kind != SFRAME_RULE_CFA_DEREF))
+	if (r->flags || r->cfa.deref || r->cfa.base == SFU_BASE_REG ||
+	    ra_kind != SFU_RULE_CFA_DEREF ||
+	    (fp_kind != SFU_RULE_RETAIN && fp_kind != SFU_RULE_CFA_DEREF))
 		return SFU_STEP_NOT_COMMON;
 
-	if (row->cfa.base == SFRAME_BASE_SP) {
+	if (r->cfa.base == SFU_BASE_SP) {
 		/* After a frame-pointer step SP is only a bound. */
 		if (!st->sp_exact)
 			return SFU_STOP_NO_INFO;
-		cfa = st->sp + row->cfa.offset;
+		cfa = st->sp + r->cfa.offset;
 	} else {
-		cfa = st->fp + row->cfa.offset;
+		cfa = st->fp + r->cfa.offset;
 	}
 	reason = sfu_check_cfa(st, cfa);
 	if (reason)
 		return reason;
 
-	if (fp_kind == SFRAME_RULE_SAME) {
-		reason = sfu_read_word(st, cfa + row->ra.offset, &ra);
+	if (fp_kind == SFU_RULE_RETAIN) {
+		reason = sfu_read_word(st, cfa + r->ra.offset, &ra);
 		fp = st->fp;
-	} else if (row->fp.offset == row->ra.offset - (long)st->ws) {
+	} else if (r->fp.offset == r->ra.offset - (long)st->ws) {
 		/* A frame record {FP, RA}: one read for both. */
 		unsigned long record[2];
 
-		reason = sfu_read_words(st, cfa + row->fp.offset, record, 2);
+		reason = sfu_read_words(st, cfa + r->fp.offset, record, 2);
 		fp = record[0];
 		ra = record[1];
 	} else {
-		reason = sfu_read_word(st, cfa + row->ra.offset, &ra);
+		reason = sfu_read_word(st, cfa + r->ra.offset, &ra);
 		if (!reason)
-			reason = sfu_read_word(st, cfa + row->fp.offset, &fp);
+			reason = sfu_read_word(st, cfa + r->fp.offset, &fp);
 	}
 	if (reason)
 		return reason;
@@ -499,14 +457,14 @@ static void sfu_unwind_stop(struct sfu_unwind_state *st, int reason)
 }
 
 static void sfu_unwind_start(struct sfu_unwind_state *st, struct pt_regs *regs,
-			     unsigned int flags, struct sfu_row_cache *rows)
+			     unsigned int flags, struct sfu_lookup *rows)
 {
 	int reason;
 
 	memset(st, 0, sizeof(*st));
 	st->flags = flags;
 	st->rows = rows;
-	sfu_row_cache_init(rows, current->mm);
+	sfu_lookup_begin(rows, current->mm);
 	st->regs = regs;
 	st->topmost = true;
 	st->sp_exact = true;
@@ -527,7 +485,6 @@ static void sfu_unwind_start(struct sfu_unwind_state *st, struct pt_regs *regs,
  * for a structure of this size.
  */
 struct sfu_unwind_scratch {
-	struct sframe_row row;
 	struct sfu_frame_rules rules;
 };
 
@@ -549,11 +506,11 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 		return 0;
 	}
 
-	reason = sfu_sframe_row(st, &scratch->row);
+	reason = sfu_frame_lookup(st, rules);
 	if (!reason) {
-		reason = sfu_sframe_step(st, &scratch->row, &cfa);
+		reason = sfu_fast_step(st, rules, &cfa);
 		if (reason == SFU_STEP_NOT_COMMON)
-			reason = sfu_sframe_rules(st, &scratch->row, rules);
+			reason = sfu_rules_check(st, rules);
 		else
 			stepped = reason != SFU_STOP_NO_INFO;
 	}
@@ -601,7 +558,7 @@ int sfu_unwind_user_regs(struct pt_regs *regs, struct sfu_frame *frames, unsigne
 	unsigned long by_method[SFU_FRAME_FP + 1] = {};
 	struct sfu_unwind_scratch scratch;
 	struct sfu_unwind_state st;
-	struct sfu_row_cache rows;
+	struct sfu_lookup rows;
 	unsigned int nr = 0, limit, i;
 
 	if (!frames || !max || (flags & ~SFU_UNWIND_ALL_FLAGS))
@@ -623,7 +580,7 @@ int sfu_unwind_user_regs(struct pt_regs *regs, struct sfu_frame *frames, unsigne
 		if (!st.done && nr == limit)
 			sfu_unwind_stop(&st, SFU_STOP_DEPTH);
 	}
-	sfu_row_cache_release(&rows);
+	sfu_lookup_end(&rows);
 
 	this_cpu_inc(sfu_unwind_stats.unwinds);
 	this_cpu_inc(sfu_unwind_stats.stops[st.stop]);
@@ -633,7 +590,7 @@ int sfu_unwind_user_regs(struct pt_regs *regs, struct sfu_frame *frames, unsigne
 		*stop_reason = st.stop;
 	return nr;
 }
-EXPORT_SYMBOL_GPL(sfu_unwind_user_regs);
+EXPORT_SYMBOL_NS_GPL(sfu_unwind_user_regs, SFU_NS);
 
 /**
  * sfu_unwind_user() - unwind the current task's user stack
@@ -660,7 +617,7 @@ int sfu_unwind_user(struct sfu_frame *frames, unsigned int max, unsigned int fla
 		regs = task_pt_regs(current);
 	return sfu_unwind_user_regs(regs, frames, max, flags, stop_reason);
 }
-EXPORT_SYMBOL_GPL(sfu_unwind_user);
+EXPORT_SYMBOL_NS_GPL(sfu_unwind_user, SFU_NS);
 
 /**
  * sfu_unwind_sframe_faults() - SFrame lookups on this CPU that met a missing page
@@ -679,37 +636,24 @@ unsigned long sfu_unwind_sframe_faults(void)
 {
 	return this_cpu_read(sfu_unwind_stats.sframe_faults);
 }
-EXPORT_SYMBOL_GPL(sfu_unwind_sframe_faults);
+EXPORT_SYMBOL_IF_KUNIT(sfu_unwind_sframe_faults);
 
 static int sfu_unwind_stats_show(struct seq_file *m, void *v)
 {
 	static const char *const methods[] = {
 		[SFU_FRAME_REGS] = "regs", [SFU_FRAME_SFRAME] = "sframe", [SFU_FRAME_FP] = "fp",
 	};
-	struct sfu_unwind_stats sum = {};
+	struct sfu_unwind_stats sum;
 	unsigned int i;
-	int cpu;
 
-	for_each_possible_cpu(cpu) {
-		const struct sfu_unwind_stats *s = per_cpu_ptr(&sfu_unwind_stats, cpu);
-
-		sum.unwinds += s->unwinds;
-		for (i = 0; i < ARRAY_SIZE(sum.frames); i++)
-			sum.frames[i] += s->frames[i];
-		for (i = 0; i < SFU_STOP_NR; i++)
-			sum.stops[i] += s->stops[i];
-		sum.sframe_faults += s->sframe_faults;
-		sum.sframe_errors += s->sframe_errors;
-	}
-
-	seq_printf(m, "unwinds %lu\n", sum.unwinds);
+	sfu_percpu_sum_struct(sfu_unwind_stats, &sum);
+	seq_printf(m, "unwinds %llu\n", sum.unwinds);
 	for (i = SFU_FRAME_REGS; i <= SFU_FRAME_FP; i++)
-		seq_printf(m, "frames_%s %lu\n", methods[i], sum.frames[i]);
+		seq_printf(m, "frames_%s %llu\n", methods[i], sum.frames[i]);
 	for (i = SFU_STOP_NONE + 1; i < SFU_STOP_NR; i++)
-		seq_printf(m, "stop_%s %lu\n", sfu_stop_names[i], sum.stops[i]);
-	seq_printf(m, "sframe_faults %lu\n", sum.sframe_faults);
-	seq_printf(m, "sframe_errors %lu\n", sum.sframe_errors);
-	seq_printf(m, "remote_pending %d\n", sfu_unwind_remote_pending());
+		seq_printf(m, "stop_%s %llu\n", sfu_stop_names[i], sum.stops[i]);
+	seq_printf(m, "sframe_faults %llu\n", sum.sframe_faults);
+	seq_printf(m, "sframe_errors %llu\n", sum.sframe_errors);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sfu_unwind_stats);
@@ -722,8 +666,7 @@ DEFINE_SHOW_ATTRIBUTE(sfu_unwind_stats);
  */
 int sfu_unwind_init(void)
 {
-	debugfs_create_file("unwind_stats", 0444, sfu_debugfs_dir(), NULL,
-			    &sfu_unwind_stats_fops);
+	sfu_debugfs_file("unwind_stats", 0444, NULL, &sfu_unwind_stats_fops);
 	return 0;
 }
 
@@ -734,5 +677,5 @@ int sfu_unwind_init(void)
  */
 void sfu_unwind_exit(void)
 {
-	debugfs_lookup_and_remove("unwind_stats", sfu_debugfs_dir());
+	sfu_debugfs_remove("unwind_stats");
 }

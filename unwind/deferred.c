@@ -43,10 +43,11 @@
 #include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
 
-#include "deferred_internal.h"
-#include "sframe_unwind.h"
-#include "task_work.h"
-#include "unwind.h"
+#include "internal.h"
+#include "sframe_unwind/lib.h"
+#include "sframe_unwind/task_work.h"
+#include "sframe_unwind/unwind.h"
+#include "sframe_unwind/compat.h"
 
 #define SFU_DF_SLOTS_ORDER	10
 #define SFU_DF_SLOTS		BIT(SFU_DF_SLOTS_ORDER)
@@ -67,7 +68,7 @@
  * struct sfu_deferred_task - deferred-unwind state of one task
  * @task: the task; NULL when the slot is free
  * @state: SFU_DF_* and requester bits of the current entry
- * @lock: 1 while a context changes @state and what goes with it
+ * @lock: held while a context changes @state and what goes with it
  * @claimed: requester bits the unwind work has taken for delivery
  * @cookie: the current entry's cookie
  * @exec_id: the task's self_exec_id when the entry's first request came
@@ -80,7 +81,7 @@
 struct sfu_deferred_task {
 	struct task_struct *task;
 	atomic_long_t state;
-	atomic_t lock;
+	raw_spinlock_t lock;
 	unsigned long claimed;
 	u64 cookie;
 	u64 exec_id;
@@ -100,7 +101,6 @@ struct sfu_df_irq_work {
 static struct sfu_deferred_task *sfu_df_slots;
 static DEFINE_PER_CPU(struct sfu_df_irq_work, sfu_df_irq_work);
 static DEFINE_PER_CPU(u64, sfu_df_cookie_ctr);
-static DEFINE_PER_CPU(unsigned long [SFU_DF_NR], sfu_df_stats);
 
 static DEFINE_MUTEX(sfu_df_mutex);	/* requester registration */
 static DECLARE_BITMAP(sfu_df_used, SFU_UNWIND_MAX_REQUESTERS);
@@ -111,87 +111,32 @@ static struct sfu_deferred_kunit *sfu_df_kunit;
 static struct tracepoint *sfu_df_exit_tp;
 static struct sfu_unwind_work sfu_df_fault_in_work;
 
-static const char *const sfu_df_stat_names[SFU_DF_NR] = {
-	/* calls of the request functions with a registered requester */
-	[SFU_DF_requests] = "requests",
-	/* requests that started an entry's unwind */
-	[SFU_DF_queued] = "queued",
-	/* requests of another requester for an entry already requested */
-	[SFU_DF_joined] = "joined",
-	/* requests of a requester already served or queued for the entry */
-	[SFU_DF_already] = "already",
-	/* callbacks made */
-	[SFU_DF_delivered] = "delivered",
-	/* callchains walked */
-	[SFU_DF_unwinds] = "unwinds",
-	/* deliveries from the cache, without a walk */
-	[SFU_DF_cache_hits] = "cache_hits",
-	/* requests refused: kernel thread, I/O worker, no mm */
-	[SFU_DF_rejected_not_user] = "rejected_not_user",
-	/* requests refused: the task is exiting */
-	[SFU_DF_rejected_exiting] = "rejected_exiting",
-	/* requests refused: every slot the task may use is taken */
-	[SFU_DF_rejected_no_slot] = "rejected_no_slot",
-	/* requests refused: NMI found the task's slot or the CPU's hand-off busy */
-	[SFU_DF_rejected_busy] = "rejected_busy",
-	/* callbacks not made: the task exited first */
-	[SFU_DF_dropped_exit] = "dropped_exit",
-	/* callbacks not made: the task exec'd first */
-	[SFU_DF_dropped_exec] = "dropped_exec",
-	/* callbacks not made: the NMI hand-off ran in another task */
-	[SFU_DF_dropped_lost] = "dropped_lost",
-	/* callbacks not made: the requester was cancelled */
-	[SFU_DF_dropped_cancel] = "dropped_cancel",
-	/* callbacks not made: no memory for the callchain */
-	[SFU_DF_dropped_nomem] = "dropped_nomem",
-};
-
-static void sfu_df_count(enum sfu_deferred_stat s, unsigned long n)
-{
-	this_cpu_add(sfu_df_stats[s], n);
-}
-
-/**
- * sfu_deferred_stat() - one of the deferred-unwinding counters
- * @s: which
- *
- * Return: its value, summed over CPUs.
- */
-u64 sfu_deferred_stat(enum sfu_deferred_stat s)
-{
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu(sfu_df_stats, cpu)[s];
-	return sum;
-}
-EXPORT_SYMBOL_GPL(sfu_deferred_stat);
-
-static bool sfu_df_trylock(struct sfu_deferred_task *t)
-{
-	return atomic_cmpxchg_acquire(&t->lock, 0, 1) == 0;
-}
-
 /*
- * Task and IRQ contexts: interrupts off, so only another CPU (cancel,
- * module exit) or an NMI this CPU interrupted can hold the lock, briefly.
+ * Task and IRQ contexts take the lock with interrupts off, so only another
+ * CPU (cancel, module exit) can hold it meanwhile, briefly.  NMI context
+ * only tries: the context it interrupted may hold the lock, and the
+ * request is then refused as busy.
  */
 static bool sfu_df_lock(struct sfu_deferred_task *t, unsigned long *flags)
 {
-	if (in_nmi())
-		return sfu_df_trylock(t);
-	local_irq_save(*flags);
-	while (!sfu_df_trylock(t))
-		cpu_relax();
+	if (in_nmi()) {
+		if (!raw_spin_trylock(&t->lock))
+			return false;
+	} else {
+		raw_spin_lock_irqsave(&t->lock, *flags);
+	}
+	/* For sparse: the caller holds the lock until sfu_df_unlock(). */
+	__release(&t->lock);
 	return true;
 }
 
 static void sfu_df_unlock(struct sfu_deferred_task *t, unsigned long flags)
 {
-	atomic_set_release(&t->lock, 0);
-	if (!in_nmi())
-		local_irq_restore(flags);
+	__acquire(&t->lock);
+	if (in_nmi())
+		raw_spin_unlock(&t->lock);
+	else
+		raw_spin_unlock_irqrestore(&t->lock, flags);
 }
 
 static struct sfu_deferred_task *sfu_df_slot(unsigned int hash, unsigned int i)
@@ -549,7 +494,7 @@ int sfu_unwind_deferred_request(struct sfu_unwind_work *work, u64 *cookie)
 {
 	return sfu_df_request(work, NULL, cookie);
 }
-EXPORT_SYMBOL_GPL(sfu_unwind_deferred_request);
+EXPORT_SYMBOL_NS_GPL(sfu_unwind_deferred_request, SFU_NS);
 
 /**
  * sfu_unwind_deferred_request_regs() - request from an interrupt handler
@@ -569,7 +514,7 @@ int sfu_unwind_deferred_request_regs(struct sfu_unwind_work *work, struct pt_reg
 {
 	return sfu_df_request(work, regs, cookie);
 }
-EXPORT_SYMBOL_GPL(sfu_unwind_deferred_request_regs);
+EXPORT_SYMBOL_NS_GPL(sfu_unwind_deferred_request_regs, SFU_NS);
 
 /**
  * sfu_unwind_deferred_cached() - the current entry's callchain, if walked
@@ -602,7 +547,7 @@ int sfu_unwind_deferred_cached(struct pt_regs *regs, const struct sfu_unwind_sta
 	*cookie = t->cookie;
 	return 0;
 }
-EXPORT_SYMBOL_GPL(sfu_unwind_deferred_cached);
+EXPORT_SYMBOL_NS_GPL(sfu_unwind_deferred_cached, SFU_NS);
 
 /**
  * sfu_unwind_deferred_fault_in() - have the task walk its stack, faulting
@@ -622,7 +567,7 @@ int sfu_unwind_deferred_fault_in(void)
 
 	return ret < 0 ? ret : 0;
 }
-EXPORT_SYMBOL_GPL(sfu_unwind_deferred_fault_in);
+EXPORT_SYMBOL_NS_GPL(sfu_unwind_deferred_fault_in, SFU_NS);
 
 /**
  * sfu_unwind_deferred_init() - register a requester
@@ -650,7 +595,7 @@ int sfu_unwind_deferred_init(struct sfu_unwind_work *work, sfu_unwind_callback_t
 	mutex_unlock(&sfu_df_mutex);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(sfu_unwind_deferred_init);
+EXPORT_SYMBOL_NS_GPL(sfu_unwind_deferred_init, SFU_NS);
 
 /**
  * sfu_unwind_deferred_cancel() - unregister a requester
@@ -694,7 +639,7 @@ void sfu_unwind_deferred_cancel(struct sfu_unwind_work *work)
 	work->bit = -1;
 	mutex_unlock(&sfu_df_mutex);
 }
-EXPORT_SYMBOL_GPL(sfu_unwind_deferred_cancel);
+EXPORT_SYMBOL_NS_GPL(sfu_unwind_deferred_cancel, SFU_NS);
 
 static void sfu_df_fault_in_done(struct sfu_unwind_work *work,
 				 struct sfu_unwind_stacktrace *trace, u64 cookie)
@@ -729,7 +674,7 @@ void sfu_deferred_kunit_attach(struct sfu_deferred_kunit *k)
 {
 	WRITE_ONCE(sfu_df_kunit, k);
 }
-EXPORT_SYMBOL_GPL(sfu_deferred_kunit_attach);
+EXPORT_SYMBOL_IF_KUNIT(sfu_deferred_kunit_attach);
 
 /**
  * sfu_deferred_kunit_detach() - undo sfu_deferred_kunit_attach()
@@ -739,7 +684,7 @@ void sfu_deferred_kunit_detach(void)
 	WRITE_ONCE(sfu_df_kunit, NULL);
 	synchronize_rcu();
 }
-EXPORT_SYMBOL_GPL(sfu_deferred_kunit_detach);
+EXPORT_SYMBOL_IF_KUNIT(sfu_deferred_kunit_detach);
 
 /**
  * sfu_deferred_kunit_run() - run unwind work the stand-in was handed
@@ -751,7 +696,7 @@ void sfu_deferred_kunit_run(struct callback_head *work)
 {
 	sfu_df_run(container_of(work, struct sfu_deferred_task, work));
 }
-EXPORT_SYMBOL_GPL(sfu_deferred_kunit_run);
+EXPORT_SYMBOL_IF_KUNIT(sfu_deferred_kunit_run);
 
 /**
  * sfu_deferred_kunit_forget() - what task exit does to the current task's slot
@@ -767,52 +712,21 @@ void sfu_deferred_kunit_forget(void)
 	sfu_df_drop(t, SFU_DF_dropped_exit);
 	sfu_df_release(t);
 }
-EXPORT_SYMBOL_GPL(sfu_deferred_kunit_forget);
-
-struct sfu_tp_search {
-	const char *name;
-	struct tracepoint *tp;
-};
-
-static void sfu_df_find_tp(struct tracepoint *tp, void *priv)
-{
-	struct sfu_tp_search *search = priv;
-
-	if (!strcmp(tp->name, search->name))
-		search->tp = tp;
-}
+EXPORT_SYMBOL_IF_KUNIT(sfu_deferred_kunit_forget);
 
 /**
- * sfu_tracepoint_find() - a kernel tracepoint by name
- * @name: e.g. "sched_process_exit" or "sys_enter"
+ * sfu_df_slots_used() - slots that belong to a task now
  *
- * Tracepoints of the kernel image are not exported to modules on 6.1; this
- * finds them the way for_each_kernel_tracepoint() allows.
- *
- * Context: process context.
- * Return: the tracepoint, or NULL.
+ * Return: their number, for debugfs.
  */
-struct tracepoint *sfu_tracepoint_find(const char *name)
-{
-	struct sfu_tp_search search = { .name = name };
-
-	for_each_kernel_tracepoint(sfu_df_find_tp, &search);
-	return search.tp;
-}
-
-static int sfu_df_stats_show(struct seq_file *m, void *v)
+unsigned int sfu_df_slots_used(void)
 {
 	unsigned int i, used = 0;
 
-	for (i = 0; i < SFU_DF_NR; i++)
-		seq_printf(m, "%s %llu\n", sfu_df_stat_names[i], sfu_deferred_stat(i));
 	for (i = 0; i < SFU_DF_SLOTS; i++)
 		used += !!READ_ONCE(sfu_df_slots[i].task);
-	seq_printf(m, "slots_used %u\n", used);
-	seq_printf(m, "task_work_pending %ld\n", sfu_task_work_pending());
-	return 0;
+	return used;
 }
-DEFINE_SHOW_ATTRIBUTE(sfu_df_stats);
 
 /**
  * sfu_deferred_init() - set up deferred unwinding
@@ -822,6 +736,7 @@ DEFINE_SHOW_ATTRIBUTE(sfu_df_stats);
  */
 int sfu_deferred_init(void)
 {
+	unsigned int i;
 	int cpu, err;
 
 	if (nr_cpu_ids >= BIT(SFU_DF_COOKIE_CPU_BITS))
@@ -829,6 +744,8 @@ int sfu_deferred_init(void)
 	sfu_df_slots = vzalloc(array_size(SFU_DF_SLOTS, sizeof(*sfu_df_slots)));
 	if (!sfu_df_slots)
 		return -ENOMEM;
+	for (i = 0; i < SFU_DF_SLOTS; i++)
+		raw_spin_lock_init(&sfu_df_slots[i].lock);
 	err = init_srcu_struct(&sfu_df_srcu);
 	if (err)
 		goto out_slots;
@@ -845,7 +762,7 @@ int sfu_deferred_init(void)
 		pr_err("cannot attach to tracepoint sched_process_exit: %d\n", err);
 		goto out_work;
 	}
-	debugfs_create_file("deferred_stats", 0444, sfu_debugfs_dir(), NULL, &sfu_df_stats_fops);
+	sfu_df_stats_init();
 	return 0;
 
 out_work:
@@ -880,7 +797,7 @@ void sfu_deferred_exit(void)
 {
 	unsigned int i;
 
-	debugfs_lookup_and_remove("deferred_stats", sfu_debugfs_dir());
+	sfu_df_stats_exit();
 	tracepoint_probe_unregister(sfu_df_exit_tp, sfu_df_exit_probe, NULL);
 	tracepoint_synchronize_unregister();
 	sfu_unwind_deferred_cancel(&sfu_df_fault_in_work);

@@ -34,9 +34,9 @@
 #include <linux/sort.h>
 #include <linux/tracepoint.h>
 
-#include "registry_internal.h"
+#include "internal.h"
 #include "stats.h"
-#include "task_work.h"
+#include "sframe_unwind/task_work.h"
 
 /**
  * struct sfu_range_work - a task_work about a range of the current mm

@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The per-CPU row cache (row_cache.c): its table, and the lookup, inline
- * in the registry's lookup because it runs for every frame of every
+ * The per-CPU rules cache (rules_cache.c): its table, and the lookup,
+ * inline in the registry's lookup because it runs for every frame of every
  * unwind.
  */
-#ifndef _SFU_ROW_CACHE_H
-#define _SFU_ROW_CACHE_H
+#ifndef _SFU_REGISTRY_RULES_CACHE_H
+#define _SFU_REGISTRY_RULES_CACHE_H
 
 #include <linux/bits.h>
 #include <linux/compiler.h>
 #include <linux/hash.h>
 #include <linux/percpu.h>
 
-#include "registry_internal.h"
+#include "sframe_unwind/rules.h"
 
 /* What sfu_rowc_lookup() found. */
 enum sfu_rowc_result {
@@ -25,17 +25,17 @@ enum sfu_rowc_result {
 #define SFU_ROWC_SIZE	BIT(SFU_ROWC_BITS)
 
 /**
- * struct sfu_rowc_entry - one remembered row
+ * struct sfu_rowc_entry - the rules remembered for one address
  * @seq: even when stable, odd while being written
- * @copy_id: the kernel copy it was found in (sfu_sframe_copy.id; 0: empty)
+ * @copy_id: the kernel copy they were found in (sfu_sframe_copy.id; 0: empty)
  * @pc: the address looked up, in the copy's address space
- * @row: the row, in the copy's address space
+ * @rules: the rules (offsets only: the same at any load address)
  */
 struct sfu_rowc_entry {
 	u32 seq;
 	u64 copy_id;
 	u64 pc;
-	struct sframe_row row;
+	struct sfu_frame_rules rules;
 };
 
 /**
@@ -55,18 +55,19 @@ static __always_inline u32 sfu_rowc_slot(u64 copy_id, u64 pc)
 }
 
 /*
- * A row copied word by word, unrolled: a struct assignment becomes a
+ * Rules copied word by word, unrolled: a struct assignment becomes a
  * string instruction or a call to memcpy(), and a loop a branch a word,
  * all costly for one short copy on the path of every frame of every
  * unwind.  Padding is copied too, as by an assignment.
  */
-static __always_inline void sfu_rowc_copy(struct sframe_row *dst, const struct sframe_row *src)
+static __always_inline void sfu_rowc_copy(struct sfu_frame_rules *dst,
+					  const struct sfu_frame_rules *src)
 {
 	const u64 *s = (const u64 *)src;
 	u64 *d = (u64 *)dst;
 
-	BUILD_BUG_ON(sizeof(struct sframe_row) != 11 * sizeof(u64) ||
-		     __alignof__(struct sframe_row) < __alignof__(u64));
+	BUILD_BUG_ON(sizeof(struct sfu_frame_rules) != 7 * sizeof(u64) ||
+		     __alignof__(struct sfu_frame_rules) < __alignof__(u64));
 	d[0] = s[0];
 	d[1] = s[1];
 	d[2] = s[2];
@@ -74,17 +75,13 @@ static __always_inline void sfu_rowc_copy(struct sframe_row *dst, const struct s
 	d[4] = s[4];
 	d[5] = s[5];
 	d[6] = s[6];
-	d[7] = s[7];
-	d[8] = s[8];
-	d[9] = s[9];
-	d[10] = s[10];
 }
 
 /**
- * sfu_rowc_lookup() - a row remembered on this CPU
+ * sfu_rowc_lookup() - rules remembered on this CPU
  * @copy_id: id of the kernel copy
  * @pc: the address, in the copy's address space
- * @row: filled in on a hit
+ * @rules: filled in on a hit
  *
  * The caller counts hits and misses (struct sfu_lookup_counts).
  *
@@ -93,7 +90,7 @@ static __always_inline void sfu_rowc_copy(struct sframe_row *dst, const struct s
  * off.
  */
 static __always_inline enum sfu_rowc_result
-sfu_rowc_lookup(u64 copy_id, u64 pc, struct sframe_row *row)
+sfu_rowc_lookup(u64 copy_id, u64 pc, struct sfu_frame_rules *rules)
 {
 	struct sfu_rowc_entry *e;
 	bool hit = false;
@@ -106,7 +103,7 @@ sfu_rowc_lookup(u64 copy_id, u64 pc, struct sframe_row *row)
 	/* Only an interrupt on this CPU can write the entry: compiler barriers suffice. */
 	barrier();
 	if (!(seq & 1) && e->copy_id == copy_id && e->pc == pc) {
-		sfu_rowc_copy(row, &e->row);
+		sfu_rowc_copy(rules, &e->rules);
 		barrier();
 		hit = READ_ONCE(e->seq) == seq;
 	}
@@ -114,4 +111,9 @@ sfu_rowc_lookup(u64 copy_id, u64 pc, struct sframe_row *row)
 	return hit ? SFU_ROWC_HIT : SFU_ROWC_MISS;
 }
 
-#endif /* _SFU_ROW_CACHE_H */
+void sfu_rowc_store(u64 copy_id, u64 pc, const struct sfu_frame_rules *rules);
+size_t sfu_rowc_bytes(void);
+int sfu_rowc_init(void);
+void sfu_rowc_exit(void);
+
+#endif /* _SFU_REGISTRY_RULES_CACHE_H */

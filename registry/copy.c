@@ -23,7 +23,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
-#include "registry_internal.h"
+#include "internal.h"
 #include "stats.h"
 
 static unsigned long sfu_max_kernel_bytes = 64UL << 20;
@@ -75,17 +75,17 @@ struct sfu_sframe_copy *sfu_copy_alloc(size_t size)
 /**
  * sfu_copy_init() - check the header of a filled copy and set up its reader
  * @c: the copy, its @data filled
- * @vaddr: the address function starts are relative to (see sframe_section)
+ * @vaddr: the address function starts are relative to (see sfu_sframe_section)
  *
  * Return: 0 or the decoder's -SFRAME_E_xxx.
  */
 int sfu_copy_init(struct sfu_sframe_copy *c, unsigned long vaddr)
 {
-	struct sframe_reader r = {
+	struct sfu_sframe_reader r = {
 		.kind = SFRAME_READER_BUFFER, .buf = c->data, .size = c->size,
 	};
 
-	return sframe_section_init(&c->sec, &r, vaddr, sfu_native_sframe_abi());
+	return sfu_sframe_section_init(&c->sec, &r, vaddr, sfu_native_sframe_abi());
 }
 
 /**

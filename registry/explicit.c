@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Explicit registration: sections of code without a file (JITs), named by
+ * their user address through the char device.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/file.h>
+#include <linux/hash.h>
+#include <linux/hashtable.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "sframe_unwind/registry.h"
+#include "internal.h"
+#include "rules_cache.h"
+#include "sframe_unwind/lib.h"
+#include "stats.h"
+#include "sframe_unwind/compat.h"
+
+/**
+ * sfu_registry_add() - register a section that has no ELF file behind it
+ * @mm: the current task's mm
+ * @sframe_addr: user address of the .sframe bytes
+ * @sframe_size: their size
+ * @text_start: first byte of the code they describe
+ * @text_end: first byte after it
+ * @sframe_err: set to the decoder's code when validation refuses the section
+ *
+ * The bytes are copied from user memory once and validated in the copy,
+ * which lookups then use: what user space does to its own bytes afterwards
+ * changes nothing.  Beyond max_kernel_bytes the copy is dropped after
+ * validation and lookups read user memory.  Both ranges must be mapped in
+ * @mm, the text executable and the data readable; a section already
+ * covering part of either range is replaced.
+ *
+ * Context: task context, mmap_lock not held.
+ * Return: 0, -EINVAL (bad ranges), -EFAULT (not mapped or unreadable),
+ * -EFBIG (larger than max_section_bytes), -ENOEXEC (refused by validation;
+ * see @sframe_err), -ENOSPC (limits), -ENOMEM.
+ */
+int sfu_registry_add(struct mm_struct *mm, unsigned long sframe_addr, unsigned long sframe_size,
+		     unsigned long text_start, unsigned long text_end, int *sframe_err)
+{
+	struct sfu_sframe_reader r = { .kind = SFRAME_READER_BUFFER };
+	struct sfu_sframe_copy *copy;
+	struct sfu_sframe_section check;
+	struct sfu_section *s;
+	struct sfu_mm *smm;
+	u8 *buf;
+	int err;
+
+	*sframe_err = 0;
+	if (!sframe_size || sframe_addr + sframe_size < sframe_addr ||
+	    sframe_addr + sframe_size > TASK_SIZE || text_start >= text_end ||
+	    text_end > TASK_SIZE)
+		return -EINVAL;
+	if (sframe_size > sfu_max_section_bytes) {
+		sfu_stat_inc(SFU_STAT_refused_too_big);
+		return -EFBIG;
+	}
+
+	/* Validate the very bytes lookups will use, if the budget allows a copy. */
+	copy = sfu_copy_alloc(sframe_size);
+	buf = copy ? copy->data : kvmalloc(sframe_size, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	err = 0;
+	if (copy_from_user(buf, (const void __user *)sframe_addr, sframe_size)) {
+		err = -EFAULT;
+		goto free;
+	}
+	r.buf = buf;
+	r.size = sframe_size;
+	err = sfu_sframe_section_init(&check, &r, sframe_addr, sfu_native_sframe_abi());
+	if (!err)
+		err = sfu_sframe_section_validate(&check);
+	if (err) {
+		*sframe_err = -err;
+		sfu_stat_inc(SFU_STAT_refused_invalid);
+		err = -ENOEXEC;
+		goto free;
+	}
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s) {
+		err = -ENOMEM;
+		goto free;
+	}
+	INIT_LIST_HEAD(&s->pending);
+	__set_bit(SFU_SECTION_EXPLICIT, &s->flags);
+	s->text_start = text_start;
+	s->text_end = text_end;
+	s->data_start = sframe_addr;
+	s->data_end = sframe_addr + sframe_size;
+	strscpy(s->name, "[explicit]", sizeof(s->name));
+	if (copy) {
+		copy->sec = check;
+		s->copy = copy;
+		sfu_stat_inc(SFU_STAT_kernel_copies_made);
+	} else {
+		kvfree(buf);
+	}
+	s->sec = check;
+	s->sec.reader.kind = SFRAME_READER_USER;
+	s->sec.reader.buf = NULL;
+	s->sec.reader.uaddr = sframe_addr;
+
+	smm = sfu_mm_get_or_create(mm, current->tgid);
+	if (!smm) {
+		sfu_section_discard(s);
+		return -ENOMEM;
+	}
+	mmap_read_lock(mm);
+	if (!sfu_section_text_mapped(mm, s) || !sfu_section_data_mapped(mm, s)) {
+		mmap_read_unlock(mm);
+		sfu_section_discard(s);
+		return -EFAULT;
+	}
+	err = sfu_section_insert(smm, s);
+	mmap_read_unlock(mm);
+	return err;
+
+free:
+	if (copy)
+		sfu_copy_put(copy);
+	else
+		kvfree(buf);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_registry_add);
+
+/**
+ * sfu_registry_remove() - unregister the section whose text starts at @text_start
+ * @mm: the current task's mm
+ * @text_start: text_start the section was registered with
+ *
+ * Only sections registered with sfu_registry_add() can be removed this
+ * way; those of ELF mappings follow the mappings.
+ *
+ * Context: task context.
+ * Return: 0, or -ENOENT if no such explicit section is registered.
+ */
+int sfu_registry_remove(struct mm_struct *mm, unsigned long text_start)
+{
+	struct sfu_section *s;
+	struct sfu_mm *smm;
+	int err = -ENOENT;
+
+	smm = sfu_mm_lookup(mm);
+	if (!smm)
+		return -ENOENT;
+	sfu_mm_write_begin(smm);
+	s = mtree_load(&smm->text, text_start);
+	if (s && s->text_start == text_start && test_bit(SFU_SECTION_EXPLICIT, &s->flags)) {
+		sfu_section_remove_locked(smm, s);
+		err = 0;
+	}
+	sfu_mm_write_end(smm);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_registry_remove);

@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The lookup path: the section covering a PC and the row for it, from any
+ * context, NMI included, without taking a lock.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/file.h>
+#include <linux/hash.h>
+#include <linux/hashtable.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "sframe_unwind/compat.h"
+#include "sframe_unwind/registry.h"
+#include "internal.h"
+#include "rules_cache.h"
+#include "sframe_rules.h"
+#include "stats.h"
+
+/*
+ * The usable section of @smm covering @pc, or NULL (counted); under RCU.
+ */
+static struct sfu_section *sfu_section_find(struct sfu_mm *smm, unsigned long pc)
+{
+	struct sfu_section *s;
+
+	/* See sfu_mm_write_begin(): never spin on a writer this CPU interrupted. */
+	if (smm && !in_task() && atomic_read(&smm->writing)) {
+		sfu_stat_inc(SFU_STAT_lookup_busy);
+		return NULL;
+	}
+	s = smm ? mtree_load(&smm->text, pc) : NULL;
+
+	if (!s) {
+		sfu_stat_inc(SFU_STAT_lookup_no_section);
+		return NULL;
+	}
+	if (test_bit(SFU_SECTION_STALE, &s->flags)) {
+		sfu_stat_inc(SFU_STAT_lookup_stale);
+		return NULL;
+	}
+	return s;
+}
+
+/*
+ * The decoder's result as the registry's: counted, and in the errno terms
+ * of sfu_find_rules().
+ */
+static __always_inline int sfu_lookup_result(int err)
+{
+	switch (err) {
+	case 0:
+		return 0;
+	case -SFRAME_E_NO_FDE:
+	case -SFRAME_E_NO_FRE:
+		return -ENOENT;
+	case -SFRAME_E_FAULT:
+		sfu_stat_inc(SFU_STAT_lookup_fault);
+		return -EFAULT;
+	default:
+		sfu_stat_inc(SFU_STAT_lookup_error);
+		return -EBADMSG;
+	}
+}
+
+/*
+ * The rules for @cpc from a kernel copy, on a miss of the rules cache: the
+ * decoder's row, converted and remembered.  Out of line so that a hit does
+ * not zero a row on its stack.
+ */
+static noinline int sfu_copy_decode(const struct sfu_sframe_copy *c, u64 cpc,
+				    struct sfu_frame_rules *rules)
+{
+	struct sfu_sframe_row row;
+	int err;
+
+	err = sfu_sframe_find_row(&c->sec, cpc, &row);
+	if (err)
+		return err;
+	sfu_sframe_rules(&row, rules);
+	sfu_rowc_store(c->id, cpc, rules);
+	return 0;
+}
+
+/*
+ * The rules for @pc from @s's kernel copy, or remembered from an earlier
+ * lookup on this CPU: under RCU, which keeps the copy alive.  Rules hold
+ * offsets only, so the section's bias does not enter them.  Returns 0 or
+ * an SFrame error.
+ */
+static __always_inline int sfu_copy_find_rules(const struct sfu_section *s, unsigned long pc,
+					       struct sfu_frame_rules *rules,
+					       struct sfu_lookup_counts *counts)
+{
+	const struct sfu_sframe_copy *c = s->copy;
+	u64 cpc = pc - s->bias;
+	enum sfu_rowc_result res;
+
+	res = sfu_rowc_lookup(c->id, cpc, rules);
+	if (res == SFU_ROWC_HIT) {
+		counts->rowc_hits++;
+		return 0;
+	}
+	if (res == SFU_ROWC_MISS)
+		counts->rowc_misses++;
+	return sfu_copy_decode(c, cpc, rules);
+}
+
+/* Add what a series of lookups counted to the stats counters. */
+static void sfu_lookup_counts_flush(struct sfu_lookup_counts *counts)
+{
+	if (counts->lookups)
+		sfu_stat_add(SFU_STAT_lookups, counts->lookups);
+	if (counts->rowc_hits)
+		sfu_stat_add(SFU_STAT_row_cache_hits, counts->rowc_hits);
+	if (counts->rowc_misses)
+		sfu_stat_add(SFU_STAT_row_cache_misses, counts->rowc_misses);
+	memset(counts, 0, sizeof(*counts));
+}
+
+/* The row for @pc from user memory, through a copy of @s's header. */
+static int sfu_user_find_row(const struct sfu_sframe_section *hdr, unsigned long pc, bool nofault,
+			     struct sfu_sframe_row *row)
+{
+	struct sfu_sframe_section sec = *hdr;
+
+	sfu_stat_inc(SFU_STAT_lookup_user);
+	sec.reader.kind = nofault ? SFRAME_READER_USER_NOFAULT : SFRAME_READER_USER;
+	return sfu_sframe_find_row(&sec, pc, row);
+}
+
+/**
+ * sfu_find_row() - the SFrame row for a user PC
+ * @mm: the current task's mm (a section without a kernel copy is read from
+ *      current's memory)
+ * @pc: the user address
+ * @nofault: read user memory with copy_from_user_nofault(): for NMI, IRQ
+ *           and atomic context
+ * @row: filled in on success, its addresses in @mm's address space
+ *
+ * The registry's own view of a lookup, with the row's range and function,
+ * for its KUnit suite; the unwinder asks for rules (sfu_find_rules()).
+ * Neither reads a remembered row: this one always decodes.
+ *
+ * Context: any, with @nofault; task context otherwise.
+ * Return: 0; -SFRAME_E_NO_FDE when no registered section covers @pc (or the
+ * one that does awaits a re-check); otherwise the decoder's code, e.g.
+ * -SFRAME_E_FAULT when section memory could not be read.
+ */
+int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault, struct sfu_sframe_row *row)
+{
+	struct sfu_sframe_section sec;
+	struct sfu_section *s;
+	int err;
+
+	rcu_read_lock();
+	s = sfu_section_find(sfu_mm_find(mm), pc);
+	if (s && s->copy) {
+		err = sfu_sframe_find_row(&s->copy->sec, pc - s->bias, row);
+		rcu_read_unlock();
+		if (!err) {
+			row->start += s->bias;
+			row->end += s->bias;
+			row->func_start += s->bias;
+		}
+		return err;
+	}
+	if (s)
+		sec = s->sec;
+	rcu_read_unlock();
+	if (!s)
+		return -SFRAME_E_NO_FDE;
+	return sfu_user_find_row(&sec, pc, nofault, row);
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_find_row);
+
+/**
+ * sfu_find_rules() - the unwind rules for a user PC
+ * @mm: the current task's mm (a section without a kernel copy is read from
+ *      current's memory)
+ * @pc: the user address
+ * @nofault: read user memory with copy_from_user_nofault(): for NMI, IRQ
+ *           and atomic context
+ * @rules: filled in on success
+ *
+ * A section with a kernel copy is looked up in it under RCU, reading no
+ * user memory; one without (max_kernel_bytes reached) is read from @mm.
+ *
+ * Context: any, with @nofault; task context otherwise.
+ * Return: 0; -ENOENT when nothing registered describes @pc (no section, or
+ * one that awaits a re-check, or no row for @pc in it); -EFAULT when
+ * section memory could not be read; -EBADMSG when the section's data for
+ * @pc is invalid.
+ */
+int sfu_find_rules(struct mm_struct *mm, unsigned long pc, bool nofault,
+		   struct sfu_frame_rules *rules)
+{
+	struct sfu_sframe_section sec;
+	struct sfu_sframe_row row;
+	struct sfu_section *s;
+	int err;
+
+	sfu_stat_inc(SFU_STAT_lookups);
+	rcu_read_lock();
+	s = sfu_section_find(sfu_mm_find(mm), pc);
+	if (s && s->copy) {
+		struct sfu_lookup_counts counts = {};
+
+		err = sfu_copy_find_rules(s, pc, rules, &counts);
+		rcu_read_unlock();
+		sfu_lookup_counts_flush(&counts);
+		return sfu_lookup_result(err);
+	}
+	if (s)
+		sec = s->sec;
+	rcu_read_unlock();
+	if (!s)
+		return -ENOENT;
+	err = sfu_user_find_row(&sec, pc, nofault, &row);
+	if (!err)
+		sfu_sframe_rules(&row, rules);
+	return sfu_lookup_result(err);
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_find_rules);
+
+/**
+ * sfu_lookup_begin() - start a series of lookups in @mm
+ * @c: the lookup state, owned by the caller (on its stack)
+ * @mm: the current task's mm, which the caller keeps in use throughout
+ */
+void sfu_lookup_begin(struct sfu_lookup *c, struct mm_struct *mm)
+{
+	c->mm = mm;
+	c->smm = NULL;
+	c->section = NULL;
+	c->rcu = false;
+	memset(&c->counts, 0, sizeof(c->counts));
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_lookup_begin);
+
+/**
+ * sfu_lookup_end() - leave the RCU read-side section of a series of lookups
+ * @c: the lookup state
+ *
+ * To be called before anything that may sleep, and when the series of
+ * lookups ends: what the lookups counted since the last call is then
+ * added to the stats counters.  The next sfu_lookup_rules() enters the
+ * read-side section again.
+ */
+void sfu_lookup_end(struct sfu_lookup *c)
+{
+	sfu_lookup_counts_flush(&c->counts);
+	if (!c->rcu)
+		return;
+	c->section = NULL;
+	c->rcu = false;
+	/* For sparse: the read-side section was the lookup's, not this function's. */
+	__acquire(RCU);
+	rcu_read_unlock();
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_lookup_end);
+
+/*
+ * sfu_lookup_rules() of a section without a kernel copy: a no-fault read
+ * of user memory first, then, if that faulted and faults are allowed, a
+ * read that may fault outside RCU.  Kept out of line: its copies of the
+ * header and the row would be zeroed on every lookup's stack otherwise.
+ */
+static noinline int sfu_lookup_user(struct sfu_lookup *c, const struct sfu_section *s,
+				    unsigned long pc, bool nofault,
+				    struct sfu_frame_rules *rules)
+{
+	struct sfu_sframe_section sec;
+	struct sfu_sframe_row row;
+	int err;
+
+	err = sfu_user_find_row(&s->sec, pc, true, &row);
+	if (err == -SFRAME_E_FAULT && !nofault) {
+		/* Fault the section's pages in, outside RCU. */
+		sec = s->sec;
+		sfu_lookup_end(c);
+		err = sfu_user_find_row(&sec, pc, false, &row);
+	}
+	if (!err)
+		sfu_sframe_rules(&row, rules);
+	return sfu_lookup_result(err);
+}
+
+/**
+ * sfu_lookup_rules() - sfu_find_rules() for a series of lookups, such as one unwind
+ * @c: from sfu_lookup_begin()
+ * @pc: the user address
+ * @nofault: no lookup may fault, sleep or leave the RCU read-side section
+ * @rules: filled in on success
+ *
+ * Stays in an RCU read-side section between calls, until
+ * sfu_lookup_end(): the registry and the section the last lookup found
+ * are kept, and a PC in the same section (the next frame in the same
+ * library) skips the hash and the tree.  A faultable lookup that must fault
+ * (a section without a kernel copy whose pages are not present) ends the
+ * read-side section first.
+ *
+ * Context: any, with @nofault; task context otherwise.  Between calls the
+ * caller must not sleep without sfu_lookup_end().
+ * Return: as sfu_find_rules().
+ */
+int sfu_lookup_rules(struct sfu_lookup *c, unsigned long pc, bool nofault,
+		     struct sfu_frame_rules *rules)
+{
+	const struct sfu_section *s = c->section;
+
+	c->counts.lookups++;
+	if (!c->rcu) {
+		rcu_read_lock();
+		/* For sparse: the lookup holds the read-side section, not this function. */
+		__release(RCU);
+		c->rcu = true;
+		s = NULL;
+	}
+	/* A section found by this lookup stays valid while it holds RCU. */
+	if (!s || pc < s->text_start || pc >= s->text_end ||
+	    test_bit(SFU_SECTION_STALE, &s->flags)) {
+		/* The registry lives as long as the mm, which the caller keeps. */
+		if (!c->smm)
+			c->smm = sfu_mm_find(c->mm);
+		s = sfu_section_find(c->smm, pc);
+		c->section = s;
+		if (!s)
+			return -ENOENT;
+	}
+	if (s->copy)
+		return sfu_lookup_result(sfu_copy_find_rules(s, pc, rules, &c->counts));
+	return sfu_lookup_user(c, s, pc, nofault, rules);
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_lookup_rules);

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The per-mm SFrame registry: which .sframe section describes which user
+ * text, for every mm that has one.
+ *
+ * Readers (the unwinder, from any context including NMI) find an mm's
+ * registry in an RCU hash keyed by the mm, then the section covering a PC
+ * in a maple tree in RCU mode, and copy the section's parsed header before
+ * leaving the read-side section: nothing a reader holds can be freed under
+ * it, and no reader takes a lock.
+ *
+ * Writers run only in task context (task_work before a return to user
+ * space, the char device, module load), hold the mm's mmap_lock for reading
+ * while they check a section against the VMAs and insert it, and serialise
+ * on the registry's mutex.  Hooks that cannot sleep (VMA removal and
+ * protection changes, under the mmap write lock) only set a section's
+ * STALE bit; lookups skip stale sections until a task_work has re-checked
+ * them against the VMAs, so no lookup ever uses a section whose text is no
+ * longer mapped from the same file.  Insertion and re-checks hold the
+ * mmap_lock for reading, which excludes the VMA changes that mark
+ * sections stale: a change either happens before the check (and is seen by
+ * it) or after the insertion (and marks the section).
+ *
+ * A registry dies with its mm, in the exit_mmap tracepoint; it is freed
+ * after an RCU grace period from a workqueue.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/file.h>
+#include <linux/hash.h>
+#include <linux/hashtable.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "sframe_unwind/registry.h"
+#include "internal.h"
+#include "rules_cache.h"
+#include "sframe_unwind/lib.h"
+#include "stats.h"
+#include "sframe_unwind/compat.h"
+
+unsigned int sfu_max_section_bytes = 64 << 20;
+module_param_named(max_section_bytes, sfu_max_section_bytes, uint, 0644);
+MODULE_PARM_DESC(max_section_bytes, "Largest .sframe section accepted, in bytes (default 64 MiB)");
+
+/**
+ * sfu_registry_memory() - what the registry holds now
+ * @mem: filled in
+ */
+void sfu_registry_memory(struct sfu_registry_memory *mem)
+{
+	sfu_copy_usage(&mem->kernel_copies, &mem->kernel_copy_bytes);
+	mem->max_kernel_bytes = sfu_copy_budget();
+	mem->sections = sfu_sections_total();
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_registry_memory);
+
+static int sfu_memory_show(struct seq_file *m, void *v)
+{
+	struct sfu_registry_memory mem;
+	unsigned int registries = sfu_mm_count();
+
+	sfu_registry_memory(&mem);
+	seq_printf(m, "sections %u\n", mem.sections);
+	seq_printf(m, "registries %u\n", registries);
+	seq_printf(m, "kernel_copies %u\n", mem.kernel_copies);
+	seq_printf(m, "kernel_copy_bytes %lu\n", mem.kernel_copy_bytes);
+	seq_printf(m, "max_kernel_bytes %lu\n", mem.max_kernel_bytes);
+	seq_printf(m, "row_cache_bytes %zu\n", sfu_rowc_bytes());
+	seq_printf(m, "section_bytes %zu\n", sizeof(struct sfu_section));
+	seq_printf(m, "registry_bytes %zu\n", sizeof(struct sfu_mm));
+	seq_printf(m, "maple_node_bytes %zu\n", sizeof(struct maple_node));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sfu_memory);
+
+/**
+ * sfu_registry_init() - set up the registry and start following mappings
+ *
+ * Installs the hooks first, then builds the registries of the processes
+ * already running, so that no mapping made meanwhile is missed.
+ *
+ * Return: 0 or -errno.
+ */
+int sfu_registry_init(void)
+{
+	int err;
+
+	err = sfu_rowc_init();
+	if (err)
+		return err;
+	err = sfu_mm_table_init();
+	if (err) {
+		sfu_rowc_exit();
+		return err;
+	}
+	sfu_stats_debugfs_init();
+	sfu_debugfs_file("memory", 0444, NULL, &sfu_memory_fops);
+	err = sfu_hooks_init();
+	if (err) {
+		sfu_mm_table_exit();
+		sfu_rowc_exit();
+		return err;
+	}
+	sfu_scan_running_processes();
+	return 0;
+}
+
+/**
+ * sfu_registry_stop() - stop following mappings
+ *
+ * Context: module exit; no hook runs after this returns, but task_work they
+ * queued may still be pending (sfu_task_work_drain()).
+ */
+void sfu_registry_stop(void)
+{
+	sfu_hooks_exit();
+}
+
+/**
+ * sfu_registry_exit() - free every registry
+ *
+ * Context: module exit, after sfu_hooks_exit() and after every task_work
+ * that could touch a registry has run.
+ */
+void sfu_registry_exit(void)
+{
+	struct sfu_registry_memory mem;
+
+	sfu_mm_table_exit();
+	sfu_fcache_exit();
+	/* The sections' RCU callbacks, which free the copies, must be done. */
+	rcu_barrier();
+	WARN_ON(sfu_sections_total());
+	sfu_registry_memory(&mem);
+	WARN_ON(mem.kernel_copies || mem.kernel_copy_bytes);
+	sfu_rowc_exit();
+}

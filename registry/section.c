@@ -1,0 +1,473 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sections and their lifetime: insertion into an mm's trees after the
+ * checks against its VMAs, removal, the STALE mark of VMA changes and the
+ * re-check that clears it, and the scan of an mm's file mappings.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/file.h>
+#include <linux/hash.h>
+#include <linux/hashtable.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "sframe_unwind/registry.h"
+#include "internal.h"
+#include "rules_cache.h"
+#include "sframe_unwind/lib.h"
+#include "stats.h"
+#include "sframe_unwind/compat.h"
+
+static unsigned int sfu_max_sections_per_mm = 1024;
+module_param_named(max_sections_per_mm, sfu_max_sections_per_mm, uint, 0644);
+MODULE_PARM_DESC(max_sections_per_mm, "Sections one process may have registered (default 1024)");
+
+static unsigned int sfu_max_sections = 65536;
+module_param_named(max_sections, sfu_max_sections, uint, 0644);
+MODULE_PARM_DESC(max_sections, "Sections registered in all processes together (default 65536)");
+
+static atomic_t sfu_nr_sections = ATOMIC_INIT(0);
+
+/**
+ * sfu_sections_total() - sections registered in all mms
+ *
+ * Return: the count max_sections limits.
+ */
+unsigned int sfu_sections_total(void)
+{
+	return atomic_read(&sfu_nr_sections);
+}
+
+/**
+ * sfu_section_discard() - free a section no lookup has seen
+ * @s: never inserted, or off the trees a grace period ago
+ */
+void sfu_section_discard(struct sfu_section *s)
+{
+	sfu_copy_put(s->copy);
+	kfree(s);
+}
+
+static void sfu_section_free_rcu(struct rcu_head *rcu)
+{
+	sfu_section_discard(container_of(rcu, struct sfu_section, rcu));
+}
+
+/**
+ * sfu_section_free() - free a section after a grace period
+ * @s: off the trees; lookups may still hold it
+ */
+void sfu_section_free(struct sfu_section *s)
+{
+	atomic_dec(&sfu_nr_sections);
+	call_rcu(&s->rcu, sfu_section_free_rcu);
+}
+
+/**
+ * sfu_section_remove_locked() - take @s off @smm's trees and free it
+ * @smm: the registry, its lock held (sfu_mm_write_begin())
+ * @s: a section in its trees
+ */
+void sfu_section_remove_locked(struct sfu_mm *smm, struct sfu_section *s)
+{
+	if (mtree_load(&smm->text, s->text_start) == s)
+		mtree_store_range(&smm->text, s->text_start, s->text_end - 1, NULL, GFP_KERNEL);
+	if (mtree_load(&smm->data, s->data_start) == s)
+		mtree_store_range(&smm->data, s->data_start, s->data_end - 1, NULL, GFP_KERNEL);
+	atomic_dec(&smm->nr_sections);
+	sfu_stat_inc(SFU_STAT_removed);
+	sfu_section_free(s);
+}
+
+/* Remove every section whose text or data overlaps @s's; smm->lock held. */
+static void sfu_remove_overlapping_locked(struct sfu_mm *smm, const struct sfu_section *s)
+{
+	struct sfu_section *old;
+	unsigned long idx;
+
+	idx = s->text_start;
+	while ((old = mt_find(&smm->text, &idx, s->text_end - 1)))
+		sfu_section_remove_locked(smm, old);
+	idx = s->data_start;
+	while ((old = mt_find(&smm->data, &idx, s->data_end - 1)))
+		sfu_section_remove_locked(smm, old);
+}
+
+/*
+ * Is [@start, @end) mapped without a hole by VMAs that all have
+ * @vm_flags and, when @id is given, map that file at the given delta?
+ */
+static bool sfu_range_mapped(struct mm_struct *mm, unsigned long start, unsigned long end,
+			     unsigned long vm_flags, const struct sfu_file_id *id, long delta)
+{
+	struct sfu_file_id vid;
+	unsigned long addr = start;
+
+	mmap_assert_locked(mm);
+	while (addr < end) {
+		struct vm_area_struct *vma = find_vma(mm, addr);
+
+		if (!vma || vma->vm_start > addr || (vma->vm_flags & vm_flags) != vm_flags)
+			return false;
+		if (id) {
+			if (!vma->vm_file)
+				return false;
+			if ((long)(vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT)) != delta)
+				return false;
+			sfu_file_id_get(vma->vm_file, &vid);
+			if (!sfu_file_id_equal(&vid, id))
+				return false;
+		}
+		addr = vma->vm_end;
+	}
+	return true;
+}
+
+/**
+ * sfu_section_text_mapped() - is @s's text mapped as when it was found
+ * @mm: the mm, its mmap_lock held
+ * @s: the section
+ *
+ * Return: true if every page of the text is an executable mapping of the
+ * section's file (or anonymous memory, for explicit registrations).
+ */
+bool sfu_section_text_mapped(struct mm_struct *mm, const struct sfu_section *s)
+{
+	bool elf = !test_bit(SFU_SECTION_EXPLICIT, &s->flags);
+
+	return sfu_range_mapped(mm, s->text_start, s->text_end, VM_EXEC,
+				elf ? &s->file : NULL, s->text_delta);
+}
+
+/**
+ * sfu_section_data_mapped() - is @s's section data mapped as when it was found
+ * @mm: the mm, its mmap_lock held
+ * @s: the section
+ *
+ * Return: true if the section's bytes are still readable user memory of
+ * the same file (or anonymous memory, for explicit registrations).
+ */
+bool sfu_section_data_mapped(struct mm_struct *mm, const struct sfu_section *s)
+{
+	bool elf = !test_bit(SFU_SECTION_EXPLICIT, &s->flags);
+
+	return sfu_range_mapped(mm, s->data_start, s->data_end, VM_READ,
+				elf ? &s->file : NULL, s->data_delta);
+}
+
+/**
+ * sfu_section_insert() - publish a section in its registry
+ * @smm: the registry
+ * @s: fully prepared; the caller holds the mmap_lock for reading and has
+ *     checked that text and data are mapped.  Ownership passes to the call.
+ *
+ * Return: 0 or -ENOSPC (limits) or -ENOMEM.
+ */
+int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
+{
+	int err;
+
+	mmap_assert_locked(smm->mm);
+	sfu_mm_write_begin(smm);
+	sfu_remove_overlapping_locked(smm, s);
+	if (atomic_read(&smm->nr_sections) >= sfu_max_sections_per_mm ||
+	    atomic_inc_return(&sfu_nr_sections) > sfu_max_sections) {
+		if (atomic_read(&smm->nr_sections) < sfu_max_sections_per_mm)
+			atomic_dec(&sfu_nr_sections);
+		sfu_mm_write_end(smm);
+		sfu_stat_inc(SFU_STAT_refused_limit);
+		sfu_section_discard(s);
+		return -ENOSPC;
+	}
+	err = mtree_store_range(&smm->text, s->text_start, s->text_end - 1, s, GFP_KERNEL);
+	if (!err) {
+		err = mtree_store_range(&smm->data, s->data_start, s->data_end - 1, s, GFP_KERNEL);
+		if (err)
+			mtree_store_range(&smm->text, s->text_start, s->text_end - 1, NULL,
+					  GFP_KERNEL);
+	}
+	if (err) {
+		sfu_mm_write_end(smm);
+		atomic_dec(&sfu_nr_sections);
+		sfu_section_discard(s);
+		return err;
+	}
+	atomic_inc(&smm->nr_sections);
+	sfu_mm_write_end(smm);
+	sfu_stat_inc(test_bit(SFU_SECTION_EXPLICIT, &s->flags) ?
+		     SFU_STAT_registered_explicit : SFU_STAT_registered_elf);
+	return 0;
+}
+
+/*
+ * Insert @s if its text and data are mapped now, keep it pending if only
+ * its text is (the loader maps .sframe's segment after the text), drop it
+ * otherwise.  Takes ownership of @s; the caller holds the mmap_lock.
+ */
+static void sfu_section_offer(struct sfu_mm *smm, struct sfu_section *s)
+{
+	if (!sfu_section_text_mapped(smm->mm, s)) {
+		sfu_stat_inc(SFU_STAT_refused_not_mapped);
+		sfu_section_discard(s);
+		return;
+	}
+	if (sfu_section_data_mapped(smm->mm, s)) {
+		sfu_section_insert(smm, s);
+		return;
+	}
+	sfu_mm_write_begin(smm);
+	list_add_tail(&s->pending, &smm->pending);
+	atomic_inc(&smm->nr_pending);
+	sfu_mm_write_end(smm);
+}
+
+/* Give every pending section of @smm another chance; mmap_lock held. */
+static void sfu_retry_pending(struct sfu_mm *smm)
+{
+	struct sfu_section *s, *next;
+	LIST_HEAD(retry);
+
+	if (!atomic_read(&smm->nr_pending))
+		return;
+	sfu_mm_write_begin(smm);
+	list_splice_init(&smm->pending, &retry);
+	atomic_set(&smm->nr_pending, 0);
+	sfu_mm_write_end(smm);
+	list_for_each_entry_safe(s, next, &retry, pending) {
+		list_del(&s->pending);
+		sfu_section_offer(smm, s);
+	}
+}
+
+/**
+ * sfu_mark_stale() - a VMA change may have touched registered sections
+ * @mm: the mm whose VMAs change
+ * @start: start of the changed range
+ * @end: end of the changed range
+ * @text: the change matters for text (removal, or execute permission lost)
+ * @data: the change matters for section data (removal, or read permission lost)
+ *
+ * A section already stale has its re-check queued: only sections marked
+ * now ask for one, so unmapping a library's text and then its data costs
+ * one re-check, not two.
+ *
+ * Context: any; called under the mmap write lock with preemption disabled.
+ * Return: true if a section was newly marked and a re-check is needed.
+ */
+bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end,
+		    bool text, bool data)
+{
+	struct sfu_section *s;
+	struct sfu_mm *smm;
+	bool marked = false;
+	unsigned long idx;
+
+	if (start >= end)
+		return false;
+	rcu_read_lock();
+	smm = sfu_mm_find(mm);
+	if (smm && text) {
+		idx = start;
+		mt_for_each(&smm->text, s, idx, end - 1)
+			marked |= !test_and_set_bit(SFU_SECTION_STALE, &s->flags);
+	}
+	if (smm && data) {
+		idx = start;
+		mt_for_each(&smm->data, s, idx, end - 1) {
+			/* Lookups do not read the data of a section with a kernel copy. */
+			if (s->copy)
+				continue;
+			marked |= !test_and_set_bit(SFU_SECTION_STALE, &s->flags);
+		}
+	}
+	rcu_read_unlock();
+	if (marked)
+		sfu_stat_inc(SFU_STAT_vma_events);
+	return marked;
+}
+
+/**
+ * sfu_recheck() - check @mm's stale sections against its VMAs
+ * @mm: the current task's mm
+ *
+ * A stale section whose text and data are still mapped from the same file
+ * at the same place becomes usable again; any other is removed.  The data
+ * of a section with a kernel copy no longer matters.
+ *
+ * Context: task context, mmap_lock not held.
+ */
+void sfu_recheck(struct mm_struct *mm)
+{
+	struct sfu_section *s;
+	struct sfu_mm *smm;
+	unsigned long idx = 0;
+
+	smm = sfu_mm_lookup(mm);
+	if (!smm)
+		return;
+	mmap_read_lock(mm);
+	sfu_mm_write_begin(smm);
+	mt_for_each(&smm->text, s, idx, ULONG_MAX) {
+		if (!test_bit(SFU_SECTION_STALE, &s->flags))
+			continue;
+		sfu_stat_inc(SFU_STAT_rechecked);
+		if (sfu_section_text_mapped(mm, s) &&
+		    (s->copy || sfu_section_data_mapped(mm, s)))
+			clear_bit(SFU_SECTION_STALE, &s->flags);
+		else
+			sfu_section_remove_locked(smm, s);
+	}
+	sfu_mm_write_end(smm);
+	sfu_retry_pending(smm);
+	mmap_read_unlock(mm);
+}
+
+/* A prepared section for the ELF file mapped at [@vm_start, @vm_end), or NULL. */
+static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_start,
+					   unsigned long vm_end, unsigned long pgoff)
+{
+	struct sfu_elf_sframe elf;
+	struct sfu_section *s;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return NULL;
+	INIT_LIST_HEAD(&s->pending);
+	sfu_file_id_get(file, &s->file);
+	if (sfu_file_sframe(file, &s->file, vm_start, pgoff << PAGE_SHIFT, &elf, &s->sec,
+			    &s->copy)) {
+		kfree(s);
+		return NULL;
+	}
+	s->bias = elf.bias;
+	s->text_start = vm_start;
+	s->text_end = vm_end;
+	s->text_delta = vm_start - (pgoff << PAGE_SHIFT);
+	s->data_start = elf.sframe_vaddr + elf.bias;
+	s->data_end = s->data_start + elf.sframe_size;
+	s->data_delta = s->data_start - elf.sframe_offset;
+	strscpy(s->name, file_dentry(file)->d_name.name, sizeof(s->name));
+
+	if (s->data_end <= s->data_start || s->data_end > TASK_SIZE) {
+		sfu_section_discard(s);
+		return NULL;
+	}
+	/* Validated from the file; without a kernel copy, looked up in this process's memory. */
+	s->sec.vaddr = s->data_start;
+	s->sec.reader.kind = SFRAME_READER_USER;
+	s->sec.reader.buf = NULL;
+	s->sec.reader.uaddr = s->data_start;
+	s->sec.reader.size = elf.sframe_size;
+	return s;
+}
+
+#define SFU_SCAN_BATCH 16
+
+/**
+ * sfu_scan() - register the ELF sections of @mm's executable mappings
+ * @mm: the mm; current's, or one the caller holds with mmget()
+ * @start: start of the range to look at
+ * @end: end of the range
+ * @tgid: the process @mm belongs to
+ *
+ * Looks at every executable file mapping in [@start, @end) that is not
+ * registered yet, reads its ELF program headers from the file, validates
+ * its PT_GNU_SFRAME section once per file, and registers it — now if the
+ * section's bytes are mapped, else when they are.  Pending sections of the
+ * mm are retried as well.
+ *
+ * Context: task context, mmap_lock not held.
+ */
+void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid)
+{
+	struct {
+		struct file *file;
+		unsigned long start, end, pgoff;
+	} batch[SFU_SCAN_BATCH];
+	struct sfu_mm *smm = NULL;
+	unsigned long addr = start;
+	int n, i;
+
+	while (addr < end) {
+		VMA_ITERATOR(vmi, mm, addr);
+		struct vm_area_struct *vma;
+
+		n = 0;
+		mmap_read_lock(mm);
+		smm = smm ?: sfu_mm_find(mm);
+		for_each_vma_range(vmi, vma, end) {
+			addr = vma->vm_end;
+			if (!vma->vm_file || !(vma->vm_flags & VM_EXEC))
+				continue;
+			if (smm && mtree_load(&smm->text, vma->vm_start))
+				continue;
+			batch[n].file = get_file(vma->vm_file);
+			batch[n].start = vma->vm_start;
+			batch[n].end = vma->vm_end;
+			batch[n].pgoff = vma->vm_pgoff;
+			if (++n == SFU_SCAN_BATCH)
+				break;
+		}
+		if (n < SFU_SCAN_BATCH)
+			addr = end;
+		mmap_read_unlock(mm);
+
+		for (i = 0; i < n; i++) {
+			struct sfu_section *s;
+
+			s = sfu_prepare_elf(batch[i].file, batch[i].start, batch[i].end,
+					    batch[i].pgoff);
+			fput(batch[i].file);
+			if (!s)
+				continue;
+			smm = smm ?: sfu_mm_get_or_create(mm, tgid);
+			if (!smm) {
+				sfu_section_discard(s);
+				continue;
+			}
+			mmap_read_lock(mm);
+			sfu_section_offer(smm, s);
+			mmap_read_unlock(mm);
+		}
+	}
+
+	smm = sfu_mm_lookup(mm);
+	if (smm && atomic_read(&smm->nr_pending)) {
+		mmap_read_lock(mm);
+		sfu_retry_pending(smm);
+		mmap_read_unlock(mm);
+	}
+}
+
+/**
+ * sfu_registry_sync() - bring the registry of @mm in line with its mappings
+ * @mm: the mm; current's, or one the caller holds with mmget()
+ * @tgid: the process @mm belongs to (shown in debugfs)
+ *
+ * Drops sections whose text or data mapping went away or changed, then
+ * registers every executable ELF mapping not registered yet.  This is what
+ * a forked child runs before it returns to user space, and what module
+ * load runs for processes already alive.
+ *
+ * Context: task context, mmap_lock not held.
+ * Return: the number of sections @mm has registered afterwards.
+ */
+int sfu_registry_sync(struct mm_struct *mm, pid_t tgid)
+{
+	struct sfu_mm *smm;
+
+	sfu_recheck(mm);
+	sfu_scan(mm, 0, TASK_SIZE, tgid);
+	smm = sfu_mm_lookup(mm);
+	return smm ? atomic_read(&smm->nr_sections) : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_registry_sync);

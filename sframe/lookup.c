@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The decoder's lookup: the row for a PC, trusting no byte of the section
+ * (it may have changed since validation): a binary search of the FDEs in
+ * batches, then a scan of the function's FREs that steps over them with
+ * the sframe_fre_tail[] table and decodes only the one that matches.
+ */
+#include <linux/types.h>
+#include <linux/kernel.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/string.h>
+#include <linux/overflow.h>
+
+#include "sframe_unwind/compat.h"
+
+#include "decode.h"
+#include "sframe.h"
+
+/*
+ * Bytes of an FRE after its start offset (the info byte and the data
+ * words) by info byte, so that a lookup can step over an FRE without
+ * decoding it; 0 for an invalid info byte (word size code 3, or more than
+ * SFRAME_FRE_MAX_WORDS words).  Row n is info bytes 16n to 16n + 15: bits
+ * 1-4 are the word count, 5-6 the word size; bit 0 (CFA base) and bit 7
+ * (RA mangled) do not change the size.  sfu_sframe_fre_read() computes the
+ * same sizes from the fields.
+ */
+static const u8 sframe_fre_tail[256] = {
+	1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 0, 0,		/* 1-byte words */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11, 11, 13, 13, 0, 0,	/* 2-byte words */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 5, 5, 9, 9, 13, 13, 17, 17, 21, 21, 25, 25, 0, 0,	/* 4-byte words */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,		/* size code 3 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 0, 0,		/* RA mangled */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11, 11, 13, 13, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 5, 5, 9, 9, 13, 13, 17, 17, 21, 21, 25, 25, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+/*
+ * Bytes a lookup copies at once from user memory: some 30 FREs of the
+ * usual 3 to 5 bytes, or the FDEs left for the last probes of the binary
+ * search.  A copy does not cross a 4 KiB boundary (the smallest page size):
+ * an FRE just before one is read on its own, so that a no-fault lookup
+ * does not fail on a page it would not have read one FRE at a time.
+ */
+#define SFRAME_WINDOW_BYTES	128
+#define SFRAME_WINDOW_PAGE	4096
+
+/**
+ * struct sframe_fde_batch - FDE entries copied from user memory at once
+ * @first: index of the FDE at @buf[0]
+ * @count: FDEs in @buf, 0 before the copy
+ * @buf: their bytes
+ *
+ * The last probes of a binary search fall in a few neighbouring FDEs:
+ * once those fit in @buf they are copied with one read instead of one per
+ * probe.
+ */
+struct sframe_fde_batch {
+	u32 first;
+	u32 count;
+	u8 buf[SFRAME_WINDOW_BYTES];
+};
+
+/*
+ * Copy FDEs @first to @first + @count - 1 from user memory into @b, if they
+ * fit and lie in one 4 KiB page: the page of the FDE the search ends at,
+ * so that a no-fault lookup reads no page it would not read otherwise.
+ */
+static int sframe_fde_batch_fill(const struct sfu_sframe_section *sec, struct sframe_fde_batch *b,
+				 u32 first, u32 count)
+{
+	u64 off = sec->fde_off + (u64)first * sec->fde_size;
+	u64 len = (u64)count * sec->fde_size;
+	u64 page = SFRAME_WINDOW_PAGE - ((sec->reader.uaddr + off) & (SFRAME_WINDOW_PAGE - 1));
+	const u8 *p;
+	int err;
+
+	if (len > sizeof(b->buf) || len > page)
+		return 0;
+	err = sfu_sframe_read_ptr(&sec->reader, off, len, b->buf, &p);
+	if (err)
+		return err;
+	b->first = first;
+	b->count = count;
+	return 0;
+}
+
+/*
+ * Start address of FDE @i for the binary search, modulo 2^64: one that
+ * would wrap (validation refuses it) only steers the search like an
+ * unsorted FDE does, and the FDE the search ends at is checked in full by
+ * sfu_sframe_fde_get().  The start field is read from @tab, the FDE array in
+ * place, or if @user from @b or else user memory.
+ */
+static __always_inline int sframe_fde_probe(const struct sfu_sframe_section *sec, bool user,
+					    const u8 *tab, struct sframe_fde_batch *b, u32 i,
+					    u32 size, bool wide, bool pcrel, u64 *start)
+{
+	u64 off = (u64)i * size;
+	const u8 *p;
+	u8 buf[8];
+	s64 rel;
+	int err;
+
+	if (!user) {
+		p = tab + off;
+	} else if (i - b->first < b->count) {
+		p = b->buf + (u64)(i - b->first) * size;
+	} else {
+		err = sfu_sframe_read_ptr(&sec->reader, sec->fde_off + off, wide ? 8 : 4, buf, &p);
+		if (err)
+			return err;
+	}
+	rel = wide ? (s64)sframe_le64(p) : (s32)sframe_le32(p);
+	*start = sec->vaddr + rel + (pcrel ? sec->fde_off + off : 0);
+	return 0;
+}
+
+/*
+ * Binary search for the first FDE that starts after @pc: *@idx FDEs start
+ * at or before it if the FDEs are sorted.  Shar's form: a first probe
+ * leaves a power-of-two range, then each probe halves it, so that a probe
+ * of a buffer is a load, an add, a compare and a conditional move; 22
+ * probes at most (SFRAME_MAX_FDES).  Inlined with a constant layout for
+ * each version.  In user memory the FDEs left for the last probes are
+ * copied at once.
+ */
+static __always_inline int sframe_fde_search(const struct sfu_sframe_section *sec, bool user,
+					     const u8 *tab, u32 size, bool wide, bool pcrel, u64 pc,
+					     u32 *idx)
+{
+	u32 n = sec->num_fdes, i = 0, k;
+	struct sframe_fde_batch b;
+	u64 start;
+	int err;
+
+	*idx = 0;
+	if (!n)
+		return 0;
+	if (user) {
+		b.first = 0;
+		b.count = 0;
+		err = sframe_fde_batch_fill(sec, &b, 0, n);
+		if (err)
+			return err;
+	}
+	/* The first FDE after pc is one of FDEs i to i + k. */
+	k = 1U << (31 - __builtin_clz(n));
+	err = sframe_fde_probe(sec, user, tab, &b, k - 1, size, wide, pcrel, &start);
+	if (err)
+		return err;
+	if (start <= pc)
+		i = n - k;
+	for (k >>= 1; k; k >>= 1) {
+		/* The probes left are of FDEs i to i + 2k - 1, all below n. */
+		if (user && !b.count) {
+			err = sframe_fde_batch_fill(sec, &b, i, 2 * k);
+			if (err)
+				return err;
+		}
+		err = sframe_fde_probe(sec, user, tab, &b, i + k - 1, size, wide, pcrel, &start);
+		if (err)
+			return err;
+		if (start <= pc)
+			i += k;
+	}
+	err = sframe_fde_probe(sec, user, tab, &b, i, size, wide, pcrel, &start);
+	if (err)
+		return err;
+	*idx = i + (start <= pc);
+	return 0;
+}
+
+/* Index of the first FDE that starts after @pc (if they are sorted). */
+static int sframe_fde_find(const struct sfu_sframe_section *sec, u64 pc, u32 *idx)
+{
+	bool pcrel = sec->flags & SFRAME_F_FDE_FUNC_START_PCREL;
+	const u8 *tab;
+	int err;
+
+	if (sec->reader.kind != SFRAME_READER_BUFFER)
+		return sframe_fde_search(sec, true, NULL, sec->fde_size,
+					 sec->version == SFRAME_VERSION_3, pcrel, pc, idx);
+
+	/* The whole FDE array in place: one bounds check for every probe. */
+	err = sfu_sframe_read_ptr(&sec->reader, sec->fde_off, (u64)sec->num_fdes * sec->fde_size,
+				  NULL, &tab);
+	if (err)
+		return err;
+	switch (sec->version) {
+	case SFRAME_VERSION_1:
+		return pcrel ? sframe_fde_search(sec, false, tab, SFRAME_V1_FDE_BYTES,
+						 false, true, pc, idx) :
+			       sframe_fde_search(sec, false, tab, SFRAME_V1_FDE_BYTES,
+						 false, false, pc, idx);
+	case SFRAME_VERSION_2:
+		return pcrel ? sframe_fde_search(sec, false, tab, SFRAME_V2_FDE_BYTES,
+						 false, true, pc, idx) :
+			       sframe_fde_search(sec, false, tab, SFRAME_V2_FDE_BYTES,
+						 false, false, pc, idx);
+	default:
+		return pcrel ? sframe_fde_search(sec, false, tab, SFRAME_V3_FDE_BYTES,
+						 true, true, pc, idx) :
+			       sframe_fde_search(sec, false, tab, SFRAME_V3_FDE_BYTES,
+						 true, false, pc, idx);
+	}
+}
+
+/*
+ * Bytes from FRE sub-section offset @pos that one window read may take:
+ * the rest of the sub-section for a buffer; for user memory at most
+ * SFRAME_WINDOW_BYTES, and not past the next 4 KiB boundary.
+ */
+static u64 sframe_window_room(const struct sfu_sframe_section *sec, u64 pos)
+{
+	u64 room = sec->fre_end - pos, page;
+
+	if (sec->reader.kind == SFRAME_READER_BUFFER)
+		return room;
+	page = SFRAME_WINDOW_PAGE - ((sec->reader.uaddr + pos) & (SFRAME_WINDOW_PAGE - 1));
+	return min_t(u64, min(room, page), SFRAME_WINDOW_BYTES);
+}
+
+/* Take the FRE at @q, whose size was checked, as the one found so far. */
+static __always_inline void sframe_fre_take(struct sframe_fre_raw *fre, const u8 *q,
+					    unsigned long ab, u32 start, u8 info)
+{
+	fre->start = start;
+	fre->info = info;
+	fre->count = SFRAME_FRE_INFO_COUNT(info);
+	sframe_fre_words(fre, q + ab + 1);
+}
+
+/*
+ * sframe_fre_find() - the last FRE of @fde that starts at or before @target
+ * @sec: the section
+ * @fde: from sfu_sframe_fde_get(), with at least one FRE
+ * @target: offset of the PC from the function start (from the repeat block
+ *          start for a PC-mask FDE)
+ * @fre: the FRE found, with its data words
+ * @next_start: set to the start offset of the FRE after it, if there is one
+ *
+ * Reads the start offset and info byte of each FRE up to the first one
+ * that starts after @target, with the checks of sfu_sframe_fre_read() and of
+ * the FRE order, and steps over the data words; only the FRE found has its
+ * words read.  Where the next FREs would fit in the bytes at hand whatever
+ * their size -- the rest of a buffer, or a window of up to
+ * SFRAME_WINDOW_BYTES copied from user memory -- a run of them is scanned
+ * with the loop bounded by how many fit and no size checked per FRE; in
+ * the last bytes of the FRE sub-section each size is checked.  In user
+ * memory an FRE just before a page boundary is read on its own.
+ *
+ * Return: 1 if an FRE covers @target and the scan stopped at the next one,
+ * 0 if the last FRE covers it, -SFRAME_E_NO_FRE if none does, or another
+ * -SFRAME_E_xxx.
+ */
+static int sframe_fre_find(const struct sfu_sframe_section *sec, const struct sfu_sframe_fde *fde,
+			   u32 target, struct sframe_fre_raw *fre, u32 *next_start)
+{
+	unsigned long ab = 1UL << fde->fre_type, tail;
+	u32 mask = 0xffffffffU >> (32 - 8 * ab);
+	u32 left = fde->num_fres, k, start = 0, next_min = 0;
+	u8 buf[SFRAME_WINDOW_BYTES], info, found_info = 0;
+	const u8 *q = NULL, *run, *found;
+	struct sframe_fre_raw one;
+	u64 pos = fde->fres_off, room = 0, avail;
+	bool have = false;
+	int ret = 0;
+
+	if (fde->fre_type > SFRAME_FRE_TYPE_ADDR4 || pos > sec->fre_end)
+		return -SFRAME_E_BAD_FDE;
+	/* q points at the FRE at section offset pos, with room bytes at hand. */
+	while (left) {
+		if (room < SFRAME_FRE_MAX_BYTES) {
+			avail = sframe_window_room(sec, pos);
+			if (avail < SFRAME_FRE_MAX_BYTES && pos + avail < sec->fre_end) {
+				/* User memory just before a page boundary: this FRE alone. */
+				ret = sfu_sframe_fre_read(sec, fde, pos, &one);
+				if (ret)
+					return ret;
+				start = one.start;
+				if (start < next_min)
+					return -SFRAME_E_FRE_ORDER;
+				if (start > target) {
+					ret = 1;
+					break;
+				}
+				next_min = start + 1;
+				*fre = one;
+				have = true;
+				pos += one.bytes;
+				room = 0;
+				left--;
+				continue;
+			}
+			if (avail > room) {
+				ret = sfu_sframe_read_ptr(&sec->reader, pos, avail, buf, &q);
+				if (ret)
+					return ret;
+				room = avail;
+			}
+		}
+
+		if (room < SFRAME_FRE_MAX_BYTES) {
+			/* The last bytes of the FRE sub-section: check the size. */
+			if (room < ab + 1)
+				return -SFRAME_E_BAD_FDE;
+			start = sframe_get_le(q, ab);
+			info = q[ab];
+			tail = sframe_fre_tail[info];
+			if (!tail)
+				return -SFRAME_E_BAD_FRE;
+			if (ab + tail > room)
+				return -SFRAME_E_BAD_FDE;
+			if (start < next_min)
+				return -SFRAME_E_FRE_ORDER;
+			if (start > target) {
+				ret = 1;
+				break;
+			}
+			next_min = start + 1;
+			sframe_fre_take(fre, q, ab, start, info);
+			have = true;
+			q += ab + tail;
+			pos += ab + tail;
+			room -= ab + tail;
+			left--;
+			continue;
+		}
+
+		/* Every one of the next k FREs lies wholly inside the bytes at hand. */
+		k = left;
+		if ((u64)k * SFRAME_FRE_MAX_BYTES > room)
+			k = room / SFRAME_FRE_MAX_BYTES;
+		left -= k;
+		run = q;
+		found = NULL;
+		do {
+			start = sframe_le32(q) & mask;
+			info = q[ab];
+			tail = sframe_fre_tail[info];
+			if (!tail)
+				return -SFRAME_E_BAD_FRE;
+			if (start < next_min)
+				return -SFRAME_E_FRE_ORDER;
+			if (start > target) {
+				ret = 1;
+				break;
+			}
+			/* start <= target < func_size: no wrap */
+			next_min = start + 1;
+			found = q;
+			found_info = info;
+			q += ab + tail;
+		} while (--k);
+		if (found) {
+			/* Its words are still at hand. */
+			sframe_fre_take(fre, found, ab, next_min - 1, found_info);
+			have = true;
+		}
+		if (ret)
+			break;
+		pos += q - run;
+		room -= q - run;
+	}
+	if (!have)
+		return -SFRAME_E_NO_FRE;
+	if (ret)
+		*next_start = start;
+	return ret;
+}
+
+/**
+ * sfu_sframe_find_row() - the row that describes @pc
+ * @sec: initialized (and preferably validated) section
+ * @pc: address to look up
+ * @row: filled on success
+ *
+ * Binary search over the FDEs, then a scan of the function's FREs that
+ * decodes only the row found.  Safe on its own even if the section bytes
+ * changed after validation: every offset is re-checked, the search takes
+ * at most 22 probes (plus at most SFRAME_MAX_EMPTY_FDE_SKIP zero-size FDEs
+ * stepped over) and the scan at most SFRAME_MAX_FDE_FRES, and nothing
+ * divides by a value read from the section without checking it.  A PC at
+ * a function's end belongs to the next function or none; a zero-size
+ * function matches nothing.  A V3 FDE without FREs describes an outermost
+ * frame.
+ *
+ * Section bytes are read in runs: in place from a buffer; from user memory
+ * with one copy per probed FDE start until the FDEs left to probe fit in
+ * 128 bytes, one for those, one for the FDE found (two for V3) and one per
+ * window of up to 128 bytes of FREs.
+ *
+ * Return: 0, -SFRAME_E_NO_FDE, -SFRAME_E_NO_FRE, or another -SFRAME_E_xxx
+ * if the data is bad.
+ */
+int sfu_sframe_find_row(const struct sfu_sframe_section *sec, unsigned long pc,
+			struct sfu_sframe_row *row)
+{
+	struct sframe_fre_raw fre;
+	struct sfu_sframe_fde fde;
+	u32 lo = 0, j, target, next_start = 0;
+	u64 block = 0, end;
+	int err, has_next;
+
+	/* Last FDE starting at or before pc. */
+	err = sframe_fde_find(sec, pc, &lo);
+	if (err)
+		return err;
+	/*
+	 * Only the last non-empty one of them can cover pc; zero-size FDEs
+	 * sorted after it (same start) are stepped over, a bounded number.
+	 */
+	for (j = 0; ; j++) {
+		if (!lo || j > SFRAME_MAX_EMPTY_FDE_SKIP)
+			return -SFRAME_E_NO_FDE;
+		err = sframe_fde_read(sec, --lo, &fde);
+		if (err)
+			return err;
+		if (fde.func_size)
+			break;
+	}
+	if (pc < fde.func_start || pc - fde.func_start >= fde.func_size)
+		return -SFRAME_E_NO_FDE;
+
+	/* Offsets from the function start from here on: below func_size, a u32. */
+	target = pc - fde.func_start;
+	if (fde.pcmask) {
+		/* rep_size is non-zero: sfu_sframe_fde_get() refused 0. */
+		block = target - target % fde.rep_size;
+		target %= fde.rep_size;
+	}
+
+	if (!fde.num_fres) {
+		if (sec->version != SFRAME_VERSION_3)
+			return -SFRAME_E_NO_FRE;
+		/* V3: a function without rows is an outermost frame. */
+		memset(row, 0, sizeof(*row));
+		row->flags = SFRAME_ROW_OUTERMOST;
+		if (fde.info & SFRAME_V3_FDE_INFO_SIGNAL)
+			row->flags |= SFRAME_ROW_SIGNAL;
+		if (fde.type == SFRAME_FDE_TYPE_FLEX)
+			row->flags |= SFRAME_ROW_FLEX;
+		sframe_row_set_func(row, &fde);
+		row->start = fde.func_start;
+		row->end = fde.func_start + fde.func_size;
+		return 0;
+	}
+
+	/* Set on every path that finds one; gcc cannot always tell. */
+	fre.start = 0;
+	fre.info = 0;
+	fre.count = 0;
+	has_next = sframe_fre_find(sec, &fde, target, &fre, &next_start);
+	if (has_next < 0)
+		return has_next;
+
+	err = sframe_fre_decode(sec, &fde, &fre, row);
+	if (err)
+		return err;
+	sframe_row_set_func(row, &fde);
+	row->start = fde.func_start + block + fre.start;
+	if (has_next)
+		end = block + next_start;
+	else
+		end = fde.pcmask ? block + fde.rep_size : fde.func_size;
+	row->end = fde.func_start + min_t(u64, end, fde.func_size);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_find_row);
