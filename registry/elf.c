@@ -108,6 +108,7 @@ struct sfu_file_info {
 		u64 vaddr;
 		u64 offset;
 		u64 filesz;
+		bool exec;
 	} loads[SFU_MAX_LOADS];
 	struct sfu_sframe_section sec;
 	struct sfu_sframe_copy *copy;
@@ -262,6 +263,7 @@ static void sfu_read_phdrs(struct file *file, struct sfu_file_info *info)
 			info->loads[info->nloads].vaddr = ph->p_vaddr;
 			info->loads[info->nloads].offset = ph->p_offset;
 			info->loads[info->nloads].filesz = ph->p_filesz;
+			info->loads[info->nloads].exec = ph->p_flags & PF_X;
 			info->nloads++;
 		}
 	}
@@ -359,6 +361,27 @@ static struct sfu_sframe_copy *sfu_reload(struct file *file, const struct sfu_fi
 	return sfu_fcache_attach(&info->id, copy);
 }
 
+/*
+ * The PT_LOAD of @info that a mapping starting at file offset @file_off
+ * (page aligned) maps: one whose pages hold @file_off, the executable one
+ * where two share that page.  Returns its index, or -1.
+ */
+static int sfu_load_of(const struct sfu_file_info *info, unsigned long file_off)
+{
+	int i, found = -1;
+
+	for (i = 0; i < info->nloads; i++) {
+		if ((info->loads[i].offset & PAGE_MASK) > file_off ||
+		    file_off >= info->loads[i].offset + info->loads[i].filesz)
+			continue;
+		if (info->loads[i].exec)
+			return i;
+		if (found < 0)
+			found = i;
+	}
+	return found;
+}
+
 /**
  * sfu_file_sframe() - the validated section of the ELF file behind a text mapping
  * @file: the mapped file
@@ -387,8 +410,7 @@ int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned lo
 {
 	struct sfu_sframe_copy *c = NULL;
 	struct sfu_file_info *info;
-	unsigned int i;
-	int err;
+	int err, i;
 
 	info = kzalloc(sizeof(*info), GFP_KERNEL);
 	if (!info)
@@ -409,25 +431,26 @@ int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned lo
 	err = info->status;
 	if (err)
 		goto out;
-	/* The loadable segment this mapping's first page belongs to. */
-	err = -ENOENT;
-	for (i = 0; i < info->nloads; i++) {
-		if ((info->loads[i].offset & PAGE_MASK) <= file_off &&
-		    file_off - info->loads[i].offset < info->loads[i].filesz) {
-			out->abi = sfu_native_sframe_abi();
-			out->sframe_vaddr = info->sframe_vaddr;
-			out->sframe_offset = info->sframe_offset;
-			out->sframe_size = info->sframe_size;
-			/* Link-time address of file_off in that segment vs. now. */
-			out->bias = vm_start - (info->loads[i].vaddr - info->loads[i].offset +
-						file_off);
-			*sec = info->sec;
-			*copy = c;
-			c = NULL;
-			err = 0;
-			break;
-		}
+	/*
+	 * The loadable segment this mapping's first page belongs to.  Linkers
+	 * such as lld and mold do not page-align segments in the file: the
+	 * page at @file_off may hold the end of one segment and the start of
+	 * the next, executable one, whose addresses this mapping has.
+	 */
+	i = sfu_load_of(info, file_off);
+	if (i < 0) {
+		err = -ENOENT;
+		goto out;
 	}
+	out->abi = sfu_native_sframe_abi();
+	out->sframe_vaddr = info->sframe_vaddr;
+	out->sframe_offset = info->sframe_offset;
+	out->sframe_size = info->sframe_size;
+	/* Link-time address of file_off in that segment vs. now. */
+	out->bias = vm_start - (info->loads[i].vaddr - info->loads[i].offset + file_off);
+	*sec = info->sec;
+	*copy = c;
+	c = NULL;
 out:
 	sfu_copy_put(c);
 	kfree(info);
