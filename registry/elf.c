@@ -26,6 +26,7 @@
 #include <linux/vmalloc.h>
 
 #include "sframe_unwind/compat.h"
+#include "uapi/sframe_sidecar.h"
 #include "internal.h"
 #include "stats.h"
 
@@ -36,6 +37,9 @@
 #define SFU_MAX_PHDRS		256
 #define SFU_FCACHE_MAX		1024
 #define SFU_MAX_LOADS		8
+#define SFU_MAX_NOTE_BYTES	4096
+/* The GNU note type of a build-id; the kernel headers name it only in lib/buildid.c. */
+#define SFU_NT_GNU_BUILD_ID	3
 
 /**
  * sfu_native_sframe_abi() - the SFrame ABI of this kernel's native tasks
@@ -92,6 +96,9 @@ bool sfu_file_id_equal(const struct sfu_file_id *a, const struct sfu_file_id *b)
  * @nloads: entries in @loads
  * @loads: the file-backed PT_LOAD segments (p_vaddr, p_offset, p_filesz)
  * @sec: the parsed header when @status is 0 (vaddr: the link-time address)
+ * @sidecar: the section is the file's sidecar's (sidecar.c)
+ * @build_id_len: bytes of @build_id (0: the file has none)
+ * @build_id: the file's GNU build-id, which names its sidecar
  * @copy: the section's kernel copy while a section uses it, else NULL
  *        (a slot of registry_copy.c: read it with sfu_copy_get_slot())
  */
@@ -112,6 +119,9 @@ struct sfu_file_info {
 	} loads[SFU_MAX_LOADS];
 	struct sfu_sframe_section sec;
 	struct sfu_sframe_copy *copy;
+	bool sidecar;
+	u8 build_id_len;
+	u8 build_id[SFU_SIDECAR_BUILD_ID_MAX];
 };
 
 static DEFINE_HASHTABLE(sfu_fcache, 8);
@@ -218,6 +228,41 @@ static struct sfu_sframe_copy *sfu_fcache_attach(const struct sfu_file_id *id,
 }
 
 /* Read the program headers of @file into @info (status and segments). */
+/*
+ * The GNU build-id in the PT_NOTE segment at @off, @len bytes of @file,
+ * into @info; nothing when there is none.
+ */
+static void sfu_read_build_id(struct file *file, u64 off, u64 len, struct sfu_file_info *info)
+{
+	u8 *buf, *p, *end;
+	loff_t pos = off;
+
+	len = min_t(u64, len, SFU_MAX_NOTE_BYTES);
+	buf = kmalloc(len, GFP_KERNEL);
+	if (!buf)
+		return;
+	if (kernel_read(file, buf, len, &pos) != len)
+		goto out;
+	for (p = buf, end = buf + len; end - p >= sizeof(struct elf64_note);) {
+		const struct elf64_note *n = (const struct elf64_note *)p;
+		u64 name = ALIGN((u64)n->n_namesz, 4), desc = ALIGN((u64)n->n_descsz, 4);
+		const u8 *q = p + sizeof(*n);
+
+		if (name > end - q || desc > end - q - name)
+			break;
+		if (n->n_type == SFU_NT_GNU_BUILD_ID && n->n_namesz == sizeof("GNU") &&
+		    !memcmp(q, "GNU", sizeof("GNU")) && n->n_descsz &&
+		    n->n_descsz <= SFU_SIDECAR_BUILD_ID_MAX) {
+			memcpy(info->build_id, q + name, n->n_descsz);
+			info->build_id_len = n->n_descsz;
+			break;
+		}
+		p = (u8 *)q + name + desc;
+	}
+out:
+	kfree(buf);
+}
+
 static void sfu_read_phdrs(struct file *file, struct sfu_file_info *info)
 {
 	struct elf64_phdr *phdrs;
@@ -259,6 +304,8 @@ static void sfu_read_phdrs(struct file *file, struct sfu_file_info *info)
 			info->sframe_offset = ph->p_offset;
 			info->sframe_size = ph->p_filesz;
 		}
+		if (ph->p_type == PT_NOTE && ph->p_filesz && !info->build_id_len)
+			sfu_read_build_id(file, ph->p_offset, ph->p_filesz, info);
 		if (ph->p_type == PT_LOAD && ph->p_filesz && info->nloads < SFU_MAX_LOADS) {
 			info->loads[info->nloads].vaddr = ph->p_vaddr;
 			info->loads[info->nloads].offset = ph->p_offset;
@@ -349,11 +396,30 @@ static struct sfu_sframe_copy *sfu_validate(struct file *file, struct sfu_file_i
 static struct sfu_sframe_copy *sfu_reload(struct file *file, const struct sfu_file_info *info)
 {
 	struct sfu_sframe_copy *copy;
+	struct file *sc = NULL;
+	u64 off, size, vaddr;
+	int err;
 
 	copy = sfu_copy_alloc(info->sframe_size);
 	if (!copy)
 		return NULL;
-	if (sfu_read_section(file, info, copy->data, &copy->sec)) {
+	if (info->sidecar) {
+		/* The same sidecar, or none: it may have been replaced since. */
+		sc = sfu_sidecar_open(info->build_id, info->build_id_len, &off, &size, &vaddr);
+		if (sc && (off != info->sframe_offset || size != info->sframe_size ||
+			   vaddr != info->sframe_vaddr)) {
+			fput(sc);
+			sc = NULL;
+		}
+		if (!sc) {
+			sfu_copy_put(copy);
+			return NULL;
+		}
+	}
+	err = sfu_read_section(sc ?: file, info, copy->data, &copy->sec);
+	if (sc)
+		fput(sc);
+	if (err) {
 		sfu_copy_put(copy);
 		return NULL;
 	}
@@ -399,10 +465,14 @@ static int sfu_load_of(const struct sfu_file_info *info, unsigned long file_off)
  * answer, negative or not, comes from the cache, and the copy is shared.
  *
  * Context: task context (may read the file).
- * Return: 0; -ENOENT for a file that is not a native ELF file or has no
- * PT_GNU_SFRAME, or when no PT_LOAD maps @file_off; -EIO if the file
- * cannot be read; -EFBIG beyond max_section_bytes; -ENOEXEC if the
- * decoder refuses the section; -ENOMEM.
+ * A file without PT_GNU_SFRAME gets the section of its sidecar, if there
+ * is one (sidecar.c): validated the same way, and always as a kernel copy.
+ *
+ * Return: 0; -ENOENT for a file that is not a native ELF file or has
+ * neither PT_GNU_SFRAME nor a sidecar, or when no PT_LOAD maps @file_off;
+ * -EIO if the file cannot be read; -EFBIG beyond max_section_bytes;
+ * -ENOEXEC if the decoder refuses the section; -ENOSPC for a sidecar when
+ * max_kernel_bytes allows no copy; -ENOMEM.
  */
 int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned long vm_start,
 		    unsigned long file_off, struct sfu_elf_sframe *out,
@@ -420,10 +490,27 @@ int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned lo
 		if (!info->status && !c)
 			c = sfu_reload(file, info);
 	} else {
+		struct file *sc = NULL;
+
 		info->id = *id;
 		sfu_read_phdrs(file, info);
+		/* No .sframe in the file: its sidecar, if root installed one. */
+		if (info->status == -ENOENT && info->build_id_len) {
+			sc = sfu_sidecar_open(info->build_id, info->build_id_len,
+					      &info->sframe_offset, &info->sframe_size,
+					      &info->sframe_vaddr);
+			if (sc) {
+				info->status = 0;
+				info->sidecar = true;
+			}
+		}
 		if (!info->status)
-			c = sfu_validate(file, info);
+			c = sfu_validate(sc ?: file, info);
+		if (sc) {
+			fput(sc);
+			if (!info->status)
+				sfu_stat_inc(SFU_STAT_sidecar_used);
+		}
 		if (info->status != -ENOMEM)
 			c = sfu_fcache_insert(info, c);
 	}
@@ -431,6 +518,11 @@ int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned lo
 	err = info->status;
 	if (err)
 		goto out;
+	/* A sidecar's rows are nowhere in the process: only a kernel copy will do. */
+	if (info->sidecar && !c) {
+		err = -ENOSPC;
+		goto out;
+	}
 	/*
 	 * The loadable segment this mapping's first page belongs to.  Linkers
 	 * such as lld and mold do not page-align segments in the file: the
@@ -446,6 +538,7 @@ int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned lo
 	out->sframe_vaddr = info->sframe_vaddr;
 	out->sframe_offset = info->sframe_offset;
 	out->sframe_size = info->sframe_size;
+	out->sidecar = info->sidecar;
 	/* Link-time address of file_off in that segment vs. now. */
 	out->bias = vm_start - (info->loads[i].vaddr - info->loads[i].offset + file_off);
 	*sec = info->sec;
@@ -458,9 +551,12 @@ out:
 }
 
 /**
- * sfu_fcache_exit() - free the per-file cache
+ * sfu_fcache_forget() - empty the per-file cache
+ *
+ * Files are read again when next mapped; kernel copies in use stay with
+ * their sections, but are no longer shared with new mappings.
  */
-void sfu_fcache_exit(void)
+void sfu_fcache_forget(void)
 {
 	struct sfu_file_info *e, *next;
 

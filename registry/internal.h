@@ -42,6 +42,7 @@ struct sfu_file_id {
 /* sfu_section.flags bits */
 #define SFU_SECTION_STALE	0	/* a VMA change touched it: re-check before use */
 #define SFU_SECTION_EXPLICIT	1	/* registered through the char device */
+#define SFU_SECTION_SIDECAR	2	/* rows from a sidecar: no section data in the mm */
 
 #define SFU_NAME_LEN 48
 
@@ -158,6 +159,12 @@ static inline void sfu_mm_write_end(struct sfu_mm *smm)
 	mutex_unlock(&smm->lock);
 }
 
+/* Section data in the mm: all but sidecars', which live in kernel copies. */
+static inline bool sfu_section_has_data(const struct sfu_section *s)
+{
+	return !test_bit(SFU_SECTION_SIDECAR, &s->flags);
+}
+
 /* mm.c */
 struct sfu_mm *sfu_mm_find(struct mm_struct *mm);
 struct sfu_mm *sfu_mm_lookup(struct mm_struct *mm);
@@ -191,6 +198,8 @@ int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault, struct sf
  * @sframe_offset: its p_offset
  * @sframe_size: its p_filesz
  * @bias: load bias of the mapping it was looked up for
+ * @sidecar: the section is the file's sidecar's (sidecar.c): the offset is
+ *	in the sidecar, and the process maps no copy of it
  */
 struct sfu_elf_sframe {
 	int abi;
@@ -198,6 +207,7 @@ struct sfu_elf_sframe {
 	u64 sframe_offset;
 	u64 sframe_size;
 	long bias;
+	bool sidecar;
 };
 
 void sfu_file_id_get(struct file *file, struct sfu_file_id *id);
@@ -206,7 +216,16 @@ int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned lo
 		    unsigned long file_off, struct sfu_elf_sframe *out,
 		    struct sfu_sframe_section *sec, struct sfu_sframe_copy **copy);
 int sfu_native_sframe_abi(void);
-void sfu_fcache_exit(void);
+void sfu_fcache_forget(void);
+
+/* sidecar.c */
+struct file *sfu_sidecar_open(const u8 *build_id, unsigned int len, u64 *off, u64 *size,
+			      u64 *vaddr);
+void sfu_sidecar_init(void);
+void sfu_sidecar_exit(void);
+
+/* registry.c */
+bool sfu_registry_running(void);
 
 /* copy.c */
 struct sfu_sframe_copy *sfu_copy_alloc(size_t size);

@@ -169,7 +169,8 @@ static int sfu_sections_show(struct seq_file *m, void *v)
 				   s->text_start, s->text_end, s->data_start,
 				   s->data_end - s->data_start, s->sec.version, s->sec.num_fdes,
 				   test_bit(SFU_SECTION_STALE, &s->flags) ? "stale" : "ok",
-				   s->name, s->copy ? "kernel" : "user");
+				   s->name, !sfu_section_has_data(s) ? "sidecar" :
+				   s->copy ? "kernel" : "user");
 	}
 	rcu_read_unlock();
 	return 0;

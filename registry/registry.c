@@ -51,6 +51,18 @@ unsigned int sfu_max_section_bytes = 64 << 20;
 module_param_named(max_section_bytes, sfu_max_section_bytes, uint, 0644);
 MODULE_PARM_DESC(max_section_bytes, "Largest .sframe section accepted, in bytes (default 64 MiB)");
 
+static bool sfu_running;
+
+/**
+ * sfu_registry_running() - the hooks follow mappings
+ *
+ * Return: true between sfu_registry_init() and sfu_registry_stop().
+ */
+bool sfu_registry_running(void)
+{
+	return READ_ONCE(sfu_running);
+}
+
 /**
  * sfu_registry_memory() - what the registry holds now
  * @mem: filled in
@@ -110,6 +122,8 @@ int sfu_registry_init(void)
 		sfu_rowc_exit();
 		return err;
 	}
+	sfu_sidecar_init();
+	WRITE_ONCE(sfu_running, true);
 	sfu_scan_running_processes();
 	return 0;
 }
@@ -122,6 +136,7 @@ int sfu_registry_init(void)
  */
 void sfu_registry_stop(void)
 {
+	WRITE_ONCE(sfu_running, false);
 	sfu_hooks_exit();
 }
 
@@ -136,7 +151,8 @@ void sfu_registry_exit(void)
 	struct sfu_registry_memory mem;
 
 	sfu_mm_table_exit();
-	sfu_fcache_exit();
+	sfu_fcache_forget();
+	sfu_sidecar_exit();
 	/* The sections' RCU callbacks, which free the copies, must be done. */
 	rcu_barrier();
 	WARN_ON(sfu_sections_total());

@@ -81,7 +81,7 @@ void sfu_section_remove_locked(struct sfu_mm *smm, struct sfu_section *s)
 {
 	if (mtree_load(&smm->text, s->text_start) == s)
 		mtree_store_range(&smm->text, s->text_start, s->text_end - 1, NULL, GFP_KERNEL);
-	if (mtree_load(&smm->data, s->data_start) == s)
+	if (sfu_section_has_data(s) && mtree_load(&smm->data, s->data_start) == s)
 		mtree_store_range(&smm->data, s->data_start, s->data_end - 1, NULL, GFP_KERNEL);
 	atomic_dec(&smm->nr_sections);
 	sfu_stat_inc(SFU_STAT_removed);
@@ -97,6 +97,8 @@ static void sfu_remove_overlapping_locked(struct sfu_mm *smm, const struct sfu_s
 	idx = s->text_start;
 	while ((old = mt_find(&smm->text, &idx, s->text_end - 1)))
 		sfu_section_remove_locked(smm, old);
+	if (!sfu_section_has_data(s))
+		return;
 	idx = s->data_start;
 	while ((old = mt_find(&smm->data, &idx, s->data_end - 1)))
 		sfu_section_remove_locked(smm, old);
@@ -160,6 +162,8 @@ bool sfu_section_data_mapped(struct mm_struct *mm, const struct sfu_section *s)
 {
 	bool elf = !test_bit(SFU_SECTION_EXPLICIT, &s->flags);
 
+	if (!sfu_section_has_data(s))
+		return true;
 	return sfu_range_mapped(mm, s->data_start, s->data_end, VM_READ,
 				elf ? &s->file : NULL, s->data_delta);
 }
@@ -189,7 +193,7 @@ int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
 		return -ENOSPC;
 	}
 	err = mtree_store_range(&smm->text, s->text_start, s->text_end - 1, s, GFP_KERNEL);
-	if (!err) {
+	if (!err && sfu_section_has_data(s)) {
 		err = mtree_store_range(&smm->data, s->data_start, s->data_end - 1, s, GFP_KERNEL);
 		if (err)
 			mtree_store_range(&smm->text, s->text_start, s->text_end - 1, NULL,
@@ -352,10 +356,16 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 	s->text_start = vm_start;
 	s->text_end = vm_end;
 	s->text_delta = vm_start - (pgoff << PAGE_SHIFT);
+	strscpy(s->name, file_dentry(file)->d_name.name, sizeof(s->name));
+	if (elf.sidecar) {
+		/* Its rows are in the kernel copy only: no data in the mm to follow. */
+		__set_bit(SFU_SECTION_SIDECAR, &s->flags);
+		s->sec = s->copy->sec;
+		return s;
+	}
 	s->data_start = elf.sframe_vaddr + elf.bias;
 	s->data_end = s->data_start + elf.sframe_size;
 	s->data_delta = s->data_start - elf.sframe_offset;
-	strscpy(s->name, file_dentry(file)->d_name.name, sizeof(s->name));
 
 	if (s->data_end <= s->data_start || s->data_end > TASK_SIZE) {
 		sfu_section_discard(s);

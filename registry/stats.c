@@ -35,6 +35,18 @@ static const char *const sfu_stat_names[SFU_STAT_NR] = {
 	[SFU_STAT_refused_too_big] = "refused_too_big",
 	/* executable mappings of ELF files without PT_GNU_SFRAME */
 	[SFU_STAT_elf_no_sframe] = "elf_no_sframe",
+	/* files without PT_GNU_SFRAME whose sidecar was read and validated */
+	[SFU_STAT_sidecar_used] = "sidecar_used",
+	/* files with a build-id but no sidecar in sidecar_dir */
+	[SFU_STAT_sidecar_missing] = "sidecar_missing",
+	/* sidecars refused: could not be opened (a symbolic link, no access) */
+	[SFU_STAT_sidecar_refused_open] = "sidecar_refused_open",
+	/* sidecars refused: not a regular file owned by root, or writable by others */
+	[SFU_STAT_sidecar_refused_owner] = "sidecar_refused_owner",
+	/* sidecars refused: bad header, or section beyond the file */
+	[SFU_STAT_sidecar_refused_format] = "sidecar_refused_format",
+	/* sidecars refused: they carry another file's build-id */
+	[SFU_STAT_sidecar_refused_build_id] = "sidecar_refused_build_id",
 	/* executable mappings whose ELF headers could not be read */
 	[SFU_STAT_elf_unreadable] = "elf_unreadable",
 	/* mappings answered from the per-file cache, without reading the file */
