@@ -26,6 +26,7 @@
 #include "sframe_unwind/registry.h"
 #include "sframe/sframe_format.h"
 #include "sframe_unwind/unwind.h"
+#include "unwind_arch_kunit.h"
 #include "user_mem.h"
 
 #define UW_FUNC_SIZE	0x100	/* every function's size and spacing */
@@ -152,6 +153,23 @@ static const struct uw_sec sec_v3 = {
 		FN2(2, R_ENTRY(0), R_SP(4, 64, -16)),
 		FN1(3, R_OUTERMOST(0)),
 		{ .idx = 4, .signal = true, .nrows = 1, .rows = { R_SP(0, 16, 0) } },
+	},
+};
+
+/*
+ * V3 with a signal trampoline as gas and sframe-gen describe one: f4 a
+ * signal FDE without rows.  f10 keeps its return address in the link
+ * register (AArch64 only).
+ */
+static const struct uw_sec sec_sig = {
+	.version = SFRAME_VERSION_3,
+	.nfuncs = 5,
+	.funcs = {
+		FN2(0, R_ENTRY(0), R_SP(4, 32, -16)),
+		FN2(1, R_ENTRY(0), R_SP(4, 48, -16)),
+		FN1(3, R_OUTERMOST(0)),
+		{ .idx = 4, .signal = true, .nrows = 0 },
+		FN1(10, R_LR(0, 0)),
 	},
 };
 
@@ -574,7 +592,8 @@ static const struct uw_case uw_cases[] = {
 		.stop = SFU_STOP_FP_END,
 	},
 	{
-		.name = "signal_frame_stops_the_walk",
+		/* The kernel's frame at the trampoline's SP holds no saved PC. */
+		.name = "signal_frame_without_a_saved_pc_stops_with_bad_ra",
 		.sec = &sec_v3,
 		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000),
 		.stack = { W(0x1018, V_TXT(4, 0x40)) },
@@ -582,7 +601,80 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(0, 0x10), V_STK(0x1020), REGS),
 			F(V_TXT(4, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_SIGNAL,
+		.stop = SFU_STOP_BAD_RA,
+	},
+	{
+		/*
+		 * f0 returns into the trampoline f4, below which the kernel
+		 * saved the registers of f1, interrupted at 0x10 on another
+		 * stack (sigaltstack: lower addresses); f1 is then unwound
+		 * from its exact PC, and returns to the outermost f3.
+		 */
+		.name = "signal_frame_resumes_in_the_interrupted_code",
+		.sec = &sec_sig,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x4000),
+		.stack = {
+			W(0x4018, V_TXT(4, 0x40)),
+			W(0x4020 + UW_SIG_IP, V_TXT(1, 0x10)),
+			W(0x4020 + UW_SIG_SP, V_STK(0x1000)),
+			W(0x4020 + UW_SIG_FP, V_STK(0x1100)),
+			W(0x1028, V_TXT(3, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_STK(0x4020), REGS),
+			F(V_TXT(4, 0x40), C0, SFRAME),
+			F(V_TXT(1, 0x10), V_STK(0x1030), SIGNAL),
+			F(V_TXT(3, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
+	},
+	{
+		/*
+		 * The signal interrupted the first instruction of f1: the
+		 * return address is still at SP (x86_64), the CFA SP + 8,
+		 * as for the topmost frame.
+		 */
+		.name = "signal_frame_at_a_function_entry_finds_the_return_address",
+		.arch = UW_ARCH_X86_64,
+		.sec = &sec_sig,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x4000),
+		.stack = {
+			W(0x4018, V_TXT(4, 0x40)),
+			W(0x4020 + UW_SIG_IP, V_TXT(1, 0)),
+			W(0x4020 + UW_SIG_SP, V_STK(0x1000)),
+			W(0x1000, V_TXT(3, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_STK(0x4020), REGS),
+			F(V_TXT(4, 0x40), C0, SFRAME),
+			F(V_TXT(1, 0), V_STK(0x1008), SIGNAL),
+			F(V_TXT(3, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
+	},
+	{
+		/*
+		 * The signal interrupted f10, whose return address is still
+		 * in x30: it comes from the saved registers, as the topmost
+		 * frame's comes from pt_regs.
+		 */
+		.name = "signal_frame_in_a_leaf_takes_the_saved_link_register",
+		.arch = UW_ARCH_ARM64,
+		.sec = &sec_sig,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x4000),
+		.stack = {
+			W(0x4018, V_TXT(4, 0x40)),
+			W(0x4020 + UW_SIG_IP, V_TXT(10, 0x8)),
+			W(0x4020 + UW_SIG_SP, V_STK(0x1000)),
+			W(0x4020 + UW_SIG_LR, V_TXT(3, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_STK(0x4020), REGS),
+			F(V_TXT(4, 0x40), C0, SFRAME),
+			F(V_TXT(10, 0x8), V_STK(0x1000), SIGNAL),
+			F(V_TXT(3, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
 	},
 	{
 		.name = "flex_cfa_loaded_through_the_frame_pointer",

@@ -49,7 +49,9 @@ static __always_inline void sfu_sframe_reg_rule(const struct sfu_sframe_reg_rule
  * @r: filled in, every byte (the rules cache copies it whole)
  *
  * An outermost row has no rules but its flag; a signal frame keeps its
- * rules and the flag that says what they are; a signed return address
+ * rules and the flag that says what they are (a V3 signal FDE without rows,
+ * which the decoder reports as outermost, is a signal frame too: the
+ * unwinder reads the kernel's frame, not the rules); a signed return address
  * (AArch64 PAC) keeps its key.  Which registers a rule may use in which
  * frame is the unwinder's to check.
  */
@@ -57,6 +59,12 @@ static __always_inline void sfu_sframe_rules(const struct sfu_sframe_row *row,
 					     struct sfu_frame_rules *r)
 {
 	memset(r, 0, sizeof(*r));
+	/* A signal FDE without rows is the trampoline, whose rules are the kernel's. */
+	if ((row->flags & (SFRAME_ROW_OUTERMOST | SFRAME_ROW_SIGNAL)) ==
+	    (SFRAME_ROW_OUTERMOST | SFRAME_ROW_SIGNAL)) {
+		r->flags = SFU_RULES_SIGNAL;
+		return;
+	}
 	if (row->flags & SFRAME_ROW_OUTERMOST) {
 		r->flags = SFU_RULES_OUTERMOST;
 		return;

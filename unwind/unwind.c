@@ -48,7 +48,7 @@ MODULE_PARM_DESC(max_depth, "Most frames one user unwind returns (1-4096, defaul
 /* Per-CPU, so that counting costs nothing in NMI context. */
 struct sfu_unwind_stats {
 	u64 unwinds;
-	u64 frames[SFU_FRAME_FP + 1];
+	u64 frames[SFU_FRAME_SIGNAL + 1];
 	u64 stops[SFU_STOP_NR];
 	u64 sframe_faults;
 	u64 sframe_errors;
@@ -193,6 +193,19 @@ static int sfu_read_word(const struct sfu_unwind_state *st, unsigned long addr,
 	return sfu_read_words(st, addr, word, 1);
 }
 
+/*
+ * Another register of a frame whose registers are known: from the task's
+ * registers, or from those a signal frame saved in user memory.
+ */
+static int sfu_reg_value(const struct sfu_unwind_state *st, u16 regnum, unsigned long *val)
+{
+	if (!st->topmost)
+		return SFU_STOP_BAD_RULE;
+	if (st->sigctx)
+		return sfu_arch_sigctx_reg(st, regnum, val);
+	return sfu_arch_reg_value(st->regs, regnum, val) ? 0 : SFU_STOP_BAD_RULE;
+}
+
 /* The value a rule is based on: SP and FP of any frame, others topmost only. */
 static int sfu_base_value(const struct sfu_unwind_state *st, u8 base, u16 regnum,
 			  unsigned long *val)
@@ -205,9 +218,7 @@ static int sfu_base_value(const struct sfu_unwind_state *st, u8 base, u16 regnum
 		*val = st->fp;
 		return 0;
 	case SFU_BASE_REG:
-		if (!st->topmost || !sfu_arch_reg_value(st->regs, regnum, val))
-			return SFU_STOP_BAD_RULE;
-		return 0;
+		return sfu_reg_value(st, regnum, val);
 	}
 	return SFU_STOP_BAD_RULE;
 }
@@ -290,6 +301,7 @@ static __always_inline int sfu_step_to_caller(struct sfu_unwind_state *st, unsig
 	st->prev_cfa = cfa;
 	st->sp_exact = sp_exact;
 	st->topmost = false;
+	st->sigctx = 0;
 	*cfa_out = sp_exact ? cfa : 0;
 	return 0;
 }
@@ -450,6 +462,46 @@ static __always_inline int sfu_fast_step(struct sfu_unwind_state *st,
 	return sfu_step_to_caller(st, cfa, ra, fp, true, cfa_out);
 }
 
+/*
+ * Through a signal frame: the current frame is the signal trampoline
+ * (__restore_rt, the vDSO's sigreturn), at whose SP the kernel saved the
+ * registers of the code the signal interrupted.  That code is the next
+ * frame, with all its registers known as the topmost frame's are: its PC
+ * is exact (not a return address), and rules may use any register.  The
+ * signal may have run on another stack (sigaltstack): the CFA order starts
+ * again.  Returns 0 or a stop reason, @st unchanged then.
+ */
+static noinline int sfu_signal_step(struct sfu_unwind_state *st)
+{
+	unsigned long ctx, ip, sp, fp;
+	int reason;
+
+	if (st->compat || !st->sp_exact || !sfu_arch_signal_frame(st, &ctx))
+		return SFU_STOP_SIGNAL;
+	st->sigctx = ctx;
+	st->topmost = true;
+	reason = sfu_arch_sigctx_reg(st, SFU_ARCH_DWARF_IP, &ip);
+	if (!reason)
+		reason = sfu_arch_sigctx_reg(st, SFU_ARCH_DWARF_SP, &sp);
+	if (!reason)
+		reason = sfu_arch_sigctx_reg(st, SFU_ARCH_DWARF_FP, &fp);
+	if (!reason && (!ip || ip >= TASK_SIZE))
+		reason = SFU_STOP_BAD_RA;
+	if (!reason && (!sp || sp >= TASK_SIZE || (sp & (st->ws - 1))))
+		reason = SFU_STOP_BAD_CFA;
+	if (reason) {
+		st->sigctx = 0;
+		st->topmost = false;
+		return reason;
+	}
+	st->ip = ip;
+	st->sp = sp;
+	st->fp = fp;
+	st->prev_cfa = 0;
+	st->sp_exact = true;
+	return 0;
+}
+
 static void sfu_unwind_stop(struct sfu_unwind_state *st, int reason)
 {
 	st->done = true;
@@ -507,6 +559,15 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 	}
 
 	reason = sfu_frame_lookup(st, rules);
+	if (!reason && (rules->flags & SFU_RULES_SIGNAL)) {
+		reason = sfu_signal_step(st);
+		if (reason) {
+			sfu_unwind_stop(st, reason);
+			return 0;
+		}
+		st->method = SFU_FRAME_SIGNAL;
+		return 0;
+	}
 	if (!reason) {
 		reason = sfu_fast_step(st, rules, &cfa);
 		if (reason == SFU_STEP_NOT_COMMON)
@@ -555,7 +616,7 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 int sfu_unwind_user_regs(struct pt_regs *regs, struct sfu_frame *frames, unsigned int max,
 			 unsigned int flags, int *stop_reason)
 {
-	unsigned long by_method[SFU_FRAME_FP + 1] = {};
+	unsigned long by_method[SFU_FRAME_SIGNAL + 1] = {};
 	struct sfu_unwind_scratch scratch;
 	struct sfu_unwind_state st;
 	struct sfu_lookup rows;
@@ -584,7 +645,7 @@ int sfu_unwind_user_regs(struct pt_regs *regs, struct sfu_frame *frames, unsigne
 
 	this_cpu_inc(sfu_unwind_stats.unwinds);
 	this_cpu_inc(sfu_unwind_stats.stops[st.stop]);
-	for (i = SFU_FRAME_REGS; i <= SFU_FRAME_FP; i++)
+	for (i = SFU_FRAME_REGS; i <= SFU_FRAME_SIGNAL; i++)
 		this_cpu_add(sfu_unwind_stats.frames[i], by_method[i]);
 	if (stop_reason)
 		*stop_reason = st.stop;
@@ -642,13 +703,14 @@ static int sfu_unwind_stats_show(struct seq_file *m, void *v)
 {
 	static const char *const methods[] = {
 		[SFU_FRAME_REGS] = "regs", [SFU_FRAME_SFRAME] = "sframe", [SFU_FRAME_FP] = "fp",
+		[SFU_FRAME_SIGNAL] = "signal",
 	};
 	struct sfu_unwind_stats sum;
 	unsigned int i;
 
 	sfu_percpu_sum_struct(sfu_unwind_stats, &sum);
 	seq_printf(m, "unwinds %llu\n", sum.unwinds);
-	for (i = SFU_FRAME_REGS; i <= SFU_FRAME_FP; i++)
+	for (i = SFU_FRAME_REGS; i <= SFU_FRAME_SIGNAL; i++)
 		seq_printf(m, "frames_%s %llu\n", methods[i], sum.frames[i]);
 	for (i = SFU_STOP_NONE + 1; i < SFU_STOP_NR; i++)
 		seq_printf(m, "stop_%s %llu\n", sfu_stop_names[i], sum.stops[i]);

@@ -5,7 +5,10 @@
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include <linux/signal.h>
 #include <asm/ptrace.h>
+#include <asm/sigcontext.h>
+#include <asm/ucontext.h>
 
 #include "unwind_arch.h"
 
@@ -147,4 +150,51 @@ bool sfu_arch_reg_value(struct pt_regs *regs, unsigned int regnum, unsigned long
 	else
 		return false;
 	return true;
+}
+
+/**
+ * sfu_arch_signal_frame() - the registers a signal frame saved
+ * @st: the frame of the signal trampoline (the vDSO's
+ *      __kernel_rt_sigreturn): the handler returned to it with the SP the
+ *      kernel gave it, the address of the struct rt_sigframe, which is a
+ *      siginfo followed by the ucontext
+ * @sigctx: the user address of the saved struct sigcontext
+ *
+ * Return: true; false for a compat task (another frame layout).
+ */
+bool sfu_arch_signal_frame(const struct sfu_unwind_state *st, unsigned long *sigctx)
+{
+	if (st->compat)
+		return false;
+	*sigctx = st->sp + sizeof(struct siginfo) + offsetof(struct ucontext, uc_mcontext);
+	return true;
+}
+
+/**
+ * sfu_arch_sigctx_reg() - a register of the frame a signal interrupted
+ * @st: that frame (@st->sigctx from sfu_arch_signal_frame())
+ * @regnum: DWARF register number: x0-x30, SP (31), or 32 for the PC
+ * @val: its saved value
+ *
+ * Return: 0, SFU_STOP_FAULT if the context could not be read, or
+ * SFU_STOP_BAD_RULE for a register the context does not hold.
+ */
+int sfu_arch_sigctx_reg(const struct sfu_unwind_state *st, unsigned int regnum,
+			unsigned long *val)
+{
+	unsigned long off;
+	u64 v;
+
+	if (regnum <= 30)
+		off = offsetof(struct sigcontext, regs) + regnum * sizeof(u64);
+	else if (regnum == SFU_ARM64_DWARF_SP)
+		off = offsetof(struct sigcontext, sp);
+	else if (regnum == SFU_ARCH_DWARF_IP)
+		off = offsetof(struct sigcontext, pc);
+	else
+		return SFU_STOP_BAD_RULE;
+	if (sfu_unwind_read(st, st->sigctx + off, &v, sizeof(v)))
+		return SFU_STOP_FAULT;
+	*val = v;
+	return 0;
 }

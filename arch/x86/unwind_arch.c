@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * x86_64 hooks of the generic user unwinder: the frame-pointer rules and
- * the registers of the topmost frame.
+ * x86_64 hooks of the generic user unwinder: the frame-pointer rules, the
+ * registers of the topmost frame, and those a signal frame saved.
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include <linux/signal.h>
 #include <asm/ptrace.h>
+#include <asm/sigframe.h>
 
 #include "unwind_arch.h"
 
@@ -127,4 +129,58 @@ bool sfu_arch_reg_value(struct pt_regs *regs, unsigned int regnum, unsigned long
 		return false;
 	*val = regs_get_register(regs, sfu_x86_dwarf_regs[regnum]);
 	return true;
+}
+
+/* Where struct sigcontext_64 keeps DWARF registers 0-16. */
+static const u16 sfu_x86_sigctx_regs[] = {
+	offsetof(struct sigcontext_64, ax), offsetof(struct sigcontext_64, dx),
+	offsetof(struct sigcontext_64, cx), offsetof(struct sigcontext_64, bx),
+	offsetof(struct sigcontext_64, si), offsetof(struct sigcontext_64, di),
+	offsetof(struct sigcontext_64, bp), offsetof(struct sigcontext_64, sp),
+	offsetof(struct sigcontext_64, r8), offsetof(struct sigcontext_64, r9),
+	offsetof(struct sigcontext_64, r10), offsetof(struct sigcontext_64, r11),
+	offsetof(struct sigcontext_64, r12), offsetof(struct sigcontext_64, r13),
+	offsetof(struct sigcontext_64, r14), offsetof(struct sigcontext_64, r15),
+	offsetof(struct sigcontext_64, ip),
+};
+
+/**
+ * sfu_arch_signal_frame() - the registers a signal frame saved
+ * @st: the frame of the signal trampoline (glibc's __restore_rt): the
+ *      handler returned to it, popping the frame's pretcode, so its SP is
+ *      the struct rt_sigframe's ucontext
+ * @sigctx: the user address of the saved struct sigcontext_64
+ *
+ * Return: true; false for a compat task (another frame layout).
+ */
+bool sfu_arch_signal_frame(const struct sfu_unwind_state *st, unsigned long *sigctx)
+{
+	unsigned long frame = st->sp - sizeof(((struct rt_sigframe *)0)->pretcode);
+
+	if (st->compat)
+		return false;
+	*sigctx = frame + offsetof(struct rt_sigframe, uc.uc_mcontext);
+	return true;
+}
+
+/**
+ * sfu_arch_sigctx_reg() - a register of the frame a signal interrupted
+ * @st: that frame (@st->sigctx from sfu_arch_signal_frame())
+ * @regnum: DWARF register number
+ * @val: its saved value
+ *
+ * Return: 0, SFU_STOP_FAULT if the context could not be read, or
+ * SFU_STOP_BAD_RULE for a register the context does not hold.
+ */
+int sfu_arch_sigctx_reg(const struct sfu_unwind_state *st, unsigned int regnum,
+			unsigned long *val)
+{
+	u64 v;
+
+	if (regnum >= ARRAY_SIZE(sfu_x86_sigctx_regs))
+		return SFU_STOP_BAD_RULE;
+	if (sfu_unwind_read(st, st->sigctx + sfu_x86_sigctx_regs[regnum], &v, sizeof(v)))
+		return SFU_STOP_FAULT;
+	*val = v;
+	return 0;
 }

@@ -75,7 +75,15 @@ static inline unsigned long sfu_arch_return_address(unsigned long ra)
 	return ra;
 }
 
+/* The registers a signal step reads from the saved context. */
+#define SFU_ARCH_DWARF_IP		SFU_X86_DWARF_RIP
+#define SFU_ARCH_DWARF_SP		SFU_X86_DWARF_RSP
+#define SFU_ARCH_DWARF_FP		SFU_X86_DWARF_RBP
+
 void sfu_arch_fp_rules(const struct sfu_unwind_state *st, struct sfu_frame_rules *r);
 bool sfu_arch_reg_value(struct pt_regs *regs, unsigned int regnum, unsigned long *val);
+bool sfu_arch_signal_frame(const struct sfu_unwind_state *st, unsigned long *sigctx);
+int sfu_arch_sigctx_reg(const struct sfu_unwind_state *st, unsigned int regnum,
+			unsigned long *val);
 
 #endif /* _SFU_ARCH_X86_UNWIND_ARCH_H */

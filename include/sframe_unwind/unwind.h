@@ -40,7 +40,10 @@ struct sfu_lookup;
  * @regs: the task's registers, for rules of the topmost frame
  * @ws: word size of the task: 8, or 4 for compat tasks
  * @flags: SFU_UNWIND_* of this unwind
- * @topmost: this is the frame the registers describe
+ * @topmost: this is a frame whose registers are all known: the one the
+ *	task's registers describe, or one a signal interrupted (@sigctx)
+ * @sigctx: user address of the registers the kernel saved for the frame a
+ *	signal interrupted (0: the registers are @regs)
  * @sp_exact: @sp is the frame's stack pointer, not only a lower bound
  * @compat: a compat task: no SFrame
  * @done: the walk has ended; @stop says why
@@ -58,6 +61,7 @@ struct sfu_unwind_state {
 	struct pt_regs *regs;
 	unsigned int ws;
 	unsigned int flags;
+	unsigned long sigctx;
 	bool topmost;
 	bool sp_exact;
 	bool compat;

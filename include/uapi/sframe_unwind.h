@@ -37,11 +37,14 @@ struct sfu_register {
  * @SFU_FRAME_REGS: the topmost frame, from the task's registers
  * @SFU_FRAME_SFRAME: from an SFrame row
  * @SFU_FRAME_FP: by following the frame-pointer chain
+ * @SFU_FRAME_SIGNAL: the code a signal interrupted, from the registers the
+ *	kernel saved in the signal frame below it
  */
 enum sfu_frame_method {
 	SFU_FRAME_REGS = 1,
 	SFU_FRAME_SFRAME = 2,
 	SFU_FRAME_FP = 3,
+	SFU_FRAME_SIGNAL = 4,
 };
 
 /**
@@ -116,8 +119,9 @@ struct sfu_unwind {
  * @SFU_STOP_BAD_RULE: the row needs a register only the topmost frame has
  *	(including an AArch64 return address still in the link register)
  *	in a deeper frame, or a register the architecture cannot supply
- * @SFU_STOP_SIGNAL: a signal frame (V3 SFrame signal FDE); unwinding
- *	through signal frames is not supported
+ * @SFU_STOP_SIGNAL: a signal frame (V3 SFrame signal FDE) whose saved
+ *	registers cannot be used: a compat task, or an architecture without
+ *	the hook
  * @SFU_STOP_NOT_USER: there is no user context to unwind (kernel thread,
  *	no mm, registers not from user mode)
  * @SFU_STOP_NR: number of reasons (not a reason)
