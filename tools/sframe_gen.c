@@ -59,6 +59,7 @@ static const char * const sfg_error_names[SFG_E_NR] = {
 	[SFG_E_NOT_ELF]		= "not an ELF file",
 	[SFG_E_CLASS]		= "not a 64-bit little-endian ELF file (only x86_64 and aarch64 are supported)",
 	[SFG_E_MACHINE]		= "machine is neither x86_64 nor aarch64",
+	[SFG_E_TYPE]		= "not an executable or shared object (relocatable objects have no addresses yet)",
 	[SFG_E_NO_CFI]		= "no .eh_frame or .debug_frame",
 	[SFG_E_LIMIT]		= "the section would exceed SFrame's or the decoder's limits",
 	[SFG_E_NOMEM]		= "out of memory",
@@ -94,7 +95,8 @@ const char *sfg_strerror(int err)
  * @elf: handle
  *
  * Return: SFRAME_ABI_AMD64_ENDIAN_LITTLE or SFRAME_ABI_AARCH64_ENDIAN_LITTLE,
- * or -SFG_E_NOT_ELF, -SFG_E_CLASS, -SFG_E_MACHINE.
+ * or -SFG_E_NOT_ELF, -SFG_E_CLASS, -SFG_E_MACHINE, -SFG_E_TYPE (a file no
+ * process maps: only ET_EXEC and ET_DYN have final addresses).
  */
 int sfg_elf_machine_abi(Elf *elf)
 {
@@ -108,14 +110,12 @@ int sfg_elf_machine_abi(Elf *elf)
 		return -SFG_E_CLASS;
 	if (!gelf_getehdr(elf, &eh))
 		return -SFG_E_NOT_ELF;
-	switch (eh.e_machine) {
-	case EM_X86_64:
-		return SFRAME_ABI_AMD64_ENDIAN_LITTLE;
-	case EM_AARCH64:
-		return SFRAME_ABI_AARCH64_ENDIAN_LITTLE;
-	default:
+	if (eh.e_machine != EM_X86_64 && eh.e_machine != EM_AARCH64)
 		return -SFG_E_MACHINE;
-	}
+	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
+		return -SFG_E_TYPE;
+	return eh.e_machine == EM_X86_64 ? SFRAME_ABI_AMD64_ENDIAN_LITTLE :
+					   SFRAME_ABI_AARCH64_ENDIAN_LITTLE;
 }
 
 /**

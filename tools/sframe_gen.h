@@ -61,6 +61,7 @@ enum sfg_error {
 	SFG_E_NOT_ELF = 1,	/* not an ELF file */
 	SFG_E_CLASS,		/* not ELF64 little-endian */
 	SFG_E_MACHINE,		/* neither x86_64 nor aarch64 */
+	SFG_E_TYPE,		/* not an executable or shared object */
 	SFG_E_NO_CFI,		/* neither .eh_frame nor .debug_frame */
 	SFG_E_LIMIT,		/* the section would exceed the decoder's limits */
 	SFG_E_NOMEM,

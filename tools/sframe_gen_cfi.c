@@ -38,9 +38,14 @@
 /* AArch64 DW_CFA_AARCH64_negate_ra_state shares its opcode with window_save. */
 #define SFG_CFA_NEGATE_RA_STATE	0x2d
 
-/* Bounds on the work one file may cost (libdw re-runs an FDE per row). */
+/*
+ * Bounds on the work (libdw runs an FDE's instructions again for each row,
+ * so an FDE costs rows x instruction bytes): per FDE, far above any real
+ * one (a few hundred rows of a few hundred bytes), and per file.
+ */
 #define SFG_MAX_FDE_ROWS	(4U * SFRAME_MAX_FDE_FRES)
-#define SFG_MAX_WORK		(1ULL << 32)
+#define SFG_MAX_FDE_WORK	(1ULL << 24)
+#define SFG_MAX_WORK		(1ULL << 34)
 
 /* One FDE: its PC range and which CFI describes it. */
 struct sfg_fde {
@@ -623,7 +628,7 @@ static u8 sfg_check_mask(const struct sfg_row *row)
 static int sfg_walk_fde(Dwarf_CFI *cfi, const struct sfg_arch *arch, const struct sfg_fde *f,
 			struct sfg_walk *w, bool *signal)
 {
-	u64 addr = f->lo;
+	u64 addr = f->lo, work = 0;
 	int err;
 
 	*signal = false;
@@ -636,8 +641,9 @@ static int sfg_walk_fde(Dwarf_CFI *cfi, const struct sfg_arch *arch, const struc
 		int ra;
 		u8 r;
 
-		if (w->n >= SFG_MAX_FDE_ROWS || w->work > SFG_MAX_WORK)
+		if (w->n >= SFG_MAX_FDE_ROWS || work > SFG_MAX_FDE_WORK || w->work > SFG_MAX_WORK)
 			return sfg_row_add(w, addr, f->hi, SFG_TOO_BIG, NULL);
+		work += f->insn_bytes;
 		w->work += f->insn_bytes;
 		if (dwarf_cfi_addrframe(cfi, addr, &frame))
 			return sfg_row_add(w, addr, f->hi, SFG_BAD_CFI, NULL);
