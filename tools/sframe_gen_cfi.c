@@ -730,6 +730,8 @@ static void sfg_sort_fdes(struct sfg_fde_list *l, const struct sfg_text *text,
 	size_t i, n = 0, neh;
 	u64 last_hi = 0;
 
+	if (!l->n)
+		return;
 	qsort(l->v, l->n, sizeof(*l->v), sfg_fde_cmp);
 	for (i = 0; i < l->n; i++) {
 		struct sfg_fde *f = &l->v[i];
