@@ -70,7 +70,7 @@ static const char *prog = "sframe-gen";
 static struct options opt;
 static struct install_counts counts;
 
-static noreturn void usage(void)
+static noreturn void print_usage(void)
 {
 	fprintf(stderr,
 		"usage: %s [--stats] [--vaddr ADDR] ELF|--vdso -o OUT\n"
@@ -98,11 +98,12 @@ static void print_stats(const char *name, const struct sfg_output *o)
 	const char *sep = "";
 	int i;
 
-	printf("%s: fdes %llu fres %llu cfi-fdes %llu cfi-rows %llu eh_frame %llu debug_frame %llu sframe %llu ratio %.3f text %llu covered %llu coverage %.2f%%\n",
-	       name, s->fdes, s->fres, s->dwarf_fdes, s->dwarf_rows, s->eh_frame_bytes,
+	printf("%s: fdes %llu fres %llu cfi-fdes %llu cfi-rows %llu", name, s->fdes, s->fres,
+	       s->dwarf_fdes, s->dwarf_rows);
+	printf(" eh_frame %llu debug_frame %llu sframe %llu ratio %.3f", s->eh_frame_bytes,
 	       s->debug_frame_bytes, s->sframe_bytes,
-	       s->eh_frame_bytes ? (double)s->sframe_bytes / s->eh_frame_bytes : 0.0,
-	       s->text_bytes, s->covered_bytes,
+	       s->eh_frame_bytes ? (double)s->sframe_bytes / s->eh_frame_bytes : 0.0);
+	printf(" text %llu covered %llu coverage %.2f%%\n", s->text_bytes, s->covered_bytes,
 	       s->text_bytes ? 100.0 * s->covered_bytes / s->text_bytes : 0.0);
 	printf("%s: uncovered", name);
 	for (i = 0; i < SFG_REASON_NR; i++) {
@@ -387,9 +388,12 @@ static int install(void)
 		if (r > ret)
 			ret = r;
 	}
-	printf("%s: installed %llu sidecars (%llu bytes) in %s; skipped %llu not ELF, %llu with SFrame, %llu without build ID, %llu unsupported, %llu without CFI; %llu failed\n",
-	       prog, counts.installed, counts.bytes, opt.cache, counts.not_elf, counts.has_sframe,
-	       counts.no_build_id, counts.unsupported, counts.no_cfi, counts.failed);
+	printf("%s: installed %llu sidecars (%llu bytes) in %s; ", prog, counts.installed,
+	       counts.bytes, opt.cache);
+	printf("skipped %llu not ELF, %llu with SFrame, %llu without build ID, ", counts.not_elf,
+	       counts.has_sframe, counts.no_build_id);
+	printf("%llu unsupported, %llu without CFI; %llu failed\n", counts.unsupported,
+	       counts.no_cfi, counts.failed);
 	return ret;
 }
 
@@ -410,7 +414,7 @@ static void parse_args(int argc, char **argv)
 			errno = 0;
 			opt.vaddr = strtoull(argv[++i], &end, 16);
 			if (errno || !*argv[i] || *end)
-				usage();
+				print_usage();
 		} else if (!strcmp(a, "--stats")) {
 			opt.stats = true;
 		} else if (!strcmp(a, "--install")) {
@@ -418,7 +422,7 @@ static void parse_args(int argc, char **argv)
 		} else if (!strcmp(a, "--vdso")) {
 			opt.vdso = true;
 		} else if (a[0] == '-' && a[1]) {
-			usage();
+			print_usage();
 		} else {
 			if (n == (int)ARRAY_SIZE(paths)) {
 				warn("too many paths (pass a directory)");
@@ -431,16 +435,16 @@ static void parse_args(int argc, char **argv)
 	opt.num_paths = n;
 	if (opt.install) {
 		if (opt.out || (!n && !opt.vdso))
-			usage();
+			print_usage();
 		if (!opt.cache)
 			opt.cache = SFG_DEFAULT_CACHE;
 		return;
 	}
 	if (opt.cache)
-		usage();
+		print_usage();
 	/* -o: exactly one input; without -o: --stats over the inputs. */
 	if (opt.out ? n + opt.vdso != 1 : (!opt.stats || !(n + opt.vdso)))
-		usage();
+		print_usage();
 }
 
 int main(int argc, char **argv)

@@ -44,8 +44,8 @@
  * one (a few hundred rows of a few hundred bytes), and per file.
  */
 #define SFG_MAX_FDE_ROWS	(4U * SFRAME_MAX_FDE_FRES)
-#define SFG_MAX_FDE_WORK	(1ULL << 24)
-#define SFG_MAX_WORK		(1ULL << 34)
+#define SFG_MAX_FDE_WORK	(16ULL * 1024 * 1024)
+#define SFG_MAX_WORK		(16ULL * 1024 * 1024 * 1024)
 
 /* One FDE: its PC range and which CFI describes it. */
 struct sfg_fde {
@@ -180,10 +180,10 @@ static bool sfg_cie_parse(const Dwarf_CIE *cie, bool eh_frame, struct sfg_cie *o
 	out->sized_aug = false;
 	out->insns = cie->initial_instructions;
 	out->insns_end = cie->initial_instructions_end;
-	if (!*a)
-		return true;
-	if (*a != 'z')
-		return false;
+	if (*a != 'z') {
+		/* Without 'z' (as in .debug_frame) only 'S', which has no data. */
+		return strspn(a, "S") == strlen(a);
+	}
 	out->sized_aug = true;
 	for (a++; *a; a++) {
 		switch (*a) {
@@ -723,54 +723,59 @@ static bool sfg_overlaps(const struct sfg_fde *v, size_t n, u64 lo, u64 hi)
 	return a < n && v[a].lo < hi;
 }
 
-/* Sort, drop overlapping FDEs (counting them) and .debug_frame duplicates. */
+/*
+ * Sort FDEs [0, n) of @l and keep those that start at or after the end of
+ * the one before; the bytes a dropped FDE alone describes are counted.
+ */
+static size_t sfg_drop_overlaps(struct sfg_fde_list *l, size_t n, const struct sfg_text *text,
+				struct sfg_stats *st)
+{
+	size_t i, kept = 0;
+	u64 end = 0;
+
+	qsort(l->v, n, sizeof(*l->v), sfg_fde_cmp);
+	for (i = 0; i < n; i++) {
+		const struct sfg_fde *f = &l->v[i];
+
+		if (kept && f->lo < end) {
+			if (f->hi > end)
+				st->uncovered[SFG_OVERLAP] += sfg_text_bytes_in(text, end, f->hi);
+			continue;
+		}
+		end = f->hi;
+		l->v[kept++] = *f;
+	}
+	return kept;
+}
+
+/*
+ * Sorted, disjoint FDEs: those of .eh_frame, then those of .debug_frame
+ * where .eh_frame says nothing (a file built with both describes the same
+ * functions twice).
+ */
 static void sfg_sort_fdes(struct sfg_fde_list *l, const struct sfg_text *text,
 			  struct sfg_stats *st)
 {
-	size_t i, n = 0, neh;
-	u64 last_hi = 0;
+	size_t i, neh = 0, n, out;
 
 	if (!l->n)
 		return;
-	qsort(l->v, l->n, sizeof(*l->v), sfg_fde_cmp);
+	/* .eh_frame entries first: .debug_frame ones sort after equal starts. */
 	for (i = 0; i < l->n; i++) {
-		struct sfg_fde *f = &l->v[i];
+		if (!l->v[i].debug_frame) {
+			struct sfg_fde t = l->v[neh];
 
-		if (f->debug_frame)
-			continue;
-		if (n && f->lo < last_hi) {
-			if (f->hi > last_hi)
-				st->uncovered[SFG_OVERLAP] += sfg_text_bytes_in(text, last_hi, f->hi);
-			continue;
+			l->v[neh++] = l->v[i];
+			l->v[i] = t;
 		}
-		last_hi = f->hi;
-		l->v[n++] = *f;
 	}
-	neh = n;
-	/* .debug_frame: only where .eh_frame says nothing. */
-	for (i = 0; i < l->n; i++) {
-		struct sfg_fde f = l->v[i];
-
-		if (!f.debug_frame || sfg_overlaps(l->v, neh, f.lo, f.hi))
-			continue;
-		l->v[n++] = f;
-	}
-	l->n = n;
-	if (n > neh) {
-		qsort(l->v, l->n, sizeof(*l->v), sfg_fde_cmp);
-		last_hi = 0;
-		for (i = 0, n = 0; i < l->n; i++) {
-			if (n && l->v[i].lo < last_hi) {
-				if (l->v[i].hi > last_hi)
-					st->uncovered[SFG_OVERLAP] +=
-						sfg_text_bytes_in(text, last_hi, l->v[i].hi);
-				continue;
-			}
-			last_hi = l->v[i].hi;
-			l->v[n++] = l->v[i];
-		}
-		l->n = n;
-	}
+	n = neh;
+	neh = neh ? sfg_drop_overlaps(l, neh, text, st) : 0;
+	/* Move the .debug_frame FDEs that .eh_frame leaves alone after them. */
+	for (i = n, out = neh; i < l->n; i++)
+		if (!sfg_overlaps(l->v, neh, l->v[i].lo, l->v[i].hi))
+			l->v[out++] = l->v[i];
+	l->n = sfg_drop_overlaps(l, out, text, st);
 }
 
 /**
