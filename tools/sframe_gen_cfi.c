@@ -795,18 +795,22 @@ int sfg_cfi_convert(Elf *elf, const struct sfg_arch *arch, const struct sfg_text
 	Dwarf_CFI *eh_cfi = NULL, *dbg_cfi = NULL;
 	struct sfg_fde_list l = { 0 };
 	struct sfg_walk w = { 0 };
+	GElf_Shdr eh_sh, dbg_sh;
 	Elf_Scn *eh, *dbg;
 	Dwarf *dw = NULL;
-	GElf_Shdr sh;
 	int err = 0;
 	size_t i;
 
 	eh = sfg_find_section(elf, ".eh_frame");
 	dbg = sfg_find_section(elf, ".debug_frame");
-	if (eh && gelf_getshdr(eh, &sh))
-		st->eh_frame_bytes = sh.sh_size;
-	if (dbg && gelf_getshdr(dbg, &sh))
-		st->debug_frame_bytes = sh.sh_size;
+	if (eh && !gelf_getshdr(eh, &eh_sh))
+		eh = NULL;
+	if (dbg && !gelf_getshdr(dbg, &dbg_sh))
+		dbg = NULL;
+	if (eh)
+		st->eh_frame_bytes = eh_sh.sh_size;
+	if (dbg)
+		st->debug_frame_bytes = dbg_sh.sh_size;
 	if (eh) {
 		eh_cfi = dwarf_getcfi_elf(elf);
 		if (eh_cfi)
@@ -815,7 +819,8 @@ int sfg_cfi_convert(Elf *elf, const struct sfg_arch *arch, const struct sfg_text
 	if (!err && dbg) {
 		dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 		dbg_cfi = dw ? dwarf_getcfi(dw) : NULL;
-		if (dbg_cfi && !(sh.sh_flags & SHF_COMPRESSED))
+		/* A compressed .debug_frame: libdw reads it, the FDE list cannot. */
+		if (dbg_cfi && !(dbg_sh.sh_flags & SHF_COMPRESSED))
 			err = sfg_list_fdes(elf, dbg, false, arch, &l);
 	}
 	if (!err && !eh_cfi && !dbg_cfi)
