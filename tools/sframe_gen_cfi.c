@@ -706,12 +706,11 @@ static Elf_Scn *sfg_find_section(Elf *elf, const char *name)
 	return NULL;
 }
 
-/* Whether [lo, hi) overlaps one of the (sorted) eh_frame FDEs. */
-static bool sfg_overlaps(const struct sfg_fde *v, size_t n, u64 lo, u64 hi)
+/* Index of the first of the sorted, disjoint FDEs v[0, n) that ends after @lo. */
+static size_t sfg_first_ending_after(const struct sfg_fde *v, size_t n, u64 lo)
 {
 	size_t a = 0, b = n;
 
-	/* First FDE with v.hi > lo (eh_frame FDEs are sorted and disjoint). */
 	while (a < b) {
 		size_t m = a + (b - a) / 2;
 
@@ -720,32 +719,75 @@ static bool sfg_overlaps(const struct sfg_fde *v, size_t n, u64 lo, u64 hi)
 		else
 			b = m;
 	}
+	return a;
+}
+
+/* Whether [lo, hi) overlaps one of the sorted, disjoint FDEs v[0, n). */
+static bool sfg_overlaps(const struct sfg_fde *v, size_t n, u64 lo, u64 hi)
+{
+	size_t a = sfg_first_ending_after(v, n, lo);
+
 	return a < n && v[a].lo < hi;
 }
 
 /*
  * Sort FDEs [0, n) of @l and keep those that start at or after the end of
- * the one before; the bytes a dropped FDE alone describes are counted.
+ * the one before.  What a dropped FDE describes beyond that end goes to
+ * @tails, to be counted once the kept FDEs are known.
  */
-static size_t sfg_drop_overlaps(struct sfg_fde_list *l, size_t n, const struct sfg_text *text,
-				struct sfg_stats *st)
+static int sfg_drop_overlaps(struct sfg_fde_list *l, size_t *n, struct sfg_fde_list *tails)
 {
 	size_t i, kept = 0;
 	u64 end = 0;
+	int err;
 
-	qsort(l->v, n, sizeof(*l->v), sfg_fde_cmp);
-	for (i = 0; i < n; i++) {
-		const struct sfg_fde *f = &l->v[i];
+	qsort(l->v, *n, sizeof(*l->v), sfg_fde_cmp);
+	for (i = 0; i < *n; i++) {
+		struct sfg_fde f = l->v[i];
 
-		if (kept && f->lo < end) {
-			if (f->hi > end)
-				st->uncovered[SFG_OVERLAP] += sfg_text_bytes_in(text, end, f->hi);
+		if (kept && f.lo < end) {
+			if (f.hi > end) {
+				f.lo = end;
+				err = sfg_fde_add(tails, &f);
+				if (err)
+					return err;
+			}
 			continue;
 		}
-		end = f->hi;
-		l->v[kept++] = *f;
+		end = f.hi;
+		l->v[kept++] = f;
 	}
-	return kept;
+	*n = kept;
+	return 0;
+}
+
+/* Text bytes of the tails of dropped FDEs that no kept FDE describes. */
+static void sfg_count_overlaps(const struct sfg_fde_list *l, struct sfg_fde_list *tails,
+			       const struct sfg_text *text, struct sfg_stats *st)
+{
+	size_t i, j, k;
+
+	if (!tails->n)
+		return;
+	qsort(tails->v, tails->n, sizeof(*tails->v), sfg_fde_cmp);
+	for (i = 0; i < tails->n; i = j) {
+		u64 lo = tails->v[i].lo, hi = tails->v[i].hi, b;
+
+		/* Merge overlapping tails into [lo, hi). */
+		for (j = i + 1; j < tails->n && tails->v[j].lo <= hi; j++)
+			if (tails->v[j].hi > hi)
+				hi = tails->v[j].hi;
+		b = sfg_text_bytes_in(text, lo, hi);
+		for (k = sfg_first_ending_after(l->v, l->n, lo); k < l->n && l->v[k].lo < hi && b;
+		     k++) {
+			u64 s = l->v[k].lo > lo ? l->v[k].lo : lo;
+			u64 e = l->v[k].hi < hi ? l->v[k].hi : hi;
+
+			if (e > s)
+				b -= sfg_text_bytes_in(text, s, e);
+		}
+		st->uncovered[SFG_OVERLAP] += b;
+	}
 }
 
 /*
@@ -753,13 +795,15 @@ static size_t sfg_drop_overlaps(struct sfg_fde_list *l, size_t n, const struct s
  * where .eh_frame says nothing (a file built with both describes the same
  * functions twice).
  */
-static void sfg_sort_fdes(struct sfg_fde_list *l, const struct sfg_text *text,
-			  struct sfg_stats *st)
+static int sfg_sort_fdes(struct sfg_fde_list *l, const struct sfg_text *text,
+			 struct sfg_stats *st)
 {
+	struct sfg_fde_list tails = { 0 };
 	size_t i, neh = 0, n, out;
+	int err = 0;
 
 	if (!l->n)
-		return;
+		return 0;
 	/* .eh_frame entries first: .debug_frame ones sort after equal starts. */
 	for (i = 0; i < l->n; i++) {
 		if (!l->v[i].debug_frame) {
@@ -770,12 +814,20 @@ static void sfg_sort_fdes(struct sfg_fde_list *l, const struct sfg_text *text,
 		}
 	}
 	n = neh;
-	neh = neh ? sfg_drop_overlaps(l, neh, text, st) : 0;
+	if (neh)
+		err = sfg_drop_overlaps(l, &neh, &tails);
 	/* Move the .debug_frame FDEs that .eh_frame leaves alone after them. */
-	for (i = n, out = neh; i < l->n; i++)
+	for (i = n, out = neh; !err && i < l->n; i++)
 		if (!sfg_overlaps(l->v, neh, l->v[i].lo, l->v[i].hi))
 			l->v[out++] = l->v[i];
-	l->n = sfg_drop_overlaps(l, out, text, st);
+	if (!err)
+		err = sfg_drop_overlaps(l, &out, &tails);
+	if (!err) {
+		l->n = out;
+		sfg_count_overlaps(l, &tails, text, st);
+	}
+	free(tails.v);
+	return err;
 }
 
 /**
@@ -828,7 +880,9 @@ int sfg_cfi_convert(Elf *elf, const struct sfg_arch *arch, const struct sfg_text
 	if (err)
 		goto out;
 
-	sfg_sort_fdes(&l, text, st);
+	err = sfg_sort_fdes(&l, text, st);
+	if (err)
+		goto out;
 	st->dwarf_fdes = l.n;
 	for (i = 0; i < l.n; i++) {
 		const struct sfg_fde *f = &l.v[i];
