@@ -8,7 +8,12 @@
 #                                        and arm64 guests, e2e, stock headers
 #   make demo                            perf record -g without and with the
 #                                        module, side by side (x86_64 guest)
-#   make tools                           userspace tools (tools/sframe-check)
+#   make tools                           userspace tools (tools/sframe-check,
+#                                        tools/sframe-gen)
+#   make test-sframe-gen                 sframe-gen against readelf and objdump
+#                                        on a few libraries of each arch
+#   make test-sframe-gen-all             ... and on every ELF under
+#                                        /usr/lib/x86_64-linux-gnu and /usr/bin
 #   make kernels                         the cached QEMU test kernels
 #   make bench                           benchmarks (ratios, not pass/fail),
 #                                        counted in guest instructions
@@ -37,7 +42,8 @@ endif
 TOP := $(CURDIR)
 SRC_DIRS := Kbuild module.c include lib sframe registry unwind consumers arch kunit tests
 
-.PHONY: all modules clean tools test demo kernels bench fuzz stress help
+.PHONY: all modules clean tools test demo kernels bench fuzz stress help \
+	test-sframe-gen test-sframe-gen-all
 
 all: modules
 
@@ -69,6 +75,12 @@ tools:
 test:
 	scripts/run-tests
 
+test-sframe-gen:
+	tests/sframe-gen/run
+
+test-sframe-gen-all:
+	tests/sframe-gen/run --all
+
 demo:
 	scripts/demo
 
@@ -92,4 +104,4 @@ clean:
 	[ ! -f tools/Makefile ] || $(MAKE) -C tools clean
 
 help:
-	@sed -n '3,24p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,29p' Makefile | sed 's/^# \{0,1\}//'

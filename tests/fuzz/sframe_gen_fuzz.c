@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer harness for sframe-gen's input side: the input is an ELF file
+ * (headers, .eh_frame, .debug_frame and all).  It goes through elf_memory()
+ * and sfg_convert() exactly as a file would, and traps when a property of
+ * the output breaks:
+ *  - a section that sfg_convert() hands out validates with the project's
+ *    decoder, for the ABI it claims, and every FRE of it decodes;
+ *  - the coverage figures add up: covered plus uncovered bytes are the
+ *    text bytes, and covered bytes never exceed them.
+ * Crashes, leaks and hangs are the sanitizers' and libFuzzer's business.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <libelf.h>
+#include <linux/types.h>
+#include <linux/kernel.h>
+
+#include "sframe/sframe.h"
+#include "tools/sframe_gen.h"
+
+static void fuzz_check_output(const struct sfg_output *out)
+{
+	struct sfu_sframe_reader r = {
+		.kind = SFRAME_READER_BUFFER,
+		.buf = out->buf,
+		.size = out->len,
+	};
+	const struct sfg_stats *st = &out->stats;
+	struct sfu_sframe_section sec;
+	struct sfu_sframe_row row;
+	struct sfu_sframe_fde fde;
+	u64 sum = st->covered_bytes, pos;
+	u32 i, j;
+	int k;
+
+	for (k = 0; k < SFG_REASON_NR; k++)
+		sum += st->uncovered[k];
+	if (sum != st->text_bytes || st->covered_bytes > st->text_bytes)
+		__builtin_trap();
+	if (st->sframe_bytes != out->len)
+		__builtin_trap();
+
+	if (sfu_sframe_section_init(&sec, &r, 0, out->abi) || sfu_sframe_section_validate(&sec))
+		__builtin_trap();
+	if (sec.version != SFRAME_VERSION_3 || sec.num_fdes != st->fdes || sec.num_fres != st->fres)
+		__builtin_trap();
+	for (i = 0; i < sec.num_fdes; i++) {
+		if (sfu_sframe_fde_get(&sec, i, &fde))
+			__builtin_trap();
+		pos = fde.fres_off;
+		for (j = 0; j < fde.num_fres; j++)
+			if (sfu_sframe_fre_next(&sec, &fde, &pos, &row))
+				__builtin_trap();
+		if (fde.func_size && sfu_sframe_find_row(&sec, fde.func_start, &row))
+			__builtin_trap();
+	}
+}
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+{
+	static bool ready;
+	struct sfg_output out;
+	char id[2 * 64 + 1];
+	char *copy;
+	Elf *elf;
+
+	if (!ready) {
+		if (elf_version(EV_CURRENT) == EV_NONE)
+			__builtin_trap();
+		ready = true;
+	}
+	/* An exact-size private copy, as --vdso makes: libelf may write to it. */
+	copy = malloc(size ? size : 1);
+	if (!copy)
+		return 0;
+	memcpy(copy, data, size);
+	elf = elf_memory(copy, size);
+	if (elf) {
+		sfg_elf_has_sframe(elf);
+		sfg_elf_build_id(elf, id, sizeof(id));
+		if (!sfg_convert(elf, 0, &out)) {
+			fuzz_check_output(&out);
+			sfg_output_free(&out);
+		}
+		elf_end(elf);
+	}
+	free(copy);
+	return 0;
+}

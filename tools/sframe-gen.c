@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sframe-gen - make an SFrame V3 section from the DWARF CFI of an ELF file
+ *
+ *   sframe-gen [--stats] [--vaddr ADDR] ELF|--vdso -o OUT
+ *   sframe-gen --stats ELF|--vdso...
+ *   sframe-gen --install [--cache DIR] [--stats] PATH...|--vdso
+ *
+ * -o writes the raw section (header with PCREL function starts, as if the
+ * section were placed at ADDR, default 0: function starts are then the
+ * ELF's own addresses).  --install writes one sidecar per ELF file that
+ * has no SFrame of its own, DIR/<first 2 hex digits of the GNU build
+ * ID>/<the rest>.sframe (DIR defaults to /var/lib/sframe-unwind); a
+ * directory PATH stands for every regular file under it, and files that
+ * are not ELF are skipped quietly.  --vdso stands for the running kernel's
+ * vDSO, read from this process's own mapping.  --stats prints per file:
+ * FDEs and rows, .eh_frame and SFrame bytes, the share of text covered and
+ * the uncovered bytes by reason.
+ *
+ * Exit status: 0 success, 1 a file could not be converted, 2 usage or I/O
+ * error.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdnoreturn.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gelf.h>
+#include <linux/kernel.h>
+
+#include "sframe/sframe.h"
+#include "sframe_gen.h"
+#include "uapi/sframe_sidecar.h"
+
+#define SFG_DEFAULT_CACHE	"/var/lib/sframe-unwind"
+#define SFG_VDSO_NAME		"[vdso]"
+#define SFG_VDSO_MAX		(64U << 20)
+
+struct options {
+	const char *out;
+	const char *cache;
+	u64 vaddr;
+	bool stats;
+	bool install;
+	bool vdso;
+	char **paths;
+	int num_paths;
+};
+
+/* What --install did, for its summary line. */
+struct install_counts {
+	u64 installed;
+	u64 bytes;
+	u64 not_elf;
+	u64 has_sframe;
+	u64 no_build_id;
+	u64 unsupported;
+	u64 no_cfi;
+	u64 failed;
+};
+
+static const char *prog = "sframe-gen";
+static struct options opt;
+static struct install_counts counts;
+
+static noreturn void print_usage(void)
+{
+	fprintf(stderr,
+		"usage: %s [--stats] [--vaddr ADDR] ELF|--vdso -o OUT\n"
+		"       %s --stats ELF|--vdso...\n"
+		"       %s --install [--cache DIR] [--stats] PATH...|--vdso\n"
+		"ADDR is hex (default 0); DIR defaults to %s\n",
+		prog, prog, prog, SFG_DEFAULT_CACHE);
+	exit(2);
+}
+
+static void warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void print_stats(const char *name, const struct sfg_output *o)
+{
+	const struct sfg_stats *s = &o->stats;
+	const char *sep = "";
+	int i;
+
+	printf("%s: fdes %llu fres %llu cfi-fdes %llu cfi-rows %llu", name, s->fdes, s->fres,
+	       s->dwarf_fdes, s->dwarf_rows);
+	printf(" eh_frame %llu debug_frame %llu sframe %llu ratio %.3f", s->eh_frame_bytes,
+	       s->debug_frame_bytes, s->sframe_bytes,
+	       s->eh_frame_bytes ? (double)s->sframe_bytes / s->eh_frame_bytes : 0.0);
+	printf(" text %llu covered %llu coverage %.2f%%\n", s->text_bytes, s->covered_bytes,
+	       s->text_bytes ? 100.0 * s->covered_bytes / s->text_bytes : 0.0);
+	printf("%s: uncovered", name);
+	for (i = 0; i < SFG_REASON_NR; i++) {
+		if (!s->uncovered[i])
+			continue;
+		printf("%s %s %llu", sep, sfg_reason_name(i), s->uncovered[i]);
+		sep = ",";
+	}
+	printf("%s\n", *sep ? "" : " none");
+}
+
+/* Write @len bytes to @path through a temporary file and rename(). */
+static int write_atomic(const char *path, const void *buf, u64 len)
+{
+	const char *slash = strrchr(path, '/');
+	const u8 *p = buf;
+	char *tmp;
+	int fd, err;
+
+	if (asprintf(&tmp, "%.*s.%s.XXXXXX", slash ? (int)(slash - path + 1) : 0, path,
+		     slash ? slash + 1 : path) < 0)
+		return -ENOMEM;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		goto fail;
+	if (fchmod(fd, 0644))
+		goto fail_fd;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (!n)
+				errno = EIO;
+			goto fail_fd;
+		}
+		p += n;
+		len -= n;
+	}
+	if (close(fd))
+		goto fail_unlink;
+	if (rename(tmp, path))
+		goto fail_unlink;
+	free(tmp);
+	return 0;
+fail_fd:
+	err = -errno;
+	close(fd);
+	unlink(tmp);
+	free(tmp);
+	return err;
+fail_unlink:
+	err = -errno;
+	unlink(tmp);
+	free(tmp);
+	return err;
+fail:
+	err = -errno;
+	free(tmp);
+	return err;
+}
+
+/*
+ * A sidecar (include/uapi/sframe_sidecar.h): the header with the build-id
+ * @hex, then the section @buf, @len bytes, computed for address @vaddr.
+ */
+static int write_sidecar(const char *path, const char *hex, const void *buf, u64 len, u64 vaddr)
+{
+	struct sfu_sidecar_header hdr;
+	unsigned int i, n = strlen(hex) / 2;
+	u8 *out;
+	int err;
+
+	if (!n || n > SFU_SIDECAR_BUILD_ID_MAX)
+		return -EINVAL;
+	memset(&hdr, 0, sizeof(hdr));
+	memcpy(hdr.magic, SFU_SIDECAR_MAGIC, sizeof(hdr.magic));
+	hdr.build_id_len = n;
+	hdr.section_off = sizeof(hdr);
+	hdr.section_size = len;
+	hdr.section_vaddr = vaddr;
+	for (i = 0; i < n; i++)
+		if (sscanf(hex + 2 * i, "%2hhx", &hdr.build_id[i]) != 1)
+			return -EINVAL;
+	out = malloc(sizeof(hdr) + len);
+	if (!out)
+		return -ENOMEM;
+	memcpy(out, &hdr, sizeof(hdr));
+	memcpy(out + sizeof(hdr), buf, len);
+	err = write_atomic(path, out, sizeof(hdr) + len);
+	free(out);
+	return err;
+}
+
+/*
+ * Where the module is loaded and its sidecar_dir is @dir, write the
+ * parameter again: the module then rescans the running processes, which so
+ * pick up the sidecars just installed.  Quietly nothing otherwise.
+ */
+static void notify_module(const char *dir)
+{
+	static const char param[] = "/sys/module/sframe_unwind/parameters/sidecar_dir";
+	char cur[512];
+	FILE *f = fopen(param, "r");
+	size_t n;
+
+	if (!f)
+		return;
+	n = fread(cur, 1, sizeof(cur) - 1, f);
+	fclose(f);
+	cur[n] = '\0';
+	cur[strcspn(cur, "\n")] = '\0';
+	if (strcmp(cur, dir))
+		return;
+	f = fopen(param, "w");
+	if (!f)
+		return;
+	fprintf(f, "%s\n", dir);
+	if (!fclose(f))
+		printf("%s: sframe_unwind rescans the running processes\n", prog);
+}
+
+static int mkdir_p(const char *dir)
+{
+	char *d = strdup(dir), *p;
+	int err = 0;
+	char c;
+
+	if (!d)
+		return -ENOMEM;
+	for (p = d; *p; ) {
+		c = *++p;
+		if (c && c != '/')
+			continue;
+		*p = 0;
+		if (mkdir(d, 0755) && errno != EEXIST) {
+			err = -errno;
+			break;
+		}
+		*p = c;
+	}
+	free(d);
+	return err;
+}
+
+/* Convert one ELF; write it to -o, to the cache, or only count it. */
+static int process_elf(const char *name, Elf *elf)
+{
+	char id[2 * 64 + 1], *dir = NULL, *path = NULL;
+	struct sfg_output o;
+	int err, abi;
+
+	abi = sfg_elf_machine_abi(elf);
+	if (opt.install) {
+		if (abi == -SFG_E_NOT_ELF) {
+			counts.not_elf++;
+			return 0;
+		}
+		if (abi < 0) {
+			counts.unsupported++;
+			return 0;
+		}
+		if (sfg_elf_has_sframe(elf)) {
+			counts.has_sframe++;
+			return 0;
+		}
+		if (sfg_elf_build_id(elf, id, sizeof(id))) {
+			counts.no_build_id++;
+			return 0;
+		}
+	} else if (abi < 0) {
+		warn("%s: %s", name, sfg_strerror(abi));
+		return 1;
+	}
+
+	err = sfg_convert(elf, opt.vaddr, &o);
+	if (err == -SFG_E_NO_CFI && opt.install) {
+		counts.no_cfi++;
+		return 0;
+	}
+	if (err) {
+		warn("%s: %s", name, sfg_strerror(err));
+		counts.failed++;
+		return 1;
+	}
+	if (opt.stats)
+		print_stats(name, &o);
+
+	if (opt.install) {
+		if (asprintf(&dir, "%s/%.2s", opt.cache, id) < 0 ||
+		    asprintf(&path, "%s/%s.sframe", dir, id + 2) < 0) {
+			err = -ENOMEM;
+		} else {
+			err = mkdir_p(dir);
+			if (!err)
+				err = write_sidecar(path, id, o.buf, o.len, opt.vaddr);
+		}
+		if (err) {
+			warn("%s: %s: %s", name, path ? path : opt.cache, strerror(-err));
+			counts.failed++;
+		} else {
+			counts.installed++;
+			counts.bytes += o.len;
+		}
+	} else if (opt.out) {
+		err = write_atomic(opt.out, o.buf, o.len);
+		if (err)
+			warn("%s: %s", opt.out, strerror(-err));
+	}
+	free(dir);
+	free(path);
+	sfg_output_free(&o);
+	return err ? (opt.install ? 1 : 2) : 0;
+}
+
+static int process_path(const char *path)
+{
+	unsigned char magic[SELFMAG];
+	Elf *elf;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		warn("%s: %s", path, strerror(errno));
+		counts.failed++;
+		return 2;
+	}
+	/* Not ELF: quietly skipped when installing. */
+	if (pread(fd, magic, sizeof(magic), 0) != (ssize_t)sizeof(magic) ||
+	    memcmp(magic, ELFMAG, SELFMAG)) {
+		close(fd);
+		if (opt.install) {
+			counts.not_elf++;
+			return 0;
+		}
+		warn("%s: %s", path, sfg_strerror(-SFG_E_NOT_ELF));
+		return 1;
+	}
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf) {
+		warn("%s: %s", path, elf_errmsg(-1));
+		close(fd);
+		counts.failed++;
+		return 1;
+	}
+	ret = process_elf(path, elf);
+	elf_end(elf);
+	close(fd);
+	return ret;
+}
+
+/* The vDSO this process has mapped: its address and its size. */
+static int process_vdso(void)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR), lo, hi;
+	char line[512], *copy;
+	size_t size = 0;
+	FILE *maps;
+	Elf *elf;
+	int ret;
+
+	if (!base) {
+		warn("no vDSO in this process (AT_SYSINFO_EHDR is 0)");
+		return 1;
+	}
+	maps = fopen("/proc/self/maps", "r");
+	if (!maps) {
+		warn("/proc/self/maps: %s", strerror(errno));
+		return 2;
+	}
+	while (fgets(line, sizeof(line), maps)) {
+		if (!strstr(line, "[vdso]") || sscanf(line, "%lx-%lx", &lo, &hi) != 2)
+			continue;
+		if (lo == base && hi > lo)
+			size = hi - lo;
+	}
+	fclose(maps);
+	if (!size || size > SFG_VDSO_MAX) {
+		warn("no [vdso] mapping at %#lx in /proc/self/maps", base);
+		return 1;
+	}
+	/* A private copy: libelf may want to write, the mapping is read-only. */
+	copy = malloc(size);
+	if (!copy)
+		return 2;
+	memcpy(copy, (const void *)base, size);
+	elf = elf_memory(copy, size);
+	if (!elf) {
+		warn("%s: %s", SFG_VDSO_NAME, elf_errmsg(-1));
+		free(copy);
+		return 1;
+	}
+	ret = process_elf(SFG_VDSO_NAME, elf);
+	elf_end(elf);
+	free(copy);
+	return ret;
+}
+
+static int walk_ret;
+
+static int walk_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	int ret;
+
+	(void)ftw;
+	if (type != FTW_F || !S_ISREG(st->st_mode))
+		return 0;
+	ret = process_path(path);
+	if (ret > walk_ret)
+		walk_ret = ret;
+	return 0;
+}
+
+static int install(void)
+{
+	struct stat st;
+	int i, ret = 0, r;
+
+	if (opt.vdso)
+		ret = process_vdso();
+	for (i = 0; i < opt.num_paths; i++) {
+		if (stat(opt.paths[i], &st)) {
+			warn("%s: %s", opt.paths[i], strerror(errno));
+			counts.failed++;
+			ret = 2;
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			walk_ret = 0;
+			if (nftw(opt.paths[i], walk_one, 32, FTW_PHYS)) {
+				warn("%s: %s", opt.paths[i], strerror(errno));
+				walk_ret = 2;
+			}
+			r = walk_ret;
+		} else if (S_ISREG(st.st_mode)) {
+			r = process_path(opt.paths[i]);
+		} else {
+			counts.not_elf++;
+			r = 0;
+		}
+		if (r > ret)
+			ret = r;
+	}
+	printf("%s: installed %llu sidecars (%llu bytes) in %s; ", prog, counts.installed,
+	       counts.bytes, opt.cache);
+	printf("skipped %llu not ELF, %llu with SFrame, %llu without build ID, ", counts.not_elf,
+	       counts.has_sframe, counts.no_build_id);
+	printf("%llu unsupported, %llu without CFI; %llu failed\n", counts.unsupported,
+	       counts.no_cfi, counts.failed);
+	if (counts.installed)
+		notify_module(opt.cache);
+	return ret;
+}
+
+static void parse_args(int argc, char **argv)
+{
+	static char *paths[4096];
+	char *end;
+	int i, n = 0;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-o") && i + 1 < argc) {
+			opt.out = argv[++i];
+		} else if (!strcmp(a, "--cache") && i + 1 < argc) {
+			opt.cache = argv[++i];
+		} else if (!strcmp(a, "--vaddr") && i + 1 < argc) {
+			errno = 0;
+			opt.vaddr = strtoull(argv[++i], &end, 16);
+			if (errno || !*argv[i] || *end)
+				print_usage();
+		} else if (!strcmp(a, "--stats")) {
+			opt.stats = true;
+		} else if (!strcmp(a, "--install")) {
+			opt.install = true;
+		} else if (!strcmp(a, "--vdso")) {
+			opt.vdso = true;
+		} else if (a[0] == '-' && a[1]) {
+			print_usage();
+		} else {
+			if (n == (int)ARRAY_SIZE(paths)) {
+				warn("too many paths (pass a directory)");
+				exit(2);
+			}
+			paths[n++] = argv[i];
+		}
+	}
+	opt.paths = paths;
+	opt.num_paths = n;
+	if (opt.install) {
+		if (opt.out || (!n && !opt.vdso))
+			print_usage();
+		if (!opt.cache)
+			opt.cache = SFG_DEFAULT_CACHE;
+		return;
+	}
+	if (opt.cache)
+		print_usage();
+	/* -o: exactly one input; without -o: --stats over the inputs. */
+	if (opt.out ? n + opt.vdso != 1 : (!opt.stats || !(n + opt.vdso)))
+		print_usage();
+}
+
+int main(int argc, char **argv)
+{
+	int i, ret = 0, r;
+
+	parse_args(argc, argv);
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		warn("libelf is out of date");
+		return 2;
+	}
+	if (opt.install)
+		return install();
+	if (opt.vdso)
+		ret = process_vdso();
+	for (i = 0; i < opt.num_paths; i++) {
+		r = process_path(opt.paths[i]);
+		if (r > ret)
+			ret = r;
+	}
+	return ret;
+}

@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sframe-gen, the ELF side: which ABI a file is for, where its text is,
+ * its build ID, and sfg_convert(), which ties the CFI walk to the emitter.
+ * Everything works on an Elf handle, so a file and a buffer (elf_memory(),
+ * as the fuzzer and --vdso use it) go the same way.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <gelf.h>
+#include <linux/kernel.h>
+
+#include "sframe/sframe.h"
+#include "sframe_gen_internal.h"
+
+#ifndef EM_AARCH64
+#define EM_AARCH64 183
+#endif
+
+#define SFG_NT_GNU_BUILD_ID	3
+#define SFG_MAX_BUILD_ID	64	/* bytes; SHA-1 ids are 20 */
+
+static const struct sfg_arch sfg_amd64 = {
+	.abi = SFRAME_ABI_AMD64_ENDIAN_LITTLE,
+	.sp = SFRAME_AMD64_DWARF_SP,
+	.fp = SFRAME_AMD64_DWARF_FP,
+	.ra = 16,
+	.fixed_ra = -8,
+	.flex = true,
+	.plt_mask = true,
+};
+
+static const struct sfg_arch sfg_aarch64 = {
+	.abi = SFRAME_ABI_AARCH64_ENDIAN_LITTLE,
+	.sp = SFRAME_AARCH64_DWARF_SP,
+	.fp = SFRAME_AARCH64_DWARF_FP,
+	.ra = 30,
+	.fixed_ra = 0,
+	.pauth = true,
+};
+
+static const char * const sfg_reason_names[SFG_REASON_NR] = {
+	[SFG_NO_CFI]		= "no-cfi",
+	[SFG_BAD_CFI]		= "bad-cfi",
+	[SFG_CFA_UNDEFINED]	= "cfa-undefined",
+	[SFG_CFA_EXPR]		= "cfa-expression",
+	[SFG_CFA_REG]		= "cfa-register",
+	[SFG_RA_RULE]		= "ra-rule",
+	[SFG_FP_RULE]		= "fp-rule",
+	[SFG_PAUTH]		= "ra-signing",
+	[SFG_OFFSET]		= "offset-range",
+	[SFG_TOO_BIG]		= "too-big",
+	[SFG_OVERLAP]		= "overlapping-fde",
+};
+
+static const char * const sfg_error_names[SFG_E_NR] = {
+	[0]			= "success",
+	[SFG_E_NOT_ELF]		= "not an ELF file",
+	[SFG_E_CLASS]		= "not a 64-bit little-endian ELF file (x86_64 and aarch64 only)",
+	[SFG_E_MACHINE]		= "machine is neither x86_64 nor aarch64",
+	[SFG_E_TYPE]		= "not an executable or shared object (no final addresses)",
+	[SFG_E_NO_CFI]		= "no .eh_frame or .debug_frame",
+	[SFG_E_LIMIT]		= "the section would exceed SFrame's or the decoder's limits",
+	[SFG_E_NOMEM]		= "out of memory",
+	[SFG_E_INTERNAL]	= "internal error: the output failed the SFrame decoder",
+};
+
+/**
+ * sfg_reason_name() - short name of a reason for uncovered text
+ * @reason: enum sfg_reason
+ *
+ * Return: "no-cfi", "cfa-expression", ...
+ */
+const char *sfg_reason_name(enum sfg_reason reason)
+{
+	return reason < SFG_REASON_NR ? sfg_reason_names[reason] : "unknown";
+}
+
+/**
+ * sfg_strerror() - message for an sfg_convert() result
+ * @err: 0 or -SFG_E_xxx
+ *
+ * Return: a sentence fragment.
+ */
+const char *sfg_strerror(int err)
+{
+	unsigned int code = err < 0 ? -(unsigned int)err : (unsigned int)err;
+
+	return code < SFG_E_NR ? sfg_error_names[code] : "unknown error";
+}
+
+/**
+ * sfg_elf_machine_abi() - the SFrame ABI of an ELF file
+ * @elf: handle
+ *
+ * Return: SFRAME_ABI_AMD64_ENDIAN_LITTLE or SFRAME_ABI_AARCH64_ENDIAN_LITTLE,
+ * or -SFG_E_NOT_ELF, -SFG_E_CLASS, -SFG_E_MACHINE, -SFG_E_TYPE (a file no
+ * process maps: only ET_EXEC and ET_DYN have final addresses).
+ */
+int sfg_elf_machine_abi(Elf *elf)
+{
+	const char *ident;
+	GElf_Ehdr eh;
+
+	if (elf_kind(elf) != ELF_K_ELF)
+		return -SFG_E_NOT_ELF;
+	ident = elf_getident(elf, NULL);
+	if (!ident || ident[EI_CLASS] != ELFCLASS64 || ident[EI_DATA] != ELFDATA2LSB)
+		return -SFG_E_CLASS;
+	if (!gelf_getehdr(elf, &eh))
+		return -SFG_E_NOT_ELF;
+	if (eh.e_machine != EM_X86_64 && eh.e_machine != EM_AARCH64)
+		return -SFG_E_MACHINE;
+	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
+		return -SFG_E_TYPE;
+	return eh.e_machine == EM_X86_64 ? SFRAME_ABI_AMD64_ENDIAN_LITTLE :
+					   SFRAME_ABI_AARCH64_ENDIAN_LITTLE;
+}
+
+/**
+ * sfg_elf_has_sframe() - whether the file already carries SFrame
+ * @elf: handle
+ *
+ * Return: true if it has a .sframe section or a PT_GNU_SFRAME segment.
+ */
+bool sfg_elf_has_sframe(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx, i, phnum;
+	GElf_Shdr sh;
+	GElf_Phdr ph;
+
+	if (!elf_getphdrnum(elf, &phnum)) {
+		for (i = 0; i < phnum; i++)
+			if (gelf_getphdr(elf, i, &ph) && ph.p_type == SFRAME_PT_GNU_SFRAME)
+				return true;
+	}
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		n = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (n && !strcmp(n, ".sframe"))
+			return true;
+	}
+	return false;
+}
+
+/* Look for NT_GNU_BUILD_ID in one block of notes. */
+static int sfg_notes_build_id(Elf_Data *data, char *hex, size_t len)
+{
+	size_t off = 0, name_off, desc_off, next, i;
+	GElf_Nhdr nh;
+
+	while (off < data->d_size &&
+	       (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > off) {
+		const u8 *d = (const u8 *)data->d_buf + desc_off;
+
+		off = next;
+		if (nh.n_type != SFG_NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+		    memcmp((const char *)data->d_buf + name_off, "GNU", 4))
+			continue;
+		if (!nh.n_descsz || nh.n_descsz > SFG_MAX_BUILD_ID || len < 2 * nh.n_descsz + 1)
+			return -1;
+		for (i = 0; i < nh.n_descsz; i++)
+			snprintf(hex + 2 * i, 3, "%02x", d[i]);
+		return 0;
+	}
+	return -1;
+}
+
+/**
+ * sfg_elf_build_id() - the GNU build ID as lower-case hex
+ * @elf: handle
+ * @hex: output, NUL-terminated
+ * @len: size of @hex; 2 * SFG_MAX_BUILD_ID + 1 is always enough
+ *
+ * Return: 0, or -1 if the file has no usable build ID note.
+ */
+int sfg_elf_build_id(Elf *elf, char *hex, size_t len)
+{
+	Elf_Scn *scn = NULL;
+	size_t i, phnum;
+	Elf_Data *data;
+	GElf_Shdr sh;
+	GElf_Phdr ph;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (data && data->d_buf && !sfg_notes_build_id(data, hex, len))
+			return 0;
+	}
+	if (elf_getphdrnum(elf, &phnum))
+		return -1;
+	for (i = 0; i < phnum; i++) {
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_NOTE)
+			continue;
+		data = elf_getdata_rawchunk(elf, ph.p_offset, ph.p_filesz, ELF_T_NHDR);
+		if (data && data->d_buf && !sfg_notes_build_id(data, hex, len))
+			return 0;
+	}
+	return -1;
+}
+
+static int sfg_range_cmp(const void *a, const void *b)
+{
+	const u64 *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/*
+ * Executable ranges: SHF_EXECINSTR sections, or PF_X segments when the file
+ * has no section headers.  Sorted and merged.
+ */
+static int sfg_text_ranges(Elf *elf, struct sfg_text *text, u64 *bytes)
+{
+	size_t n = 0, cap = 16, i, phnum;
+	Elf_Scn *scn = NULL;
+	u64 (*r)[2], (*nr)[2];
+	GElf_Shdr sh;
+	GElf_Phdr ph;
+
+	r = malloc(cap * sizeof(*r));
+	if (!r)
+		return -SFG_E_NOMEM;
+	for (;;) {
+		u64 lo, hi;
+
+		scn = elf_nextscn(elf, scn);
+		if (!scn)
+			break;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
+		    (sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) != (SHF_ALLOC | SHF_EXECINSTR))
+			continue;
+		lo = sh.sh_addr;
+		hi = lo + sh.sh_size;
+		if (hi <= lo)
+			continue;
+		if (n == cap) {
+			nr = realloc(r, 2 * cap * sizeof(*r));
+			if (!nr) {
+				free(r);
+				return -SFG_E_NOMEM;
+			}
+			r = nr;
+			cap *= 2;
+		}
+		r[n][0] = lo;
+		r[n][1] = hi;
+		n++;
+	}
+	if (!n && !elf_getphdrnum(elf, &phnum)) {
+		for (i = 0; i < phnum && n < cap; i++) {
+			if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD ||
+			    !(ph.p_flags & PF_X) || ph.p_vaddr + ph.p_memsz <= ph.p_vaddr)
+				continue;
+			r[n][0] = ph.p_vaddr;
+			r[n][1] = ph.p_vaddr + ph.p_memsz;
+			n++;
+		}
+	}
+	qsort(r, n, sizeof(*r), sfg_range_cmp);
+
+	text->lo = malloc((n ? n : 1) * sizeof(u64));
+	text->hi = malloc((n ? n : 1) * sizeof(u64));
+	if (!text->lo || !text->hi) {
+		free(r);
+		return -SFG_E_NOMEM;
+	}
+	text->n = 0;
+	*bytes = 0;
+	for (i = 0; i < n; i++) {
+		if (text->n && r[i][0] <= text->hi[text->n - 1]) {
+			if (r[i][1] > text->hi[text->n - 1])
+				text->hi[text->n - 1] = r[i][1];
+			continue;
+		}
+		text->lo[text->n] = r[i][0];
+		text->hi[text->n] = r[i][1];
+		text->n++;
+	}
+	for (i = 0; i < text->n; i++)
+		*bytes += text->hi[i] - text->lo[i];
+	free(r);
+	return 0;
+}
+
+/**
+ * sfg_text_bytes_in() - executable bytes in [lo, hi)
+ * @text: sorted, disjoint ranges
+ * @lo: start
+ * @hi: end
+ *
+ * Return: the number of bytes of [@lo, @hi) inside @text.
+ */
+u64 sfg_text_bytes_in(const struct sfg_text *text, u64 lo, u64 hi)
+{
+	u32 a = 0, b = text->n;
+	u64 sum = 0;
+
+	/* First range ending after lo. */
+	while (a < b) {
+		u32 m = a + (b - a) / 2;
+
+		if (text->hi[m] <= lo)
+			a = m + 1;
+		else
+			b = m;
+	}
+	for (; a < text->n && text->lo[a] < hi; a++) {
+		u64 s = lo > text->lo[a] ? lo : text->lo[a];
+		u64 e = hi < text->hi[a] ? hi : text->hi[a];
+
+		if (e > s)
+			sum += e - s;
+	}
+	return sum;
+}
+
+/**
+ * sfg_convert() - make an SFrame V3 section from the CFI of @elf
+ * @elf: an ELF64 little-endian x86_64 or aarch64 file
+ * @vaddr: the address the section is placed at (0 for a sidecar)
+ * @out: receives the section and the figures; free with sfg_output_free()
+ *
+ * Return: 0 or -SFG_E_xxx (see sfg_strerror()).
+ */
+int sfg_convert(Elf *elf, u64 vaddr, struct sfg_output *out)
+{
+	const struct sfg_arch *arch;
+	struct sfg_text text = { 0 };
+	struct sfg_stats st = { 0 };
+	struct sfg_emit *em = NULL;
+	int abi, err;
+	u64 sum;
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	abi = sfg_elf_machine_abi(elf);
+	if (abi < 0)
+		return abi;
+	arch = abi == SFRAME_ABI_AMD64_ENDIAN_LITTLE ? &sfg_amd64 : &sfg_aarch64;
+
+	err = sfg_text_ranges(elf, &text, &st.text_bytes);
+	if (err)
+		goto out;
+	em = sfg_emit_new(arch, vaddr);
+	if (!em) {
+		err = -SFG_E_NOMEM;
+		goto out;
+	}
+	err = sfg_cfi_convert(elf, arch, &text, em, &st);
+	if (err)
+		goto out;
+	err = sfg_emit_finish(em, out);
+	if (err)
+		goto out;
+
+	/* What no FDE reached. */
+	sum = st.covered_bytes;
+	for (i = 0; i < SFG_REASON_NR; i++)
+		sum += st.uncovered[i];
+	st.uncovered[SFG_NO_CFI] += st.text_bytes > sum ? st.text_bytes - sum : 0;
+	st.fdes = out->stats.fdes;
+	st.fres = out->stats.fres;
+	st.sframe_bytes = out->stats.sframe_bytes;
+	out->stats = st;
+	out->abi = arch->abi;
+out:
+	sfg_emit_free(em);
+	free(text.lo);
+	free(text.hi);
+	return err;
+}
+
+/**
+ * sfg_output_free() - release a converted section
+ * @out: from sfg_convert()
+ */
+void sfg_output_free(struct sfg_output *out)
+{
+	free(out->buf);
+	out->buf = NULL;
+	out->len = 0;
+}

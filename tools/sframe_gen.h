@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sframe-gen: an SFrame V3 section made from the DWARF CFI (.eh_frame,
+ * .debug_frame) of an ELF file, read through elfutils' libdw.
+ *
+ * The converter works on an Elf handle (a file or elf_memory()) and
+ * produces the bytes of a section with PCREL function starts, as if the
+ * section were placed at link-time address @vaddr of the ELF (0 for a
+ * sidecar file: function starts are then the ELF's own addresses).
+ */
+#ifndef _SFRAME_GEN_H
+#define _SFRAME_GEN_H
+
+#include <libelf.h>
+#include <linux/types.h>
+
+/* Why a range of text bytes has no rows in the output. */
+enum sfg_reason {
+	SFG_NO_CFI,		/* no FDE covers it */
+	SFG_BAD_CFI,		/* libdw refused the FDE, or its range is unusable */
+	SFG_CFA_UNDEFINED,	/* CFI leaves the CFA undefined */
+	SFG_CFA_EXPR,		/* a CFA expression SFrame cannot express */
+	SFG_CFA_REG,		/* CFA from a register other than SP/FP (AArch64) */
+	SFG_RA_RULE,		/* an RA rule SFrame cannot express */
+	SFG_FP_RULE,		/* an FP rule SFrame cannot express */
+	SFG_PAUTH,		/* AArch64 return address signing (not tracked by libdw) */
+	SFG_OFFSET,		/* an offset beyond 32 bits */
+	SFG_TOO_BIG,		/* a function larger than SFrame or the limits allow */
+	SFG_OVERLAP,		/* an FDE overlapping another one */
+	SFG_REASON_NR,
+};
+
+/**
+ * struct sfg_stats - what a conversion found and produced
+ * @dwarf_fdes: FDEs read from .eh_frame and .debug_frame
+ * @dwarf_rows: rows (PC ranges with one set of rules) libdw produced
+ * @fdes: SFrame FDEs written
+ * @fres: SFrame FREs written
+ * @eh_frame_bytes: size of .eh_frame
+ * @debug_frame_bytes: size of .debug_frame (when it was read)
+ * @sframe_bytes: size of the section written
+ * @text_bytes: bytes of executable sections (or PF_X segments)
+ * @covered_bytes: text bytes some SFrame row covers
+ * @uncovered: text bytes without rows, by reason
+ */
+struct sfg_stats {
+	u64 dwarf_fdes;
+	u64 dwarf_rows;
+	u64 fdes;
+	u64 fres;
+	u64 eh_frame_bytes;
+	u64 debug_frame_bytes;
+	u64 sframe_bytes;
+	u64 text_bytes;
+	u64 covered_bytes;
+	u64 uncovered[SFG_REASON_NR];
+};
+
+/* sfg_convert() results other than 0 (errors are negative). */
+enum sfg_error {
+	SFG_E_NOT_ELF = 1,	/* not an ELF file */
+	SFG_E_CLASS,		/* not ELF64 little-endian */
+	SFG_E_MACHINE,		/* neither x86_64 nor aarch64 */
+	SFG_E_TYPE,		/* not an executable or shared object */
+	SFG_E_NO_CFI,		/* neither .eh_frame nor .debug_frame */
+	SFG_E_LIMIT,		/* the section would exceed the decoder's limits */
+	SFG_E_NOMEM,
+	SFG_E_INTERNAL,		/* the output failed the project's own decoder */
+	SFG_E_NR,
+};
+
+/**
+ * struct sfg_output - a converted section
+ * @buf: malloc'd section bytes (free with sfg_output_free())
+ * @len: bytes in @buf
+ * @abi: SFRAME_ABI_* of the section
+ * @stats: figures of the conversion
+ */
+struct sfg_output {
+	u8 *buf;
+	u64 len;
+	u8 abi;
+	struct sfg_stats stats;
+};
+
+int sfg_convert(Elf *elf, u64 vaddr, struct sfg_output *out);
+void sfg_output_free(struct sfg_output *out);
+const char *sfg_strerror(int err);
+const char *sfg_reason_name(enum sfg_reason reason);
+int sfg_elf_machine_abi(Elf *elf);
+bool sfg_elf_has_sframe(Elf *elf);
+int sfg_elf_build_id(Elf *elf, char *hex, size_t len);
+
+#endif /* _SFRAME_GEN_H */

@@ -1,0 +1,911 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sframe-gen, CFI side: every FDE of .eh_frame (and of .debug_frame where
+ * .eh_frame says nothing) becomes rows of unwind rules.  libdw interprets
+ * the CFI: dwarf_cfi_addrframe() gives the rules at a PC and the range they
+ * hold for, so an FDE is walked row by row from its start.  This file only
+ * lists the FDEs (their PC ranges) and maps libdw's answers onto what SFrame
+ * can say; a row it cannot say is kept with the reason, never approximated.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <gelf.h>
+#include <linux/kernel.h>
+
+#include "sframe/sframe.h"
+#include "sframe_gen_internal.h"
+
+/* Pointer encodings of .eh_frame (LSB Core, "DWARF Exception Header Encoding"). */
+#define SFG_PE_OMIT		0xff
+#define SFG_PE_FORMAT(enc)	((enc) & 0x0f)
+#define SFG_PE_APP(enc)		((enc) & 0x70)
+#define SFG_PE_INDIRECT		0x80
+#define SFG_PE_ABSPTR		0x00
+#define SFG_PE_ULEB128		0x01
+#define SFG_PE_UDATA2		0x02
+#define SFG_PE_UDATA4		0x03
+#define SFG_PE_UDATA8		0x04
+#define SFG_PE_SLEB128		0x09
+#define SFG_PE_SDATA2		0x0a
+#define SFG_PE_SDATA4		0x0b
+#define SFG_PE_SDATA8		0x0c
+#define SFG_PE_PCREL		0x10
+
+/* AArch64 DW_CFA_AARCH64_negate_ra_state shares its opcode with window_save. */
+#define SFG_CFA_NEGATE_RA_STATE	0x2d
+
+/*
+ * Bounds on the work (libdw runs an FDE's instructions again for each row,
+ * so an FDE costs rows x instruction bytes): per FDE, far above any real
+ * one (a few hundred rows of a few hundred bytes), and per file.
+ */
+#define SFG_MAX_FDE_ROWS	(4U * SFRAME_MAX_FDE_FRES)
+#define SFG_MAX_FDE_WORK	(16ULL * 1024 * 1024)
+#define SFG_MAX_WORK		(16ULL * 1024 * 1024 * 1024)
+
+/* One FDE: its PC range and which CFI describes it. */
+struct sfg_fde {
+	u64 lo;
+	u64 hi;
+	u64 insn_bytes;		/* CIE + FDE instruction bytes: the cost of one row */
+	bool debug_frame;
+	bool pauth;		/* AArch64: RA signing state changes in it */
+	u8 reason;		/* SFG_ROW_OK, or why the FDE cannot be used */
+};
+
+struct sfg_fde_list {
+	struct sfg_fde *v;
+	size_t n;
+	size_t cap;
+};
+
+/* A cursor over bytes [p, end). */
+struct sfg_cur {
+	const u8 *p;
+	const u8 *end;
+};
+
+static bool sfg_uleb(struct sfg_cur *c, u64 *v)
+{
+	unsigned int shift = 0;
+
+	*v = 0;
+	while (c->p < c->end) {
+		u8 b = *c->p++;
+
+		if (shift < 64)
+			*v |= (u64)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			return true;
+	}
+	return false;
+}
+
+static bool sfg_skip(struct sfg_cur *c, u64 n)
+{
+	if (n > (u64)(c->end - c->p))
+		return false;
+	c->p += n;
+	return true;
+}
+
+/* Read an encoded pointer; @field_addr is the address of its first byte. */
+static bool sfg_read_encoded(struct sfg_cur *c, u8 enc, u64 field_addr, u64 *v)
+{
+	unsigned int bytes = 0, i;
+	u64 x = 0;
+
+	switch (SFG_PE_FORMAT(enc)) {
+	case SFG_PE_ABSPTR:
+	case SFG_PE_UDATA8:
+	case SFG_PE_SDATA8:
+		bytes = 8;
+		break;
+	case SFG_PE_UDATA4:
+	case SFG_PE_SDATA4:
+		bytes = 4;
+		break;
+	case SFG_PE_UDATA2:
+	case SFG_PE_SDATA2:
+		bytes = 2;
+		break;
+	case SFG_PE_ULEB128:
+		if (!sfg_uleb(c, &x))
+			return false;
+		break;
+	default:
+		/* sleb128 and the rest: not used for code addresses. */
+		return false;
+	}
+	if (bytes) {
+		if ((u64)(c->end - c->p) < bytes)
+			return false;
+		for (i = 0; i < bytes; i++)
+			x |= (u64)c->p[i] << (8 * i);
+		c->p += bytes;
+		if (SFG_PE_FORMAT(enc) == SFG_PE_SDATA4)
+			x = (u64)(s64)(s32)x;
+		else if (SFG_PE_FORMAT(enc) == SFG_PE_SDATA2)
+			x = (u64)(s64)(s16)x;
+	}
+	if (enc & SFG_PE_INDIRECT)
+		return false;
+	switch (SFG_PE_APP(enc)) {
+	case 0:
+		break;
+	case SFG_PE_PCREL:
+		x += field_addr;
+		break;
+	default:
+		return false;
+	}
+	*v = x;
+	return true;
+}
+
+/* Size of an encoded value at @c, for skipping it. */
+static bool sfg_skip_encoded(struct sfg_cur *c, u8 enc)
+{
+	u64 v;
+
+	if (enc == SFG_PE_OMIT)
+		return true;
+	if (SFG_PE_FORMAT(enc) == SFG_PE_SLEB128)
+		return sfg_uleb(c, &v);
+	return sfg_read_encoded(c, enc & 0x0f, 0, &v);
+}
+
+/* The CIE facts sframe-gen needs: FDE pointer encoding, 'z' augmentation. */
+struct sfg_cie {
+	u8 fde_enc;
+	bool sized_aug;
+	const u8 *insns;
+	const u8 *insns_end;
+};
+
+static bool sfg_cie_parse(const Dwarf_CIE *cie, bool eh_frame, struct sfg_cie *out)
+{
+	struct sfg_cur c = {
+		cie->augmentation_data,
+		cie->augmentation_data + cie->augmentation_data_size,
+	};
+	const char *a = cie->augmentation;
+
+	out->fde_enc = eh_frame ? SFG_PE_ABSPTR : SFG_PE_UDATA8;
+	out->sized_aug = false;
+	out->insns = cie->initial_instructions;
+	out->insns_end = cie->initial_instructions_end;
+	if (*a != 'z') {
+		/* Without 'z' (as in .debug_frame) only 'S', which has no data. */
+		return strspn(a, "S") == strlen(a);
+	}
+	out->sized_aug = true;
+	for (a++; *a; a++) {
+		switch (*a) {
+		case 'R':
+			if (c.p >= c.end)
+				return false;
+			out->fde_enc = *c.p++;
+			break;
+		case 'L':
+			if (!sfg_skip(&c, 1))
+				return false;
+			break;
+		case 'P':
+			if (c.p >= c.end)
+				return false;
+			if (!sfg_skip_encoded(&c, *c.p++))
+				return false;
+			break;
+		case 'S':	/* signal frame: libdw reports it */
+		case 'B':	/* AArch64 B key */
+		case 'G':	/* AArch64 MTE tagged frames */
+			break;
+		default:
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Whether CFA instructions [p, end) change the AArch64 RA signing state.
+ * This only steps over operands (no rule is interpreted: libdw does that);
+ * an opcode it does not know counts as a change, to stay on the safe side.
+ */
+static bool sfg_insns_pauth(const u8 *p, const u8 *end, u8 fde_enc)
+{
+	struct sfg_cur c = { p, end };
+	u64 v;
+
+	while (c.p < c.end) {
+		u8 op = *c.p++;
+		bool ok = true;
+
+		switch (op & 0xc0) {
+		case DW_CFA_advance_loc:
+		case DW_CFA_restore:
+			continue;
+		case DW_CFA_offset:
+			if (!sfg_uleb(&c, &v))
+				return true;
+			continue;
+		}
+		switch (op) {
+		case DW_CFA_nop:
+		case DW_CFA_remember_state:
+		case DW_CFA_restore_state:
+			break;
+		case SFG_CFA_NEGATE_RA_STATE:
+			return true;
+		case DW_CFA_set_loc:
+			ok = sfg_skip_encoded(&c, fde_enc);
+			break;
+		case DW_CFA_advance_loc1:
+			ok = sfg_skip(&c, 1);
+			break;
+		case DW_CFA_advance_loc2:
+			ok = sfg_skip(&c, 2);
+			break;
+		case DW_CFA_advance_loc4:
+			ok = sfg_skip(&c, 4);
+			break;
+		case DW_CFA_restore_extended:
+		case DW_CFA_undefined:
+		case DW_CFA_same_value:
+		case DW_CFA_def_cfa_register:
+		case DW_CFA_def_cfa_offset:
+		case DW_CFA_def_cfa_offset_sf:
+		case DW_CFA_GNU_args_size:
+			ok = sfg_uleb(&c, &v);
+			break;
+		case DW_CFA_offset_extended:
+		case DW_CFA_register:
+		case DW_CFA_def_cfa:
+		case DW_CFA_offset_extended_sf:
+		case DW_CFA_def_cfa_sf:
+		case DW_CFA_val_offset:
+		case DW_CFA_val_offset_sf:
+		case DW_CFA_GNU_negative_offset_extended:
+			ok = sfg_uleb(&c, &v) && sfg_uleb(&c, &v);
+			break;
+		case DW_CFA_def_cfa_expression:
+			ok = sfg_uleb(&c, &v) && sfg_skip(&c, v);
+			break;
+		case DW_CFA_expression:
+		case DW_CFA_val_expression:
+			ok = sfg_uleb(&c, &v) && sfg_uleb(&c, &v) && sfg_skip(&c, v);
+			break;
+		default:
+			return true;
+		}
+		if (!ok)
+			return true;
+	}
+	return false;
+}
+
+static int sfg_fde_add(struct sfg_fde_list *l, const struct sfg_fde *f)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 1024;
+		struct sfg_fde *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -SFG_E_NOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = *f;
+	return 0;
+}
+
+/*
+ * List the FDEs of one CFI section with their PC ranges.  Entries libdw
+ * cannot parse are skipped; FDEs whose range cannot be decoded are listed
+ * nowhere (their bytes count as "no CFI").
+ */
+static int sfg_list_fdes(Elf *elf, Elf_Scn *scn, bool eh_frame, const struct sfg_arch *arch,
+			 struct sfg_fde_list *l)
+{
+	const unsigned char *ident;
+	Dwarf_Off off = 0, next, cnext;
+	Dwarf_CFI_Entry e, ce;
+	Elf_Data *data;
+	GElf_Shdr sh;
+	int err;
+
+	ident = (const unsigned char *)elf_getident(elf, NULL);
+	data = elf_getdata(scn, NULL);
+	if (!ident || !data || !data->d_buf || !gelf_getshdr(scn, &sh))
+		return 0;
+
+	while (off < data->d_size) {
+		struct sfg_fde f = { .debug_frame = !eh_frame, .reason = SFG_ROW_OK };
+		struct sfg_cie cie;
+		struct sfg_cur c;
+		u64 range;
+		int ret;
+
+		ret = dwarf_next_cfi(ident, data, eh_frame, off, &next, &e);
+		if (ret > 0)
+			break;
+		/* No progress: the rest of the section cannot be walked. */
+		if (next == (Dwarf_Off)-1 || next <= off)
+			break;
+		off = next;
+		if (ret < 0 || dwarf_cfi_cie_p(&e))
+			continue;
+		if (dwarf_next_cfi(ident, data, eh_frame, e.fde.CIE_pointer, &cnext, &ce) ||
+		    !dwarf_cfi_cie_p(&ce) || !sfg_cie_parse(&ce.cie, eh_frame, &cie))
+			continue;
+
+		c.p = e.fde.start;
+		c.end = e.fde.end;
+		if (!sfg_read_encoded(&c, cie.fde_enc,
+				      sh.sh_addr + (u64)(e.fde.start - (const u8 *)data->d_buf),
+				      &f.lo) ||
+		    !sfg_read_encoded(&c, cie.fde_enc & 0x0f, 0, &range))
+			continue;
+		if (!range)
+			continue;
+		f.hi = f.lo + range;
+		if (f.hi < f.lo)
+			continue;
+		if (range > UINT32_MAX)
+			f.reason = SFG_TOO_BIG;
+		f.insn_bytes = (u64)(cie.insns_end - cie.insns) + (u64)(c.end - c.p) + 1;
+		if (arch->pauth) {
+			u64 alen = 0;
+
+			if (cie.sized_aug && !(sfg_uleb(&c, &alen) && sfg_skip(&c, alen)))
+				f.pauth = true;
+			else
+				f.pauth = sfg_insns_pauth(cie.insns, cie.insns_end, cie.fde_enc) ||
+					  sfg_insns_pauth(c.p, c.end, cie.fde_enc);
+		}
+		err = sfg_fde_add(l, &f);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int sfg_fde_cmp(const void *a, const void *b)
+{
+	const struct sfg_fde *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	if (x->debug_frame != y->debug_frame)
+		return x->debug_frame ? 1 : -1;
+	return x->hi < y->hi ? -1 : x->hi > y->hi;
+}
+
+/* Offsets SFrame stores are 32-bit. */
+static bool sfg_fits32(s64 v)
+{
+	return v >= INT32_MIN && v <= INT32_MAX;
+}
+
+/* DW_OP_bregN / DW_OP_bregx: register and offset. */
+static bool sfg_op_breg(const Dwarf_Op *op, u64 *reg, s64 *off)
+{
+	if (op->atom >= DW_OP_breg0 && op->atom <= DW_OP_breg31) {
+		*reg = op->atom - DW_OP_breg0;
+		*off = (s64)op->number;
+		return true;
+	}
+	if (op->atom == DW_OP_bregx) {
+		*reg = op->number;
+		*off = (s64)op->number2;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The CFA expression ld writes for x86_64 lazy-binding PLT entries:
+ *   DW_OP_breg7 (rsp) A; DW_OP_breg16 (rip) 0; DW_OP_litM; DW_OP_and;
+ *   DW_OP_litK; DW_OP_ge; DW_OP_litS; DW_OP_shl; DW_OP_plus
+ * i.e. CFA = rsp + A + (((rip & M) >= K) << S), M + 1 a power of two.
+ */
+static bool sfg_plt_expr(const struct sfg_arch *arch, const Dwarf_Op *ops, size_t n,
+			 struct sfg_rule *rule)
+{
+	u64 reg, mask, split, shift;
+	s64 off, rip_off;
+
+	if (!arch->plt_mask || n != 9)
+		return false;
+	if (!sfg_op_breg(&ops[0], &reg, &off) || reg != arch->sp ||
+	    !sfg_op_breg(&ops[1], &reg, &rip_off) || reg != arch->ra || rip_off)
+		return false;
+	if (ops[2].atom < DW_OP_lit0 || ops[2].atom > DW_OP_lit31 || ops[3].atom != DW_OP_and ||
+	    ops[4].atom < DW_OP_lit0 || ops[4].atom > DW_OP_lit31 || ops[5].atom != DW_OP_ge ||
+	    ops[6].atom < DW_OP_lit0 || ops[6].atom > DW_OP_lit31 || ops[7].atom != DW_OP_shl ||
+	    ops[8].atom != DW_OP_plus)
+		return false;
+	mask = ops[2].atom - DW_OP_lit0;
+	split = ops[4].atom - DW_OP_lit0;
+	shift = ops[6].atom - DW_OP_lit0;
+	if (mask & (mask + 1) || split == 0 || split > mask || shift > 16 || !sfg_fits32(off) ||
+	    !sfg_fits32(off + (1LL << shift)))
+		return false;
+	rule->cfa_reg = arch->sp;
+	rule->cfa_off = (s32)off;
+	rule->rep_size = (u8)(mask + 1);
+	rule->mask_split = (u8)split;
+	rule->mask_add = 1 << shift;
+	return true;
+}
+
+static u8 sfg_classify_cfa(const struct sfg_arch *arch, Dwarf_Frame *frame,
+			   struct sfg_rule *rule)
+{
+	Dwarf_Op *ops;
+	size_t n;
+	u64 reg;
+	s64 off;
+
+	if (dwarf_frame_cfa(frame, &ops, &n))
+		return SFG_BAD_CFI;
+	if (!n)
+		return SFG_CFA_UNDEFINED;
+	if (sfg_plt_expr(arch, ops, n, rule))
+		return SFG_ROW_OK;
+	if (n > 2 || !sfg_op_breg(&ops[0], &reg, &off) || (n == 2 && ops[1].atom != DW_OP_deref))
+		return SFG_CFA_EXPR;
+	if (reg > 0xff)
+		return SFG_CFA_EXPR;
+	if (!sfg_fits32(off))
+		return SFG_OFFSET;
+	rule->cfa_reg = (u8)reg;
+	rule->cfa_off = (s32)off;
+	rule->cfa_deref = n == 2;
+	if (!arch->flex) {
+		if (rule->cfa_deref)
+			return SFG_CFA_EXPR;
+		if (reg != arch->sp && reg != arch->fp)
+			return SFG_CFA_REG;
+	}
+	return SFG_ROW_OK;
+}
+
+/* Where libdw says RA or FP of the caller is; @undefined if nowhere. */
+static u8 sfg_classify_loc(Dwarf_Frame *frame, int regno, struct sfg_loc *loc, bool *undefined,
+			   u8 reason)
+{
+	Dwarf_Op mem[3], *ops;
+	u64 reg;
+	size_t n;
+	s64 off;
+
+	*undefined = false;
+	if (dwarf_frame_register(frame, regno, mem, &ops, &n))
+		return SFG_BAD_CFI;
+	if (!n) {
+		/* ops == NULL: same value; ops == mem: undefined. */
+		if (ops)
+			*undefined = true;
+		loc->kind = SFG_LOC_SAME;
+		return SFG_ROW_OK;
+	}
+	if (ops[0].atom == DW_OP_call_frame_cfa && (n == 1 || ops[1].atom == DW_OP_plus_uconst)) {
+		/* reg_offset: saved at CFA + off; with DW_OP_stack_value a value. */
+		off = n > 1 ? (s64)ops[1].number : 0;
+		if (n > 2)
+			return reason;
+		if (!sfg_fits32(off))
+			return SFG_OFFSET;
+		loc->kind = SFG_LOC_CFA;
+		loc->off = (s32)off;
+		return SFG_ROW_OK;
+	}
+	if (n == 1 && ops[0].atom == DW_OP_regx) {
+		/* DW_CFA_register: the value is in another register. */
+		if (ops[0].number > 0xff)
+			return reason;
+		loc->kind = SFG_LOC_REG;
+		loc->reg = (u8)ops[0].number;
+		return SFG_ROW_OK;
+	}
+	/*
+	 * DW_CFA_expression (a slot at reg + off) or DW_CFA_val_expression
+	 * (the value reg + off, DW_OP_stack_value last).  libdw puts the CFA
+	 * the expression starts with on the stack first; a DW_OP_breg after
+	 * it leaves it unused.
+	 */
+	if (ops[0].atom == DW_OP_call_frame_cfa) {
+		ops++;
+		n--;
+	}
+	if (sfg_op_breg(&ops[0], &reg, &off) && reg <= 0xff &&
+	    (n == 1 || (n == 2 && ops[1].atom == DW_OP_stack_value))) {
+		if (!sfg_fits32(off))
+			return SFG_OFFSET;
+		loc->kind = SFG_LOC_REG;
+		loc->reg = (u8)reg;
+		loc->off = (s32)off;
+		loc->deref = n == 1;
+		return SFG_ROW_OK;
+	}
+	return reason;
+}
+
+/* The rules at one PC, as SFrame can say them, or why they cannot be. */
+static u8 sfg_classify(const struct sfg_arch *arch, Dwarf_Frame *frame, int ra_regno,
+		       struct sfg_rule *rule)
+{
+	bool undefined;
+	u8 r;
+
+	memset(rule, 0, sizeof(*rule));
+	if (ra_regno != arch->ra)
+		return SFG_RA_RULE;
+	r = sfg_classify_loc(frame, arch->ra, &rule->ra, &undefined, SFG_RA_RULE);
+	if (r != SFG_ROW_OK)
+		return r;
+	if (undefined) {
+		/* DW_CFA_undefined of the RA column: the outermost frame. */
+		memset(rule, 0, sizeof(*rule));
+		rule->outermost = true;
+		return SFG_ROW_OK;
+	}
+	r = sfg_classify_cfa(arch, frame, rule);
+	if (r != SFG_ROW_OK)
+		return r;
+
+	if (arch->fixed_ra) {
+		/* AMD64: RA is always saved somewhere. */
+		if (rule->ra.kind == SFG_LOC_SAME)
+			return SFG_RA_RULE;
+	} else if (rule->ra.kind == SFG_LOC_REG ||
+		   (rule->ra.kind == SFG_LOC_CFA && !rule->ra.off)) {
+		/* AArch64 DEFAULT FREs: an RA word of 0 means "not saved". */
+		return SFG_RA_RULE;
+	}
+	r = sfg_classify_loc(frame, arch->fp, &rule->fp, &undefined, SFG_FP_RULE);
+	if (r != SFG_ROW_OK)
+		return r;
+	/* SFrame has no "FP undefined": "not saved" would claim it unchanged. */
+	if (undefined || (!arch->flex && rule->fp.kind == SFG_LOC_REG))
+		return SFG_FP_RULE;
+	if (rule->rep_size &&
+	    (rule->ra.kind != SFG_LOC_CFA || rule->ra.off != arch->fixed_ra ||
+	     rule->fp.kind != SFG_LOC_SAME))
+		return SFG_CFA_EXPR;
+	return SFG_ROW_OK;
+}
+
+struct sfg_walk {
+	struct sfg_row *rows;
+	u32 n;
+	u32 cap;
+	u64 work;
+};
+
+static int sfg_row_add(struct sfg_walk *w, u64 start, u64 end, u8 reason,
+		       const struct sfg_rule *rule)
+{
+	struct sfg_row *r;
+
+	if (w->n == w->cap) {
+		u32 cap = w->cap ? w->cap * 2 : 64;
+
+		r = realloc(w->rows, cap * sizeof(*r));
+		if (!r)
+			return -SFG_E_NOMEM;
+		w->rows = r;
+		w->cap = cap;
+	}
+	r = &w->rows[w->n++];
+	memset(r, 0, sizeof(*r));
+	r->start = start;
+	r->end = end;
+	r->reason = reason;
+	if (rule)
+		r->rule = *rule;
+	return 0;
+}
+
+/* A PLT rule needs its repeated blocks aligned like the PCs it tests. */
+static u8 sfg_check_mask(const struct sfg_row *row)
+{
+	u64 rep = row->rule.rep_size;
+
+	if (row->start % rep)
+		return SFG_CFA_EXPR;
+	return SFG_ROW_OK;
+}
+
+/* Rows of one FDE, from libdw, until its end or the first failure. */
+static int sfg_walk_fde(Dwarf_CFI *cfi, const struct sfg_arch *arch, const struct sfg_fde *f,
+			struct sfg_walk *w, bool *signal)
+{
+	u64 addr = f->lo, work = 0;
+	int err;
+
+	*signal = false;
+	w->n = 0;
+	while (addr < f->hi) {
+		Dwarf_Addr start, end;
+		struct sfg_rule rule;
+		Dwarf_Frame *frame;
+		bool sig;
+		int ra;
+		u8 r;
+
+		if (w->n >= SFG_MAX_FDE_ROWS || work > SFG_MAX_FDE_WORK || w->work > SFG_MAX_WORK)
+			return sfg_row_add(w, addr, f->hi, SFG_TOO_BIG, NULL);
+		work += f->insn_bytes;
+		w->work += f->insn_bytes;
+		if (dwarf_cfi_addrframe(cfi, addr, &frame))
+			return sfg_row_add(w, addr, f->hi, SFG_BAD_CFI, NULL);
+		ra = dwarf_frame_info(frame, &start, &end, &sig);
+		/* The row must hold at addr and end after it. */
+		if (ra < 0 || start > addr || end <= addr) {
+			free(frame);
+			return sfg_row_add(w, addr, f->hi, SFG_BAD_CFI, NULL);
+		}
+		if (end > f->hi)
+			end = f->hi;
+		if (sig)
+			*signal = true;
+		r = f->pauth ? SFG_PAUTH : sfg_classify(arch, frame, ra, &rule);
+		free(frame);
+		err = sfg_row_add(w, addr, end, r, r == SFG_ROW_OK ? &rule : NULL);
+		if (err)
+			return err;
+		if (r == SFG_ROW_OK && rule.rep_size)
+			w->rows[w->n - 1].reason = sfg_check_mask(&w->rows[w->n - 1]);
+		addr = end;
+	}
+	return 0;
+}
+
+static void sfg_account(const struct sfg_text *text, const struct sfg_walk *w,
+			struct sfg_stats *st)
+{
+	u32 i;
+
+	for (i = 0; i < w->n; i++) {
+		const struct sfg_row *r = &w->rows[i];
+		u64 b = sfg_text_bytes_in(text, r->start, r->end);
+
+		if (r->reason == SFG_ROW_OK)
+			st->covered_bytes += b;
+		else
+			st->uncovered[r->reason] += b;
+	}
+	st->dwarf_rows += w->n;
+}
+
+static Elf_Scn *sfg_find_section(Elf *elf, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		n = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (n && !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+/* Index of the first of the sorted, disjoint FDEs v[0, n) that ends after @lo. */
+static size_t sfg_first_ending_after(const struct sfg_fde *v, size_t n, u64 lo)
+{
+	size_t a = 0, b = n;
+
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+
+		if (v[m].hi <= lo)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a;
+}
+
+/* Whether [lo, hi) overlaps one of the sorted, disjoint FDEs v[0, n). */
+static bool sfg_overlaps(const struct sfg_fde *v, size_t n, u64 lo, u64 hi)
+{
+	size_t a = sfg_first_ending_after(v, n, lo);
+
+	return a < n && v[a].lo < hi;
+}
+
+/*
+ * Sort FDEs [0, n) of @l and keep those that start at or after the end of
+ * the one before.  What a dropped FDE describes beyond that end goes to
+ * @tails, to be counted once the kept FDEs are known.
+ */
+static int sfg_drop_overlaps(struct sfg_fde_list *l, size_t *n, struct sfg_fde_list *tails)
+{
+	size_t i, kept = 0;
+	u64 end = 0;
+	int err;
+
+	qsort(l->v, *n, sizeof(*l->v), sfg_fde_cmp);
+	for (i = 0; i < *n; i++) {
+		struct sfg_fde f = l->v[i];
+
+		if (kept && f.lo < end) {
+			if (f.hi > end) {
+				f.lo = end;
+				err = sfg_fde_add(tails, &f);
+				if (err)
+					return err;
+			}
+			continue;
+		}
+		end = f.hi;
+		l->v[kept++] = f;
+	}
+	*n = kept;
+	return 0;
+}
+
+/* Text bytes of the tails of dropped FDEs that no kept FDE describes. */
+static void sfg_count_overlaps(const struct sfg_fde_list *l, struct sfg_fde_list *tails,
+			       const struct sfg_text *text, struct sfg_stats *st)
+{
+	size_t i, j, k;
+
+	if (!tails->n)
+		return;
+	qsort(tails->v, tails->n, sizeof(*tails->v), sfg_fde_cmp);
+	for (i = 0; i < tails->n; i = j) {
+		u64 lo = tails->v[i].lo, hi = tails->v[i].hi, b;
+
+		/* Merge overlapping tails into [lo, hi). */
+		for (j = i + 1; j < tails->n && tails->v[j].lo <= hi; j++)
+			if (tails->v[j].hi > hi)
+				hi = tails->v[j].hi;
+		b = sfg_text_bytes_in(text, lo, hi);
+		for (k = sfg_first_ending_after(l->v, l->n, lo); k < l->n && l->v[k].lo < hi && b;
+		     k++) {
+			u64 s = l->v[k].lo > lo ? l->v[k].lo : lo;
+			u64 e = l->v[k].hi < hi ? l->v[k].hi : hi;
+
+			if (e > s)
+				b -= sfg_text_bytes_in(text, s, e);
+		}
+		st->uncovered[SFG_OVERLAP] += b;
+	}
+}
+
+/*
+ * Sorted, disjoint FDEs: those of .eh_frame, then those of .debug_frame
+ * where .eh_frame says nothing (a file built with both describes the same
+ * functions twice).
+ */
+static int sfg_sort_fdes(struct sfg_fde_list *l, const struct sfg_text *text,
+			 struct sfg_stats *st)
+{
+	struct sfg_fde_list tails = { 0 };
+	size_t i, neh = 0, n, out;
+	int err = 0;
+
+	if (!l->n)
+		return 0;
+	/* .eh_frame entries first: .debug_frame ones sort after equal starts. */
+	for (i = 0; i < l->n; i++) {
+		if (!l->v[i].debug_frame) {
+			struct sfg_fde t = l->v[neh];
+
+			l->v[neh++] = l->v[i];
+			l->v[i] = t;
+		}
+	}
+	n = neh;
+	if (neh)
+		err = sfg_drop_overlaps(l, &neh, &tails);
+	/* Move the .debug_frame FDEs that .eh_frame leaves alone after them. */
+	for (i = n, out = neh; !err && i < l->n; i++)
+		if (!sfg_overlaps(l->v, neh, l->v[i].lo, l->v[i].hi))
+			l->v[out++] = l->v[i];
+	if (!err)
+		err = sfg_drop_overlaps(l, &out, &tails);
+	if (!err) {
+		l->n = out;
+		sfg_count_overlaps(l, &tails, text, st);
+	}
+	free(tails.v);
+	return err;
+}
+
+/**
+ * sfg_cfi_convert() - walk every FDE and feed its rows to the emitter
+ * @elf: the file
+ * @arch: its ABI
+ * @text: its executable ranges, for the coverage figures
+ * @em: emitter
+ * @st: statistics to fill (CFI sizes, rows, coverage by reason)
+ *
+ * Return: 0, -SFG_E_NO_CFI when the file has no CFI section, or another
+ * -SFG_E_xxx.
+ */
+int sfg_cfi_convert(Elf *elf, const struct sfg_arch *arch, const struct sfg_text *text,
+		    struct sfg_emit *em, struct sfg_stats *st)
+{
+	Dwarf_CFI *eh_cfi = NULL, *dbg_cfi = NULL;
+	struct sfg_fde_list l = { 0 };
+	struct sfg_walk w = { 0 };
+	GElf_Shdr eh_sh, dbg_sh;
+	Elf_Scn *eh, *dbg;
+	Dwarf *dw = NULL;
+	int err = 0;
+	size_t i;
+
+	eh = sfg_find_section(elf, ".eh_frame");
+	dbg = sfg_find_section(elf, ".debug_frame");
+	if (eh && !gelf_getshdr(eh, &eh_sh))
+		eh = NULL;
+	if (dbg && !gelf_getshdr(dbg, &dbg_sh))
+		dbg = NULL;
+	if (eh)
+		st->eh_frame_bytes = eh_sh.sh_size;
+	if (dbg)
+		st->debug_frame_bytes = dbg_sh.sh_size;
+	if (eh) {
+		eh_cfi = dwarf_getcfi_elf(elf);
+		if (eh_cfi)
+			err = sfg_list_fdes(elf, eh, true, arch, &l);
+	}
+	if (!err && dbg) {
+		dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+		dbg_cfi = dw ? dwarf_getcfi(dw) : NULL;
+		/* A compressed .debug_frame: libdw reads it, the FDE list cannot. */
+		if (dbg_cfi && !(dbg_sh.sh_flags & SHF_COMPRESSED))
+			err = sfg_list_fdes(elf, dbg, false, arch, &l);
+	}
+	if (!err && !eh_cfi && !dbg_cfi)
+		err = -SFG_E_NO_CFI;
+	if (err)
+		goto out;
+
+	err = sfg_sort_fdes(&l, text, st);
+	if (err)
+		goto out;
+	st->dwarf_fdes = l.n;
+	for (i = 0; i < l.n; i++) {
+		const struct sfg_fde *f = &l.v[i];
+		bool signal = false;
+
+		w.n = 0;
+		if (f->reason != SFG_ROW_OK)
+			err = sfg_row_add(&w, f->lo, f->hi, f->reason, NULL);
+		else
+			err = sfg_walk_fde(f->debug_frame ? dbg_cfi : eh_cfi, arch, f, &w, &signal);
+		if (err)
+			break;
+		sfg_account(text, &w, st);
+		err = sfg_emit_fde(em, w.rows, w.n, signal);
+		if (err)
+			break;
+	}
+out:
+	free(w.rows);
+	free(l.v);
+	if (eh_cfi)
+		dwarf_cfi_end(eh_cfi);
+	if (dw)
+		dwarf_end(dw);
+	return err;
+}

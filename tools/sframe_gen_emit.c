@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sframe-gen, SFrame side: rows of unwind rules in, an SFrame V3 section
+ * out.  Each run of consecutive expressible rows of one FDE becomes one
+ * SFrame FDE (DEFAULT, or FLEX when one of its rows needs it); a PLT rule
+ * becomes a PC-mask FDE of its own.  Consecutive identical rows are merged,
+ * and each FDE gets the smallest FRE start-offset size that fits.
+ *
+ * The finished section goes through the project's own decoder
+ * (sfu_sframe_section_validate()) before it is handed out.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/kernel.h>
+
+#include "sframe/sframe.h"
+#include "sframe_gen_internal.h"
+
+/* A growing byte buffer. */
+struct sfg_buf {
+	u8 *p;
+	size_t len;
+	size_t cap;
+};
+
+/* One SFrame FDE: its function range and where its attribute block is. */
+struct sfg_fde_ent {
+	u64 start;
+	u32 size;
+	u32 fre_off;
+};
+
+/* The data words of one FRE and the info byte that describes them. */
+struct sfg_words {
+	unsigned int n;
+	bool base_sp;
+	s64 w[SFRAME_FRE_MAX_WORDS];
+	bool ctrl[SFRAME_FRE_MAX_WORDS];	/* an unsigned FLEX control word */
+};
+
+struct sfg_emit {
+	const struct sfg_arch *arch;
+	u64 vaddr;
+	struct sfg_fde_ent *fdes;
+	size_t nfdes;
+	size_t cap_fdes;
+	struct sfg_buf fres;
+	u64 nfres;
+};
+
+static int sfg_buf_put(struct sfg_buf *b, const void *src, size_t len)
+{
+	if (len > b->cap - b->len) {
+		size_t cap = b->cap ? b->cap : 4096;
+		u8 *p;
+
+		while (len > cap - b->len) {
+			if (cap > SFRAME_MAX_SECTION_SIZE)
+				return -SFG_E_LIMIT;
+			cap *= 2;
+		}
+		p = realloc(b->p, cap);
+		if (!p)
+			return -SFG_E_NOMEM;
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, src, len);
+	b->len += len;
+	return 0;
+}
+
+static void sfg_put_le(u8 *p, u64 v, unsigned int bytes)
+{
+	unsigned int i;
+
+	for (i = 0; i < bytes; i++)
+		p[i] = (u8)(v >> (8 * i));
+}
+
+struct sfg_emit *sfg_emit_new(const struct sfg_arch *arch, u64 vaddr)
+{
+	struct sfg_emit *em = calloc(1, sizeof(*em));
+
+	if (!em)
+		return NULL;
+	em->arch = arch;
+	em->vaddr = vaddr;
+	return em;
+}
+
+void sfg_emit_free(struct sfg_emit *em)
+{
+	if (!em)
+		return;
+	free(em->fdes);
+	free(em->fres.p);
+	free(em);
+}
+
+static bool sfg_loc_equal(const struct sfg_loc *a, const struct sfg_loc *b)
+{
+	return a->kind == b->kind && a->reg == b->reg && a->deref == b->deref && a->off == b->off;
+}
+
+static bool sfg_rule_equal(const struct sfg_rule *a, const struct sfg_rule *b)
+{
+	if (a->outermost || b->outermost)
+		return a->outermost == b->outermost;
+	return a->cfa_reg == b->cfa_reg && a->cfa_deref == b->cfa_deref &&
+	       a->cfa_off == b->cfa_off && sfg_loc_equal(&a->ra, &b->ra) &&
+	       sfg_loc_equal(&a->fp, &b->fp) && a->rep_size == b->rep_size &&
+	       a->mask_split == b->mask_split && a->mask_add == b->mask_add;
+}
+
+static bool sfg_ra_is_default(const struct sfg_arch *arch, const struct sfg_loc *ra)
+{
+	if (arch->fixed_ra)
+		return ra->kind == SFG_LOC_CFA && ra->off == arch->fixed_ra;
+	return ra->kind == SFG_LOC_SAME;
+}
+
+/**
+ * sfg_rule_needs_flex() - whether a DEFAULT FRE cannot hold @rule
+ * @arch: the ABI
+ * @rule: an expressible rule
+ *
+ * Return: true when the CFA is not SP/FP + offset, or RA or FP are not
+ * where a DEFAULT FRE can say.
+ */
+bool sfg_rule_needs_flex(const struct sfg_arch *arch, const struct sfg_rule *rule)
+{
+	if (rule->outermost)
+		return false;
+	if ((rule->cfa_reg != arch->sp && rule->cfa_reg != arch->fp) || rule->cfa_deref)
+		return true;
+	if (arch->fixed_ra && !sfg_ra_is_default(arch, &rule->ra))
+		return true;
+	return rule->ra.kind == SFG_LOC_REG || rule->fp.kind == SFG_LOC_REG;
+}
+
+static void sfg_word(struct sfg_words *w, s64 v, bool ctrl)
+{
+	w->w[w->n] = v;
+	w->ctrl[w->n] = ctrl;
+	w->n++;
+}
+
+/* A FLEX (control, offset) pair for RA or FP. */
+static void sfg_flex_loc(struct sfg_words *w, const struct sfg_loc *loc)
+{
+	u32 ctrl;
+
+	if (loc->kind == SFG_LOC_CFA) {
+		ctrl = SFRAME_FLEX_CTRL_DEREF_P;
+	} else {
+		ctrl = ((u32)loc->reg << 3) | SFRAME_FLEX_CTRL_REG_P;
+		if (loc->deref)
+			ctrl |= SFRAME_FLEX_CTRL_DEREF_P;
+	}
+	sfg_word(w, ctrl, true);
+	sfg_word(w, loc->off, false);
+}
+
+static void sfg_words_flex(const struct sfg_arch *arch, const struct sfg_rule *rule,
+			   struct sfg_words *w)
+{
+	u32 ctrl = ((u32)rule->cfa_reg << 3) | SFRAME_FLEX_CTRL_REG_P;
+	bool ra_default = sfg_ra_is_default(arch, &rule->ra);
+
+	if (rule->cfa_deref)
+		ctrl |= SFRAME_FLEX_CTRL_DEREF_P;
+	sfg_word(w, ctrl, true);
+	sfg_word(w, rule->cfa_off, false);
+	if (!ra_default)
+		sfg_flex_loc(w, &rule->ra);
+	if (rule->fp.kind == SFG_LOC_SAME)
+		return;
+	/* Layout 5: one padding word where the RA pair would be. */
+	if (ra_default)
+		sfg_word(w, SFRAME_FLEX_CTRL_PADDING, true);
+	sfg_flex_loc(w, &rule->fp);
+}
+
+static void sfg_words_default(const struct sfg_arch *arch, const struct sfg_rule *rule,
+			      struct sfg_words *w)
+{
+	w->base_sp = rule->cfa_reg == arch->sp;
+	sfg_word(w, rule->cfa_off, false);
+	if (arch->fixed_ra) {
+		/* AMD64: RA at the header's fixed offset; FP word optional. */
+		if (rule->fp.kind == SFG_LOC_CFA)
+			sfg_word(w, rule->fp.off, false);
+		return;
+	}
+	/* AArch64: RA word (0: not saved), then the optional FP word. */
+	if (rule->ra.kind == SFG_LOC_SAME && rule->fp.kind == SFG_LOC_SAME)
+		return;
+	sfg_word(w, rule->ra.kind == SFG_LOC_CFA ? rule->ra.off : SFRAME_FRE_RA_OFFSET_INVALID,
+		 false);
+	if (rule->fp.kind == SFG_LOC_CFA)
+		sfg_word(w, rule->fp.off, false);
+}
+
+/* Size code of the smallest data words that hold every word of @w. */
+static unsigned int sfg_word_size(const struct sfg_words *w)
+{
+	unsigned int i, code = SFRAME_FRE_DATAWORD_1B;
+
+	for (i = 0; i < w->n; i++) {
+		s64 v = w->w[i];
+		unsigned int c;
+
+		if (w->ctrl[i])
+			c = v <= 0xff ? SFRAME_FRE_DATAWORD_1B :
+			    v <= 0xffff ? SFRAME_FRE_DATAWORD_2B : SFRAME_FRE_DATAWORD_4B;
+		else
+			c = (v >= INT8_MIN && v <= INT8_MAX) ? SFRAME_FRE_DATAWORD_1B :
+			    (v >= INT16_MIN && v <= INT16_MAX) ? SFRAME_FRE_DATAWORD_2B :
+			    SFRAME_FRE_DATAWORD_4B;
+		if (c > code)
+			code = c;
+	}
+	return code;
+}
+
+static int sfg_put_fre(struct sfg_emit *em, u32 start_off, unsigned int addr_bytes,
+		       const struct sfg_words *w)
+{
+	u8 fre[4 + 1 + SFRAME_FRE_MAX_WORDS * 4];
+	unsigned int code = sfg_word_size(w), wb = 1U << code, i;
+	u8 *p = fre;
+
+	sfg_put_le(p, start_off, addr_bytes);
+	p += addr_bytes;
+	*p++ = (w->base_sp ? SFRAME_FRE_INFO_BASE_SP : 0) | (w->n << 1) | (code << 5);
+	for (i = 0; i < w->n; i++) {
+		sfg_put_le(p, (u64)w->w[i], wb);
+		p += wb;
+	}
+	em->nfres++;
+	return sfg_buf_put(&em->fres, fre, p - fre);
+}
+
+/* Start an FDE: its index entry and its attribute block. */
+static int sfg_begin_fde(struct sfg_emit *em, u64 start, u64 size, u32 nfres, u8 info,
+			 u8 type, u8 rep_size)
+{
+	u8 attr[SFRAME_V3_ATTR_BYTES];
+	struct sfg_fde_ent *e;
+
+	if (size > UINT32_MAX || nfres > SFRAME_MAX_FDE_FRES || em->nfdes >= SFRAME_MAX_FDES)
+		return -SFG_E_LIMIT;
+	if (em->nfdes == em->cap_fdes) {
+		size_t cap = em->cap_fdes ? em->cap_fdes * 2 : 256;
+
+		e = realloc(em->fdes, cap * sizeof(*e));
+		if (!e)
+			return -SFG_E_NOMEM;
+		em->fdes = e;
+		em->cap_fdes = cap;
+	}
+	e = &em->fdes[em->nfdes++];
+	e->start = start;
+	e->size = (u32)size;
+	e->fre_off = (u32)em->fres.len;
+
+	sfg_put_le(attr + SFRAME_V3_ATTR_NUM_FRES, nfres, 2);
+	attr[SFRAME_V3_ATTR_INFO] = info;
+	attr[SFRAME_V3_ATTR_INFO2] = type;
+	attr[SFRAME_V3_ATTR_REP_SIZE] = rep_size;
+	return sfg_buf_put(&em->fres, attr, sizeof(attr));
+}
+
+static void sfg_words_for(const struct sfg_arch *arch, const struct sfg_rule *rule, bool flex,
+			  struct sfg_words *w)
+{
+	memset(w, 0, sizeof(*w));
+	if (rule->outermost) {
+		/* No words: RA undefined.  FLEX FREs keep the base bit 0. */
+		w->base_sp = !flex;
+		return;
+	}
+	if (flex)
+		sfg_words_flex(arch, rule, w);
+	else
+		sfg_words_default(arch, rule, w);
+}
+
+/* One FDE for rows[0..n) (already merged), ending at @end. */
+static int sfg_emit_run(struct sfg_emit *em, const struct sfg_row *const *rows, u32 n, u64 end,
+			bool signal, bool flex)
+{
+	u64 start = rows[0]->start, last = rows[n - 1]->start - start;
+	unsigned int fre_type, addr_bytes;
+	struct sfg_words w;
+	u8 info;
+	u32 i;
+	int err;
+
+	fre_type = last <= 0xff ? SFRAME_FRE_TYPE_ADDR1 :
+		   last <= 0xffff ? SFRAME_FRE_TYPE_ADDR2 : SFRAME_FRE_TYPE_ADDR4;
+	addr_bytes = 1U << fre_type;
+	info = fre_type | (signal ? SFRAME_V3_FDE_INFO_SIGNAL : 0);
+	err = sfg_begin_fde(em, start, end - start, n, info,
+			    flex ? SFRAME_FDE_TYPE_FLEX : SFRAME_FDE_TYPE_DEFAULT, 0);
+	for (i = 0; !err && i < n; i++) {
+		sfg_words_for(em->arch, &rows[i]->rule, flex, &w);
+		err = sfg_put_fre(em, (u32)(rows[i]->start - start), addr_bytes, &w);
+	}
+	return err;
+}
+
+/* A PLT row: a PC-mask FDE with two FREs per repeated block. */
+static int sfg_emit_mask(struct sfg_emit *em, const struct sfg_row *row, bool signal)
+{
+	const struct sfg_rule *r = &row->rule;
+	struct sfg_rule second = *r;
+	struct sfg_words w;
+	u8 info;
+	int err;
+
+	info = SFRAME_FRE_TYPE_ADDR1 | SFRAME_FDE_INFO_PCMASK |
+	       (signal ? SFRAME_V3_FDE_INFO_SIGNAL : 0);
+	err = sfg_begin_fde(em, row->start, row->end - row->start, 2, info,
+			    SFRAME_FDE_TYPE_DEFAULT, r->rep_size);
+	if (err)
+		return err;
+	sfg_words_for(em->arch, r, false, &w);
+	err = sfg_put_fre(em, 0, 1, &w);
+	if (err)
+		return err;
+	second.cfa_off += r->mask_add;
+	sfg_words_for(em->arch, &second, false, &w);
+	return sfg_put_fre(em, r->mask_split, 1, &w);
+}
+
+/*
+ * Rows [first, last] of an FDE, contiguous and all expressible: merge
+ * identical neighbours and write FDEs of at most SFRAME_MAX_FDE_FRES rows.
+ */
+static int sfg_emit_rows(struct sfg_emit *em, const struct sfg_row *rows, u32 first, u32 last,
+			 bool signal)
+{
+	const struct sfg_row **kept;
+	bool flex = false;
+	u32 i, n = 0, done;
+	int err = 0;
+
+	kept = malloc((last - first + 1) * sizeof(*kept));
+	if (!kept)
+		return -SFG_E_NOMEM;
+	for (i = first; i <= last; i++) {
+		flex |= sfg_rule_needs_flex(em->arch, &rows[i].rule);
+		if (n && sfg_rule_equal(&kept[n - 1]->rule, &rows[i].rule))
+			continue;
+		kept[n++] = &rows[i];
+	}
+	for (done = 0; !err && done < n; done += i) {
+		u64 end;
+
+		i = min_t(u32, n - done, SFRAME_MAX_FDE_FRES);
+		end = done + i < n ? kept[done + i]->start : rows[last].end;
+		err = sfg_emit_run(em, kept + done, i, end, signal, flex);
+	}
+	free(kept);
+	return err;
+}
+
+/**
+ * sfg_emit_fde() - add the rows of one DWARF FDE
+ * @em: emitter
+ * @rows: the FDE's rows in address order, contiguous; those with a reason
+ *        are left out
+ * @nrows: number of rows
+ * @signal: the FDE describes a signal frame
+ *
+ * FDEs must come in address order and must not overlap.
+ *
+ * Return: 0 or -SFG_E_xxx.
+ */
+int sfg_emit_fde(struct sfg_emit *em, const struct sfg_row *rows, u32 nrows, bool signal)
+{
+	u32 i = 0, j;
+	int err;
+
+	while (i < nrows) {
+		if (rows[i].reason != SFG_ROW_OK) {
+			i++;
+			continue;
+		}
+		if (rows[i].rule.rep_size) {
+			err = sfg_emit_mask(em, &rows[i], signal);
+			if (err)
+				return err;
+			i++;
+			continue;
+		}
+		for (j = i; j + 1 < nrows && rows[j + 1].reason == SFG_ROW_OK &&
+		     !rows[j + 1].rule.rep_size && rows[j + 1].start == rows[j].end; j++)
+			;
+		err = sfg_emit_rows(em, rows, i, j, signal);
+		if (err)
+			return err;
+		i = j + 1;
+	}
+	return 0;
+}
+
+/* The finished section must pass the decoder the kernel module uses. */
+static int sfg_self_check(const struct sfg_emit *em, const u8 *buf, u64 len)
+{
+	struct sfu_sframe_reader r = {
+		.kind = SFRAME_READER_BUFFER,
+		.buf = buf,
+		.size = len,
+	};
+	struct sfu_sframe_section sec;
+
+	if (sfu_sframe_section_init(&sec, &r, em->vaddr, em->arch->abi) ||
+	    sfu_sframe_section_validate(&sec))
+		return -SFG_E_INTERNAL;
+	return 0;
+}
+
+/**
+ * sfg_emit_finish() - lay out header, FDE index and FRE sub-section
+ * @em: emitter
+ * @out: receives the section bytes and the FDE/FRE counts
+ *
+ * Return: 0 or -SFG_E_xxx.
+ */
+int sfg_emit_finish(struct sfg_emit *em, struct sfg_output *out)
+{
+	u64 fde_bytes = (u64)em->nfdes * SFRAME_V3_FDE_BYTES;
+	u64 len = SFRAME_HDR_SIZE + fde_bytes + em->fres.len;
+	u8 *buf, *p;
+	size_t i;
+	int err;
+
+	if (len > SFRAME_MAX_SECTION_SIZE || em->nfres > SFRAME_MAX_FRES ||
+	    em->fres.len > UINT32_MAX)
+		return -SFG_E_LIMIT;
+	buf = calloc(1, len);
+	if (!buf)
+		return -SFG_E_NOMEM;
+
+	sfg_put_le(buf + SFRAME_HDR_MAGIC, SFRAME_MAGIC, 2);
+	buf[SFRAME_HDR_VERSION] = SFRAME_VERSION_3;
+	buf[SFRAME_HDR_FLAGS] = SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL;
+	buf[SFRAME_HDR_ABI_ARCH] = em->arch->abi;
+	buf[SFRAME_HDR_CFA_FIXED_FP] = SFRAME_CFA_FIXED_OFFSET_NONE;
+	buf[SFRAME_HDR_CFA_FIXED_RA] = (u8)em->arch->fixed_ra;
+	buf[SFRAME_HDR_AUXHDR_LEN] = 0;
+	sfg_put_le(buf + SFRAME_HDR_NUM_FDES, em->nfdes, 4);
+	sfg_put_le(buf + SFRAME_HDR_NUM_FRES, em->nfres, 4);
+	sfg_put_le(buf + SFRAME_HDR_FRE_LEN, em->fres.len, 4);
+	sfg_put_le(buf + SFRAME_HDR_FDEOFF, 0, 4);
+	sfg_put_le(buf + SFRAME_HDR_FREOFF, fde_bytes, 4);
+
+	p = buf + SFRAME_HDR_SIZE;
+	for (i = 0; i < em->nfdes; i++, p += SFRAME_V3_FDE_BYTES) {
+		/* PCREL: relative to this start field's own address. */
+		u64 field = em->vaddr + SFRAME_HDR_SIZE + i * SFRAME_V3_FDE_BYTES;
+
+		sfg_put_le(p + SFRAME_V3_FDE_START, em->fdes[i].start - field, 8);
+		sfg_put_le(p + SFRAME_V3_FDE_SIZE, em->fdes[i].size, 4);
+		sfg_put_le(p + SFRAME_V3_FDE_FRE_OFF, em->fdes[i].fre_off, 4);
+	}
+	if (em->fres.len)
+		memcpy(p, em->fres.p, em->fres.len);
+
+	err = sfg_self_check(em, buf, len);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	out->buf = buf;
+	out->len = len;
+	out->stats.fdes = em->nfdes;
+	out->stats.fres = em->nfres;
+	out->stats.sframe_bytes = len;
+	return 0;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The two halves of sframe-gen and what passes between them: the CFI side
+ * (sframe_gen_cfi.c) turns each FDE into rows of unwind rules, the emitter
+ * (sframe_gen_emit.c) groups rows into SFrame FDEs and encodes them.
+ */
+#ifndef _SFRAME_GEN_INTERNAL_H
+#define _SFRAME_GEN_INTERNAL_H
+
+#include <elfutils/libdw.h>
+#include <linux/types.h>
+
+#include "sframe_gen.h"
+
+/* What differs between the two ABIs. */
+struct sfg_arch {
+	u8 abi;			/* SFRAME_ABI_* */
+	u8 sp;			/* DWARF register numbers */
+	u8 fp;
+	u8 ra;
+	s8 fixed_ra;		/* header cfa_fixed_ra_offset */
+	bool flex;		/* FLEX FDEs may be written */
+	bool plt_mask;		/* the x86_64 PLT CFA expression is recognised */
+	bool pauth;		/* RA signing may appear in the CFI */
+};
+
+/* Where the caller's RA or FP is. */
+enum sfg_loc_kind {
+	SFG_LOC_SAME,		/* not saved: unchanged (FP) or still in the LR (RA) */
+	SFG_LOC_CFA,		/* saved at CFA + off */
+	SFG_LOC_REG,		/* reg + off, or *(reg + off) with deref */
+};
+
+struct sfg_loc {
+	u8 kind;
+	u8 reg;
+	bool deref;
+	s32 off;
+};
+
+/*
+ * One set of unwind rules.  @rep_size != 0 makes it a PLT rule: with
+ * r = (pc - function start) % @rep_size, CFA = SP + @cfa_off, plus
+ * @mask_add once r >= @mask_split.
+ */
+struct sfg_rule {
+	bool outermost;		/* RA undefined: the stack ends here */
+	u8 cfa_reg;
+	bool cfa_deref;
+	s32 cfa_off;
+	struct sfg_loc ra;
+	struct sfg_loc fp;
+	u8 rep_size;
+	u8 mask_split;
+	s32 mask_add;
+};
+
+/*
+ * A PC range [start, end) of one FDE and its rules, or the reason why
+ * there are none (@reason < SFG_REASON_NR).
+ */
+struct sfg_row {
+	u64 start;
+	u64 end;
+	u8 reason;
+	struct sfg_rule rule;
+};
+
+#define SFG_ROW_OK	SFG_REASON_NR
+
+struct sfg_emit;
+
+/* Emitter interface, used by the CFI side for each FDE in address order. */
+struct sfg_emit *sfg_emit_new(const struct sfg_arch *arch, u64 vaddr);
+int sfg_emit_fde(struct sfg_emit *em, const struct sfg_row *rows, u32 nrows, bool signal);
+int sfg_emit_finish(struct sfg_emit *em, struct sfg_output *out);
+void sfg_emit_free(struct sfg_emit *em);
+bool sfg_rule_needs_flex(const struct sfg_arch *arch, const struct sfg_rule *rule);
+
+/**
+ * struct sfg_text - executable address ranges, sorted and disjoint
+ * @lo: range starts
+ * @hi: range ends
+ * @n: number of ranges
+ */
+struct sfg_text {
+	u64 *lo;
+	u64 *hi;
+	u32 n;
+};
+
+u64 sfg_text_bytes_in(const struct sfg_text *text, u64 lo, u64 hi);
+int sfg_cfi_convert(Elf *elf, const struct sfg_arch *arch, const struct sfg_text *text,
+		    struct sfg_emit *em, struct sfg_stats *st);
+
+#endif /* _SFRAME_GEN_INTERNAL_H */
