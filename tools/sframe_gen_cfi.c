@@ -53,7 +53,6 @@ struct sfg_fde {
 	u64 hi;
 	u64 insn_bytes;		/* CIE + FDE instruction bytes: the cost of one row */
 	bool debug_frame;
-	bool pauth;		/* AArch64: RA signing state changes in it */
 	u8 reason;		/* SFG_ROW_OK, or why the FDE cannot be used */
 };
 
@@ -213,14 +212,39 @@ static bool sfg_cie_parse(const Dwarf_CIE *cie, bool eh_frame, struct sfg_cie *o
 	return true;
 }
 
+/* What sfg_insns_scan() found. */
+#define SFG_SCAN_PAUTH		0x1	/* DW_CFA_AARCH64_negate_ra_state */
+#define SFG_SCAN_UNKNOWN	0x2	/* an opcode or operand it cannot step over */
+#define SFG_SCAN_BIG_REG	0x4	/* a register number above SFG_MAX_DWARF_REG */
+
 /*
- * Whether CFA instructions [p, end) change the AArch64 RA signing state.
- * This only steps over operands (no rule is interpreted: libdw does that);
- * an opcode it does not know counts as a change, to stay on the safe side.
+ * libdw sizes a frame's register table by the highest register number an
+ * FDE names, so hostile CFI naming register 2^26 costs gigabytes; real
+ * ones stay below 128 (x86_64) and 100 (aarch64).
  */
-static bool sfg_insns_pauth(const u8 *p, const u8 *end, u8 fde_enc)
+#define SFG_MAX_DWARF_REG	1024
+
+static bool sfg_reg(struct sfg_cur *c, unsigned int *flags)
+{
+	u64 reg;
+
+	if (!sfg_uleb(c, &reg))
+		return false;
+	if (reg > SFG_MAX_DWARF_REG)
+		*flags |= SFG_SCAN_BIG_REG;
+	return true;
+}
+
+/*
+ * Step over CFA instructions [p, end) and report what libdw must not see
+ * or cannot tell: a change of the AArch64 RA signing state, register
+ * numbers libdw would allocate gigabytes for, and anything not understood.
+ * No rule is interpreted here: libdw does that.
+ */
+static unsigned int sfg_insns_scan(const u8 *p, const u8 *end, u8 fde_enc)
 {
 	struct sfg_cur c = { p, end };
+	unsigned int flags = 0;
 	u64 v;
 
 	while (c.p < c.end) {
@@ -233,7 +257,7 @@ static bool sfg_insns_pauth(const u8 *p, const u8 *end, u8 fde_enc)
 			continue;
 		case DW_CFA_offset:
 			if (!sfg_uleb(&c, &v))
-				return true;
+				return flags | SFG_SCAN_UNKNOWN;
 			continue;
 		}
 		switch (op) {
@@ -242,7 +266,8 @@ static bool sfg_insns_pauth(const u8 *p, const u8 *end, u8 fde_enc)
 		case DW_CFA_restore_state:
 			break;
 		case SFG_CFA_NEGATE_RA_STATE:
-			return true;
+			flags |= SFG_SCAN_PAUTH;
+			break;
 		case DW_CFA_set_loc:
 			ok = sfg_skip_encoded(&c, fde_enc);
 			break;
@@ -255,39 +280,44 @@ static bool sfg_insns_pauth(const u8 *p, const u8 *end, u8 fde_enc)
 		case DW_CFA_advance_loc4:
 			ok = sfg_skip(&c, 4);
 			break;
-		case DW_CFA_restore_extended:
-		case DW_CFA_undefined:
-		case DW_CFA_same_value:
-		case DW_CFA_def_cfa_register:
 		case DW_CFA_def_cfa_offset:
 		case DW_CFA_def_cfa_offset_sf:
 		case DW_CFA_GNU_args_size:
 			ok = sfg_uleb(&c, &v);
 			break;
-		case DW_CFA_offset_extended:
+		case DW_CFA_restore_extended:
+		case DW_CFA_undefined:
+		case DW_CFA_same_value:
+		case DW_CFA_def_cfa_register:
+			ok = sfg_reg(&c, &flags);
+			break;
 		case DW_CFA_register:
+			ok = sfg_reg(&c, &flags) && sfg_reg(&c, &flags);
+			break;
+		case DW_CFA_offset_extended:
 		case DW_CFA_def_cfa:
 		case DW_CFA_offset_extended_sf:
 		case DW_CFA_def_cfa_sf:
 		case DW_CFA_val_offset:
 		case DW_CFA_val_offset_sf:
 		case DW_CFA_GNU_negative_offset_extended:
-			ok = sfg_uleb(&c, &v) && sfg_uleb(&c, &v);
+			ok = sfg_reg(&c, &flags) && sfg_uleb(&c, &v);
 			break;
 		case DW_CFA_def_cfa_expression:
 			ok = sfg_uleb(&c, &v) && sfg_skip(&c, v);
 			break;
 		case DW_CFA_expression:
 		case DW_CFA_val_expression:
-			ok = sfg_uleb(&c, &v) && sfg_uleb(&c, &v) && sfg_skip(&c, v);
+			ok = sfg_reg(&c, &flags) && sfg_uleb(&c, &v) && sfg_skip(&c, v);
 			break;
 		default:
-			return true;
+			ok = false;
+			break;
 		}
 		if (!ok)
-			return true;
+			return flags | SFG_SCAN_UNKNOWN;
 	}
-	return false;
+	return flags;
 }
 
 static int sfg_fde_add(struct sfg_fde_list *l, const struct sfg_fde *f)
@@ -327,9 +357,10 @@ static int sfg_list_fdes(Elf *elf, Elf_Scn *scn, bool eh_frame, const struct sfg
 
 	while (off < data->d_size) {
 		struct sfg_fde f = { .debug_frame = !eh_frame, .reason = SFG_ROW_OK };
+		unsigned int scan;
 		struct sfg_cie cie;
+		u64 range, alen = 0;
 		struct sfg_cur c;
-		u64 range;
 		int ret;
 
 		ret = dwarf_next_cfi(ident, data, eh_frame, off, &next, &e);
@@ -360,15 +391,16 @@ static int sfg_list_fdes(Elf *elf, Elf_Scn *scn, bool eh_frame, const struct sfg
 		if (range > UINT32_MAX)
 			f.reason = SFG_TOO_BIG;
 		f.insn_bytes = (u64)(cie.insns_end - cie.insns) + (u64)(c.end - c.p) + 1;
-		if (arch->pauth) {
-			u64 alen = 0;
-
-			if (cie.sized_aug && !(sfg_uleb(&c, &alen) && sfg_skip(&c, alen)))
-				f.pauth = true;
-			else
-				f.pauth = sfg_insns_pauth(cie.insns, cie.insns_end, cie.fde_enc) ||
-					  sfg_insns_pauth(c.p, c.end, cie.fde_enc);
-		}
+		scan = sfg_insns_scan(cie.insns, cie.insns_end, cie.fde_enc);
+		if (cie.sized_aug && !(sfg_uleb(&c, &alen) && sfg_skip(&c, alen)))
+			scan |= SFG_SCAN_UNKNOWN;
+		else
+			scan |= sfg_insns_scan(c.p, c.end, cie.fde_enc);
+		/* AArch64: what the scan cannot step over may change RA signing. */
+		if (arch->pauth && (scan & (SFG_SCAN_PAUTH | SFG_SCAN_UNKNOWN)))
+			f.reason = SFG_PAUTH;
+		if (scan & SFG_SCAN_BIG_REG)
+			f.reason = SFG_BAD_CFI;
 		err = sfg_fde_add(l, &f);
 		if (err)
 			return err;
@@ -657,7 +689,7 @@ static int sfg_walk_fde(Dwarf_CFI *cfi, const struct sfg_arch *arch, const struc
 			end = f->hi;
 		if (sig)
 			*signal = true;
-		r = f->pauth ? SFG_PAUTH : sfg_classify(arch, frame, ra, &rule);
+		r = sfg_classify(arch, frame, ra, &rule);
 		free(frame);
 		err = sfg_row_add(w, addr, end, r, r == SFG_ROW_OK ? &rule : NULL);
 		if (err)
