@@ -227,22 +227,17 @@ static struct sfu_sframe_copy *sfu_fcache_attach(const struct sfu_file_id *id,
 	return copy;
 }
 
-/* Read the program headers of @file into @info (status and segments). */
-/*
- * The GNU build-id in the PT_NOTE segment at @off, @len bytes of @file,
- * into @info; nothing when there is none.
+/**
+ * sfu_parse_build_id() - the GNU build-id among ELF notes
+ * @buf: the notes (a PT_NOTE segment's bytes)
+ * @len: bytes in @buf
+ * @id: set to the build-id (SFU_SIDECAR_BUILD_ID_MAX bytes of room)
+ * @id_len: set to its bytes; left alone when the notes hold none
  */
-static void sfu_read_build_id(struct file *file, u64 off, u64 len, struct sfu_file_info *info)
+void sfu_parse_build_id(const u8 *buf, size_t len, u8 *id, u8 *id_len)
 {
-	u8 *buf, *p, *end;
-	loff_t pos = off;
+	const u8 *p, *end;
 
-	len = min_t(u64, len, SFU_MAX_NOTE_BYTES);
-	buf = kmalloc(len, GFP_KERNEL);
-	if (!buf)
-		return;
-	if (kernel_read(file, buf, len, &pos) != len)
-		goto out;
 	for (p = buf, end = buf + len; end - p >= sizeof(struct elf64_note);) {
 		const struct elf64_note *n = (const struct elf64_note *)p;
 		u64 name = ALIGN((u64)n->n_namesz, 4), desc = ALIGN((u64)n->n_descsz, 4);
@@ -253,16 +248,33 @@ static void sfu_read_build_id(struct file *file, u64 off, u64 len, struct sfu_fi
 		if (n->n_type == SFU_NT_GNU_BUILD_ID && n->n_namesz == sizeof("GNU") &&
 		    !memcmp(q, "GNU", sizeof("GNU")) && n->n_descsz &&
 		    n->n_descsz <= SFU_SIDECAR_BUILD_ID_MAX) {
-			memcpy(info->build_id, q + name, n->n_descsz);
-			info->build_id_len = n->n_descsz;
+			memcpy(id, q + name, n->n_descsz);
+			*id_len = n->n_descsz;
 			break;
 		}
-		p = (u8 *)q + name + desc;
+		p = q + name + desc;
 	}
-out:
+}
+
+/*
+ * The GNU build-id in the PT_NOTE segment at @off, @len bytes of @file,
+ * into @info; nothing when there is none.
+ */
+static void sfu_read_build_id(struct file *file, u64 off, u64 len, struct sfu_file_info *info)
+{
+	loff_t pos = off;
+	u8 *buf;
+
+	len = min_t(u64, len, SFU_MAX_NOTE_BYTES);
+	buf = kmalloc(len, GFP_KERNEL);
+	if (!buf)
+		return;
+	if (kernel_read(file, buf, len, &pos) == len)
+		sfu_parse_build_id(buf, len, info->build_id, &info->build_id_len);
 	kfree(buf);
 }
 
+/* Read the program headers of @file into @info (status and segments). */
 static void sfu_read_phdrs(struct file *file, struct sfu_file_info *info)
 {
 	struct elf64_phdr *phdrs;
@@ -384,6 +396,57 @@ static struct sfu_sframe_copy *sfu_validate(struct file *file, struct sfu_file_i
 		sfu_copy_put(copy);
 	else
 		kvfree(buf);
+	return NULL;
+}
+
+/**
+ * sfu_copy_read() - a validated kernel copy of the SFrame section in a file
+ * @file: the file (a sidecar)
+ * @off: where the section starts in it
+ * @size: its bytes
+ * @vaddr: the address its function starts are computed for
+ * @err: set to why there is no copy: -EFBIG (beyond max_section_bytes),
+ *       -ENOSPC (max_kernel_bytes reached, or no memory), -EIO, -ENOEXEC
+ *       (the decoder refused the section)
+ *
+ * Context: task context (reads the file).
+ * Return: the copy with one reference, or NULL.
+ */
+struct sfu_sframe_copy *sfu_copy_read(struct file *file, u64 off, u64 size, u64 vaddr, int *err)
+{
+	struct sfu_sframe_copy *c;
+	loff_t pos = off;
+	int e;
+
+	if (size > sfu_max_section_bytes) {
+		sfu_stat_inc(SFU_STAT_refused_too_big);
+		*err = -EFBIG;
+		return NULL;
+	}
+	c = sfu_copy_alloc(size);
+	if (!c) {
+		*err = -ENOSPC;
+		return NULL;
+	}
+	if (kernel_read(file, c->data, size, &pos) != size) {
+		sfu_stat_inc(SFU_STAT_elf_unreadable);
+		*err = -EIO;
+		goto fail;
+	}
+	e = sfu_copy_init(c, vaddr);
+	if (!e)
+		e = sfu_sframe_section_validate(&c->sec);
+	sfu_stat_inc(SFU_STAT_validations);
+	if (e) {
+		sfu_stat_inc(SFU_STAT_refused_invalid);
+		*err = -ENOEXEC;
+		goto fail;
+	}
+	sfu_stat_inc(SFU_STAT_kernel_copies_made);
+	*err = 0;
+	return c;
+fail:
+	sfu_copy_put(c);
 	return NULL;
 }
 
@@ -539,6 +602,8 @@ int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned lo
 	out->sframe_offset = info->sframe_offset;
 	out->sframe_size = info->sframe_size;
 	out->sidecar = info->sidecar;
+	out->build_id_len = info->build_id_len;
+	memcpy(out->build_id, info->build_id, info->build_id_len);
 	/* Link-time address of file_off in that segment vs. now. */
 	out->bias = vm_start - (info->loads[i].vaddr - info->loads[i].offset + file_off);
 	*sec = info->sec;

@@ -103,7 +103,10 @@ static int sfu_mmap_pre(struct kprobe *kp, struct pt_regs *regs)
 	struct sfu_mm *smm;
 	bool wanted;
 
-	if (!vma->vm_file || vma->vm_mm != current->mm)
+	if (vma->vm_mm != current->mm)
+		return 0;
+	/* The vDSO, which exec maps, has rows if its sidecar is installed. */
+	if (!vma->vm_file && !sfu_vma_is_vdso(vma))
 		return 0;
 	wanted = vma->vm_flags & VM_EXEC;
 	if (!wanted) {

@@ -17,6 +17,7 @@
 #include <linux/workqueue.h>
 
 #include "sframe.h"
+#include "uapi/sframe_sidecar.h"
 
 struct file;
 struct seq_file;
@@ -43,6 +44,7 @@ struct sfu_file_id {
 #define SFU_SECTION_STALE	0	/* a VMA change touched it: re-check before use */
 #define SFU_SECTION_EXPLICIT	1	/* registered through the char device */
 #define SFU_SECTION_SIDECAR	2	/* rows from a sidecar: no section data in the mm */
+#define SFU_SECTION_VDSO	3	/* the vDSO: no file, rows from its sidecar */
 
 #define SFU_NAME_LEN 48
 
@@ -83,6 +85,9 @@ struct sfu_sframe_copy {
  * @flags: SFU_SECTION_* bits
  * @copy: the section's bytes in kernel memory (shared with every section
  *        of the same file), or NULL: then lookups read user memory
+ * @extra: for a file whose own section covers only part of its code, the
+ *         kernel copy of its sidecar, whose rows serve the PCs the own
+ *         section has no FDE for (shared per build-id); else NULL
  * @bias: what to add to an address of @copy's address space (the ELF
  *        file's link-time addresses) to get the address in this mm
  * @sec: the parsed header, with a user-memory reader at @data_start
@@ -103,6 +108,7 @@ struct sfu_section {
 	struct sfu_file_id file;
 	unsigned long flags;
 	struct sfu_sframe_copy *copy;
+	struct sfu_sframe_copy *extra;
 	long bias;
 	struct sfu_sframe_section sec;
 	char name[SFU_NAME_LEN];
@@ -200,6 +206,8 @@ int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault, struct sf
  * @bias: load bias of the mapping it was looked up for
  * @sidecar: the section is the file's sidecar's (sidecar.c): the offset is
  *	in the sidecar, and the process maps no copy of it
+ * @build_id_len: bytes of @build_id (0: the file has none)
+ * @build_id: the file's GNU build-id
  */
 struct sfu_elf_sframe {
 	int abi;
@@ -208,6 +216,8 @@ struct sfu_elf_sframe {
 	u64 sframe_size;
 	long bias;
 	bool sidecar;
+	u8 build_id_len;
+	u8 build_id[SFU_SIDECAR_BUILD_ID_MAX];
 };
 
 void sfu_file_id_get(struct file *file, struct sfu_file_id *id);
@@ -217,10 +227,20 @@ int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned lo
 		    struct sfu_sframe_section *sec, struct sfu_sframe_copy **copy);
 int sfu_native_sframe_abi(void);
 void sfu_fcache_forget(void);
+struct sfu_sframe_copy *sfu_copy_read(struct file *file, u64 off, u64 size, u64 vaddr, int *err);
+void sfu_parse_build_id(const u8 *buf, size_t len, u8 *id, u8 *id_len);
+
+/* vdso.c */
+bool sfu_vma_is_vdso(struct vm_area_struct *vma);
+bool sfu_vdso_mapped(struct mm_struct *mm, const struct sfu_section *s);
+struct sfu_section *sfu_prepare_vdso(struct mm_struct *mm, unsigned long start,
+				     unsigned long end);
 
 /* sidecar.c */
 struct file *sfu_sidecar_open(const u8 *build_id, unsigned int len, u64 *off, u64 *size,
 			      u64 *vaddr);
+struct sfu_sframe_copy *sfu_sidecar_copy(const u8 *build_id, unsigned int len);
+void sfu_sidecar_forget(void);
 void sfu_sidecar_init(void);
 void sfu_sidecar_exit(void);
 

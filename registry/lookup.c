@@ -92,17 +92,16 @@ static noinline int sfu_copy_decode(const struct sfu_sframe_copy *c, u64 cpc,
 }
 
 /*
- * The rules for @pc from @s's kernel copy, or remembered from an earlier
- * lookup on this CPU: under RCU, which keeps the copy alive.  Rules hold
- * offsets only, so the section's bias does not enter them.  Returns 0 or
- * an SFrame error.
+ * The rules for @pc from kernel copy @c of a section moved by @bias, or
+ * remembered from an earlier lookup on this CPU: under RCU, which keeps
+ * the copy alive.  Rules hold offsets only, so the bias does not enter
+ * them.  Returns 0 or an SFrame error.
  */
-static __always_inline int sfu_copy_find_rules(const struct sfu_section *s, unsigned long pc,
-					       struct sfu_frame_rules *rules,
-					       struct sfu_lookup_counts *counts)
+static __always_inline int sfu_copy_rules(const struct sfu_sframe_copy *c, long bias,
+					  unsigned long pc, struct sfu_frame_rules *rules,
+					  struct sfu_lookup_counts *counts)
 {
-	const struct sfu_sframe_copy *c = s->copy;
-	u64 cpc = pc - s->bias;
+	u64 cpc = pc - bias;
 	enum sfu_rowc_result res;
 
 	res = sfu_rowc_lookup(c->id, cpc, rules);
@@ -113,6 +112,52 @@ static __always_inline int sfu_copy_find_rules(const struct sfu_section *s, unsi
 	if (res == SFU_ROWC_MISS)
 		counts->rowc_misses++;
 	return sfu_copy_decode(c, cpc, rules);
+}
+
+/* The rules for @pc from @s's sidecar, for a PC its own section has no FDE for. */
+static noinline int sfu_extra_rules(const struct sfu_section *s, unsigned long pc,
+				    struct sfu_frame_rules *rules,
+				    struct sfu_lookup_counts *counts)
+{
+	if (!s->extra)
+		return -SFRAME_E_NO_FDE;
+	return sfu_copy_rules(s->extra, s->bias, pc, rules, counts);
+}
+
+/* The rules for @pc from @s's kernel copy, else from its sidecar; under RCU. */
+static __always_inline int sfu_copy_find_rules(const struct sfu_section *s, unsigned long pc,
+					       struct sfu_frame_rules *rules,
+					       struct sfu_lookup_counts *counts)
+{
+	int err = sfu_copy_rules(s->copy, s->bias, pc, rules, counts);
+
+	if (unlikely(err == -SFRAME_E_NO_FDE))
+		err = sfu_extra_rules(s, pc, rules, counts);
+	return err;
+}
+
+/*
+ * The row for @pc from the sidecar of the section of @mm covering it, for
+ * a PC the section's own rows (read from user memory, outside RCU) have no
+ * FDE for; its addresses in @mm's address space.  Any context.
+ */
+static int sfu_extra_find_row(struct mm_struct *mm, unsigned long pc, struct sfu_sframe_row *row)
+{
+	struct sfu_section *s;
+	int err = -SFRAME_E_NO_FDE;
+
+	rcu_read_lock();
+	s = sfu_section_find(sfu_mm_find(mm), pc);
+	if (s && s->extra) {
+		err = sfu_sframe_find_row(&s->extra->sec, pc - s->bias, row);
+		if (!err) {
+			row->start += s->bias;
+			row->end += s->bias;
+			row->func_start += s->bias;
+		}
+	}
+	rcu_read_unlock();
+	return err;
 }
 
 /* Add what a series of lookups counted to the stats counters. */
@@ -165,12 +210,16 @@ int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault, struct sf
 	rcu_read_lock();
 	s = sfu_section_find(sfu_mm_find(mm), pc);
 	if (s && s->copy) {
-		err = sfu_sframe_find_row(&s->copy->sec, pc - s->bias, row);
+		long bias = s->bias;
+
+		err = sfu_sframe_find_row(&s->copy->sec, pc - bias, row);
+		if (err == -SFRAME_E_NO_FDE && s->extra)
+			err = sfu_sframe_find_row(&s->extra->sec, pc - bias, row);
 		rcu_read_unlock();
 		if (!err) {
-			row->start += s->bias;
-			row->end += s->bias;
-			row->func_start += s->bias;
+			row->start += bias;
+			row->end += bias;
+			row->func_start += bias;
 		}
 		return err;
 	}
@@ -179,7 +228,10 @@ int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault, struct sf
 	rcu_read_unlock();
 	if (!s)
 		return -SFRAME_E_NO_FDE;
-	return sfu_user_find_row(&sec, pc, nofault, row);
+	err = sfu_user_find_row(&sec, pc, nofault, row);
+	if (err == -SFRAME_E_NO_FDE)
+		err = sfu_extra_find_row(mm, pc, row);
+	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_find_row);
 
@@ -194,6 +246,9 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_find_row);
  *
  * A section with a kernel copy is looked up in it under RCU, reading no
  * user memory; one without (max_kernel_bytes reached) is read from @mm.
+ * A PC the section has no FDE for is looked up in the kernel copy of the
+ * file's sidecar, if it has one (a file whose own .sframe covers only
+ * part of its code).
  *
  * Context: any, with @nofault; task context otherwise.
  * Return: 0; -ENOENT when nothing registered describes @pc (no section, or
@@ -226,6 +281,8 @@ int sfu_find_rules(struct mm_struct *mm, unsigned long pc, bool nofault,
 	if (!s)
 		return -ENOENT;
 	err = sfu_user_find_row(&sec, pc, nofault, &row);
+	if (err == -SFRAME_E_NO_FDE)
+		err = sfu_extra_find_row(mm, pc, &row);
 	if (!err)
 		sfu_sframe_rules(&row, rules);
 	return sfu_lookup_result(err);
@@ -284,11 +341,16 @@ static noinline int sfu_lookup_user(struct sfu_lookup *c, const struct sfu_secti
 	int err;
 
 	err = sfu_user_find_row(&s->sec, pc, true, &row);
+	if (err == -SFRAME_E_NO_FDE)
+		return sfu_lookup_result(sfu_extra_rules(s, pc, rules, &c->counts));
 	if (err == -SFRAME_E_FAULT && !nofault) {
 		/* Fault the section's pages in, outside RCU. */
 		sec = s->sec;
 		sfu_lookup_end(c);
 		err = sfu_user_find_row(&sec, pc, false, &row);
+		/* @s may be gone: its sidecar is found again. */
+		if (err == -SFRAME_E_NO_FDE)
+			err = sfu_extra_find_row(c->mm, pc, &row);
 	}
 	if (!err)
 		sfu_sframe_rules(&row, rules);

@@ -165,12 +165,12 @@ static int sfu_sections_show(struct seq_file *m, void *v)
 			   atomic_read(&smm->nr_sections), atomic_read(&smm->nr_pending));
 		idx = 0;
 		mt_for_each(&smm->text, s, idx, ULONG_MAX)
-			seq_printf(m, "  %lx-%lx sframe %lx+%lx v%u fdes %u %s %s %s\n",
+			seq_printf(m, "  %lx-%lx sframe %lx+%lx v%u fdes %u %s %s %s%s\n",
 				   s->text_start, s->text_end, s->data_start,
 				   s->data_end - s->data_start, s->sec.version, s->sec.num_fdes,
 				   test_bit(SFU_SECTION_STALE, &s->flags) ? "stale" : "ok",
 				   s->name, !sfu_section_has_data(s) ? "sidecar" :
-				   s->copy ? "kernel" : "user");
+				   s->copy ? "kernel" : "user", s->extra ? "+sidecar" : "");
 	}
 	rcu_read_unlock();
 	return 0;

@@ -54,6 +54,7 @@ unsigned int sfu_sections_total(void)
 void sfu_section_discard(struct sfu_section *s)
 {
 	sfu_copy_put(s->copy);
+	sfu_copy_put(s->extra);
 	kfree(s);
 }
 
@@ -140,11 +141,15 @@ static bool sfu_range_mapped(struct mm_struct *mm, unsigned long start, unsigned
  * @s: the section
  *
  * Return: true if every page of the text is an executable mapping of the
- * section's file (or anonymous memory, for explicit registrations).
+ * section's file (or anonymous memory, for explicit registrations; the
+ * kernel's own pages, for the vDSO).
  */
 bool sfu_section_text_mapped(struct mm_struct *mm, const struct sfu_section *s)
 {
 	bool elf = !test_bit(SFU_SECTION_EXPLICIT, &s->flags);
+
+	if (test_bit(SFU_SECTION_VDSO, &s->flags))
+		return sfu_vdso_mapped(mm, s);
 
 	return sfu_range_mapped(mm, s->text_start, s->text_end, VM_EXEC,
 				elf ? &s->file : NULL, s->text_delta);
@@ -363,6 +368,10 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 		s->sec = s->copy->sec;
 		return s;
 	}
+	/* Rows for what the file's own section lacks, if root made a sidecar for that. */
+	s->extra = sfu_sidecar_copy(elf.build_id, elf.build_id_len);
+	if (s->extra)
+		sfu_stat_inc(SFU_STAT_sidecar_extra);
 	s->data_start = elf.sframe_vaddr + elf.bias;
 	s->data_end = s->data_start + elf.sframe_size;
 	s->data_delta = s->data_start - elf.sframe_offset;
@@ -391,9 +400,10 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
  *
  * Looks at every executable file mapping in [@start, @end) that is not
  * registered yet, reads its ELF program headers from the file, validates
- * its PT_GNU_SFRAME section once per file, and registers it — now if the
- * section's bytes are mapped, else when they are.  Pending sections of the
- * mm are retried as well.
+ * its PT_GNU_SFRAME section (or its sidecar) once per file, and registers
+ * it — now if the section's bytes are mapped, else when they are; and the
+ * vDSO, when its sidecar is installed.  Pending sections of the mm are
+ * retried as well.
  *
  * Context: task context, mmap_lock not held.
  */
@@ -402,6 +412,7 @@ void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_
 	struct {
 		struct file *file;
 		unsigned long start, end, pgoff;
+		bool vdso;
 	} batch[SFU_SCAN_BATCH];
 	struct sfu_mm *smm = NULL;
 	unsigned long addr = start;
@@ -416,11 +427,14 @@ void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_
 		smm = smm ?: sfu_mm_find(mm);
 		for_each_vma_range(vmi, vma, end) {
 			addr = vma->vm_end;
-			if (!vma->vm_file || !(vma->vm_flags & VM_EXEC))
+			if (!(vma->vm_flags & VM_EXEC))
+				continue;
+			batch[n].vdso = !vma->vm_file && sfu_vma_is_vdso(vma);
+			if (!vma->vm_file && !batch[n].vdso)
 				continue;
 			if (smm && mtree_load(&smm->text, vma->vm_start))
 				continue;
-			batch[n].file = get_file(vma->vm_file);
+			batch[n].file = vma->vm_file ? get_file(vma->vm_file) : NULL;
 			batch[n].start = vma->vm_start;
 			batch[n].end = vma->vm_end;
 			batch[n].pgoff = vma->vm_pgoff;
@@ -434,9 +448,13 @@ void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_
 		for (i = 0; i < n; i++) {
 			struct sfu_section *s;
 
-			s = sfu_prepare_elf(batch[i].file, batch[i].start, batch[i].end,
-					    batch[i].pgoff);
-			fput(batch[i].file);
+			if (batch[i].vdso) {
+				s = sfu_prepare_vdso(mm, batch[i].start, batch[i].end);
+			} else {
+				s = sfu_prepare_elf(batch[i].file, batch[i].start, batch[i].end,
+						    batch[i].pgoff);
+				fput(batch[i].file);
+			}
 			if (!s)
 				continue;
 			smm = smm ?: sfu_mm_get_or_create(mm, tgid);

@@ -22,6 +22,8 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/fs_struct.h>
+#include <linux/hashtable.h>
+#include <linux/jhash.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -29,6 +31,7 @@
 #include <linux/path.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 
 #include "uapi/sframe_sidecar.h"
@@ -78,6 +81,7 @@ static int sfu_sidecar_dir_set(const char *val, const struct kernel_param *kp)
 		return 0;
 	if (sfu_registry_running()) {
 		sfu_fcache_forget();
+		sfu_sidecar_forget();
 		sfu_scan_running_processes();
 	}
 	module_put(THIS_MODULE);
@@ -186,6 +190,168 @@ refuse:
 	return NULL;
 }
 
+/*
+ * The sidecars looked up by build-id alone: those of files whose own
+ * .sframe covers only part of their code, and the vDSO's.  What was found,
+ * a sidecar or none, is remembered per build-id, so that mapping such a
+ * file again opens nothing; a found sidecar's kernel copy is kept while a
+ * section uses it.  Writing sidecar_dir forgets it all.
+ */
+#define SFU_SCACHE_MAX	256
+
+/**
+ * struct sfu_scache_entry - what the sidecar directory holds for one build-id
+ * @node: link in the hash, keyed by the build-id
+ * @lru: link in the LRU list, most recently used first
+ * @status: 0 (a valid sidecar) or why there is none (-ENOENT: none or
+ *          refused; -EFBIG, -EIO, -ENOEXEC as sfu_copy_read())
+ * @copy: the sidecar's kernel copy while a section uses it, else NULL
+ * @len: bytes of @build_id
+ * @build_id: the build-id
+ */
+struct sfu_scache_entry {
+	struct hlist_node node;
+	struct list_head lru;
+	int status;
+	struct sfu_sframe_copy *copy;
+	u8 len;
+	u8 build_id[SFU_SIDECAR_BUILD_ID_MAX];
+};
+
+static DEFINE_HASHTABLE(sfu_scache, 6);
+static LIST_HEAD(sfu_scache_lru);
+static DEFINE_SPINLOCK(sfu_scache_lock);
+static unsigned int sfu_scache_count;
+
+static u32 sfu_scache_hash(const u8 *build_id, unsigned int len)
+{
+	return jhash(build_id, len, 0);
+}
+
+/* The entry of a build-id; under sfu_scache_lock. */
+static struct sfu_scache_entry *sfu_scache_find_locked(const u8 *build_id, unsigned int len)
+{
+	struct sfu_scache_entry *e;
+
+	hash_for_each_possible(sfu_scache, e, node, sfu_scache_hash(build_id, len))
+		if (e->len == len && !memcmp(e->build_id, build_id, len))
+			return e;
+	return NULL;
+}
+
+static void sfu_scache_del_locked(struct sfu_scache_entry *e)
+{
+	hash_del(&e->node);
+	list_del(&e->lru);
+	sfu_copy_clear_slot(&e->copy);
+	sfu_scache_count--;
+}
+
+/*
+ * Remember @status and @copy (a reference the caller keeps) for a build-id.
+ * Return: the copy to use, with one reference: @copy, or the one another
+ * task remembered meanwhile.
+ */
+static struct sfu_sframe_copy *sfu_scache_store(const u8 *build_id, unsigned int len,
+						int status, struct sfu_sframe_copy *copy)
+{
+	struct sfu_scache_entry *e, *n, *old = NULL;
+
+	n = kzalloc(sizeof(*n), GFP_KERNEL);
+	spin_lock(&sfu_scache_lock);
+	e = sfu_scache_find_locked(build_id, len);
+	if (!e && n) {
+		e = n;
+		n = NULL;
+		e->len = len;
+		memcpy(e->build_id, build_id, len);
+		hash_add(sfu_scache, &e->node, sfu_scache_hash(build_id, len));
+		list_add(&e->lru, &sfu_scache_lru);
+		if (++sfu_scache_count > SFU_SCACHE_MAX) {
+			old = list_last_entry(&sfu_scache_lru, struct sfu_scache_entry, lru);
+			sfu_scache_del_locked(old);
+		}
+	}
+	if (e) {
+		e->status = status;
+		if (copy)
+			copy = sfu_copy_set_slot(&e->copy, copy);
+	}
+	spin_unlock(&sfu_scache_lock);
+	kfree(n);
+	kfree(old);
+	return copy;
+}
+
+/**
+ * sfu_sidecar_copy() - the sidecar of a build-id, as a validated kernel copy
+ * @build_id: the GNU build-id of a file (or of the vDSO)
+ * @len: its bytes
+ *
+ * For code whose rows come from a sidecar in addition to, or instead of,
+ * a file's own section: the copy is shared by every section that uses the
+ * same build-id, and a build-id without a sidecar is looked up in the
+ * directory once (until sidecar_dir is written).
+ *
+ * Context: task context (may open and read the sidecar).
+ * Return: the copy with one reference, or NULL (none, refused, invalid,
+ * or no room within max_kernel_bytes: counted).
+ */
+struct sfu_sframe_copy *sfu_sidecar_copy(const u8 *build_id, unsigned int len)
+{
+	struct sfu_sframe_copy *c = NULL;
+	struct sfu_scache_entry *e;
+	u64 off, size, vaddr;
+	struct file *f;
+	int status;
+
+	if (!len || len > SFU_SIDECAR_BUILD_ID_MAX)
+		return NULL;
+	spin_lock(&sfu_scache_lock);
+	e = sfu_scache_find_locked(build_id, len);
+	if (e) {
+		list_move(&e->lru, &sfu_scache_lru);
+		status = e->status;
+		c = status ? NULL : sfu_copy_get_slot(&e->copy);
+	}
+	spin_unlock(&sfu_scache_lock);
+	/* Known to have none, or a copy to share. */
+	if (e && (status || c))
+		return c;
+
+	f = sfu_sidecar_open(build_id, len, &off, &size, &vaddr);
+	if (!f)
+		return sfu_scache_store(build_id, len, -ENOENT, NULL);
+	c = sfu_copy_read(f, off, size, vaddr, &status);
+	fput(f);
+	/* A copy that did not fit the budget may fit later: not remembered. */
+	if (status == -ENOSPC)
+		return NULL;
+	if (!status)
+		sfu_stat_inc(SFU_STAT_sidecar_used);
+	return sfu_scache_store(build_id, len, status, c);
+}
+
+/**
+ * sfu_sidecar_forget() - forget what was found for every build-id
+ *
+ * Copies in use stay with their sections.
+ */
+void sfu_sidecar_forget(void)
+{
+	struct sfu_scache_entry *e, *next;
+	LIST_HEAD(gone);
+
+	spin_lock(&sfu_scache_lock);
+	list_for_each_entry_safe(e, next, &sfu_scache_lru, lru) {
+		sfu_scache_del_locked(e);
+		list_add(&e->lru, &gone);
+	}
+	spin_unlock(&sfu_scache_lock);
+	list_for_each_entry_safe(e, next, &gone, lru)
+		kfree(e);
+}
+
 /**
  * sfu_sidecar_init() - resolve the directory named at load
  *
@@ -201,6 +367,7 @@ void sfu_sidecar_init(void)
  */
 void sfu_sidecar_exit(void)
 {
+	sfu_sidecar_forget();
 	mutex_lock(&sfu_sidecar_lock);
 	path_put(&sfu_sidecar_root);
 	memset(&sfu_sidecar_root, 0, sizeof(sfu_sidecar_root));

@@ -47,6 +47,10 @@ static const char *const sfu_stat_names[SFU_STAT_NR] = {
 	[SFU_STAT_sidecar_refused_format] = "sidecar_refused_format",
 	/* sidecars refused: they carry another file's build-id */
 	[SFU_STAT_sidecar_refused_build_id] = "sidecar_refused_build_id",
+	/* mappings of files with their own .sframe that also get rows from their sidecar */
+	[SFU_STAT_sidecar_extra] = "sidecar_extra",
+	/* vDSO mappings given the rows of the vDSO's sidecar */
+	[SFU_STAT_sidecar_vdso] = "sidecar_vdso",
 	/* executable mappings whose ELF headers could not be read */
 	[SFU_STAT_elf_unreadable] = "elf_unreadable",
 	/* mappings answered from the per-file cache, without reading the file */

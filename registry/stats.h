@@ -26,6 +26,8 @@ enum sfu_stat {
 	SFU_STAT_sidecar_refused_owner,
 	SFU_STAT_sidecar_refused_format,
 	SFU_STAT_sidecar_refused_build_id,
+	SFU_STAT_sidecar_extra,
+	SFU_STAT_sidecar_vdso,
 	SFU_STAT_elf_unreadable,
 	SFU_STAT_file_cache_hits,
 	SFU_STAT_validations,

@@ -184,4 +184,16 @@ static const void *name(const void *prev, char *desc)				\
 #endif
 #endif /* CONFIG_KUNIT */
 
+/*
+ * Pin @n pages of @mm from @start for reading, the mmap_lock held:
+ * get_user_pages_remote() lost its vmas argument in 6.5.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#define sfu_pin_user_pages_read(mm, start, n, pages)				\
+	get_user_pages_remote(mm, start, n, 0, pages, NULL)
+#else
+#define sfu_pin_user_pages_read(mm, start, n, pages)				\
+	get_user_pages_remote(mm, start, n, 0, pages, NULL, NULL)
+#endif
+
 #endif /* _SFRAME_UNWIND_COMPAT_H */

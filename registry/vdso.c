@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The vDSO: code the kernel maps into every process, without a file
+ * behind it and without .sframe of its own.  Its rows come from the
+ * sidecar of its build-id (tools/sframe-gen --install --vdso), as those of
+ * a file without .sframe do.
+ *
+ * The mapping is found by its name, "[vdso]", which the kernel's special
+ * mapping gives it; its ELF header, program headers and build-id note are
+ * read from its own pages, pinned while the mmap_lock is held, and only
+ * while no page of it was ever copied on write (no anon_vma): a process
+ * may write to its vDSO (mprotect, ptrace), and then its pages are no
+ * longer the kernel's.  The build-id only chooses among the sidecars root
+ * installed, whose rows are validated as any others.
+ */
+#include <linux/elf.h>
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "sframe_unwind/compat.h"
+#include "internal.h"
+#include "stats.h"
+
+/* Bytes of the vDSO image read for its headers and notes. */
+#define SFU_VDSO_HEAD_PAGES	4
+
+/**
+ * sfu_vma_is_vdso() - is @vma the vDSO's text
+ * @vma: a VMA
+ *
+ * Context: any (called from the mmap kprobe too); the caller keeps @vma alive.
+ * Return: true for an executable special mapping named "[vdso]".
+ */
+bool sfu_vma_is_vdso(struct vm_area_struct *vma)
+{
+	const char *name;
+
+	if (vma->vm_file || !(vma->vm_flags & VM_EXEC) || !vma->vm_ops || !vma->vm_ops->name)
+		return false;
+	name = vma->vm_ops->name(vma);
+	return name && !strcmp(name, "[vdso]");
+}
+
+/* The vDSO at @start, as the kernel mapped it; mmap_lock held. */
+static struct vm_area_struct *sfu_vdso_vma(struct mm_struct *mm, unsigned long start,
+					   unsigned long end)
+{
+	struct vm_area_struct *vma = vma_lookup(mm, start);
+
+	if (!vma || vma->vm_start != start || vma->vm_end != end || !sfu_vma_is_vdso(vma) ||
+	    vma->anon_vma)
+		return NULL;
+	return vma;
+}
+
+/**
+ * sfu_vdso_mapped() - is the vDSO section @s still the kernel's vDSO there
+ * @mm: the mm, its mmap_lock held
+ * @s: a section with SFU_SECTION_VDSO
+ *
+ * Return: true if [@s->text_start, @s->text_end) is the vDSO mapping,
+ * none of whose pages was copied on write.
+ */
+bool sfu_vdso_mapped(struct mm_struct *mm, const struct sfu_section *s)
+{
+	mmap_assert_locked(mm);
+	return sfu_vdso_vma(mm, s->text_start, s->text_end);
+}
+
+/*
+ * The first bytes of the vDSO at [@start, @end) of @mm into @buf (at most
+ * SFU_VDSO_HEAD_PAGES pages).  Return: bytes read, or 0.
+ */
+static size_t sfu_vdso_read_head(struct mm_struct *mm, unsigned long start, unsigned long end,
+				 u8 *buf)
+{
+	struct page *pages[SFU_VDSO_HEAD_PAGES];
+	unsigned long n = min_t(unsigned long, (end - start) >> PAGE_SHIFT, SFU_VDSO_HEAD_PAGES);
+	long got, i;
+
+	mmap_read_lock(mm);
+	if (!sfu_vdso_vma(mm, start, end)) {
+		mmap_read_unlock(mm);
+		return 0;
+	}
+	got = sfu_pin_user_pages_read(mm, start, n, pages);
+	mmap_read_unlock(mm);
+	if (got <= 0)
+		return 0;
+	for (i = 0; i < got; i++) {
+		memcpy_from_page(buf + i * PAGE_SIZE, pages[i], 0, PAGE_SIZE);
+		put_page(pages[i]);
+	}
+	return got * PAGE_SIZE;
+}
+
+/*
+ * From the vDSO image's first @len bytes in @buf: its build-id and the
+ * link-time address of its first byte (the PT_LOAD holding offset 0).
+ * Return: 0, or -ENOENT when the image is not what this kernel's native
+ * tasks run or names no build-id.
+ */
+static int sfu_vdso_parse(const u8 *buf, size_t len, struct sfu_elf_sframe *out, u64 *base)
+{
+	const struct elf64_hdr *eh = (const void *)buf;
+	const struct elf64_phdr *ph;
+	bool load = false;
+	int i;
+
+	if (len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_machine != ELF_ARCH ||
+	    eh->e_phentsize != sizeof(*ph) || !eh->e_phnum || eh->e_phoff > len ||
+	    (len - eh->e_phoff) / sizeof(*ph) < eh->e_phnum)
+		return -ENOENT;
+	ph = (const void *)(buf + eh->e_phoff);
+	for (i = 0; i < eh->e_phnum; i++, ph++) {
+		if (ph->p_type == PT_LOAD && !load && ph->p_offset == 0) {
+			*base = ph->p_vaddr;
+			load = true;
+		}
+		if (ph->p_type == PT_NOTE && !out->build_id_len && ph->p_offset < len)
+			sfu_parse_build_id(buf + ph->p_offset,
+					   min_t(u64, ph->p_filesz, len - ph->p_offset),
+					   out->build_id, &out->build_id_len);
+	}
+	return load && out->build_id_len ? 0 : -ENOENT;
+}
+
+/**
+ * sfu_prepare_vdso() - a section for the vDSO mapped at [@start, @end)
+ * @mm: the mm; current's, or one the caller holds with mmget()
+ * @start: where the vDSO starts (its ELF header)
+ * @end: where it ends
+ *
+ * Context: task context, mmap_lock not held.
+ * Return: a prepared section (not inserted) whose rows are the kernel copy
+ * of the vDSO's sidecar, or NULL: no sidecar, a vDSO written to, or no
+ * memory.
+ */
+struct sfu_section *sfu_prepare_vdso(struct mm_struct *mm, unsigned long start,
+				     unsigned long end)
+{
+	struct sfu_elf_sframe id = {};
+	struct sfu_section *s;
+	size_t len;
+	u64 base;
+	u8 *buf;
+
+	buf = kmalloc(SFU_VDSO_HEAD_PAGES * PAGE_SIZE, GFP_KERNEL);
+	if (!buf)
+		return NULL;
+	len = sfu_vdso_read_head(mm, start, end, buf);
+	if (!len || sfu_vdso_parse(buf, len, &id, &base)) {
+		kfree(buf);
+		return NULL;
+	}
+	kfree(buf);
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return NULL;
+	INIT_LIST_HEAD(&s->pending);
+	s->copy = sfu_sidecar_copy(id.build_id, id.build_id_len);
+	if (!s->copy) {
+		kfree(s);
+		return NULL;
+	}
+	__set_bit(SFU_SECTION_SIDECAR, &s->flags);
+	__set_bit(SFU_SECTION_VDSO, &s->flags);
+	s->sec = s->copy->sec;
+	s->text_start = start;
+	s->text_end = end;
+	/* The image's first byte is at @start; the sidecar's rows are at link time. */
+	s->bias = start - base;
+	strscpy(s->name, "[vdso]", sizeof(s->name));
+	sfu_stat_inc(SFU_STAT_sidecar_vdso);
+	return s;
+}
