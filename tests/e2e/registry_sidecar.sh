@@ -9,8 +9,9 @@
 # group, owned by another user, reached through a symbolic link, or
 # carrying another build-id.  A mount namespace that puts its own
 # sidecars over the directory changes nothing: the directory is looked up
-# where root named it.  A file with its own .sframe never reads its
-# sidecar.  x86_64 only (the arm64 guest has no python3 to make sidecars).
+# where root named it.  A file with its own .sframe uses its sidecar only
+# for the PCs its own rows do not cover.  The vDSO gets the rows of its
+# sidecar, unless the process wrote to it.  x86_64 only (the arm64 guest has no python3 to make sidecars).
 . ./unwind-lib
 
 if [ "$arch" != x86_64 ]; then
@@ -89,10 +90,75 @@ python3 "$SFU_TOP/tests/e2e/make-sidecar" --build-id 0123456789abcdef0123456789a
 echo "$dir" > $param
 expect sidecar_refused_build_id run chain --expect stop --at body "$prog"
 
-# The file's own .sframe wins: its sidecar (now a lying one) is not read.
-before=$(stat sidecar_refused_build_id)
-run chain --at body "$orig"
-[ "$(stat sidecar_refused_build_id)" = "$before" ] || bad "a file with .sframe read its sidecar"
+# The file's own .sframe wins for every PC it has an FDE for: a sidecar
+# whose rows are valid but 64 bytes off breaks the file without .sframe
+# (the baseline), and changes nothing for the file with it, although the
+# module reads it for what the own section lacks (sidecar_extra).
+python3 "$SFU_TOP/tests/e2e/make-sidecar" --shift 64 "$orig" "$dir" > /dev/null
+echo "$dir" > $param
+if "$check" chain --at body "$prog" > /dev/null 2>&1; then
+	bad "a sidecar with rows 64 bytes off unwound $prog exactly"
+else
+	echo "ok a sidecar with rows 64 bytes off breaks $prog"
+fi
+expect sidecar_extra run chain --at body "$orig"
+run chain --at body --nofault "$orig"
+
+# The vDSO: listed with the rows of its sidecar once it has one, not before.
+vdso_listed() { # PID: the sections of PID list the vDSO
+	awk -v p="$1" '$1 == "mm" { on = $2 == p } on && / \[vdso\] sidecar$/ { f = 1 } END { exit !f }' \
+		$dbg/sections
+}
+sleep 30 &
+pid=$!
+sleep 0.5
+vdso_listed $pid && bad "the vDSO is listed without a sidecar"
+kill $pid
+"$SFU_TOP/tools/sframe-gen" --install --cache "$dir" --vdso > /dev/null || bad "sframe-gen --vdso"
+echo "$dir" > $param
+before=$(stat sidecar_vdso)
+sleep 30 &
+pid=$!
+i=0
+until vdso_listed $pid; do
+	i=$((i + 1))
+	[ $i -le 50 ] || { bad "the vDSO is not listed with its sidecar"; break; }
+	sleep 0.1
+done
+kill $pid
+[ "$(stat sidecar_vdso)" -gt "$before" ] || bad "sidecar_vdso did not go up"
+echo "ok the vDSO has the rows of its sidecar"
+
+# Processes already running get the vDSO's rows when sidecar_dir is
+# written; but not one that wrote to its vDSO (its pages copied on write).
+echo "" > $param
+sleep 30 &
+other=$!
+python3 - > /tmp/vdso-writer.out 2>&1 << 'PY' &
+import ctypes, mmap, time
+libc = ctypes.CDLL(None, use_errno=True)
+start = next(int(l.split('-')[0], 16) for l in open('/proc/self/maps') if l.rstrip().endswith('[vdso]'))
+prot = mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC
+assert libc.mprotect(ctypes.c_void_p(start), mmap.PAGESIZE, prot) == 0, ctypes.get_errno()
+b = ctypes.c_char.from_address(start + 8)
+b.value = b.value
+print('written', flush=True)
+time.sleep(30)
+PY
+pid=$!
+i=0
+until grep -q written /tmp/vdso-writer.out; do
+	i=$((i + 1))
+	[ $i -le 100 ] || { bad "the vDSO writer did not start: $(cat /tmp/vdso-writer.out)"; break; }
+	sleep 0.1
+done
+vdso_listed $other && bad "the vDSO is listed with sidecar_dir empty"
+echo "$dir" > $param
+vdso_listed $other || bad "a running process did not get the vDSO's rows from the rescan"
+vdso_listed $pid && bad "a vDSO written to is listed with its sidecar"
+kill $pid $other
+wait 2> /dev/null
+echo "ok a vDSO written to gets no rows"
 
 echo /var/lib/sframe-unwind > $param
 rm -rf "$dir" /tmp/sidecars.evil
