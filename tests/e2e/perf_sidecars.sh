@@ -3,7 +3,8 @@
 #
 # Stock `perf record -g` on whole programs whose time goes to code that
 # ships without .sframe (tests/e2e/workloads: libc, libstdc++, the vDSO, a
-# signal handler, an lld-linked program; and Debian's own python3), first
+# signal handler, an lld-linked program, a static program whose own
+# .sframe covers only its own code; and Debian's own python3), first
 # without sidecars, then with sidecars that tools/sframe-gen makes from
 # their .eh_frame into a temporary directory: the share of all samples
 # with a user frame whose callchain is complete (tests/e2e/perf-complete).
@@ -27,7 +28,7 @@ cd /tmp || exit 1
 perf_unthrottle || exit 1
 fail=0
 
-progs="libc-heavy cxx-heavy vdso-loop signal-hot libc-heavy-lld python3"
+progs="libc-heavy cxx-heavy vdso-loop signal-hot libc-heavy-lld libc-heavy-static python3"
 path() { [ "$1" = python3 ] && echo /usr/bin/python3 || echo "$dir/$1"; }
 args() { [ "$1" = python3 ] && echo "$SFU_TOP/tests/e2e/workloads/cpu-bound.py $secs" || echo $secs; }
 
@@ -37,7 +38,7 @@ percent() {
 	# shellcheck disable=SC2046
 	perf record -q -g -e cpu-clock:u -c 500000 -o "/tmp/$1.data" -- "$bin" $(args "$1") \
 		> "/tmp/$1.out" 2>&1 || { echo "perf record of $1 failed" >&2; cat "/tmp/$1.out" >&2; }
-	set -- $("$here/perf-complete" "/tmp/$1.data" "$1" 2> /dev/null)
+	set -- $("$here/perf-complete" "/tmp/$1.data" "$(printf %.15s "$1")" 2> /dev/null)
 	awk -v s="${1:-0}" -v c="${2:-0}" 'BEGIN { printf "%d %d %.1f", s, c, s ? 100 * c / s : 0 }'
 }
 
