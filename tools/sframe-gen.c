@@ -281,7 +281,7 @@ static int process_elf(const char *name, Elf *elf)
 		return 1;
 	}
 
-	err = sfg_convert(elf, opt.vaddr, &o);
+	err = sfg_convert(elf, opt.vaddr, 0, &o);
 	if (err == -SFG_E_NO_CFI && opt.install) {
 		counts.no_cfi++;
 		return 0;

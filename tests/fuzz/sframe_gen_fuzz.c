@@ -80,7 +80,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	if (elf) {
 		sfg_elf_has_sframe(elf);
 		sfg_elf_build_id(elf, id, sizeof(id));
-		if (!sfg_convert(elf, 0, &out)) {
+		if (!sfg_convert(elf, 0, 0, &out)) {
 			fuzz_check_output(&out);
 			sfg_output_free(&out);
 		}
