@@ -35,7 +35,7 @@ static const char *const sfu_stat_names[SFU_STAT_NR] = {
 	[SFU_STAT_refused_too_big] = "refused_too_big",
 	/* executable mappings of ELF files without PT_GNU_SFRAME */
 	[SFU_STAT_elf_no_sframe] = "elf_no_sframe",
-	/* files without PT_GNU_SFRAME whose sidecar was read and validated */
+	/* sidecars read and validated (files without PT_GNU_SFRAME, files with it, the vDSO) */
 	[SFU_STAT_sidecar_used] = "sidecar_used",
 	/* files with a build-id but no sidecar in sidecar_dir */
 	[SFU_STAT_sidecar_missing] = "sidecar_missing",

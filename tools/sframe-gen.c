@@ -2,20 +2,24 @@
 /*
  * sframe-gen - make an SFrame V3 section from the DWARF CFI of an ELF file
  *
- *   sframe-gen [--stats] [--vaddr ADDR] ELF|--vdso -o OUT
- *   sframe-gen --stats ELF|--vdso...
+ *   sframe-gen [--stats] [--complement] [--vaddr ADDR] ELF|--vdso -o OUT
+ *   sframe-gen --stats [--complement] ELF|--vdso...
  *   sframe-gen --install [--cache DIR] [--stats] PATH...|--vdso
  *
  * -o writes the raw section (header with PCREL function starts, as if the
  * section were placed at ADDR, default 0: function starts are then the
- * ELF's own addresses).  --install writes one sidecar per ELF file that
- * has no SFrame of its own, DIR/<first 2 hex digits of the GNU build
- * ID>/<the rest>.sframe (DIR defaults to /var/lib/sframe-unwind); a
+ * ELF's own addresses).  --complement leaves out every FDE that shares a
+ * byte with an FDE of the file's own SFrame section (PT_GNU_SFRAME, else
+ * .sframe), which wins there.  --install writes one sidecar per ELF file,
+ * DIR/<first 2 hex digits of the GNU build ID>/<the rest>.sframe (DIR
+ * defaults to /var/lib/sframe-unwind): the whole CFI for a file without
+ * SFrame, the complement for a file with it (none if nothing is left); a
  * directory PATH stands for every regular file under it, and files that
  * are not ELF are skipped quietly.  --vdso stands for the running kernel's
  * vDSO, read from this process's own mapping.  --stats prints per file:
- * FDEs and rows, .eh_frame and SFrame bytes, the share of text covered and
- * the uncovered bytes by reason.
+ * FDEs and rows, .eh_frame and SFrame bytes, the share of text covered,
+ * what the own section covers (with --complement) and the uncovered bytes
+ * by reason.
  *
  * Exit status: 0 success, 1 a file could not be converted, 2 usage or I/O
  * error.
@@ -49,6 +53,7 @@ struct options {
 	const char *cache;
 	u64 vaddr;
 	bool stats;
+	bool complement;
 	bool install;
 	bool vdso;
 	char **paths;
@@ -59,6 +64,7 @@ struct options {
 struct install_counts {
 	u64 installed;
 	u64 bytes;
+	u64 complements;
 	u64 not_elf;
 	u64 has_sframe;
 	u64 no_build_id;
@@ -71,15 +77,44 @@ static const char *prog = "sframe-gen";
 static struct options opt;
 static struct install_counts counts;
 
-static noreturn void print_usage(void)
+static void usage_text(FILE *f)
 {
-	fprintf(stderr,
-		"usage: %s [--stats] [--vaddr ADDR] ELF|--vdso -o OUT\n"
-		"       %s --stats ELF|--vdso...\n"
+	fprintf(f,
+		"usage: %s [--stats] [--complement] [--vaddr ADDR] ELF|--vdso -o OUT\n"
+		"       %s --stats [--complement] ELF|--vdso...\n"
 		"       %s --install [--cache DIR] [--stats] PATH...|--vdso\n"
 		"ADDR is hex (default 0); DIR defaults to %s\n",
 		prog, prog, prog, SFG_DEFAULT_CACHE);
+}
+
+static noreturn void print_usage(void)
+{
+	usage_text(stderr);
 	exit(2);
+}
+
+static noreturn void print_help(void)
+{
+	usage_text(stdout);
+	printf("\n"
+	       "An SFrame V3 section from the DWARF CFI (.eh_frame, .debug_frame) of an\n"
+	       "x86_64 or aarch64 ELF file.\n"
+	       "\n"
+	       "  -o OUT        write the raw section, function starts as if it were\n"
+	       "                placed at ADDR (--vaddr, default 0: the ELF's own addresses)\n"
+	       "  --complement  leave out every FDE that shares a byte with an FDE of the\n"
+	       "                file's own SFrame section (PT_GNU_SFRAME, else .sframe):\n"
+	       "                the rows the kernel module takes from a sidecar where the\n"
+	       "                file's own section has no FDE\n"
+	       "  --install     write a sidecar per ELF file, named by build ID, under DIR\n"
+	       "                (--cache): all of the CFI for a file without SFrame, the\n"
+	       "                complement for a file with it, none if nothing is left\n"
+	       "  --vdso        the running kernel's vDSO\n"
+	       "  --stats       FDEs, rows, sizes, text covered (by the own section too)\n"
+	       "                and left uncovered, by reason\n"
+	       "\n"
+	       "Exit status: 0 success, 1 a file could not be converted, 2 usage or I/O error.\n");
+	exit(0);
 }
 
 static void warn(const char *fmt, ...)
@@ -106,6 +141,16 @@ static void print_stats(const char *name, const struct sfg_output *o)
 	       s->eh_frame_bytes ? (double)s->sframe_bytes / s->eh_frame_bytes : 0.0);
 	printf(" text %llu covered %llu coverage %.2f%%\n", s->text_bytes, s->covered_bytes,
 	       s->text_bytes ? 100.0 * s->covered_bytes / s->text_bytes : 0.0);
+	if (s->own_sframe) {
+		u64 both = s->own_covered_bytes + s->covered_bytes;
+
+		printf("%s: own-sframe version %u fdes %llu fres %llu bytes %llu", name,
+		       s->own_version, s->own_fdes, s->own_fres, s->own_bytes);
+		printf(" covered %llu coverage %.2f%% together %llu coverage %.2f%%\n",
+		       s->own_covered_bytes,
+		       s->text_bytes ? 100.0 * s->own_covered_bytes / s->text_bytes : 0.0, both,
+		       s->text_bytes ? 100.0 * both / s->text_bytes : 0.0);
+	}
 	printf("%s: uncovered", name);
 	for (i = 0; i < SFG_REASON_NR; i++) {
 		if (!s->uncovered[i])
@@ -255,6 +300,7 @@ static int mkdir_p(const char *dir)
 static int process_elf(const char *name, Elf *elf)
 {
 	char id[2 * 64 + 1], *dir = NULL, *path = NULL;
+	bool complement = opt.complement;
 	struct sfg_output o;
 	int err, abi;
 
@@ -268,23 +314,29 @@ static int process_elf(const char *name, Elf *elf)
 			counts.unsupported++;
 			return 0;
 		}
-		if (sfg_elf_has_sframe(elf)) {
-			counts.has_sframe++;
-			return 0;
-		}
 		if (sfg_elf_build_id(elf, id, sizeof(id))) {
 			counts.no_build_id++;
 			return 0;
 		}
+		/* The module reads a file's own section first, the sidecar after. */
+		complement = true;
 	} else if (abi < 0) {
 		warn("%s: %s", name, sfg_strerror(abi));
 		return 1;
 	}
 
-	err = sfg_convert(elf, opt.vaddr, &o);
+	err = sfg_convert(elf, opt.vaddr, complement ? SFG_COMPLEMENT : 0, &o);
 	if (err == -SFG_E_NO_CFI && opt.install) {
-		counts.no_cfi++;
+		if (sfg_elf_has_sframe(elf))
+			counts.has_sframe++;
+		else
+			counts.no_cfi++;
 		return 0;
+	}
+	if (err == -SFG_E_OWN_SFRAME) {
+		warn("%s: %s: %s", name, sfg_strerror(err), sfu_sframe_strerror(o.own_error));
+		counts.failed++;
+		return 1;
 	}
 	if (err) {
 		warn("%s: %s", name, sfg_strerror(err));
@@ -294,7 +346,10 @@ static int process_elf(const char *name, Elf *elf)
 	if (opt.stats)
 		print_stats(name, &o);
 
-	if (opt.install) {
+	if (opt.install && o.stats.own_sframe && !o.stats.fdes) {
+		/* The file's own section covers every FDE that gives rows. */
+		counts.has_sframe++;
+	} else if (opt.install) {
 		if (asprintf(&dir, "%s/%.2s", opt.cache, id) < 0 ||
 		    asprintf(&path, "%s/%s.sframe", dir, id + 2) < 0) {
 			err = -ENOMEM;
@@ -309,6 +364,7 @@ static int process_elf(const char *name, Elf *elf)
 		} else {
 			counts.installed++;
 			counts.bytes += o.len;
+			counts.complements += o.stats.own_sframe;
 		}
 	} else if (opt.out) {
 		err = write_atomic(opt.out, o.buf, o.len);
@@ -449,8 +505,8 @@ static int install(void)
 		if (r > ret)
 			ret = r;
 	}
-	printf("%s: installed %llu sidecars (%llu bytes) in %s; ", prog, counts.installed,
-	       counts.bytes, opt.cache);
+	printf("%s: installed %llu sidecars (%llu bytes, %llu for files with SFrame) in %s; ", prog,
+	       counts.installed, counts.bytes, counts.complements, opt.cache);
 	printf("skipped %llu not ELF, %llu with SFrame, %llu without build ID, ", counts.not_elf,
 	       counts.has_sframe, counts.no_build_id);
 	printf("%llu unsupported, %llu without CFI; %llu failed\n", counts.unsupported,
@@ -480,6 +536,10 @@ static void parse_args(int argc, char **argv)
 				print_usage();
 		} else if (!strcmp(a, "--stats")) {
 			opt.stats = true;
+		} else if (!strcmp(a, "--complement")) {
+			opt.complement = true;
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			print_help();
 		} else if (!strcmp(a, "--install")) {
 			opt.install = true;
 		} else if (!strcmp(a, "--vdso")) {

@@ -52,6 +52,7 @@ static const char * const sfg_reason_names[SFG_REASON_NR] = {
 	[SFG_OFFSET]		= "offset-range",
 	[SFG_TOO_BIG]		= "too-big",
 	[SFG_OVERLAP]		= "overlapping-fde",
+	[SFG_OWN_SFRAME]	= "own-sframe",
 };
 
 static const char * const sfg_error_names[SFG_E_NR] = {
@@ -64,6 +65,7 @@ static const char * const sfg_error_names[SFG_E_NR] = {
 	[SFG_E_LIMIT]		= "the section would exceed SFrame's or the decoder's limits",
 	[SFG_E_NOMEM]		= "out of memory",
 	[SFG_E_INTERNAL]	= "internal error: the output failed the SFrame decoder",
+	[SFG_E_OWN_SFRAME]	= "its own SFrame section fails the SFrame decoder",
 };
 
 /**
@@ -148,6 +150,134 @@ bool sfg_elf_has_sframe(Elf *elf)
 			return true;
 	}
 	return false;
+}
+
+/**
+ * sfg_elf_own_sframe() - the file's own SFrame section, as the module reads it
+ * @elf: handle
+ * @abi: the file's SFRAME_ABI_* (sfg_elf_machine_abi())
+ * @sec: on 1, the section, initialized and validated; its bytes are @elf's
+ *       and live as long as @elf
+ *
+ * The section is that of the first PT_GNU_SFRAME segment with file bytes
+ * (the kernel module reads that one), else a .sframe section with file
+ * contents, at its link-time address.
+ *
+ * Return: 1 found and valid, 0 the file has none, or the decoder's
+ * -SFRAME_E_xxx (-SFRAME_E_TRUNCATED when its bytes lie outside the file).
+ */
+int sfg_elf_own_sframe(Elf *elf, int abi, struct sfu_sframe_section *sec)
+{
+	struct sfu_sframe_reader r = { .kind = SFRAME_READER_BUFFER };
+	Elf_Data *data = NULL;
+	size_t i, phnum;
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	GElf_Phdr ph;
+	u64 vaddr = 0;
+	bool found = false;
+	int err;
+
+	if (!elf_getphdrnum(elf, &phnum)) {
+		for (i = 0; i < phnum && !found; i++) {
+			if (!gelf_getphdr(elf, i, &ph) || ph.p_type != SFRAME_PT_GNU_SFRAME ||
+			    !ph.p_filesz)
+				continue;
+			found = true;
+			vaddr = ph.p_vaddr;
+			data = elf_getdata_rawchunk(elf, ph.p_offset, ph.p_filesz, ELF_T_BYTE);
+		}
+	}
+	if (!found) {
+		scn = sfg_find_section(elf, ".sframe");
+		if (!scn || !gelf_getshdr(scn, &sh))
+			return 0;
+		vaddr = sh.sh_addr;
+		data = (sh.sh_flags & SHF_COMPRESSED) ? NULL : elf_getdata(scn, NULL);
+	}
+	if (!data || !data->d_buf)
+		return -SFRAME_E_TRUNCATED;
+	r.buf = data->d_buf;
+	r.size = data->d_size;
+	err = sfu_sframe_section_init(sec, &r, vaddr, abi);
+	if (!err)
+		err = sfu_sframe_section_validate(sec);
+	return err ? err : 1;
+}
+
+/*
+ * The ranges of the non-empty FDEs of a validated section, merged: the
+ * decoder has checked that their starts do not decrease and that they do
+ * not overlap.
+ */
+static int sfg_own_ranges(const struct sfu_sframe_section *sec, struct sfg_text *own)
+{
+	struct sfu_sframe_fde fde;
+	u32 i, n = sec->num_fdes ? sec->num_fdes : 1;
+
+	own->n = 0;
+	own->lo = malloc(n * sizeof(u64));
+	own->hi = malloc(n * sizeof(u64));
+	if (!own->lo || !own->hi)
+		return -SFG_E_NOMEM;
+	for (i = 0; i < sec->num_fdes; i++) {
+		u64 lo, hi;
+
+		if (sfu_sframe_fde_get(sec, i, &fde))
+			return -SFG_E_INTERNAL;
+		if (!fde.func_size)
+			continue;
+		lo = fde.func_start;
+		hi = lo + fde.func_size;
+		if (own->n && lo <= own->hi[own->n - 1]) {
+			if (hi > own->hi[own->n - 1])
+				own->hi[own->n - 1] = hi;
+			continue;
+		}
+		own->lo[own->n] = lo;
+		own->hi[own->n] = hi;
+		own->n++;
+	}
+	return 0;
+}
+
+/* @rest = @text without @own; both sorted and disjoint. */
+static int sfg_text_subtract(const struct sfg_text *text, const struct sfg_text *own,
+			     struct sfg_text *rest)
+{
+	size_t n = (size_t)text->n + own->n + 1;
+	u32 i, k = 0;
+
+	rest->n = 0;
+	rest->lo = malloc(n * sizeof(u64));
+	rest->hi = malloc(n * sizeof(u64));
+	if (!rest->lo || !rest->hi)
+		return -SFG_E_NOMEM;
+	for (i = 0; i < text->n; i++) {
+		u64 lo = text->lo[i], hi = text->hi[i];
+
+		while (k < own->n && own->hi[k] <= lo)
+			k++;
+		/* Each own range inside [lo, hi) cuts it once. */
+		for (; k < own->n && own->lo[k] < hi; k++) {
+			if (own->lo[k] > lo) {
+				rest->lo[rest->n] = lo;
+				rest->hi[rest->n] = own->lo[k];
+				rest->n++;
+			}
+			if (own->hi[k] >= hi) {
+				lo = hi;
+				break;
+			}
+			lo = own->hi[k];
+		}
+		if (lo < hi) {
+			rest->lo[rest->n] = lo;
+			rest->hi[rest->n] = hi;
+			rest->n++;
+		}
+	}
+	return 0;
 }
 
 /* Look for NT_GNU_BUILD_ID in one block of notes. */
@@ -324,21 +454,58 @@ u64 sfg_text_bytes_in(const struct sfg_text *text, u64 lo, u64 hi)
 	return sum;
 }
 
+/*
+ * SFG_COMPLEMENT: the own section's FDE ranges, its figures, and the text
+ * they leave to the CFI.  @own stays empty when the file has no section.
+ */
+static int sfg_complement(Elf *elf, int abi, const struct sfg_text *text, struct sfg_text *own,
+			  struct sfg_text *rest, struct sfg_stats *st, int *own_error)
+{
+	struct sfu_sframe_section sec;
+	u32 i;
+	int ret;
+
+	ret = sfg_elf_own_sframe(elf, abi, &sec);
+	if (ret < 0) {
+		*own_error = ret;
+		return -SFG_E_OWN_SFRAME;
+	}
+	if (!ret)
+		return 0;
+	st->own_sframe = true;
+	st->own_version = sec.version;
+	st->own_fdes = sec.num_fdes;
+	st->own_fres = sec.num_fres;
+	st->own_bytes = sec.fre_end;
+	ret = sfg_own_ranges(&sec, own);
+	if (!ret)
+		ret = sfg_text_subtract(text, own, rest);
+	if (ret)
+		return ret;
+	for (i = 0; i < own->n; i++)
+		st->own_covered_bytes += sfg_text_bytes_in(text, own->lo[i], own->hi[i]);
+	return 0;
+}
+
 /**
  * sfg_convert() - make an SFrame V3 section from the CFI of @elf
  * @elf: an ELF64 little-endian x86_64 or aarch64 file
  * @vaddr: the address the section is placed at (0 for a sidecar)
+ * @flags: SFG_COMPLEMENT: leave out every FDE that shares a byte with an
+ *         FDE of the file's own SFrame section (sfg_elf_own_sframe()), for
+ *         a sidecar the module consults where that section has no FDE
  * @out: receives the section and the figures; free with sfg_output_free()
  *
- * Return: 0 or -SFG_E_xxx (see sfg_strerror()).
+ * Return: 0 or -SFG_E_xxx (see sfg_strerror(); with -SFG_E_OWN_SFRAME,
+ * @out->own_error says what the decoder found wrong).
  */
-int sfg_convert(Elf *elf, u64 vaddr, struct sfg_output *out)
+int sfg_convert(Elf *elf, u64 vaddr, unsigned int flags, struct sfg_output *out)
 {
+	struct sfg_text text = { 0 }, own = { 0 }, rest = { 0 };
 	const struct sfg_arch *arch;
-	struct sfg_text text = { 0 };
 	struct sfg_stats st = { 0 };
 	struct sfg_emit *em = NULL;
-	int abi, err;
+	int abi, err, own_error = 0;
 	u64 sum;
 	int i;
 
@@ -351,12 +518,23 @@ int sfg_convert(Elf *elf, u64 vaddr, struct sfg_output *out)
 	err = sfg_text_ranges(elf, &text, &st.text_bytes);
 	if (err)
 		goto out;
+	/* Without CFI there is nothing to complement. */
+	if (!sfg_find_section(elf, ".eh_frame") && !sfg_find_section(elf, ".debug_frame")) {
+		err = -SFG_E_NO_CFI;
+		goto out;
+	}
+	if (flags & SFG_COMPLEMENT) {
+		err = sfg_complement(elf, abi, &text, &own, &rest, &st, &own_error);
+		if (err)
+			goto out;
+	}
 	em = sfg_emit_new(arch, vaddr);
 	if (!em) {
 		err = -SFG_E_NOMEM;
 		goto out;
 	}
-	err = sfg_cfi_convert(elf, arch, &text, em, &st);
+	err = sfg_cfi_convert(elf, arch, st.own_sframe ? &rest : &text,
+			      st.own_sframe ? &own : NULL, em, &st);
 	if (err)
 		goto out;
 	err = sfg_emit_finish(em, out);
@@ -364,7 +542,7 @@ int sfg_convert(Elf *elf, u64 vaddr, struct sfg_output *out)
 		goto out;
 
 	/* What no FDE reached. */
-	sum = st.covered_bytes;
+	sum = st.covered_bytes + st.own_covered_bytes;
 	for (i = 0; i < SFG_REASON_NR; i++)
 		sum += st.uncovered[i];
 	st.uncovered[SFG_NO_CFI] += st.text_bytes > sum ? st.text_bytes - sum : 0;
@@ -374,9 +552,14 @@ int sfg_convert(Elf *elf, u64 vaddr, struct sfg_output *out)
 	out->stats = st;
 	out->abi = arch->abi;
 out:
+	out->own_error = own_error;
 	sfg_emit_free(em);
 	free(text.lo);
 	free(text.hi);
+	free(own.lo);
+	free(own.hi);
+	free(rest.lo);
+	free(rest.hi);
 	return err;
 }
 

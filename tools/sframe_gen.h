@@ -7,6 +7,12 @@
  * produces the bytes of a section with PCREL function starts, as if the
  * section were placed at link-time address @vaddr of the ELF (0 for a
  * sidecar file: function starts are then the ELF's own addresses).
+ *
+ * With SFG_COMPLEMENT the section holds only what the file's own SFrame
+ * section (the one the kernel module reads: PT_GNU_SFRAME, else .sframe)
+ * leaves out: the FDEs none of whose bytes an FDE of the own section
+ * covers.  The module looks such a sidecar up only for PCs the own section
+ * has no FDE for.
  */
 #ifndef _SFRAME_GEN_H
 #define _SFRAME_GEN_H
@@ -27,6 +33,7 @@ enum sfg_reason {
 	SFG_OFFSET,		/* an offset beyond 32 bits */
 	SFG_TOO_BIG,		/* a function larger than SFrame or the limits allow */
 	SFG_OVERLAP,		/* an FDE overlapping another one */
+	SFG_OWN_SFRAME,		/* the rest of an FDE overlapping the file's own SFrame FDEs */
 	SFG_REASON_NR,
 };
 
@@ -42,6 +49,14 @@ enum sfg_reason {
  * @text_bytes: bytes of executable sections (or PF_X segments)
  * @covered_bytes: text bytes some SFrame row covers
  * @uncovered: text bytes without rows, by reason
+ * @own_sframe: the file's own SFrame section was read (SFG_COMPLEMENT)
+ * @own_version: its SFRAME_VERSION_*
+ * @own_fdes: its FDEs
+ * @own_fres: its FREs
+ * @own_bytes: its size
+ * @own_covered_bytes: text bytes its FDEs cover, none of which the output
+ *                     covers; @covered_bytes, @own_covered_bytes and
+ *                     @uncovered add up to @text_bytes
  */
 struct sfg_stats {
 	u64 dwarf_fdes;
@@ -54,7 +69,16 @@ struct sfg_stats {
 	u64 text_bytes;
 	u64 covered_bytes;
 	u64 uncovered[SFG_REASON_NR];
+	bool own_sframe;
+	u8 own_version;
+	u64 own_fdes;
+	u64 own_fres;
+	u64 own_bytes;
+	u64 own_covered_bytes;
 };
+
+/* sfg_convert() flags */
+#define SFG_COMPLEMENT	0x1	/* leave out what the file's own SFrame covers */
 
 /* sfg_convert() results other than 0 (errors are negative). */
 enum sfg_error {
@@ -66,6 +90,7 @@ enum sfg_error {
 	SFG_E_LIMIT,		/* the section would exceed the decoder's limits */
 	SFG_E_NOMEM,
 	SFG_E_INTERNAL,		/* the output failed the project's own decoder */
+	SFG_E_OWN_SFRAME,	/* the file's own SFrame section fails the decoder */
 	SFG_E_NR,
 };
 
@@ -75,20 +100,26 @@ enum sfg_error {
  * @len: bytes in @buf
  * @abi: SFRAME_ABI_* of the section
  * @stats: figures of the conversion
+ * @own_error: with -SFG_E_OWN_SFRAME, the decoder's -SFRAME_E_xxx for the
+ *             file's own section
  */
 struct sfg_output {
 	u8 *buf;
 	u64 len;
 	u8 abi;
 	struct sfg_stats stats;
+	int own_error;
 };
 
-int sfg_convert(Elf *elf, u64 vaddr, struct sfg_output *out);
+struct sfu_sframe_section;
+
+int sfg_convert(Elf *elf, u64 vaddr, unsigned int flags, struct sfg_output *out);
 void sfg_output_free(struct sfg_output *out);
 const char *sfg_strerror(int err);
 const char *sfg_reason_name(enum sfg_reason reason);
 int sfg_elf_machine_abi(Elf *elf);
 bool sfg_elf_has_sframe(Elf *elf);
+int sfg_elf_own_sframe(Elf *elf, int abi, struct sfu_sframe_section *sec);
 int sfg_elf_build_id(Elf *elf, char *hex, size_t len);
 
 #endif /* _SFRAME_GEN_H */

@@ -718,7 +718,14 @@ static void sfg_account(const struct sfg_text *text, const struct sfg_walk *w,
 	st->dwarf_rows += w->n;
 }
 
-static Elf_Scn *sfg_find_section(Elf *elf, const char *name)
+/**
+ * sfg_find_section() - a section with file contents, by name
+ * @elf: the file
+ * @name: ".eh_frame", ...
+ *
+ * Return: the first section of that name that is not SHT_NOBITS, or NULL.
+ */
+Elf_Scn *sfg_find_section(Elf *elf, const char *name)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
@@ -866,7 +873,10 @@ static int sfg_sort_fdes(struct sfg_fde_list *l, const struct sfg_text *text,
  * sfg_cfi_convert() - walk every FDE and feed its rows to the emitter
  * @elf: the file
  * @arch: its ABI
- * @text: its executable ranges, for the coverage figures
+ * @text: the executable ranges the coverage figures count (without what
+ *        @own covers)
+ * @own: the sorted, disjoint ranges of the FDEs of the file's own SFrame
+ *       section, or NULL: an FDE sharing a byte with them is left out whole
  * @em: emitter
  * @st: statistics to fill (CFI sizes, rows, coverage by reason)
  *
@@ -874,7 +884,7 @@ static int sfg_sort_fdes(struct sfg_fde_list *l, const struct sfg_text *text,
  * -SFG_E_xxx.
  */
 int sfg_cfi_convert(Elf *elf, const struct sfg_arch *arch, const struct sfg_text *text,
-		    struct sfg_emit *em, struct sfg_stats *st)
+		    const struct sfg_text *own, struct sfg_emit *em, struct sfg_stats *st)
 {
 	Dwarf_CFI *eh_cfi = NULL, *dbg_cfi = NULL;
 	struct sfg_fde_list l = { 0 };
@@ -921,7 +931,14 @@ int sfg_cfi_convert(Elf *elf, const struct sfg_arch *arch, const struct sfg_text
 		bool signal = false;
 
 		w.n = 0;
-		if (f->reason != SFG_ROW_OK)
+		/*
+		 * The own section wins wherever it has an FDE.  An FDE that
+		 * shares only some bytes with it disagrees with it on where a
+		 * function lies: none of it is used.
+		 */
+		if (own && sfg_text_bytes_in(own, f->lo, f->hi))
+			err = sfg_row_add(&w, f->lo, f->hi, SFG_OWN_SFRAME, NULL);
+		else if (f->reason != SFG_ROW_OK)
 			err = sfg_row_add(&w, f->lo, f->hi, f->reason, NULL);
 		else
 			err = sfg_walk_fde(f->debug_frame ? dbg_cfi : eh_cfi, arch, f, &w, &signal);

@@ -90,7 +90,8 @@ struct sfg_text {
 };
 
 u64 sfg_text_bytes_in(const struct sfg_text *text, u64 lo, u64 hi);
+Elf_Scn *sfg_find_section(Elf *elf, const char *name);
 int sfg_cfi_convert(Elf *elf, const struct sfg_arch *arch, const struct sfg_text *text,
-		    struct sfg_emit *em, struct sfg_stats *st);
+		    const struct sfg_text *own, struct sfg_emit *em, struct sfg_stats *st);
 
 #endif /* _SFRAME_GEN_INTERNAL_H */
