@@ -559,7 +559,12 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 	}
 
 	reason = sfu_frame_lookup(st, rules);
-	if (!reason && (rules->flags & SFU_RULES_SIGNAL)) {
+	/*
+	 * A signal frame: marked so by the rows, or, without rows, a
+	 * trampoline recognised by its code (the arm64 vDSO has no CFI).
+	 */
+	if ((!reason && (rules->flags & SFU_RULES_SIGNAL)) ||
+	    (reason == SFU_STOP_NO_INFO && sfu_arch_sigreturn_at(st))) {
 		reason = sfu_signal_step(st);
 		if (reason) {
 			sfu_unwind_stop(st, reason);

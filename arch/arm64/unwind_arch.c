@@ -30,6 +30,32 @@
 #define SFU_ARM64_MOV_FP_SP		0x910003fdU
 /* Instructions the prologue scan looks at. */
 #define SFU_ARM64_PROLOGUE_SCAN		6
+/*
+ * A PLT entry (and the IFUNC stubs of a static program's .iplt): 16
+ * bytes, 16-byte aligned: adrp x16, page; ldr x17, [x16, #off];
+ * add x16, x16, #off; br x17.  No unwind data describes them (ld writes
+ * no CFI for the AArch64 PLT), and they leave SP, x29 and x30 alone.
+ */
+#define SFU_ARM64_ADRP_X16_MASK		0x9f00001fU
+#define SFU_ARM64_ADRP_X16		0x90000010U
+#define SFU_ARM64_LDR_X17_X16_MASK	0xffc003ffU
+#define SFU_ARM64_LDR_X17_X16		0xf9400211U
+#define SFU_ARM64_ADD_X16_X16_MASK	0xffc003ffU
+#define SFU_ARM64_ADD_X16_X16		0x91000210U
+#define SFU_ARM64_BR_X17		0xd61f0220U
+
+/* Is the topmost frame's PC in a PLT entry (return address in x30)? */
+static bool sfu_arm64_in_plt_entry(const struct sfu_unwind_state *st)
+{
+	__le32 raw[4];
+
+	if (sfu_unwind_read(st, st->ip & ~15UL, raw, sizeof(raw)))
+		return false;
+	return (le32_to_cpu(raw[0]) & SFU_ARM64_ADRP_X16_MASK) == SFU_ARM64_ADRP_X16 &&
+	       (le32_to_cpu(raw[1]) & SFU_ARM64_LDR_X17_X16_MASK) == SFU_ARM64_LDR_X17_X16 &&
+	       (le32_to_cpu(raw[2]) & SFU_ARM64_ADD_X16_X16_MASK) == SFU_ARM64_ADD_X16_X16 &&
+	       le32_to_cpu(raw[3]) == SFU_ARM64_BR_X17;
+}
 
 enum sfu_arm64_frame_state {
 	SFU_ARM64_FRAME_BODY,		/* x29 points at this function's frame record */
@@ -60,8 +86,9 @@ static bool sfu_arm64_frame_neutral(u32 insn)
  * schedule unrelated instructions (adrp, add) before the prologue, so the
  * instructions from the PC on are scanned up to the first that could
  * change the frame: a store of the frame record (or a PAC signing) ahead
- * means the return address is still in x30.  A failed read means "body",
- * as does anything the scan does not understand.
+ * means the return address is still in x30, as does a PC in a PLT entry.
+ * A failed read means "body", as does anything the scan does not
+ * understand.
  */
 static enum sfu_arm64_frame_state sfu_arm64_topmost_state(const struct sfu_unwind_state *st)
 {
@@ -69,6 +96,8 @@ static enum sfu_arm64_frame_state sfu_arm64_topmost_state(const struct sfu_unwin
 	__le32 raw;
 	u32 insn;
 
+	if (sfu_arm64_in_plt_entry(st))
+		return SFU_ARM64_FRAME_LR_LIVE;
 	for (i = 0; i < SFU_ARM64_PROLOGUE_SCAN; i++) {
 		if (sfu_unwind_read(st, st->ip + 4 * i, &raw, sizeof(raw)))
 			break;
@@ -168,6 +197,31 @@ bool sfu_arch_signal_frame(const struct sfu_unwind_state *st, unsigned long *sig
 		return false;
 	*sigctx = st->sp + sizeof(struct siginfo) + offsetof(struct ucontext, uc_mcontext);
 	return true;
+}
+
+/* mov x8, #__NR_rt_sigreturn; svc #0: the vDSO's __kernel_rt_sigreturn */
+#define SFU_ARM64_MOV_X8_SIGRETURN	0xd2801168U
+#define SFU_ARM64_SVC_0			0xd4000001U
+
+/**
+ * sfu_arch_sigreturn_at() - is the frame's code a signal trampoline
+ * @st: a frame that has no SFrame row
+ *
+ * The vDSO's __kernel_rt_sigreturn has no unwind rows: the kernel's vDSO
+ * ships no CFI on arm64.  Its code says what it is, as it does to
+ * libgcc's and gdb's unwinders: the rt_sigreturn system call at the
+ * return address the handler returned to.
+ *
+ * Return: true if @st->ip is at that sequence in a native task.
+ */
+bool sfu_arch_sigreturn_at(const struct sfu_unwind_state *st)
+{
+	__le32 code[2];
+
+	if (st->compat || sfu_unwind_read(st, st->ip, code, sizeof(code)))
+		return false;
+	return le32_to_cpu(code[0]) == SFU_ARM64_MOV_X8_SIGRETURN &&
+	       le32_to_cpu(code[1]) == SFU_ARM64_SVC_0;
 }
 
 /**

@@ -163,6 +163,29 @@ bool sfu_arch_signal_frame(const struct sfu_unwind_state *st, unsigned long *sig
 	return true;
 }
 
+/* mov $__NR_rt_sigreturn, %rax; syscall: glibc's __restore_rt, and musl's */
+static const u8 sfu_x86_sigreturn[] = { 0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05 };
+
+/**
+ * sfu_arch_sigreturn_at() - is the frame's code a signal trampoline
+ * @st: a frame that has no SFrame row
+ *
+ * For a trampoline without unwind rows (a static program without a
+ * sidecar), the code itself says what it is, as it does to libgcc's and
+ * gdb's unwinders: the rt_sigreturn system call at the return address the
+ * handler returned to.
+ *
+ * Return: true if @st->ip is at that sequence in a native task.
+ */
+bool sfu_arch_sigreturn_at(const struct sfu_unwind_state *st)
+{
+	u8 code[sizeof(sfu_x86_sigreturn)];
+
+	if (st->compat || sfu_unwind_read(st, st->ip, code, sizeof(code)))
+		return false;
+	return !memcmp(code, sfu_x86_sigreturn, sizeof(code));
+}
+
 /**
  * sfu_arch_sigctx_reg() - a register of the frame a signal interrupted
  * @st: that frame (@st->sigctx from sfu_arch_signal_frame())

@@ -83,6 +83,7 @@ static inline unsigned long sfu_arch_return_address(unsigned long ra)
 void sfu_arch_fp_rules(const struct sfu_unwind_state *st, struct sfu_frame_rules *r);
 bool sfu_arch_reg_value(struct pt_regs *regs, unsigned int regnum, unsigned long *val);
 bool sfu_arch_signal_frame(const struct sfu_unwind_state *st, unsigned long *sigctx);
+bool sfu_arch_sigreturn_at(const struct sfu_unwind_state *st);
 int sfu_arch_sigctx_reg(const struct sfu_unwind_state *st, unsigned int regnum,
 			unsigned long *val);
 
