@@ -18,6 +18,11 @@
 #   make bench                           benchmarks (ratios, not pass/fail),
 #                                        counted in guest instructions
 #   make fuzz [FUZZ_SECONDS=N]           fuzz the decoder (default 600 s)
+#   make install-sidecars                install sframe-gen, sframe-unwind-sidecars,
+#                                        its systemd units and APT hook, enable
+#                                        the units and make every sidecar
+#                                        (PREFIX=/usr/local, DESTDIR: only copy)
+#   make uninstall-sidecars              remove them (not the sidecars)
 #   make stress [STRESS_SECONDS=N]       load, hostile input and reloads on the
 #                                        debug kernel (default 1200 s)
 #   make clean
@@ -43,7 +48,7 @@ TOP := $(CURDIR)
 SRC_DIRS := Kbuild module.c include lib sframe registry unwind consumers arch kunit tests
 
 .PHONY: all modules clean tools test demo kernels bench fuzz stress help \
-	test-sframe-gen test-sframe-gen-all
+	test-sframe-gen test-sframe-gen-all install-sidecars uninstall-sidecars
 
 all: modules
 
@@ -99,9 +104,64 @@ kernels:
 	scripts/build-kernel --arch x86_64 >/dev/null
 	scripts/build-kernel --arch arm64 >/dev/null
 
+# Sidecars for the files of this system (Documentation/sidecars.rst):
+# sframe-gen, the script that runs it over the library and program
+# directories, a systemd path unit that starts it when they change and an
+# APT hook that runs it after every dpkg run.  With DESTDIR (or
+# ENABLE_SIDECARS=no) the files are only copied; without, the units are
+# enabled where systemd runs and the sidecars are made once.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+SBINDIR ?= $(PREFIX)/sbin
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+APTCONFDIR ?= /etc/apt/apt.conf.d
+SIDECAR_DIR ?= /var/lib/sframe-unwind
+MULTIARCH ?= $(or $(shell gcc -print-multiarch 2>/dev/null),$(shell uname -m)-linux-gnu)
+ENABLE_SIDECARS ?= $(if $(DESTDIR),no,yes)
+SIDECAR_FILES := sframe-unwind-sidecars sframe-unwind-sidecars.service \
+	sframe-unwind-sidecars.path 80sframe-unwind-sidecars
+SIDECAR_UNIT := sframe-unwind-sidecars.path
+
+# The templates get this run's paths every time.
+install-sidecars:
+	$(MAKE) -C tools sframe-gen
+	@mkdir -p build/sidecars
+	for f in $(SIDECAR_FILES); do \
+		sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SBINDIR@|$(SBINDIR)|g' \
+			-e 's|@APTCONFDIR@|$(APTCONFDIR)|g' -e 's|@SIDECAR_DIR@|$(SIDECAR_DIR)|g' \
+			-e 's|@MULTIARCH@|$(MULTIARCH)|g' contrib/sidecars/$$f.in > build/sidecars/$$f || exit 1; \
+	done
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(SYSTEMDUNITDIR) \
+		$(DESTDIR)$(APTCONFDIR)
+	install -m 0755 tools/sframe-gen $(DESTDIR)$(BINDIR)/sframe-gen
+	install -m 0755 build/sidecars/sframe-unwind-sidecars $(DESTDIR)$(SBINDIR)/
+	install -m 0644 build/sidecars/sframe-unwind-sidecars.service \
+		build/sidecars/sframe-unwind-sidecars.path $(DESTDIR)$(SYSTEMDUNITDIR)/
+	install -m 0644 build/sidecars/80sframe-unwind-sidecars $(DESTDIR)$(APTCONFDIR)/
+ifeq ($(ENABLE_SIDECARS),yes)
+	if [ -d /run/systemd/system ]; then \
+		systemctl daemon-reload && systemctl enable --now $(SIDECAR_UNIT); \
+	fi
+	$(SBINDIR)/sframe-unwind-sidecars
+endif
+
+uninstall-sidecars:
+ifeq ($(ENABLE_SIDECARS),yes)
+	if [ -d /run/systemd/system ]; then \
+		systemctl disable --now $(SIDECAR_UNIT) || true; \
+	fi
+endif
+	rm -f $(DESTDIR)$(BINDIR)/sframe-gen $(DESTDIR)$(SBINDIR)/sframe-unwind-sidecars \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/sframe-unwind-sidecars.service \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/sframe-unwind-sidecars.path \
+		$(DESTDIR)$(APTCONFDIR)/80sframe-unwind-sidecars
+ifeq ($(ENABLE_SIDECARS),yes)
+	if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
+endif
+
 clean:
 	rm -rf build
 	[ ! -f tools/Makefile ] || $(MAKE) -C tools clean
 
 help:
-	@sed -n '3,29p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,34p' Makefile | sed 's/^# \{0,1\}//'

@@ -22,6 +22,12 @@
  *                                   such as "map,mprotect", keeps only those of
  *                                   map, mprotect, forkexec, dlopen
  *   regtest nop                     exit 0 at once (what bench execs)
+ *   regtest dlfirst LIB             (dynamic builds) time one dlopen of LIB, the
+ *                                   first of this process: prints "dlopen_first_ns X"
+ *                                   (scripts/bench-sidecars)
+ *   regtest hold FILE LIB...        print "ready", wait until FILE exists, map every
+ *                                   LIB as a loader would, print "mapped N", wait
+ *                                   until FILE is gone (scripts/bench-sidecars)
  *
  * Exit status 0 when the check holds; messages say what did not.
  */
@@ -252,7 +258,33 @@ static int cmd_dlcycle(int n, const char *lib)
 	printf("dlcycle: %d dlopen/dlclose cycles, %d sections before and after\n", n, before);
 	return 0;
 }
+
+/*
+ * The first dlopen of @lib in this process, timed: what the kernel and the
+ * module do for a file they have not seen since the module's file cache
+ * was last emptied.
+ */
+static int cmd_dlfirst(const char *lib)
+{
+	double t = now_ns();
+	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+
+	t = now_ns() - t;
+	if (!h) {
+		fprintf(stderr, "dlopen: %s\n", dlerror());
+		return 2;
+	}
+	printf("dlopen_first_ns %.0f\n", t);
+	dlclose(h);
+	return 0;
+}
 #else
+static int cmd_dlfirst(const char *lib)
+{
+	fprintf(stderr, "dlopen: not in a static build (%s)\n", lib);
+	return 77;
+}
+
 static int cmd_dlopen(const char *lib)
 {
 	fprintf(stderr, "dlopen: not in a static build (%s)\n", lib);
@@ -288,6 +320,30 @@ static int cmd_churn(int seconds, const char *lib)
 		cycles++;
 	}
 	printf("churn: %ld map/unmap cycles\n", cycles);
+	return 0;
+}
+
+/*
+ * Once @file exists, map every library of @libs; keep them until @file is
+ * gone.  Whoever drives it reads the module's figures between the two.
+ */
+static int cmd_hold(const char *file, char **libs, int n)
+{
+	struct mapped m;
+	struct stat st;
+	int i;
+
+	printf("ready\n");
+	fflush(stdout);
+	while (stat(file, &st))
+		usleep(10000);
+	for (i = 0; i < n; i++)
+		if (map_elf(libs[i], &m))
+			return 2;
+	printf("mapped %d\n", n);
+	fflush(stdout);
+	while (!stat(file, &st))
+		usleep(10000);
 	return 0;
 }
 
@@ -452,6 +508,10 @@ int main(int argc, char **argv)
 		return cmd_churn(atoi(argv[2]), argv[3]);
 	if (argc >= 3 && !strcmp(argv[1], "dlopen"))
 		return cmd_dlopen(argv[2]);
+	if (argc >= 3 && !strcmp(argv[1], "dlfirst"))
+		return cmd_dlfirst(argv[2]);
+	if (argc >= 4 && !strcmp(argv[1], "hold"))
+		return cmd_hold(argv[2], argv + 3, argc - 3);
 	if (argc >= 3 && !strcmp(argv[1], "fork"))
 		return cmd_fork(argv[2]);
 	if (argc >= 4 && !strcmp(argv[1], "waitfile")) {
