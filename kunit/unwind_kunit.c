@@ -677,6 +677,58 @@ static const struct uw_case uw_cases[] = {
 		.stop = SFU_STOP_OUTERMOST,
 	},
 	{
+		/*
+		 * As above, but the trampoline f12 has no rows at all (the
+		 * arm64 vDSO has no CFI; a static program without its
+		 * sidecar): its code, rt_sigreturn's system call, says it
+		 * is one.
+		 */
+		.name = "x86_signal_trampoline_without_rows_is_known_by_its_code",
+		.arch = UW_ARCH_X86_64,
+		.sec = &sec_sig,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x4000),
+		/* mov $15, %rax; syscall */
+		.text = { .at = V_TXT(12, 0), .len = 9, .bytes = {
+			0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05 } },
+		.stack = {
+			W(0x4018, V_TXT(12, 0)),
+			W(0x4020 + UW_SIG_IP, V_TXT(1, 0x10)),
+			W(0x4020 + UW_SIG_SP, V_STK(0x1000)),
+			W(0x4020 + UW_SIG_FP, V_STK(0x1100)),
+			W(0x1028, V_TXT(3, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_STK(0x4020), REGS),
+			F(V_TXT(12, 0), C0, SFRAME),
+			F(V_TXT(1, 0x10), V_STK(0x1030), SIGNAL),
+			F(V_TXT(3, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
+	},
+	{
+		.name = "arm64_signal_trampoline_without_rows_is_known_by_its_code",
+		.arch = UW_ARCH_ARM64,
+		.sec = &sec_sig,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x4000),
+		/* mov x8, #139; svc #0 */
+		.text = { .at = V_TXT(12, 0), .len = 8, .bytes = {
+			0x68, 0x11, 0x80, 0xd2, 0x01, 0x00, 0x00, 0xd4 } },
+		.stack = {
+			W(0x4018, V_TXT(12, 0)),
+			W(0x4020 + UW_SIG_IP, V_TXT(1, 0x10)),
+			W(0x4020 + UW_SIG_SP, V_STK(0x1000)),
+			W(0x4020 + UW_SIG_FP, V_STK(0x1100)),
+			W(0x1028, V_TXT(3, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_STK(0x4020), REGS),
+			F(V_TXT(12, 0), C0, SFRAME),
+			F(V_TXT(1, 0x10), V_STK(0x1030), SIGNAL),
+			F(V_TXT(3, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
+	},
+	{
 		.name = "flex_cfa_loaded_through_the_frame_pointer",
 		.sec = &sec_flex,
 		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1200),
@@ -847,6 +899,27 @@ static const struct uw_case uw_cases[] = {
 		.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_TXT(14, 0x40)) },
 		.frames = {
 			F(V_TXT(12, 0), V_STK(0x1000), REGS),
+			F(V_TXT(13, 0x40), C0, FP),
+			F(V_TXT(14, 0x40), C0, FP),
+		},
+		.stop = SFU_STOP_FP_END,
+	},
+	{
+		/*
+		 * A PLT entry (or a static program's IFUNC stub), which no
+		 * CFI describes: it ends in a branch, but leaves x30 alone.
+		 */
+		.name = "arm64_fp_fallback_in_a_plt_entry_takes_the_link_register",
+		.arch = UW_ARCH_ARM64,
+		.ip = V_TXT(12, 8), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.lr = V_TXT(13, 0x40),
+		/* adrp x16, .; ldr x17, [x16, #8]; add x16, x16, #8; br x17 */
+		.text = { .at = V_TXT(12, 0), .len = 16, .bytes = {
+			0x10, 0x00, 0x00, 0x90, 0x11, 0x06, 0x40, 0xf9,
+			0x10, 0x22, 0x00, 0x91, 0x20, 0x02, 0x1f, 0xd6 } },
+		.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_TXT(14, 0x40)) },
+		.frames = {
+			F(V_TXT(12, 8), V_STK(0x1000), REGS),
 			F(V_TXT(13, 0x40), C0, FP),
 			F(V_TXT(14, 0x40), C0, FP),
 		},
