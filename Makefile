@@ -121,6 +121,7 @@ ENABLE_SIDECARS ?= $(if $(DESTDIR),no,yes)
 SIDECAR_FILES := sframe-unwind-sidecars sframe-unwind-sidecars.service \
 	sframe-unwind-sidecars.path 80sframe-unwind-sidecars
 SIDECAR_UNIT := sframe-unwind-sidecars.path
+SIDECAR_BOOT_UNIT := sframe-unwind-sidecars.service
 
 # The templates get this run's paths every time.
 install-sidecars:
@@ -140,7 +141,8 @@ install-sidecars:
 	install -m 0644 build/sidecars/80sframe-unwind-sidecars $(DESTDIR)$(APTCONFDIR)/
 ifeq ($(ENABLE_SIDECARS),yes)
 	if [ -d /run/systemd/system ]; then \
-		systemctl daemon-reload && systemctl enable --now $(SIDECAR_UNIT); \
+		systemctl daemon-reload && systemctl enable --now $(SIDECAR_UNIT) && \
+		systemctl enable $(SIDECAR_BOOT_UNIT); \
 	fi
 	$(SBINDIR)/sframe-unwind-sidecars
 endif
@@ -148,7 +150,7 @@ endif
 uninstall-sidecars:
 ifeq ($(ENABLE_SIDECARS),yes)
 	if [ -d /run/systemd/system ]; then \
-		systemctl disable --now $(SIDECAR_UNIT) || true; \
+		systemctl disable --now $(SIDECAR_UNIT) $(SIDECAR_BOOT_UNIT) || true; \
 	fi
 endif
 	rm -f $(DESTDIR)$(BINDIR)/sframe-gen $(DESTDIR)$(SBINDIR)/sframe-unwind-sidecars \
