@@ -10,7 +10,8 @@
 # with a user frame whose callchain is complete (tests/e2e/perf-complete).
 # With sidecars (the vDSO's included) every workload must reach 99 %;
 # without them each must be at least 20 points below, so that the test
-# can fail.  x86_64 only.
+# can fail, but signal-hot, whose time goes to its own code: it must be
+# that far above the kernel's own walk.  x86_64 only.
 secs=2
 arch=$(uname -m)
 if [ "$arch" != x86_64 ]; then
@@ -42,6 +43,16 @@ percent() {
 	awk -v s="${1:-0}" -v c="${2:-0}" 'BEGIN { printf "%d %d %.1f", s, c, s ? 100 * c / s : 0 }'
 }
 
+# signal-hot's time goes to its own handler, and the unwinder knows
+# glibc's signal trampoline by its code: sidecars add little there, so its
+# baseline is the kernel's own walk (frame pointers, which it omits).
+own_bound="signal-hot"
+perf_callchain_set 0 N || exit 1
+for p in $own_bound; do
+	eval "stock_$(echo $p | tr - _)=\"$(percent $p)\""
+done
+perf_callchain_set 1 Y || exit 1
+
 echo "" > $param
 for p in $progs; do
 	eval "before_$(echo $p | tr - _)=\"$(percent $p)\""
@@ -63,8 +74,19 @@ for p in $progs; do
 	a=${after##* }
 	echo "workload $p without sidecars: ${before% *} samples/complete $b %; with: ${after% *} $a %"
 	awk -v a="$a" 'BEGIN { exit !(a >= 99) }' || { echo "FAILED: $p with sidecars $a % < 99 %"; fail=1; }
-	awk -v a="$a" -v b="$b" 'BEGIN { exit !(b <= a - 20) }' ||
-		{ echo "FAILED: $p without sidecars $b %, not 20 points below $a %"; fail=1; }
+	case " $own_bound " in
+	*" $p "*)
+		eval "stock=\$stock_$v"
+		f=${stock##* }
+		echo "workload $p with the kernel's own walk: ${stock% *} samples/complete $f %"
+		awk -v a="$a" -v b="$f" 'BEGIN { exit !(b <= a - 20) }' ||
+			{ echo "FAILED: $p with the kernel's walk $f %, not 20 points below $a %"; fail=1; }
+		;;
+	*)
+		awk -v a="$a" -v b="$b" 'BEGIN { exit !(b <= a - 20) }' ||
+			{ echo "FAILED: $p without sidecars $b %, not 20 points below $a %"; fail=1; }
+		;;
+	esac
 done
 grep -E "^sidecar_(used|refused)" /sys/kernel/debug/sframe_unwind/stats | sed 's/^/    /'
 echo /var/lib/sframe-unwind > $param

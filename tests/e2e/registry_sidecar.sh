@@ -139,9 +139,16 @@ import ctypes, mmap, time
 libc = ctypes.CDLL(None, use_errno=True)
 start = next(int(l.split('-')[0], 16) for l in open('/proc/self/maps') if l.rstrip().endswith('[vdso]'))
 prot = mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC
-assert libc.mprotect(ctypes.c_void_p(start), mmap.PAGESIZE, prot) == 0, ctypes.get_errno()
-b = ctypes.c_char.from_address(start + 8)
-b.value = b.value
+if libc.mprotect(ctypes.c_void_p(start), mmap.PAGESIZE, prot) == 0:
+    b = ctypes.c_char.from_address(start + 8)
+    b.value = b.value
+else:
+    # Some kernels refuse to make it writable: write as ptrace would.
+    with open('/proc/self/mem', 'r+b', buffering=0) as m:
+        m.seek(start + 8)
+        c = m.read(1)
+        m.seek(start + 8)
+        m.write(c)
 print('written', flush=True)
 time.sleep(30)
 PY
