@@ -333,23 +333,24 @@ out:
 }
 
 /*
- * Read @info's section from @file into @buf (@info->sframe_size bytes) and
- * validate it there.  Return: 0 or the decoder's -SFRAME_E_xxx, or
- * -SFRAME_E_FAULT when the file could not be read.
+ * Read the section of @size bytes at @off of @file into @buf and validate
+ * it there, for function starts computed at @vaddr.  Return: 0 or the
+ * decoder's -SFRAME_E_xxx, or -SFRAME_E_FAULT when the file could not be
+ * read.
  */
-static int sfu_read_section(struct file *file, const struct sfu_file_info *info, u8 *buf,
+static int sfu_read_section(struct file *file, u64 off, u64 size, u64 vaddr, u8 *buf,
 			    struct sfu_sframe_section *sec)
 {
 	struct sfu_sframe_reader r = { .kind = SFRAME_READER_BUFFER, .buf = buf };
-	loff_t pos = info->sframe_offset;
+	loff_t pos = off;
 	int err;
 
-	if (kernel_read(file, buf, info->sframe_size, &pos) != info->sframe_size) {
+	if (kernel_read(file, buf, size, &pos) != size) {
 		sfu_stat_inc(SFU_STAT_elf_unreadable);
 		return -SFRAME_E_FAULT;
 	}
-	r.size = info->sframe_size;
-	err = sfu_sframe_section_init(sec, &r, info->sframe_vaddr, sfu_native_sframe_abi());
+	r.size = size;
+	err = sfu_sframe_section_init(sec, &r, vaddr, sfu_native_sframe_abi());
 	if (!err)
 		err = sfu_sframe_section_validate(sec);
 	sfu_stat_inc(SFU_STAT_validations);
@@ -379,7 +380,8 @@ static struct sfu_sframe_copy *sfu_validate(struct file *file, struct sfu_file_i
 		info->status = -ENOMEM;
 		return NULL;
 	}
-	err = sfu_read_section(file, info, buf, &info->sec);
+	err = sfu_read_section(file, info->sframe_offset, info->sframe_size, info->sframe_vaddr,
+			       buf, &info->sec);
 	if (err == -SFRAME_E_FAULT) {
 		info->status = -EIO;
 	} else if (err) {
@@ -415,7 +417,6 @@ static struct sfu_sframe_copy *sfu_validate(struct file *file, struct sfu_file_i
 struct sfu_sframe_copy *sfu_copy_read(struct file *file, u64 off, u64 size, u64 vaddr, int *err)
 {
 	struct sfu_sframe_copy *c;
-	loff_t pos = off;
 	int e;
 
 	if (size > sfu_max_section_bytes) {
@@ -428,15 +429,11 @@ struct sfu_sframe_copy *sfu_copy_read(struct file *file, u64 off, u64 size, u64 
 		*err = -ENOSPC;
 		return NULL;
 	}
-	if (kernel_read(file, c->data, size, &pos) != size) {
-		sfu_stat_inc(SFU_STAT_elf_unreadable);
+	e = sfu_read_section(file, off, size, vaddr, c->data, &c->sec);
+	if (e == -SFRAME_E_FAULT) {
 		*err = -EIO;
 		goto fail;
 	}
-	e = sfu_copy_init(c, vaddr);
-	if (!e)
-		e = sfu_sframe_section_validate(&c->sec);
-	sfu_stat_inc(SFU_STAT_validations);
 	if (e) {
 		sfu_stat_inc(SFU_STAT_refused_invalid);
 		*err = -ENOEXEC;
@@ -479,7 +476,8 @@ static struct sfu_sframe_copy *sfu_reload(struct file *file, const struct sfu_fi
 			return NULL;
 		}
 	}
-	err = sfu_read_section(sc ?: file, info, copy->data, &copy->sec);
+	err = sfu_read_section(sc ?: file, info->sframe_offset, info->sframe_size,
+			       info->sframe_vaddr, copy->data, &copy->sec);
 	if (sc)
 		fput(sc);
 	if (err) {

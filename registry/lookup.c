@@ -136,6 +136,14 @@ static __always_inline int sfu_copy_find_rules(const struct sfu_section *s, unsi
 	return err;
 }
 
+/* A row found in a kernel copy, moved into the mm's address space by @bias. */
+static void sfu_row_rebase(struct sfu_sframe_row *row, long bias)
+{
+	row->start += bias;
+	row->end += bias;
+	row->func_start += bias;
+}
+
 /*
  * The row for @pc from the sidecar of the section of @mm covering it, for
  * a PC the section's own rows (read from user memory, outside RCU) have no
@@ -150,11 +158,8 @@ static int sfu_extra_find_row(struct mm_struct *mm, unsigned long pc, struct sfu
 	s = sfu_section_find(sfu_mm_find(mm), pc);
 	if (s && s->extra) {
 		err = sfu_sframe_find_row(&s->extra->sec, pc - s->bias, row);
-		if (!err) {
-			row->start += s->bias;
-			row->end += s->bias;
-			row->func_start += s->bias;
-		}
+		if (!err)
+			sfu_row_rebase(row, s->bias);
 	}
 	rcu_read_unlock();
 	return err;
@@ -216,11 +221,8 @@ int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault, struct sf
 		if (err == -SFRAME_E_NO_FDE && s->extra)
 			err = sfu_sframe_find_row(&s->extra->sec, pc - bias, row);
 		rcu_read_unlock();
-		if (!err) {
-			row->start += bias;
-			row->end += bias;
-			row->func_start += bias;
-		}
+		if (!err)
+			sfu_row_rebase(row, bias);
 		return err;
 	}
 	if (s)
