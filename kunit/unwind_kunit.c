@@ -17,6 +17,7 @@
 #include <linux/bitmap.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
+#include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -242,6 +243,7 @@ struct uw_text {
  * @flags: SFU_UNWIND_* (besides the mode the run adds)
  * @max: capacity passed to the unwinder, 0 for UW_MAX_FRAMES
  * @one_mode: run only as given, not also with the other read mode
+ * @caller: UW_CALLER_* context the unwinder is called from
  * @frames: the frames expected
  * @stop: the stop reason expected
  */
@@ -256,8 +258,16 @@ struct uw_case {
 	unsigned int flags;
 	unsigned int max;
 	bool one_mode;
+	u8 caller;
 	struct uw_exp frames[UW_MAX_FRAMES];
 	u8 stop;
+};
+
+/* uw_case.caller: the context the walk is called from (default: may fault). */
+enum {
+	UW_CALLER_TASK,
+	UW_CALLER_PREEMPT_OFF,		/* a tracepoint probe, a spinlock */
+	UW_CALLER_PAGEFAULT_OFF,	/* inside pagefault_disable() */
 };
 
 #define W(a, ...)		{ .at = (a), .val = __VA_ARGS__ }
@@ -496,6 +506,21 @@ static const struct uw_case uw_cases[] = {
 		.ip = V_TXT(9, 0x10), .sp = V_STK(0x1000),
 		.frames = { F(V_TXT(9, 0x10), C0, REGS) },
 		.stop = SFU_STOP_BAD_RA,
+	},
+	{
+		/* The caller cannot fault: the walk is no-fault whatever it asked. */
+		.name = "faultable_walk_with_preemption_disabled_reads_without_faulting",
+		.sec = &sec_basic, .one_mode = true, .caller = UW_CALLER_PREEMPT_OFF,
+		.ip = V_TXT(9, 0x10), .sp = V_STK(0x1000),
+		.frames = { F(V_TXT(9, 0x10), C0, REGS) },
+		.stop = SFU_STOP_FAULT,
+	},
+	{
+		.name = "faultable_walk_with_page_faults_disabled_reads_without_faulting",
+		.sec = &sec_basic, .one_mode = true, .caller = UW_CALLER_PAGEFAULT_OFF,
+		.ip = V_TXT(9, 0x10), .sp = V_STK(0x1000),
+		.frames = { F(V_TXT(9, 0x10), C0, REGS) },
+		.stop = SFU_STOP_FAULT,
 	},
 	{
 		.name = "depth_limit_cuts_a_longer_chain",
@@ -1223,8 +1248,16 @@ static void uw_run_case(struct kunit *test, const struct uw_case *c, unsigned in
 		r.scratch = uw_value(env, &c->scratch);
 		r.compat = c->compat;
 		uw_arch_set_regs(regs, &r);
+		if (c->caller == UW_CALLER_PREEMPT_OFF)
+			preempt_disable();
+		else if (c->caller == UW_CALLER_PAGEFAULT_OFF)
+			pagefault_disable();
 		res->nr = sfu_unwind_user_regs(regs, res->frames, c->max ?: UW_MAX_FRAMES,
 					       c->flags | mode, &res->stop);
+		if (c->caller == UW_CALLER_PREEMPT_OFF)
+			preempt_enable();
+		else if (c->caller == UW_CALLER_PAGEFAULT_OFF)
+			pagefault_enable();
 		for (i = 0; i < UW_MAX_FRAMES && c->frames[i].ip.kind; i++) {
 			res->want[i].ip = uw_value(env, &c->frames[i].ip);
 			res->want[i].cfa = uw_value(env, &c->frames[i].cfa);
