@@ -28,6 +28,7 @@
 #include "sframe/sframe_format.h"
 #include "sframe_unwind/unwind.h"
 #include "unwind_arch_kunit.h"
+#include "perf_arch.h"
 #include "user_mem.h"
 
 #define UW_FUNC_SIZE	0x100	/* every function's size and spacing */
@@ -1434,6 +1435,30 @@ static void pointer_authentication_signs_for_real_where_the_cpu_can(struct kunit
 	kunit_info(test, "signed %#lx as %#lx", ra, uw_arch_sign_ra(ra, &real));
 }
 
+/*
+ * Native perf callchains leave a sample to perf's stock walk while a KVM
+ * vCPU thread runs its guest: the stock walk records no user stack for
+ * guest samples (perf_guest_state()), and the redirection must not record
+ * the vCPU thread's instead.
+ */
+static void perf_leaves_samples_of_a_vcpu_in_its_guest_to_the_stock_walk(struct kunit *test)
+{
+	struct pt_regs *regs = kunit_kzalloc(test, sizeof(*regs), GFP_KERNEL);
+	struct uw_user_regs r = { .ip = 0x400000, .sp = 0x7ff000 };
+	bool native, in_guest;
+
+	KUNIT_ASSERT_NOT_NULL(test, regs);
+	uw_arch_set_regs(regs, &r);
+	KUNIT_EXPECT_TRUE(test, sfu_perf_arch_native(regs));
+	/* What guest_timing_enter_irqoff() does to the vCPU thread. */
+	current->flags |= PF_VCPU;
+	in_guest = sfu_perf_arch_native(regs);
+	current->flags &= ~PF_VCPU;
+	native = sfu_perf_arch_native(regs);
+	KUNIT_EXPECT_FALSE(test, in_guest);
+	KUNIT_EXPECT_TRUE(test, native);
+}
+
 static int uw_suite_init(struct kunit_suite *suite)
 {
 	return sfu_kunit_mm_get();
@@ -1456,6 +1481,7 @@ static struct kunit_case uw_test_cases[] = {
 	KUNIT_CASE(invalid_arguments_are_refused),
 	KUNIT_CASE(every_stop_reason_has_a_distinct_name),
 	KUNIT_CASE(pointer_authentication_signs_for_real_where_the_cpu_can),
+	KUNIT_CASE(perf_leaves_samples_of_a_vcpu_in_its_guest_to_the_stock_walk),
 	{}
 };
 
