@@ -12,11 +12,11 @@
  * a section or of the stack is not resident the unwinder continues from
  * frame pointers (or stops), and the task is asked to walk its stack with
  * faults allowed before it returns to user space (deferred unwinding), so
- * that the next samples find the pages present; a sample taken after that
- * walk, in the same kernel entry, uses its cached result.  Contexts the
- * stock walk treats specially
- * (compat tasks, VM86) are never redirected: the architecture decides
- * (perf_arch.h), and the stock function runs for them unchanged.
+ * that the next samples find the pages present; a sample taken while that
+ * walk's result is being delivered uses it.  Contexts the stock walk
+ * treats specially (compat tasks, VM86, a vCPU thread in its guest run)
+ * are never redirected: the architecture decides (perf_arch.h), and the
+ * stock function runs for them unchanged.
  *
  * Everything about the redirection is serialised by sfu_perf_lock; the
  * NMI path reads none of that state.
@@ -113,7 +113,7 @@ static void sfu_perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 		return;
 	room = min_t(unsigned int, entry->max_stack - entry->nr, SFU_PERF_MAX_FRAMES);
 
-	/* The task already walked its stack, faulting, in this kernel entry. */
+	/* The task is walking its stack, faulting, in this kernel entry. */
 	if (!sfu_unwind_deferred_cached(regs, &trace, &cookie)) {
 		nr = min(trace->nr, room);
 		for (i = 0; i < nr; i++)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite for deferred unwinding (core/deferred.c): requests, cookies,
- * the per-entry cache, several requesters, requests from IRQ context,
- * cancellation with work pending, and task exit with work pending.
+ * KUnit suite for deferred unwinding (unwind/deferred.c): requests, cookies,
+ * what makes an entry, several requesters, requests from IRQ context and
+ * from callbacks, cancellation with work pending, and task exit with work
+ * pending.
  *
  * A case runs in a kernel thread, which never returns to user space and so
  * never runs task_work: the suite attaches itself as the thread's stand-in
@@ -45,12 +46,20 @@ struct df_requester {
  * @queued: times the module queued unwind work
  * @work: the work it queued last, not yet run
  * @req: three requesters
+ * @late_ret: what a request from a callback returned
+ * @late_cookie: the cookie it got
+ * @cached_ret: what sfu_unwind_deferred_cached() returned in that callback
+ * @cached_cookie: the cookie it gave
  */
 struct df_ctx {
 	struct sfu_deferred_kunit k;
 	int queued;
 	struct callback_head *work;
 	struct df_requester req[3];
+	int late_ret;
+	u64 late_cookie;
+	int cached_ret;
+	u64 cached_cookie;
 };
 
 static void df_callback(struct sfu_unwind_work *work, struct sfu_unwind_stacktrace *trace,
@@ -166,31 +175,80 @@ static void every_requester_of_an_entry_is_called_once_with_its_cookie(struct ku
 	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_delivered), delivered + 3);
 }
 
-static void request_after_the_unwind_is_served_from_the_cache(struct kunit *test)
+/*
+ * Two entries whose saved user registers are bit for bit the same (a loop
+ * of one system call at one stack depth) are still two entries: once the
+ * walk's work has run, the task may have been back to user space.
+ */
+static void entries_with_identical_registers_are_distinct(struct kunit *test)
 {
 	struct df_ctx *ctx = test->priv;
-	u64 unwinds, hits = sfu_deferred_stat(SFU_DF_cache_hits);
-	u64 c0 = 0, c1 = 0;
+	struct pt_regs *regs = task_pt_regs(current);
+	struct pt_regs *saved = kunit_kmalloc(test, sizeof(*saved), GFP_KERNEL);
+	u64 unwinds, c0 = 0, c1 = 0;
 
+	KUNIT_ASSERT_NOT_NULL(test, saved);
+	memcpy(saved, regs, sizeof(*saved));
 	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_request(&ctx->req[0].work, &c0), 0);
 	df_return_to_user(test, ctx);
 	unwinds = sfu_deferred_stat(SFU_DF_unwinds);
 
-	/* Same entry (registers unchanged), another requester: no second walk. */
-	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_request(&ctx->req[1].work, &c1), 1);
-	KUNIT_EXPECT_EQ(test, c1, c0);
+	KUNIT_EXPECT_EQ(test, memcmp(saved, regs, sizeof(*saved)), 0);
+	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_request(&ctx->req[0].work, &c1), 0);
+	KUNIT_EXPECT_NE(test, c1, 0);
+	KUNIT_EXPECT_NE(test, c1, c0);
 	KUNIT_EXPECT_EQ(test, ctx->queued, 2);
 	df_return_to_user(test, ctx);
-	KUNIT_EXPECT_EQ(test, ctx->req[1].calls, 1);
+	KUNIT_EXPECT_EQ(test, ctx->req[0].calls, 2);
+	KUNIT_EXPECT_EQ(test, ctx->req[0].cookie, c1);
+	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_unwinds), unwinds + 1);
+	/* Another requester after that walk: a third entry, not the cache. */
+	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_request(&ctx->req[1].work, &c0), 0);
+	KUNIT_EXPECT_NE(test, c0, c1);
+	df_return_to_user(test, ctx);
 	KUNIT_EXPECT_EQ(test, ctx->req[1].cookie, c0);
-	KUNIT_EXPECT_EQ(test, ctx->req[0].calls, 1);
-	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_unwinds), unwinds);
-	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_cache_hits), hits + 1);
+	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_unwinds), unwinds + 2);
+}
 
-	/* A requester already served: nothing queued, nothing called. */
-	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_request(&ctx->req[0].work, &c1), 1);
-	KUNIT_EXPECT_EQ(test, ctx->queued, 2);
-	KUNIT_EXPECT_NULL(test, ctx->work);
+static struct df_ctx *df_chain_ctx;
+
+/* A callback that asks again, for requester 2, while the walk's work runs. */
+static void df_chain_callback(struct sfu_unwind_work *work, struct sfu_unwind_stacktrace *trace,
+			      u64 cookie)
+{
+	struct df_ctx *ctx = df_chain_ctx;
+	const struct sfu_unwind_stacktrace *cached = NULL;
+
+	df_callback(work, trace, cookie);
+	ctx->late_ret = sfu_unwind_deferred_request(&ctx->req[2].work, &ctx->late_cookie);
+	ctx->cached_ret = sfu_unwind_deferred_cached(NULL, &cached, &ctx->cached_cookie);
+}
+
+static void request_while_the_walk_is_delivered_joins_its_entry(struct kunit *test)
+{
+	struct df_ctx *ctx = test->priv;
+	u64 unwinds = sfu_deferred_stat(SFU_DF_unwinds);
+	u64 hits = sfu_deferred_stat(SFU_DF_cache_hits);
+	const struct sfu_unwind_stacktrace *trace;
+	u64 c0 = 0, cookie = 0;
+
+	sfu_unwind_deferred_cancel(&ctx->req[0].work);
+	KUNIT_ASSERT_EQ(test, sfu_unwind_deferred_init(&ctx->req[0].work, df_chain_callback), 0);
+	df_chain_ctx = ctx;
+	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_request(&ctx->req[0].work, &c0), 0);
+	df_return_to_user(test, ctx);
+	/* Still the entry: served by the same walk, from its result. */
+	KUNIT_EXPECT_EQ(test, ctx->late_ret, 1);
+	KUNIT_EXPECT_EQ(test, ctx->late_cookie, c0);
+	KUNIT_EXPECT_EQ(test, ctx->cached_ret, 0);
+	KUNIT_EXPECT_EQ(test, ctx->cached_cookie, c0);
+	KUNIT_EXPECT_EQ(test, ctx->req[2].calls, 1);
+	KUNIT_EXPECT_EQ(test, ctx->req[2].cookie, c0);
+	KUNIT_EXPECT_EQ(test, ctx->queued, 1);
+	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_unwinds), unwinds + 1);
+	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_cache_hits), hits + 1);
+	/* The work is over: no result any more. */
+	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_cached(NULL, &trace, &cookie), -ENOENT);
 }
 
 static void changed_user_registers_start_a_new_entry(struct kunit *test)
@@ -363,11 +421,8 @@ static void cached_trace_is_only_for_the_same_entry(struct kunit *test)
 	/* Queued, not walked yet. */
 	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_cached(NULL, &trace, &cookie), -ENOENT);
 	df_return_to_user(test, ctx);
-	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_cached(NULL, &trace, &cookie), 0);
-	KUNIT_EXPECT_EQ(test, cookie, c0);
-	KUNIT_ASSERT_NOT_NULL(test, trace);
-	KUNIT_EXPECT_EQ(test, trace->nr, 0);
-	KUNIT_EXPECT_EQ(test, trace->stop_reason, SFU_STOP_NOT_USER);
+	/* Walked and delivered: the task may have been back to user space. */
+	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_cached(NULL, &trace, &cookie), -ENOENT);
 	/* A sample that interrupted user mode is a later entry. */
 	df_user_regs(&user);
 	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_cached(&user, &trace, &cookie), -ENOENT);
@@ -385,13 +440,13 @@ static void fault_in_walks_without_a_callback(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx->queued, 1);
 	df_return_to_user(test, ctx);
 	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_unwinds), unwinds + 1);
-	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_cached(NULL, &trace, &cookie), 0);
-	/* A requester of the same entry gets that walk and cookie. */
-	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_request(&ctx->req[0].work, &c0), 1);
-	KUNIT_EXPECT_EQ(test, c0, cookie);
+	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_cached(NULL, &trace, &cookie), -ENOENT);
+	/* A request after the walk is a new entry, walked again. */
+	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_request(&ctx->req[0].work, &c0), 0);
+	KUNIT_EXPECT_NE(test, c0, 0);
 	df_return_to_user(test, ctx);
 	KUNIT_EXPECT_EQ(test, ctx->req[0].calls, 1);
-	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_unwinds), unwinds + 1);
+	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_unwinds), unwinds + 2);
 }
 
 static void cancel_with_a_request_pending_drops_it(struct kunit *test)
@@ -466,7 +521,8 @@ static void requesters_beyond_the_limit_are_refused(struct kunit *test)
 static struct kunit_case sfu_deferred_cases[] = {
 	KUNIT_CASE(first_request_queues_one_unwind_with_a_nonzero_cookie),
 	KUNIT_CASE(every_requester_of_an_entry_is_called_once_with_its_cookie),
-	KUNIT_CASE(request_after_the_unwind_is_served_from_the_cache),
+	KUNIT_CASE(entries_with_identical_registers_are_distinct),
+	KUNIT_CASE(request_while_the_walk_is_delivered_joins_its_entry),
 	KUNIT_CASE(changed_user_registers_start_a_new_entry),
 	KUNIT_CASE(interrupt_of_user_mode_starts_a_new_entry),
 	KUNIT_CASE(cookies_of_entries_are_all_different_and_nonzero),

@@ -6,16 +6,16 @@
  * claimed with cmpxchg, so that a request from NMI context never allocates
  * and never takes a lock it could find held.  A slot holds the requester
  * bits of the task's current kernel entry, the entry's cookie, and the
- * cached callchain with the user registers it was walked from.
+ * callchain its walk found.
  *
  * "The current kernel entry" is what the kernel cannot tell a module on
- * 6.1: there is no hook on the return to user space.  It is known exactly
- * from the first request until the unwind has run (task_work runs before
- * the task can return to user space), and afterwards inferred: a request
- * starts a new entry when it comes from an interrupt of user mode, when
- * the task has exec'd, or when the task's saved user registers differ from
- * those the cached walk started from.  Documentation/deferred.rst says
- * what that inference can get wrong.
+ * 6.1: there is no hook on the return to user space.  What it guarantees
+ * is that task_work runs before the task returns to user space, so every
+ * request from an entry's first one (which queues the work) until the end
+ * of that work is in the same entry.  That is what an entry is here: its
+ * cookie and its walk serve the requests up to the end of the work that
+ * walked, and any later request starts a new entry.  Nothing is inferred
+ * from register contents, which two entries can share.
  *
  * Each slot's state changes under a one-word lock that task and IRQ
  * contexts take with interrupts off and NMI context only tries: a request
@@ -54,7 +54,11 @@
 /* Slots a task's hash may land in: the bound of every lookup. */
 #define SFU_DF_PROBES		16
 
-/* sfu_deferred_task.state: the requester bits of this entry, then: */
+/*
+ * sfu_deferred_task.state: the requester bits of this entry, then the
+ * entry's phase.  An entry lasts while QUEUED or RUNNING is set; CACHED
+ * (the trace is the entry's) only ever goes with RUNNING.
+ */
 #define SFU_DF_BITS	GENMASK(SFU_UNWIND_MAX_REQUESTERS - 1, 0)
 #define SFU_DF_QUEUED	BIT(SFU_UNWIND_MAX_REQUESTERS)		/* unwind work queued */
 #define SFU_DF_RUNNING	BIT(SFU_UNWIND_MAX_REQUESTERS + 1)	/* unwind work running */
@@ -73,10 +77,9 @@
  * @cookie: the current entry's cookie
  * @exec_id: the task's self_exec_id when the entry's first request came
  * @work: the task_work that unwinds and delivers
- * @trace: the cached callchain (valid while SFU_DF_CACHED)
+ * @trace: the entry's callchain (valid while SFU_DF_CACHED)
  * @capacity: entries @frames and @trace.entries have room for
  * @frames: the walk's frames
- * @regs: the user registers the cached walk started from
  */
 struct sfu_deferred_task {
 	struct task_struct *task;
@@ -89,7 +92,6 @@ struct sfu_deferred_task {
 	struct sfu_unwind_stacktrace trace;
 	unsigned int capacity;
 	struct sfu_frame *frames;
-	struct pt_regs regs;
 };
 
 /* NMI context cannot queue task_work on 6.1: it queues this. */
@@ -209,21 +211,6 @@ static bool sfu_df_user_task(struct task_struct *task)
 }
 
 /*
- * Is a request (or a cache lookup) in a later kernel entry than the cached
- * walk?  An interrupt of user mode is a new entry; so is anything after an
- * exec; otherwise the task's saved user registers tell, since every entry
- * from user space saves them anew.
- */
-static bool sfu_df_new_entry(const struct sfu_deferred_task *t, struct pt_regs *regs)
-{
-	if (regs && user_mode(regs))
-		return true;
-	if (READ_ONCE(current->self_exec_id) != t->exec_id)
-		return true;
-	return memcmp(task_pt_regs(current), &t->regs, sizeof(t->regs)) != 0;
-}
-
-/*
  * Unique system-wide, never 0: the CPU (+ 1) in the low bits, that CPU's
  * count of entries started in the high 44 bits (which do not wrap).
  */
@@ -274,23 +261,28 @@ static int sfu_df_walk(struct sfu_deferred_task *t)
 		t->trace.entries[i] = t->frames[i].ip;
 	t->trace.nr = nr;
 	t->trace.stop_reason = stop;
-	memcpy(&t->regs, task_pt_regs(current), sizeof(t->regs));
 	return 0;
 }
 
-/* Hand the trace to every requester of the entry, including late ones. */
+/*
+ * Hand the trace to every requester of the entry, including late ones
+ * (requests made meanwhile by a callback or an interrupt: cache hits).
+ * The entry ends with the last round: no later request can be proven to
+ * be in it.
+ */
 static void sfu_df_deliver(struct sfu_deferred_task *t)
 {
 	unsigned long flags, todo;
+	bool late = false;
 	int idx, bit;
 
 	idx = srcu_read_lock(&sfu_df_srcu);
-	for (;;) {
+	for (;; late = true) {
 		sfu_df_lock(t, &flags);
 		todo = atomic_long_read(&t->state) & SFU_DF_BITS & ~t->claimed;
 		t->claimed |= todo;
 		if (!todo)
-			atomic_long_andnot(SFU_DF_RUNNING, &t->state);
+			atomic_long_andnot(SFU_DF_RUNNING | SFU_DF_CACHED, &t->state);
 		sfu_df_unlock(t, flags);
 		if (!todo)
 			break;
@@ -301,6 +293,8 @@ static void sfu_df_deliver(struct sfu_deferred_task *t)
 			if (w) {
 				w->func(w, &t->trace, t->cookie);
 				sfu_df_count(SFU_DF_delivered, 1);
+				if (late)
+					sfu_df_count(SFU_DF_cache_hits, 1);
 			} else {
 				sfu_df_count(SFU_DF_dropped_cancel, 1);
 			}
@@ -330,18 +324,14 @@ static void sfu_df_run(struct sfu_deferred_task *t)
 		sfu_df_drop(t, SFU_DF_dropped_exec);
 		return;
 	}
-	if (state & SFU_DF_CACHED) {
-		sfu_df_count(SFU_DF_cache_hits, 1);
-	} else {
-		if (sfu_df_walk(t)) {
-			sfu_df_drop(t, SFU_DF_dropped_nomem);
-			return;
-		}
-		sfu_df_count(SFU_DF_unwinds, 1);
-		/* The trace and its registers before the flag (cached() reads them). */
-		smp_mb__before_atomic();
-		atomic_long_or(SFU_DF_CACHED, &t->state);
+	if (sfu_df_walk(t)) {
+		sfu_df_drop(t, SFU_DF_dropped_nomem);
+		return;
 	}
+	sfu_df_count(SFU_DF_unwinds, 1);
+	/* The trace before the flag (cached() reads it). */
+	smp_mb__before_atomic();
+	atomic_long_or(SFU_DF_CACHED, &t->state);
 	sfu_df_deliver(t);
 }
 
@@ -399,12 +389,17 @@ static int sfu_df_queue(struct sfu_deferred_task *t)
 	return sfu_task_work_add(current, &t->work, sfu_df_task_work, TWA_RESUME);
 }
 
+/*
+ * @regs tell nothing more here: a request while the entry's work is queued
+ * or running is in that entry (the task cannot have returned to user space
+ * in between), and any other starts a new one, whatever the registers.
+ */
 static int sfu_df_request(struct sfu_unwind_work *work, struct pt_regs *regs, u64 *cookie)
 {
 	struct task_struct *task = current;
 	struct sfu_deferred_task *t;
 	unsigned long bit, state, flags;
-	bool new_entry, queue;
+	bool new_entry;
 	int ret, err;
 
 	if (!work || work->bit < 0 || work->bit >= SFU_UNWIND_MAX_REQUESTERS)
@@ -428,11 +423,9 @@ static int sfu_df_request(struct sfu_unwind_work *work, struct pt_regs *regs, u6
 
 	bit = BIT(work->bit);
 	state = atomic_long_read(&t->state);
-	new_entry = !(state & SFU_DF_BUSY) &&
-		    (!(state & SFU_DF_CACHED) || sfu_df_new_entry(t, regs));
-	/* Queued or running work delivers a late bit; a cached entry needs work. */
-	queue = new_entry || (!(state & bit) && !(state & SFU_DF_BUSY));
-	if (queue && in_nmi() && !sfu_df_claim_irq_work(t)) {
+	/* Queued or running work is this entry's, and delivers a late bit. */
+	new_entry = !(state & SFU_DF_BUSY);
+	if (new_entry && in_nmi() && !sfu_df_claim_irq_work(t)) {
 		sfu_df_unlock(t, flags);
 		goto busy;
 	}
@@ -449,7 +442,7 @@ static int sfu_df_request(struct sfu_unwind_work *work, struct pt_regs *regs, u6
 		ret = 1;
 		sfu_df_count(SFU_DF_already, 1);
 	} else {
-		atomic_long_or(bit | (queue ? SFU_DF_QUEUED : 0), &t->state);
+		atomic_long_or(bit, &t->state);
 		ret = 1;
 		sfu_df_count(SFU_DF_joined, 1);
 	}
@@ -457,7 +450,7 @@ static int sfu_df_request(struct sfu_unwind_work *work, struct pt_regs *regs, u6
 		*cookie = t->cookie;
 	sfu_df_unlock(t, flags);
 
-	if (queue) {
+	if (new_entry) {
 		err = sfu_df_queue(t);
 		if (err) {
 			/* Only task_work_add() fails: the task is past exit_task_work(). */
@@ -481,10 +474,14 @@ busy:
  * task_work before the task returns to user space; every requester of the
  * entry then gets the callchain and the cookie, once.
  *
+ * An entry lasts from its first request to the end of the work that walks
+ * it: a request after that starts a new entry, with a new cookie and a new
+ * walk, whatever the task's registers.
+ *
  * Context: any, NMI included.
- * Return: 0 if this request queued the entry's unwind; 1 if the unwind was
- * already queued or has run for this entry (@work's callback is then
- * queued, or was made, with the cached callchain); -EINVAL for a kernel
+ * Return: 0 if this request queued the entry's unwind; 1 if the entry's
+ * unwind is already queued or running (@work's callback is then made,
+ * or was made, with the entry's callchain); -EINVAL for a kernel
  * thread or a @work not registered; -ESRCH if the task is exiting;
  * -ENOSPC if no slot is free for the task; -EBUSY (NMI context only) if
  * the NMI interrupted a change of the task's state or the CPU's NMI
@@ -503,8 +500,9 @@ EXPORT_SYMBOL_NS_GPL(sfu_unwind_deferred_request, SFU_NS);
  *	or NULL
  * @cookie: if not NULL, set to the cookie of the current kernel entry
  *
- * As sfu_unwind_deferred_request(); @regs from user mode say for certain
- * that this interrupt is a new kernel entry.
+ * As sfu_unwind_deferred_request(), which it is: an interrupt of user
+ * mode is a new kernel entry, and the entry's work, queued or running,
+ * would mean the task had not been back to user space.
  *
  * Context: any, NMI included.
  * Return: as sfu_unwind_deferred_request().
@@ -523,12 +521,15 @@ EXPORT_SYMBOL_NS_GPL(sfu_unwind_deferred_request_regs, SFU_NS);
  * @cookie: set to the entry's cookie
  *
  * For a sampler in NMI context: a sample taken after the task's unwind
- * ran, on its way back to user space, can use the result as it is.  The
- * trace stays valid until the task's next request that starts a new entry,
- * which only the task itself (or an interrupt of it) can make.
+ * ran, while the work that made it still runs (its callbacks), can use the
+ * result as it is.  Once that work is over the module cannot know whether
+ * the task has been back to user space, and there is no result.  The
+ * trace stays valid until the task's next request, which starts a new
+ * entry and which only the task itself (or an interrupt of it) can make.
  *
  * Context: any, NMI included; lock-free.
- * Return: 0 with @trace and @cookie set, or -ENOENT.
+ * Return: 0 with @trace and @cookie set, or -ENOENT (always when @regs
+ * interrupted user mode: that interrupt is a new entry).
  */
 int sfu_unwind_deferred_cached(struct pt_regs *regs, const struct sfu_unwind_stacktrace **trace,
 			       u64 *cookie)
@@ -539,9 +540,8 @@ int sfu_unwind_deferred_cached(struct pt_regs *regs, const struct sfu_unwind_sta
 	if (!sfu_df_user_task(task) || (task->flags & PF_EXITING))
 		return -ENOENT;
 	t = sfu_df_find(task);
-	if (!t || !(atomic_long_read_acquire(&t->state) & SFU_DF_CACHED))
-		return -ENOENT;
-	if (sfu_df_new_entry(t, regs))
+	if ((regs && user_mode(regs)) || !t ||
+	    !(atomic_long_read_acquire(&t->state) & SFU_DF_CACHED))
 		return -ENOENT;
 	*trace = &t->trace;
 	*cookie = t->cookie;
@@ -554,8 +554,7 @@ EXPORT_SYMBOL_NS_GPL(sfu_unwind_deferred_cached, SFU_NS);
  *
  * Requests a faultable unwind of the current task before it returns to
  * user space, with no callback: the SFrame data and stack pages it needs
- * are then present for no-fault unwinds of later samples, and
- * sfu_unwind_deferred_cached() has a result for the rest of the entry.
+ * are then present for no-fault unwinds of later samples.
  *
  * Context: any, NMI included.
  * Return: 0 if the unwind is queued or done for this entry, else as

@@ -6,8 +6,8 @@
  * NMI included, for the user callchain of the current task.  The unwind
  * itself runs once per kernel entry, in task_work just before the task
  * returns to user space, where the SFrame data and the stack may be faulted
- * in; its result is cached for the rest of that entry and handed to every
- * requester that asked, together with a cookie naming the entry.  A
+ * in; its result is handed to every requester that asked in that entry,
+ * together with a cookie naming the entry.  A
  * requester that records the cookie when it asks (say, in a perf sample
  * taken in NMI context) can later match the callchain delivered with the
  * same cookie.
