@@ -122,6 +122,25 @@ static inline bool sfu_caller_may_fault(void)
 }
 
 /**
+ * sfu_proc_mem_file_mm() - the address space a /proc/PID/mem file is for
+ * @file: a file whose operations are those of /proc/PID/mem
+ *
+ * fs/proc/base.c keeps it in @file->private_data: the mm that
+ * mm_access(PTRACE_MODE_ATTACH_FSCREDS) allowed when the file was opened,
+ * mmgrab()bed by proc_mem_open() for the file's life -- on 6.1 NULL when
+ * the task had no mm; later kernels (7.0 has it) refuse that open.  The
+ * pointer is only compared with a task's mm, never dereferenced: were a
+ * later kernel to keep something else there, the comparison would fail
+ * and remote unwinds be refused, never allowed.
+ *
+ * Return: the mm, or NULL.
+ */
+static inline struct mm_struct *sfu_proc_mem_file_mm(struct file *file)
+{
+	return file->private_data;
+}
+
+/**
  * sfu_hrtimer_setup() - initialise an hrtimer and set its callback
  * @timer: the timer
  * @fn: its callback

@@ -33,8 +33,9 @@
  * The target runs with argument 0 (spin until `stop` is set); the helper
  * waits until it records its innermost frame, unwinds it with
  * SFU_IOC_UNWIND_TASK, sets `stop` through /proc/PID/mem, and parses what
- * it prints.  Exit status 0 when everything matched; the reasons otherwise
- * on stderr.
+ * it prints.  Another process is unwound with an fd on its /proc/PID/mem
+ * (SFU_UNWIND_MEM_FD), as the module requires.  Exit status 0 when
+ * everything matched; the reasons otherwise on stderr.
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -329,17 +330,44 @@ static void poke_int(pid_t pid, uint64_t addr, int v)
 
 /* ---- the unwind ------------------------------------------------------ */
 
+/*
+ * struct unwind_req.mem: how SFU_IOC_UNWIND_TASK proves access to @pid.
+ * MEM_AUTO opens /proc/PID/mem for another process (and passes nothing
+ * when that open fails: the ioctl says what it thinks of that).
+ */
+enum { MEM_AUTO, MEM_NONE, MEM_FD };
+
 struct unwind_req {
 	pid_t pid;
 	unsigned int flags;
+	int mem;		/* MEM_* */
+	int mem_fd;		/* MEM_FD: the fd to pass */
 	struct sfu_frame frames[MAX_FRAMES];
 	struct sfu_unwind u;
 	int err;
 };
 
+/* Is @tid a thread of this process? */
+static int is_own_thread(pid_t tid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d", tid);
+	return !access(path, F_OK);
+}
+
+/* An fd on /proc/@pid/mem for reading, or -1 with errno set. */
+static int open_mem(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	return open(path, O_RDONLY);
+}
+
 static int unwind_run(struct unwind_req *r, unsigned long cmd)
 {
-	int fd = open(DEVICE, O_RDWR);
+	int fd = open(DEVICE, O_RDWR), mem = -1;
 
 	if (fd < 0)
 		die("cannot open " DEVICE ": %s", strerror(errno));
@@ -348,7 +376,20 @@ static int unwind_run(struct unwind_req *r, unsigned long cmd)
 	r->u.max = MAX_FRAMES;
 	r->u.flags = r->flags;
 	r->u.pid = r->pid;
+	if (r->mem == MEM_FD) {
+		r->u.flags |= SFU_UNWIND_MEM_FD;
+		r->u.mem_fd = r->mem_fd;
+	} else if (r->mem == MEM_AUTO && cmd == SFU_IOC_UNWIND_TASK && r->pid > 0 &&
+		   !is_own_thread(r->pid)) {
+		mem = open_mem(r->pid);
+		if (mem >= 0) {
+			r->u.flags |= SFU_UNWIND_MEM_FD;
+			r->u.mem_fd = mem;
+		}
+	}
 	r->err = ioctl(fd, cmd, &r->u) ? errno : 0;
+	if (mem >= 0)
+		close(mem);
 	close(fd);
 	return r->err;
 }
@@ -1179,6 +1220,7 @@ int main(int argc, char **argv)
 		return cmd_self();
 	if (!strcmp(cmd, "nop"))
 		return 0;
+
 	if (!strcmp(cmd, "exec-nop")) {
 		char *nop[] = { argv[0], "nop", NULL };
 
