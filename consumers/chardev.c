@@ -4,8 +4,9 @@
  * an ELF file (JITs, custom loaders), and unwinding on request.  The ABI is
  * include/uapi/sframe_unwind.h, documented in Documentation/uapi.rst.
  *
- * A process can only register or remove sections of its own mm, so the
- * device is open to everyone.
+ * A process can only register or remove sections of its own mm, and only
+ * unwind threads of its own or of a process whose /proc/PID/mem it could
+ * open (consumers/ioctl.c), so the device is open to everyone.
  */
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
@@ -84,12 +85,14 @@ DEFINE_SHOW_ATTRIBUTE(sfu_device_stats);
 /**
  * sfu_chardev_init() - create /dev/sframe_unwind and its debugfs file
  *
+ * Context: module init, in the loading task (see sfu_unwind_ioctl_init()).
  * Return: 0 or -errno.
  */
 int sfu_chardev_init(void)
 {
 	int err;
 
+	sfu_unwind_ioctl_init();
 	err = misc_register(&sfu_miscdev);
 	if (!err)
 		sfu_debugfs_file("device_stats", 0444, NULL, &sfu_device_stats_fops);

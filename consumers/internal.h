@@ -9,6 +9,7 @@
 #include <linux/compiler_types.h>
 
 long sfu_unwind_ioctl(unsigned int cmd, void __user *arg);
+void sfu_unwind_ioctl_init(void);
 int sfu_unwind_remote_pending(void);
 
 #endif /* _SFU_CONSUMERS_INTERNAL_H */

@@ -15,18 +15,32 @@
  * whichever lets go last, so either may give up first: the waiter on a
  * signal or timeout, the target by exiting (its pending task_work runs
  * from do_exit() without an mm) or by exec (a different program).
+ *
+ * Who may unwind whom.  Reading another process's stack is reading its
+ * memory, which the kernel guards with ptrace_may_access() in attach mode
+ * (/proc/PID/mem, process_vm_readv()), LSMs and Yama included.  Modules
+ * cannot call that (not exported on 6.1), and a copy of its credential
+ * checks would skip the LSM hooks.  So the caller proves its access with
+ * what the kernel's own check produced: an fd it opened on the target's
+ * /proc/PID/mem, whose open ran mm_access(PTRACE_MODE_ATTACH_FSCREDS) and
+ * pinned the mm that check allowed.  The request is bound to that mm: a
+ * target that has exec'd since (a new mm) is refused, at the ioctl and
+ * again in the target when the unwind runs.  Without an fd only the
+ * caller's own thread group can be unwound, as ptrace lets it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
 #include <linux/completion.h>
-#include <linux/cred.h>
-#include <linux/capability.h>
+#include <linux/err.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/magic.h>
 #include <linux/mm.h>
 #include <linux/pid.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
-#include <linux/sched/coredump.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -61,7 +75,7 @@ int sfu_unwind_remote_pending(void)
  * @work: the task_work queued on the target
  * @refs: the waiter's and the callback's references
  * @done: completed by the callback
- * @exec_id: the target's self_exec_id when queued
+ * @mm: the address space the caller may read (mmgrab()ed), or NULL
  * @max: capacity of @frames
  * @flags: SFU_UNWIND_*
  * @nr: frames stored, or -ESRCH if the target exited or exec'd
@@ -72,7 +86,7 @@ struct sfu_unwind_req {
 	struct callback_head work;
 	refcount_t refs;
 	struct completion done;
-	u64 exec_id;
+	struct mm_struct *mm;
 	unsigned int max;
 	unsigned int flags;
 	int nr;
@@ -96,8 +110,11 @@ static struct sfu_unwind_req *sfu_unwind_req_alloc(unsigned int max, unsigned in
 
 static void sfu_unwind_req_put(struct sfu_unwind_req *req)
 {
-	if (refcount_dec_and_test(&req->refs))
-		kvfree(req);
+	if (!refcount_dec_and_test(&req->refs))
+		return;
+	if (req->mm)
+		mmdrop(req->mm);
+	kvfree(req);
 }
 
 /* Runs in the target thread, on its way back to user space or at exit. */
@@ -106,8 +123,11 @@ static void sfu_unwind_task_work(struct callback_head *head)
 	struct sfu_unwind_req *req = container_of(head, struct sfu_unwind_req, work);
 
 	atomic_dec(&sfu_remote_pending);
-	/* At exit the user stack is gone; after exec it is another program's. */
-	if ((current->flags & PF_EXITING) || current->self_exec_id != req->exec_id)
+	/*
+	 * At exit the user stack is gone; after exec it is another program's,
+	 * in another mm, which the caller's permission does not cover.
+	 */
+	if ((current->flags & PF_EXITING) || current->mm != req->mm)
 		req->nr = -ESRCH;
 	else
 		req->nr = sfu_unwind_user(req->frames, req->max, req->flags, &req->stop_reason);
@@ -116,43 +136,80 @@ static void sfu_unwind_task_work(struct callback_head *head)
 	sfu_task_work_done();
 }
 
-/*
- * ptrace_may_access(task, PTRACE_MODE_READ_FSCREDS), which modules cannot
- * call, less its LSM hook: the caller's thread group, or a caller whose
- * filesystem ids match all of the target's ids, or one with CAP_SYS_PTRACE
- * over the target's user namespace; and a dumpable target.
+/* The file operations of /proc/PID/mem, learnt at module load. */
+static const struct file_operations *sfu_proc_mem_fops;
+
+/**
+ * sfu_unwind_ioctl_init() - learn what a /proc/PID/mem file looks like
+ *
+ * Opens /proc/self/mem of the task loading the module (root, in the
+ * initial namespaces as a rule) and keeps its file operations, against
+ * which SFU_IOC_UNWIND_TASK recognises the fds callers pass.  Done only
+ * here: looked up later, in a caller's context, the path could lead to a
+ * file the caller placed there (a bind mount of another procfs file in
+ * its own mount namespace).  Without procfs at load time remote unwinds
+ * are refused (EPERM) until the module is reloaded; it says so once.
+ *
+ * Context: module init, process context.
  */
-static int sfu_may_read_task(struct task_struct *task)
+void sfu_unwind_ioctl_init(void)
 {
-	const struct cred *cred = current_cred(), *tcred;
-	struct mm_struct *mm;
-	bool ok;
+	struct file *file = filp_open("/proc/self/mem", O_RDONLY, 0);
 
-	if (same_thread_group(task, current))
-		return 0;
-
-	rcu_read_lock();
-	tcred = __task_cred(task);
-	ok = (uid_eq(cred->fsuid, tcred->euid) && uid_eq(cred->fsuid, tcred->suid) &&
-	      uid_eq(cred->fsuid, tcred->uid) && gid_eq(cred->fsgid, tcred->egid) &&
-	      gid_eq(cred->fsgid, tcred->sgid) && gid_eq(cred->fsgid, tcred->gid)) ||
-	     ns_capable(tcred->user_ns, CAP_SYS_PTRACE);
-	rcu_read_unlock();
-	if (!ok)
-		return -EPERM;
-
-	/* Dumpability is read after the credentials, as commit_creds() writes them. */
-	smp_rmb();
-	task_lock(task);
-	mm = task->mm;
-	if (!mm)
-		ok = false;
+	if (IS_ERR(file)) {
+		pr_info("no /proc/self/mem at load (error %ld): SFU_IOC_UNWIND_TASK only for the caller's own threads\n",
+			PTR_ERR(file));
+		return;
+	}
+	if (file_inode(file)->i_sb->s_magic == PROC_SUPER_MAGIC)
+		sfu_proc_mem_fops = file->f_op;
 	else
-		ok = sfu_dumpable_or_ptrace_capable(task, mm);
+		pr_info("/proc is not procfs at load: SFU_IOC_UNWIND_TASK only for the caller's own threads\n");
+	filp_close(file, NULL);
+}
+
+/*
+ * The mm the caller may unwind in @task, mmgrab()ed into *@mmp: @task's
+ * own, if the caller is in its thread group (ptrace never refuses that)
+ * or if @fd is, as the caller's fd table has it, a /proc/PID/mem file
+ * open for reading whose open pinned that very mm after the kernel's
+ * ptrace check allowed it (@fd < 0: none given).
+ */
+static int sfu_remote_mm(struct task_struct *task, int fd, struct mm_struct **mmp)
+{
+	const struct file_operations *mem_fops = READ_ONCE(sfu_proc_mem_fops);
+	struct mm_struct *allowed = NULL;
+	struct file *file = NULL;
+	int err = 0;
+
+	if (fd >= 0) {
+		file = fget(fd);
+		if (!file)
+			return -EBADF;
+		if (!mem_fops || file->f_op != mem_fops || !(file->f_mode & FMODE_READ) ||
+		    file_inode(file)->i_sb->s_magic != PROC_SUPER_MAGIC)
+			err = -EPERM;
+		else
+			allowed = sfu_proc_mem_file_mm(file);
+		if (!allowed)
+			err = -EPERM;
+	} else if (!same_thread_group(task, current)) {
+		return -EPERM;
+	}
+
+	task_lock(task);
+	if (!task->mm) {
+		err = err ?: -ESRCH;
+	} else if (!err && file && task->mm != allowed) {
+		err = -EPERM;	/* another process, or the target exec'd since the open */
+	} else if (!err) {
+		*mmp = task->mm;
+		mmgrab(*mmp);
+	}
 	task_unlock(task);
-	if (!mm)
-		return -ESRCH;
-	return ok ? 0 : -EPERM;
+	if (file)
+		fput(file);
+	return err;
 }
 
 /* Have @task unwind itself into @req and wait for it. */
@@ -161,14 +218,6 @@ static int sfu_unwind_remote(struct task_struct *task, struct sfu_unwind_req *re
 	long left;
 	int err;
 
-	/* Kernel threads and io_uring workers never return to user space. */
-	if (task->flags & (PF_KTHREAD | PF_IO_WORKER))
-		return -EINVAL;
-	err = sfu_may_read_task(task);
-	if (err)
-		return err;
-
-	req->exec_id = READ_ONCE(task->self_exec_id);
 	refcount_inc(&req->refs);
 	atomic_inc(&sfu_remote_pending);
 	err = sfu_task_work_add(task, &req->work, sfu_unwind_task_work, TWA_SIGNAL);
@@ -187,8 +236,11 @@ static int sfu_unwind_remote(struct task_struct *task, struct sfu_unwind_req *re
 	return req->nr < 0 ? req->nr : 0;
 }
 
-/* Run @req for the thread @pid names (0: the caller). */
-static int sfu_unwind_pid(pid_t pid, struct sfu_unwind_req *req)
+/*
+ * Run @req for the thread @pid names (0: the caller), if the caller may
+ * read its stack (@fd: see sfu_remote_mm()).
+ */
+static int sfu_unwind_pid(pid_t pid, int fd, struct sfu_unwind_req *req)
 {
 	struct task_struct *task;
 	struct pid *p;
@@ -206,6 +258,14 @@ static int sfu_unwind_pid(pid_t pid, struct sfu_unwind_req *req)
 		task = get_task_struct(current);
 	}
 
+	/* Kernel threads and io_uring workers never return to user space. */
+	if (task->flags & (PF_KTHREAD | PF_IO_WORKER)) {
+		err = -EINVAL;
+		goto out;
+	}
+	err = sfu_remote_mm(task, fd, &req->mm);
+	if (err)
+		goto out;
 	if (task == current) {
 		/* Queued on ourselves it would run only after we return. */
 		req->nr = sfu_unwind_user(req->frames, req->max, req->flags, &req->stop_reason);
@@ -213,6 +273,7 @@ static int sfu_unwind_pid(pid_t pid, struct sfu_unwind_req *req)
 	} else {
 		err = sfu_unwind_remote(task, req);
 	}
+out:
 	put_task_struct(task);
 	return err;
 }
@@ -225,40 +286,47 @@ static int sfu_unwind_pid(pid_t pid, struct sfu_unwind_req *req)
  * SFU_IOC_UNWIND_SELF unwinds the calling thread from its system-call
  * registers.  SFU_IOC_UNWIND_TASK unwinds the thread @pid names (in the
  * caller's PID namespace; 0 or the caller's own TID: the caller), which
- * must be in the caller's thread group or readable as by
- * ptrace_may_access(PTRACE_MODE_READ_FSCREDS) less LSM checks; the call
- * waits until that thread next returns to user space (it is kicked like a
- * signal would), at most 5 s.  Both store at most min(@max, max_depth)
- * frames and set @nr and @stop_reason.
+ * must be in the caller's thread group, or in the address space that
+ * the fd in @mem_fd (with SFU_UNWIND_MEM_FD) was opened on: the target's
+ * /proc/PID/mem, opened since its last exec, whose open made the kernel's
+ * ptrace check in attach mode; the call waits until that thread next
+ * returns to user space (it is kicked like a signal would), at most 5 s.
+ * Both store at most min(@max, max_depth) frames and set @nr and
+ * @stop_reason.
  *
  * Context: process context, may sleep.
  * Return: 0; -ENOTTY for another @cmd; -EFAULT; -EINVAL for bad fields or
- * a thread without a user stack; -ENOMEM; -ESRCH if the thread does not
- * exist, exits or execs first; -EPERM; -EINTR if a signal interrupted the
- * wait; -ETIMEDOUT if the thread did not run its unwind in time (e.g. it
- * is stopped).
+ * a thread without a user stack; -EBADF if @mem_fd is not an open fd;
+ * -ENOMEM; -ESRCH if the thread does not exist, exits or execs first;
+ * -EPERM if neither the thread group nor @mem_fd allows it; -EINTR if a
+ * signal interrupted the wait; -ETIMEDOUT if the thread did not run its
+ * unwind in time (e.g. it is stopped).
  */
 long sfu_unwind_ioctl(unsigned int cmd, void __user *arg)
 {
 	struct sfu_unwind_req *req;
 	struct sfu_unwind u;
 	unsigned int max;
+	bool with_fd;
 	int err;
 
 	if (cmd != SFU_IOC_UNWIND_SELF && cmd != SFU_IOC_UNWIND_TASK)
 		return -ENOTTY;
 	if (copy_from_user(&u, arg, sizeof(u)))
 		return -EFAULT;
-	if (!u.max || (u.flags & ~SFU_UNWIND_ALL_FLAGS) || u.reserved ||
-	    (cmd == SFU_IOC_UNWIND_SELF && u.pid))
+	with_fd = u.flags & SFU_UNWIND_MEM_FD;
+	if (!u.max || (u.flags & ~(SFU_UNWIND_ALL_FLAGS | SFU_UNWIND_MEM_FD)) ||
+	    (with_fd ? u.mem_fd < 0 : u.mem_fd != 0) ||
+	    (cmd == SFU_IOC_UNWIND_SELF && (u.pid || with_fd)))
 		return -EINVAL;
 
 	max = min(u.max, sfu_unwind_depth_limit());
-	req = sfu_unwind_req_alloc(max, u.flags);
+	req = sfu_unwind_req_alloc(max, u.flags & SFU_UNWIND_ALL_FLAGS);
 	if (!req)
 		return -ENOMEM;
 
-	err = sfu_unwind_pid(cmd == SFU_IOC_UNWIND_SELF ? 0 : (pid_t)u.pid, req);
+	err = sfu_unwind_pid(cmd == SFU_IOC_UNWIND_SELF ? 0 : (pid_t)u.pid,
+			     with_fd ? u.mem_fd : -1, req);
 	if (!err) {
 		u.nr = req->nr;
 		u.stop_reason = req->stop_reason;

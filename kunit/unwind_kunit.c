@@ -17,6 +17,7 @@
 #include <linux/bitmap.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
+#include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -27,6 +28,7 @@
 #include "sframe/sframe_format.h"
 #include "sframe_unwind/unwind.h"
 #include "unwind_arch_kunit.h"
+#include "perf_arch.h"
 #include "user_mem.h"
 
 #define UW_FUNC_SIZE	0x100	/* every function's size and spacing */
@@ -242,6 +244,7 @@ struct uw_text {
  * @flags: SFU_UNWIND_* (besides the mode the run adds)
  * @max: capacity passed to the unwinder, 0 for UW_MAX_FRAMES
  * @one_mode: run only as given, not also with the other read mode
+ * @caller: UW_CALLER_* context the unwinder is called from
  * @frames: the frames expected
  * @stop: the stop reason expected
  */
@@ -256,8 +259,16 @@ struct uw_case {
 	unsigned int flags;
 	unsigned int max;
 	bool one_mode;
+	u8 caller;
 	struct uw_exp frames[UW_MAX_FRAMES];
 	u8 stop;
+};
+
+/* uw_case.caller: the context the walk is called from (default: may fault). */
+enum {
+	UW_CALLER_TASK,
+	UW_CALLER_PREEMPT_OFF,		/* a tracepoint probe, a spinlock */
+	UW_CALLER_PAGEFAULT_OFF,	/* inside pagefault_disable() */
 };
 
 #define W(a, ...)		{ .at = (a), .val = __VA_ARGS__ }
@@ -496,6 +507,21 @@ static const struct uw_case uw_cases[] = {
 		.ip = V_TXT(9, 0x10), .sp = V_STK(0x1000),
 		.frames = { F(V_TXT(9, 0x10), C0, REGS) },
 		.stop = SFU_STOP_BAD_RA,
+	},
+	{
+		/* The caller cannot fault: the walk is no-fault whatever it asked. */
+		.name = "faultable_walk_with_preemption_disabled_reads_without_faulting",
+		.sec = &sec_basic, .one_mode = true, .caller = UW_CALLER_PREEMPT_OFF,
+		.ip = V_TXT(9, 0x10), .sp = V_STK(0x1000),
+		.frames = { F(V_TXT(9, 0x10), C0, REGS) },
+		.stop = SFU_STOP_FAULT,
+	},
+	{
+		.name = "faultable_walk_with_page_faults_disabled_reads_without_faulting",
+		.sec = &sec_basic, .one_mode = true, .caller = UW_CALLER_PAGEFAULT_OFF,
+		.ip = V_TXT(9, 0x10), .sp = V_STK(0x1000),
+		.frames = { F(V_TXT(9, 0x10), C0, REGS) },
+		.stop = SFU_STOP_FAULT,
 	},
 	{
 		.name = "depth_limit_cuts_a_longer_chain",
@@ -1296,8 +1322,16 @@ static void uw_run_case(struct kunit *test, const struct uw_case *c, unsigned in
 		r.scratch = uw_value(env, &c->scratch);
 		r.compat = c->compat;
 		uw_arch_set_regs(regs, &r);
+		if (c->caller == UW_CALLER_PREEMPT_OFF)
+			preempt_disable();
+		else if (c->caller == UW_CALLER_PAGEFAULT_OFF)
+			pagefault_disable();
 		res->nr = sfu_unwind_user_regs(regs, res->frames, c->max ?: UW_MAX_FRAMES,
 					       c->flags | mode, &res->stop);
+		if (c->caller == UW_CALLER_PREEMPT_OFF)
+			preempt_enable();
+		else if (c->caller == UW_CALLER_PAGEFAULT_OFF)
+			pagefault_enable();
 		for (i = 0; i < UW_MAX_FRAMES && c->frames[i].ip.kind; i++) {
 			res->want[i].ip = uw_value(env, &c->frames[i].ip);
 			res->want[i].cfa = uw_value(env, &c->frames[i].cfa);
@@ -1474,6 +1508,30 @@ static void pointer_authentication_signs_for_real_where_the_cpu_can(struct kunit
 	kunit_info(test, "signed %#lx as %#lx", ra, uw_arch_sign_ra(ra, &real));
 }
 
+/*
+ * Native perf callchains leave a sample to perf's stock walk while a KVM
+ * vCPU thread runs its guest: the stock walk records no user stack for
+ * guest samples (perf_guest_state()), and the redirection must not record
+ * the vCPU thread's instead.
+ */
+static void perf_leaves_samples_of_a_vcpu_in_its_guest_to_the_stock_walk(struct kunit *test)
+{
+	struct pt_regs *regs = kunit_kzalloc(test, sizeof(*regs), GFP_KERNEL);
+	struct uw_user_regs r = { .ip = 0x400000, .sp = 0x7ff000 };
+	bool native, in_guest;
+
+	KUNIT_ASSERT_NOT_NULL(test, regs);
+	uw_arch_set_regs(regs, &r);
+	KUNIT_EXPECT_TRUE(test, sfu_perf_arch_native(regs));
+	/* What guest_timing_enter_irqoff() does to the vCPU thread. */
+	current->flags |= PF_VCPU;
+	in_guest = sfu_perf_arch_native(regs);
+	current->flags &= ~PF_VCPU;
+	native = sfu_perf_arch_native(regs);
+	KUNIT_EXPECT_FALSE(test, in_guest);
+	KUNIT_EXPECT_TRUE(test, native);
+}
+
 static int uw_suite_init(struct kunit_suite *suite)
 {
 	return sfu_kunit_mm_get();
@@ -1496,6 +1554,7 @@ static struct kunit_case uw_test_cases[] = {
 	KUNIT_CASE(invalid_arguments_are_refused),
 	KUNIT_CASE(every_stop_reason_has_a_distinct_name),
 	KUNIT_CASE(pointer_authentication_signs_for_real_where_the_cpu_can),
+	KUNIT_CASE(perf_leaves_samples_of_a_vcpu_in_its_guest_to_the_stock_walk),
 	{}
 };
 

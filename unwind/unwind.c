@@ -612,9 +612,10 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
  * they describe must be in the current mm.
  *
  * Context: with SFU_UNWIND_NOFAULT any context, NMI included (no-fault
- * reads, no locks but RCU); otherwise task context that may fault pages in
- * (in interrupt context or with interrupts off the unwind is no-fault
- * anyway).
+ * reads, no locks but RCU); otherwise task context that may fault pages in.
+ * Wherever the caller cannot fault (interrupt context, interrupts or
+ * preemption disabled, pagefault_disable(), an RCU read-side section:
+ * sfu_caller_may_fault()) the unwind is no-fault whatever @flags say.
  * Return: the number of frames stored (0 when there is no user context),
  * or -EINVAL for @max 0, a NULL @frames or unknown @flags.
  */
@@ -629,8 +630,8 @@ int sfu_unwind_user_regs(struct pt_regs *regs, struct sfu_frame *frames, unsigne
 
 	if (!frames || !max || (flags & ~SFU_UNWIND_ALL_FLAGS))
 		return -EINVAL;
-	/* A caller that cannot sleep gets no-fault reads whatever it asked. */
-	if (in_interrupt() || irqs_disabled())
+	/* A caller that cannot fault gets no-fault reads whatever it asked. */
+	if (!sfu_caller_may_fault())
 		flags |= SFU_UNWIND_NOFAULT;
 	limit = min(max, sfu_unwind_depth_limit());
 

@@ -5,7 +5,21 @@
 #ifndef _SFU_ARCH_ARM64_PERF_ARCH_H
 #define _SFU_ARCH_ARM64_PERF_ARCH_H
 
+#include <linux/sched.h>
 #include <asm/ptrace.h>
+
+/*
+ * A vCPU is loaded on this CPU: what makes arm64's perf_guest_state()
+ * (KVM's kvm_guest_state(): kvm_arch_pmi_in_guest() is "a running vCPU"
+ * with GUEST_PERF_EVENTS) report a guest sample.  KVM is built in on
+ * arm64 and exports kvm_get_running_vcpu().
+ */
+#if IS_ENABLED(CONFIG_KVM) && IS_ENABLED(CONFIG_GUEST_PERF_EVENTS)
+#include <linux/kvm_host.h>
+#define sfu_perf_arch_in_guest()	(!!kvm_get_running_vcpu())
+#else
+#define sfu_perf_arch_in_guest()	false
+#endif
 
 /**
  * sfu_perf_arch_native() - may the SFrame unwinder replace perf's user walk?
@@ -13,11 +27,19 @@
  *
  * AArch32 (compat) stacks stay with the stock walk
  * (arch/arm64/kernel/perf_callchain.c), which knows their frame layout.
+ * So do samples taken while a KVM vCPU runs, for which the stock walk
+ * records no user stack (perf_guest_state(), whose static call is not
+ * exported, asks KVM whether a vCPU is loaded on this CPU, and so does
+ * this hook), and those of a thread with PF_VCPU, which is in a guest run
+ * whatever the configuration.
  *
- * Return: true for an AArch64 user context.
+ * Context: any, NMI included.
+ * Return: true for an AArch64 user context outside a vCPU's run.
  */
 static inline bool sfu_perf_arch_native(struct pt_regs *regs)
 {
+	if ((current->flags & PF_VCPU) || sfu_perf_arch_in_guest())
+		return false;
 	return user_mode(regs) && !compat_user_mode(regs);
 }
 

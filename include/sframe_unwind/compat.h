@@ -9,13 +9,17 @@
 
 #include <linux/capability.h>
 #include <linux/fs.h>
+#include <linux/hardirq.h>
 #include <linux/hrtimer.h>
+#include <linux/irqflags.h>
 #include <linux/mm_types.h>
 #include <linux/module.h>
+#include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/coredump.h>
 #include <linux/shmem_fs.h>
+#include <linux/uaccess.h>
 #include <linux/version.h>
 
 #ifndef SUID_DUMP_USER		/* see sfu_dumpable_or_ptrace_capable() */
@@ -90,6 +94,50 @@ static inline bool sfu_dumpable_or_ptrace_capable(struct task_struct *task,
 	rcu_read_unlock();
 	return ok;
 #endif
+}
+
+/**
+ * sfu_caller_may_fault() - may the current context fault user pages in?
+ *
+ * What the kernel's own page-fault handler and might_fault() look at:
+ * no page fault may be handled in any interrupt context (hard, soft, NMI:
+ * in_interrupt() also sees PREEMPT_RT's per-task softirq count), with
+ * interrupts off, with preemption disabled (a non-zero preempt_count(),
+ * what in_atomic() tests: a tracepoint probe, a spinlock, rcu_read_lock()
+ * without PREEMPT_RCU), inside
+ * pagefault_disable(), or inside a preemptible RCU read-side critical
+ * section.  A kernel without CONFIG_PREEMPT_COUNT does not count
+ * preempt_disable() in preempt_count(): nothing can tell then, for this
+ * module as for the kernel's own might_sleep(); every kernel this module
+ * is tested on has the count (Debian's kernels through PREEMPT_DYNAMIC,
+ * the test kernels through DEBUG_ATOMIC_SLEEP).  The same on 6.1 and later.
+ *
+ * Context: any, NMI included.
+ * Return: false when the caller must not fault.
+ */
+static inline bool sfu_caller_may_fault(void)
+{
+	return !in_interrupt() && !preempt_count() && !irqs_disabled() && !pagefault_disabled() &&
+	       !rcu_preempt_depth();
+}
+
+/**
+ * sfu_proc_mem_file_mm() - the address space a /proc/PID/mem file is for
+ * @file: a file whose operations are those of /proc/PID/mem
+ *
+ * fs/proc/base.c keeps it in @file->private_data: the mm that
+ * mm_access(PTRACE_MODE_ATTACH_FSCREDS) allowed when the file was opened,
+ * mmgrab()bed by proc_mem_open() for the file's life -- on 6.1 NULL when
+ * the task had no mm; later kernels (7.0 has it) refuse that open.  The
+ * pointer is only compared with a task's mm, never dereferenced: were a
+ * later kernel to keep something else there, the comparison would fail
+ * and remote unwinds be refused, never allowed.
+ *
+ * Return: the mm, or NULL.
+ */
+static inline struct mm_struct *sfu_proc_mem_file_mm(struct file *file)
+{
+	return file->private_data;
 }
 
 /**

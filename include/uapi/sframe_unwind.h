@@ -65,6 +65,8 @@ struct sfu_frame {
 #define SFU_UNWIND_NOFAULT	0x1	/* no-fault reads only */
 #define SFU_UNWIND_NO_SFRAME	0x2	/* frame pointers only */
 #define SFU_UNWIND_NO_FP	0x4	/* SFrame only, no frame-pointer fallback */
+/* SFU_IOC_UNWIND_TASK: @mem_fd is an fd on the target's /proc/PID/mem */
+#define SFU_UNWIND_MEM_FD	0x100
 
 /**
  * struct sfu_unwind - unwind a user stack
@@ -74,7 +76,11 @@ struct sfu_frame {
  * @flags: SFU_UNWIND_*
  * @stop_reason: out: enum sfu_stop_reason (below)
  * @pid: SFU_IOC_UNWIND_TASK only: the thread to unwind (0 = caller)
- * @reserved: 0
+ * @mem_fd: with SFU_UNWIND_MEM_FD (SFU_IOC_UNWIND_TASK only): an fd open
+ *	for reading on /proc/PID/mem of the thread's process, opened since
+ *	its last exec; it is what allows unwinding a thread of another
+ *	process.  0 without the flag.
+ * @reserved: the name @mem_fd had when it had to be 0
  */
 struct sfu_unwind {
 	__u64 frames;
@@ -83,7 +89,10 @@ struct sfu_unwind {
 	__u32 flags;
 	__s32 stop_reason;
 	__u32 pid;
-	__u32 reserved;
+	union {
+		__s32 mem_fd;
+		__u32 reserved;
+	};
 };
 
 #define SFU_IOC_REGISTER	_IOWR(SFU_IOC_MAGIC, 1, struct sfu_register)

@@ -6,6 +6,7 @@
  *   sfu-stack-check chain  [opts] BIN          chain: leaf .. main
  *   sfu-stack-check uselib [opts] BIN [LIB]    uselib: callback .. main
  *   sfu-stack-check edges  BIN                 SFU_IOC_UNWIND_TASK corner cases
+ *   sfu-stack-check perm   BIN                 who may unwind whom (as root)
  *   sfu-stack-check self                       SFU_IOC_UNWIND_SELF smoke test
  *   sfu-stack-check exec-nop | nop             (the exec target of "edges")
  *   sfu-stack-check sample [opts] BIN          user_stack events from the sampler
@@ -33,8 +34,9 @@
  * The target runs with argument 0 (spin until `stop` is set); the helper
  * waits until it records its innermost frame, unwinds it with
  * SFU_IOC_UNWIND_TASK, sets `stop` through /proc/PID/mem, and parses what
- * it prints.  Exit status 0 when everything matched; the reasons otherwise
- * on stderr.
+ * it prints.  Another process is unwound with an fd on its /proc/PID/mem
+ * (SFU_UNWIND_MEM_FD), as the module requires.  Exit status 0 when
+ * everything matched; the reasons otherwise on stderr.
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -50,12 +52,14 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/user.h>
 #include <sys/wait.h>
+#include <grp.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -329,17 +333,44 @@ static void poke_int(pid_t pid, uint64_t addr, int v)
 
 /* ---- the unwind ------------------------------------------------------ */
 
+/*
+ * struct unwind_req.mem: how SFU_IOC_UNWIND_TASK proves access to @pid.
+ * MEM_AUTO opens /proc/PID/mem for another process (and passes nothing
+ * when that open fails: the ioctl says what it thinks of that).
+ */
+enum { MEM_AUTO, MEM_NONE, MEM_FD };
+
 struct unwind_req {
 	pid_t pid;
 	unsigned int flags;
+	int mem;		/* MEM_* */
+	int mem_fd;		/* MEM_FD: the fd to pass */
 	struct sfu_frame frames[MAX_FRAMES];
 	struct sfu_unwind u;
 	int err;
 };
 
+/* Is @tid a thread of this process? */
+static int is_own_thread(pid_t tid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d", tid);
+	return !access(path, F_OK);
+}
+
+/* An fd on /proc/@pid/mem for reading, or -1 with errno set. */
+static int open_mem(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	return open(path, O_RDONLY);
+}
+
 static int unwind_run(struct unwind_req *r, unsigned long cmd)
 {
-	int fd = open(DEVICE, O_RDWR);
+	int fd = open(DEVICE, O_RDWR), mem = -1;
 
 	if (fd < 0)
 		die("cannot open " DEVICE ": %s", strerror(errno));
@@ -348,7 +379,20 @@ static int unwind_run(struct unwind_req *r, unsigned long cmd)
 	r->u.max = MAX_FRAMES;
 	r->u.flags = r->flags;
 	r->u.pid = r->pid;
+	if (r->mem == MEM_FD) {
+		r->u.flags |= SFU_UNWIND_MEM_FD;
+		r->u.mem_fd = r->mem_fd;
+	} else if (r->mem == MEM_AUTO && cmd == SFU_IOC_UNWIND_TASK && r->pid > 0 &&
+		   !is_own_thread(r->pid)) {
+		mem = open_mem(r->pid);
+		if (mem >= 0) {
+			r->u.flags |= SFU_UNWIND_MEM_FD;
+			r->u.mem_fd = mem;
+		}
+	}
 	r->err = ioctl(fd, cmd, &r->u) ? errno : 0;
+	if (mem >= 0)
+		close(mem);
 	close(fd);
 	return r->err;
 }
@@ -1142,6 +1186,299 @@ static int cmd_edges(const char *bin)
 	return failures ? 1 : 0;
 }
 
+/* ---- who may unwind whom ------------------------------------------------ */
+
+#define NOBODY		65534
+#define YAMA		"/proc/sys/kernel/yama/ptrace_scope"
+
+static const char *err_name(int err)
+{
+	return err ? strerror(err) : "success";
+}
+
+/*
+ * Drop to an unprivileged user: no capability is left after setuid().
+ * The uid change left the process not dumpable (suid_dumpable), which a
+ * user's own processes are: its /proc files would belong to root.
+ */
+static void become_nobody(void)
+{
+	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY) ||
+	    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+		die("cannot become uid %d: %s", NOBODY, strerror(errno));
+}
+
+/* Run @fn(@arg) in a child that became nobody; it fails the test unless 0. */
+static void as_nobody(int (*fn)(void *), void *arg, const char *what)
+{
+	int status;
+	pid_t c = fork();
+
+	if (c < 0)
+		die("fork: %s", strerror(errno));
+	if (!c) {
+		target_pid = 0;
+		failures = 0;
+		become_nobody();
+		_exit(fn(arg) ? 1 : 0);
+	}
+	if (waitpid(c, &status, 0) != c || !WIFEXITED(status) || WEXITSTATUS(status))
+		fail("%s: failed (status %#x)", what, status);
+}
+
+/* Start the chain program @bin (spinning in leaf) as @uid, and wait for leaf. */
+static void start_spinner(struct target *t, const char *bin, int nobody)
+{
+	char *argv[] = { (char *)bin, "0", NULL };
+
+	elf_open(&t->elf, bin);
+	t->pid = fork();
+	if (t->pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!t->pid) {
+		if (nobody)
+			become_nobody();
+		execv(bin, argv);
+		_exit(127);
+	}
+	target_pid = t->pid;
+	wait_running(t->pid, bin);
+	t->base = map_base(t->pid, &t->elf);
+	wait_leaf(t, elf_sym_must(&t->elf, "trace", NULL));
+}
+
+static void stop_spinner(struct target *t)
+{
+	kill(t->pid, SIGKILL);
+	waitpid(t->pid, NULL, 0);
+	target_pid = 0;
+}
+
+static int yama_on;
+
+/*
+ * A process of the same user that is not an ancestor of the target: the
+ * thread group rule refuses it without an fd, an fd of another kind or of
+ * another address space does not help, and under ptrace_scope 1 it cannot
+ * open the target's /proc/PID/mem at all.
+ */
+static int perm_sibling(void *arg)
+{
+	struct target *t = arg;
+	struct unwind_req r = { .pid = t->pid, .mem = MEM_NONE };
+	char path[64];
+	int fd;
+
+	if (unwind_run(&r, SFU_IOC_UNWIND_TASK) != EPERM)
+		fail("same user, not a descendant, no fd: %s, want EPERM", err_name(r.err));
+	fd = open_mem(t->pid);
+	if (yama_on && fd >= 0)
+		fail("a non-descendant opened /proc/%d/mem under ptrace_scope 1", t->pid);
+	if (fd >= 0)
+		close(fd);
+	/* /proc/PID/maps: ptrace's read mode, which Yama allows. */
+	snprintf(path, sizeof(path), "/proc/%d/maps", t->pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		fail("cannot open %s: %s", path, strerror(errno));
+	} else {
+		r.mem = MEM_FD;
+		r.mem_fd = fd;
+		if (unwind_run(&r, SFU_IOC_UNWIND_TASK) != EPERM)
+			fail("an fd on %s: %s, want EPERM", path, err_name(r.err));
+		close(fd);
+	}
+	/* A mem file, but of our own address space. */
+	fd = open("/proc/self/mem", O_RDONLY);
+	r.mem = MEM_FD;
+	r.mem_fd = fd;
+	if (fd < 0 || unwind_run(&r, SFU_IOC_UNWIND_TASK) != EPERM)
+		fail("an fd on our own /proc/self/mem: %s, want EPERM", err_name(r.err));
+	if (fd >= 0)
+		close(fd);
+	return failures;
+}
+
+/* A descendant without capabilities: allowed with its /proc/PID/mem. */
+static int perm_descendant(void *arg)
+{
+	struct target t = {};
+	struct unwind_req r = {};
+	uint64_t leaf, size;
+
+	start_spinner(&t, arg, 0);
+	leaf = t.base + elf_sym_must(&t.elf, "leaf", &size);
+	r.pid = t.pid;
+	if (unwind_run(&r, SFU_IOC_UNWIND_TASK) || !r.u.nr)
+		fail("descendant with its /proc/PID/mem: %s, %u frames", err_name(r.err), r.u.nr);
+	else if (r.frames[0].ip < leaf || r.frames[0].ip >= leaf + size)
+		fail("descendant: frame 0 %#llx is not in leaf",
+		     (unsigned long long)r.frames[0].ip);
+	r.mem = MEM_NONE;
+	if (unwind_run(&r, SFU_IOC_UNWIND_TASK) != EPERM)
+		fail("descendant without an fd: %s, want EPERM", err_name(r.err));
+	stop_spinner(&t);
+	return failures;
+}
+
+/* The target's effective uid, from /proc/PID/status (readable by all). */
+static long task_euid(pid_t pid)
+{
+	char path[64], line[256];
+	long ruid, euid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Uid: %ld %ld", &ruid, &euid) == 2)
+			break;
+	fclose(f);
+	return euid;
+}
+
+/*
+ * A child of ours execs a setuid-root program: the fd we opened on its
+ * /proc/PID/mem before (and that allowed an unwind then) is for the old
+ * address space and allows nothing after; a new open is refused.
+ */
+static int perm_setuid_exec(void *arg)
+{
+	const char *suid = arg;
+	struct unwind_req r = { .mem = MEM_FD };
+	int go[2], out[2], fd, i;
+	char c;
+	pid_t pid;
+
+	if (pipe(go) || pipe(out))
+		die("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!pid) {
+		dup2(out[1], 1);
+		close(out[0]);
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(126);
+		execl(suid, suid, "suid-spin", (char *)NULL);
+		_exit(127);
+	}
+	target_pid = pid;
+	close(out[1]);
+	close(go[0]);
+	fd = open_mem(pid);
+	if (fd < 0)
+		die("cannot open our child's /proc/%d/mem: %s", pid, strerror(errno));
+	r.pid = pid;
+	r.mem_fd = fd;
+	if (unwind_run(&r, SFU_IOC_UNWIND_TASK) || !r.u.nr)
+		fail("before the exec, with the fd: %s, %u frames", err_name(r.err), r.u.nr);
+	if (write(go[1], "x", 1) != 1 || read(out[0], &c, 1) != 1)
+		die("the setuid program did not start");
+	for (i = 0; i < 100 && task_euid(pid) != 0; i++)
+		usleep(10000);
+	if (task_euid(pid) != 0)
+		die("%s did not run with euid 0 (is /tmp nosuid?)", suid);
+	if (unwind_run(&r, SFU_IOC_UNWIND_TASK) != EPERM)
+		fail("fd opened before the target's setuid exec: %s, want EPERM", err_name(r.err));
+	close(fd);
+	fd = open_mem(pid);
+	if (fd >= 0)
+		fail("opened /proc/%d/mem of a setuid-root program", pid);
+	if (fd >= 0)
+		close(fd);
+	r.mem = MEM_NONE;
+	if (unwind_run(&r, SFU_IOC_UNWIND_TASK) != EPERM)
+		fail("setuid target without an fd: %s, want EPERM", err_name(r.err));
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	target_pid = 0;
+	return failures;
+}
+
+/* A setuid-root copy of this program in /tmp, for perm_setuid_exec(). */
+static void make_setuid_copy(char *path, size_t len)
+{
+	char buf[65536];
+	ssize_t n;
+	int in, out;
+
+	snprintf(path, len, "/tmp/sfu-suid-%d", getpid());
+	in = open("/proc/self/exe", O_RDONLY);
+	out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0700);
+	if (in < 0 || out < 0)
+		die("cannot copy this program to %s: %s", path, strerror(errno));
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			die("write %s: %s", path, strerror(errno));
+	close(in);
+	if (fchown(out, 0, 0) || fchmod(out, 04755))
+		die("cannot make %s setuid root: %s", path, strerror(errno));
+	close(out);
+}
+
+static int cmd_perm(const char *bin)
+{
+	char scope[16] = "", suid[64], path[64];
+	struct unwind_req r = {};
+	struct target t = {};
+	int fd;
+	FILE *f;
+
+	if (geteuid())
+		die("perm must run as root");
+	f = fopen(YAMA, "r");
+	if (f) {
+		if (!fgets(scope, sizeof(scope), f))
+			scope[0] = '\0';
+		fclose(f);
+		write_text(YAMA, "1");
+		yama_on = 1;
+	} else {
+		printf("no Yama in this kernel: ptrace_scope 1 not tried\n");
+	}
+
+	/* The argument's own checks. */
+	r.pid = 0;
+	r.mem = MEM_FD;
+	r.mem_fd = 1000;
+	if (unwind_run(&r, SFU_IOC_UNWIND_TASK) != EBADF)
+		fail("mem_fd not open: %s, want EBADF", err_name(r.err));
+	r.mem_fd = -1;
+	if (unwind_run(&r, SFU_IOC_UNWIND_TASK) != EINVAL)
+		fail("negative mem_fd: %s, want EINVAL", err_name(r.err));
+	r.mem_fd = 0;
+	if (unwind_run(&r, SFU_IOC_UNWIND_SELF) != EINVAL)
+		fail("SFU_UNWIND_MEM_FD with SELF: %s, want EINVAL", err_name(r.err));
+
+	start_spinner(&t, bin, 1);
+	/* Open, but not for reading. */
+	snprintf(path, sizeof(path), "/proc/%d/mem", t.pid);
+	fd = open(path, O_WRONLY);
+	r.pid = t.pid;
+	r.mem_fd = fd;
+	if (fd < 0 || unwind_run(&r, SFU_IOC_UNWIND_TASK) != EPERM)
+		fail("an fd on /proc/PID/mem open for writing only: %s, want EPERM",
+		     err_name(r.err));
+	if (fd >= 0)
+		close(fd);
+	as_nobody(perm_sibling, &t, "same user, not a descendant");
+	stop_spinner(&t);
+
+	as_nobody(perm_descendant, (void *)bin, "descendant without capabilities");
+
+	make_setuid_copy(suid, sizeof(suid));
+	as_nobody(perm_setuid_exec, suid, "across the target's setuid exec");
+	unlink(suid);
+
+	if (yama_on && scope[0])
+		write_text(YAMA, scope);
+	return failures ? 1 : 0;
+}
+
 /* ---- main ------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -1179,6 +1516,13 @@ int main(int argc, char **argv)
 		return cmd_self();
 	if (!strcmp(cmd, "nop"))
 		return 0;
+	if (!strcmp(cmd, "suid-spin")) {
+		/* perm's setuid target: say it runs, then wait to be killed. */
+		if (write(1, "x", 1) != 1)
+			return 1;
+		for (;;)
+			pause();
+	}
 	if (!strcmp(cmd, "exec-nop")) {
 		char *nop[] = { argv[0], "nop", NULL };
 
@@ -1193,6 +1537,8 @@ int main(int argc, char **argv)
 		return cmd_uselib(&o, argv[i]);
 	if (!strcmp(cmd, "edges"))
 		return cmd_edges(argv[i]);
+	if (!strcmp(cmd, "perm"))
+		return cmd_perm(argv[i]);
 	if (!strcmp(cmd, "sample") || !strcmp(cmd, "trigger"))
 		return cmd_events(&o, cmd, argv[i]);
 	die("unknown command %s", cmd);

@@ -5,9 +5,16 @@
 # missing threads, kernel threads, our own thread, another user's process
 # (EPERM), a stopped target (ETIMEDOUT), an interrupted waiter (EINTR), a
 # target killed or exec'ing with a request queued (ESRCH); afterwards no
-# request may be left queued.
+# request may be left queued.  Then who may unwind whom (perm): with Yama's
+# ptrace_scope at 1 where the kernel has Yama, an unprivileged process of
+# the same user that is not an ancestor of the target gets EPERM (no fd,
+# an fd of another procfs file or of its own mm; it cannot open the
+# target's /proc/PID/mem); an unprivileged parent unwinds its child with
+# the child's /proc/PID/mem fd and gets EPERM without it; an fd opened
+# before the target exec'd a setuid-root program allows nothing after.
 . ./unwind-lib
 
 run self
 run edges "$e2e/chain-fp"
+run perm "$e2e/chain-fp"
 exit $fail
