@@ -192,6 +192,7 @@ bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end
 		    bool text, bool data);
 void sfu_recheck(struct mm_struct *mm);
 void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid);
+void sfu_kunit_fail_store(unsigned int nth, void (*fn)(void *arg), void *arg);
 
 /* lookup.c */
 int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault, struct sfu_sframe_row *row);

@@ -73,6 +73,49 @@ void sfu_section_free(struct sfu_section *s)
 	call_rcu(&s->rcu, sfu_section_free_rcu);
 }
 
+/*
+ * KUnit: a store of the registry's trees by one task fails with -ENOMEM,
+ * as a store that needs a maple node under memory pressure does.
+ */
+static struct task_struct *sfu_store_fail_task;
+static unsigned int sfu_store_fail_nth;
+static void (*sfu_store_fail_fn)(void *arg);
+static void *sfu_store_fail_arg;
+
+/**
+ * sfu_kunit_fail_store() - make a tree store of the current task fail
+ * @nth: which of its next stores fails (1: the next one); 0 disarms
+ * @fn: if not NULL, called as that store fails, the earlier ones done
+ * @arg: for @fn
+ *
+ * Context: the task whose store is to fail; a test hook, never used
+ * outside KUnit.
+ */
+void sfu_kunit_fail_store(unsigned int nth, void (*fn)(void *arg), void *arg)
+{
+	WRITE_ONCE(sfu_store_fail_task, NULL);
+	sfu_store_fail_nth = nth;
+	sfu_store_fail_fn = fn;
+	sfu_store_fail_arg = arg;
+	if (nth)
+		WRITE_ONCE(sfu_store_fail_task, current);
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_kunit_fail_store);
+
+/* Every change of a registry's trees goes through here, its lock held. */
+static int sfu_tree_store(struct maple_tree *mt, unsigned long first, unsigned long last,
+			  void *entry, gfp_t gfp)
+{
+	if (IS_ENABLED(CONFIG_KUNIT) && unlikely(READ_ONCE(sfu_store_fail_task) == current) &&
+	    !--sfu_store_fail_nth) {
+		WRITE_ONCE(sfu_store_fail_task, NULL);
+		if (sfu_store_fail_fn)
+			sfu_store_fail_fn(sfu_store_fail_arg);
+		return -ENOMEM;
+	}
+	return mtree_store_range(mt, first, last, entry, gfp);
+}
+
 /**
  * sfu_section_remove_locked() - take @s off @smm's trees and free it
  * @smm: the registry, its lock held (sfu_mm_write_begin())
@@ -81,9 +124,9 @@ void sfu_section_free(struct sfu_section *s)
 void sfu_section_remove_locked(struct sfu_mm *smm, struct sfu_section *s)
 {
 	if (mtree_load(&smm->text, s->text_start) == s)
-		mtree_store_range(&smm->text, s->text_start, s->text_end - 1, NULL, GFP_KERNEL);
+		sfu_tree_store(&smm->text, s->text_start, s->text_end - 1, NULL, GFP_KERNEL);
 	if (sfu_section_has_data(s) && mtree_load(&smm->data, s->data_start) == s)
-		mtree_store_range(&smm->data, s->data_start, s->data_end - 1, NULL, GFP_KERNEL);
+		sfu_tree_store(&smm->data, s->data_start, s->data_end - 1, NULL, GFP_KERNEL);
 	atomic_dec(&smm->nr_sections);
 	sfu_stat_inc(SFU_STAT_removed);
 	sfu_section_free(s);
@@ -197,12 +240,11 @@ int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
 		sfu_section_discard(s);
 		return -ENOSPC;
 	}
-	err = mtree_store_range(&smm->text, s->text_start, s->text_end - 1, s, GFP_KERNEL);
+	err = sfu_tree_store(&smm->text, s->text_start, s->text_end - 1, s, GFP_KERNEL);
 	if (!err && sfu_section_has_data(s)) {
-		err = mtree_store_range(&smm->data, s->data_start, s->data_end - 1, s, GFP_KERNEL);
+		err = sfu_tree_store(&smm->data, s->data_start, s->data_end - 1, s, GFP_KERNEL);
 		if (err)
-			mtree_store_range(&smm->text, s->text_start, s->text_end - 1, NULL,
-					  GFP_KERNEL);
+			sfu_tree_store(&smm->text, s->text_start, s->text_end - 1, NULL, GFP_KERNEL);
 	}
 	if (err) {
 		sfu_mm_write_end(smm);
