@@ -116,17 +116,33 @@ static int sfu_tree_store(struct maple_tree *mt, unsigned long first, unsigned l
 	return mtree_store_range(mt, first, last, entry, gfp);
 }
 
+/*
+ * Empty [@first, @last] of @mt, whatever memory is short of.  A section
+ * must be out of every tree before its grace period starts, and a store
+ * in an RCU-mode maple tree may need a new node even to remove: retried
+ * until it is done (nodes are small; GFP_KERNEL reclaims for them).
+ */
+static void sfu_tree_clear(struct maple_tree *mt, unsigned long first, unsigned long last)
+{
+	while (sfu_tree_store(mt, first, last, NULL, GFP_KERNEL)) {
+		sfu_stat_inc(SFU_STAT_tree_store_retried);
+		memalloc_retry_wait(GFP_KERNEL);
+	}
+}
+
 /**
  * sfu_section_remove_locked() - take @s off @smm's trees and free it
  * @smm: the registry, its lock held (sfu_mm_write_begin())
  * @s: a section in its trees
+ *
+ * Lookups may still hold @s: it is freed after a grace period.
  */
 void sfu_section_remove_locked(struct sfu_mm *smm, struct sfu_section *s)
 {
 	if (mtree_load(&smm->text, s->text_start) == s)
-		sfu_tree_store(&smm->text, s->text_start, s->text_end - 1, NULL, GFP_KERNEL);
+		sfu_tree_clear(&smm->text, s->text_start, s->text_end - 1);
 	if (sfu_section_has_data(s) && mtree_load(&smm->data, s->data_start) == s)
-		sfu_tree_store(&smm->data, s->data_start, s->data_end - 1, NULL, GFP_KERNEL);
+		sfu_tree_clear(&smm->data, s->data_start, s->data_end - 1);
 	atomic_dec(&smm->nr_sections);
 	sfu_stat_inc(SFU_STAT_removed);
 	sfu_section_free(s);
@@ -240,17 +256,23 @@ int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
 		sfu_section_discard(s);
 		return -ENOSPC;
 	}
+	/* A failed store changes nothing; a done one publishes @s. */
 	err = sfu_tree_store(&smm->text, s->text_start, s->text_end - 1, s, GFP_KERNEL);
-	if (!err && sfu_section_has_data(s)) {
-		err = sfu_tree_store(&smm->data, s->data_start, s->data_end - 1, s, GFP_KERNEL);
-		if (err)
-			sfu_tree_store(&smm->text, s->text_start, s->text_end - 1, NULL, GFP_KERNEL);
-	}
 	if (err) {
 		sfu_mm_write_end(smm);
 		atomic_dec(&sfu_nr_sections);
 		sfu_section_discard(s);
 		return err;
+	}
+	if (sfu_section_has_data(s)) {
+		err = sfu_tree_store(&smm->data, s->data_start, s->data_end - 1, s, GFP_KERNEL);
+		if (err) {
+			sfu_tree_clear(&smm->text, s->text_start, s->text_end - 1);
+			sfu_mm_write_end(smm);
+			/* Lookups may have found it in the text tree meanwhile. */
+			sfu_section_free(s);
+			return err;
+		}
 	}
 	atomic_inc(&smm->nr_sections);
 	sfu_mm_write_end(smm);

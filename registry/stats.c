@@ -21,6 +21,8 @@ static const char *const sfu_stat_names[SFU_STAT_NR] = {
 	[SFU_STAT_registered_explicit] = "registered_explicit",
 	/* sections removed (unmapped, replaced, unregistered) */
 	[SFU_STAT_removed] = "removed",
+	/* tree stores that take a section out, retried for want of memory */
+	[SFU_STAT_tree_store_retried] = "tree_store_retried",
 	/* sections freed with their registry (exit, exec, module unload) */
 	[SFU_STAT_freed_with_mm] = "freed_with_mm",
 	/* sections re-checked against the VMAs after a change */

@@ -13,6 +13,7 @@ enum sfu_stat {
 	SFU_STAT_registered_elf,
 	SFU_STAT_registered_explicit,
 	SFU_STAT_removed,
+	SFU_STAT_tree_store_retried,
 	SFU_STAT_freed_with_mm,
 	SFU_STAT_rechecked,
 	SFU_STAT_refused_invalid,
