@@ -10,6 +10,8 @@
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/cred.h>
+#include <linux/fs.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
@@ -17,6 +19,7 @@
 
 #include "sframe_unwind/registry.h"
 #include "registry/internal.h"
+#include "registry/stats.h"
 #include "sframe/sframe.h"
 #include "tests/gen/sframe_fixtures.h"
 #include "sframe_unwind/compat.h"
@@ -616,6 +619,155 @@ out:
 	sfu_user_end(&ctx);
 }
 
+#define PARAM_DIR "/sys/module/sframe_unwind/parameters/"
+
+/* Read or write a module parameter, as an administrator would. */
+static int param_io(const char *name, unsigned long *val, bool write)
+{
+	char path[96], buf[24] = "";
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+	int len;
+
+	snprintf(path, sizeof(path), PARAM_DIR "%s", name);
+	f = filp_open(path, write ? O_WRONLY : O_RDONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	if (write) {
+		len = snprintf(buf, sizeof(buf), "%lu", *val);
+		n = kernel_write(f, buf, len, &pos) == len ? 0 : -EIO;
+	} else {
+		n = kernel_read(f, buf, sizeof(buf) - 1, &pos);
+		n = n > 0 ? kstrtoul(strim(buf), 10, val) : -EIO;
+	}
+	filp_close(f, NULL);
+	return n;
+}
+
+/*
+ * Make the case's thread run with @uid as its real uid, what the registry
+ * charges.  The effective ids stay: a kthread changing them would have
+ * commit_creds() change its dumpability, which it does not have.
+ */
+static int run_as(kuid_t uid)
+{
+	struct cred *new = prepare_creds();
+
+	if (!new)
+		return -ENOMEM;
+	new->uid = uid;
+	return commit_creds(new);
+}
+
+/*
+ * Sections are charged to the real uid of the process they are
+ * registered for: a user at max_sections_per_user is refused, another
+ * user is not, and root is held to the global limits only.
+ */
+static void user_at_max_sections_per_user_is_refused_and_others_are_not(struct kunit *test)
+{
+	const struct sframe_fixture *fx = any_native(test, true);
+	int err[3] = { -1, -1, 0 }, other = -1, root = -1, serr;
+	unsigned long old = 0, two = 2;
+	u64 refused0, refused1 = 0;
+	struct sfu_user_ctx ctx;
+	struct laid_out lo[3];
+	int i, set = -1;
+
+	if (!fx || !sfu_user_begin(test, &ctx))
+		return;
+	for (i = 0; i < 3; i++)
+		if (lay_out(&ctx, fx, PROT_READ | PROT_WRITE | PROT_EXEC, &lo[i]))
+			goto out;
+	if (param_io("max_sections_per_user", &old, false))
+		goto out;
+	set = param_io("max_sections_per_user", &two, true);
+	refused0 = sfu_stat_read(SFU_STAT_refused_user_limit);
+
+	run_as(KUIDT_INIT(60001));
+	for (i = 0; i < 3; i++)
+		err[i] = add(&lo[i], fx, &serr);
+	refused1 = sfu_stat_read(SFU_STAT_refused_user_limit);
+	run_as(KUIDT_INIT(60002));
+	other = add(&lo[2], fx, &serr);
+	sfu_registry_remove(current->mm, lo[2].text_start);
+	run_as(GLOBAL_ROOT_UID);
+	root = add(&lo[2], fx, &serr);
+
+	for (i = 0; i < 3; i++)
+		sfu_registry_remove(current->mm, lo[i].text_start);
+	param_io("max_sections_per_user", &old, true);
+out:
+	run_as(GLOBAL_ROOT_UID);
+	sfu_user_end(&ctx);
+
+	KUNIT_EXPECT_EQ(test, set, 0);
+	KUNIT_EXPECT_EQ(test, err[0], 0);
+	KUNIT_EXPECT_EQ(test, err[1], 0);
+	KUNIT_EXPECT_EQ(test, err[2], -ENOSPC);
+	KUNIT_EXPECT_EQ(test, refused1 - refused0, 1ULL);
+	KUNIT_EXPECT_EQ(test, other, 0);
+	KUNIT_EXPECT_EQ(test, root, 0);
+}
+
+/*
+ * Kernel copies are charged to the real uid of the task that makes them:
+ * a user beyond max_kernel_bytes_per_user gets its section registered
+ * without a copy (lookups read user memory), another user gets one.
+ */
+static void user_beyond_its_kernel_bytes_gets_no_copy_and_others_do(struct kunit *test)
+{
+	const struct sframe_fixture *fx = any_native(test, true);
+	struct sfu_registry_memory m0, m1, m2, m3;
+	int err[3] = { -1, -1, -1 }, serr;
+	unsigned long old = 0, budget;
+	struct sfu_user_ctx ctx;
+	struct laid_out lo[3];
+	u64 over0, over1 = 0;
+	int i, set = -1;
+
+	if (!fx || !sfu_user_begin(test, &ctx))
+		return;
+	for (i = 0; i < 3; i++)
+		if (lay_out(&ctx, fx, PROT_READ | PROT_WRITE | PROT_EXEC, &lo[i]))
+			goto out;
+	if (param_io("max_kernel_bytes_per_user", &old, false))
+		goto out;
+	budget = fx->size + fx->size / 2;
+	set = param_io("max_kernel_bytes_per_user", &budget, true);
+	over0 = sfu_stat_read(SFU_STAT_kernel_copy_over_user_budget);
+
+	run_as(KUIDT_INIT(60003));
+	sfu_registry_memory(&m0);
+	err[0] = add(&lo[0], fx, &serr);
+	sfu_registry_memory(&m1);
+	err[1] = add(&lo[1], fx, &serr);
+	sfu_registry_memory(&m2);
+	over1 = sfu_stat_read(SFU_STAT_kernel_copy_over_user_budget);
+	run_as(KUIDT_INIT(60004));
+	err[2] = add(&lo[2], fx, &serr);
+	sfu_registry_memory(&m3);
+	run_as(GLOBAL_ROOT_UID);
+
+	KUNIT_EXPECT_EQ(test, check_rows(test, fx, lo[1].bias, 0, U64_MAX, true), 0UL);
+	for (i = 0; i < 3; i++)
+		sfu_registry_remove(current->mm, lo[i].text_start);
+	param_io("max_kernel_bytes_per_user", &old, true);
+out:
+	run_as(GLOBAL_ROOT_UID);
+	sfu_user_end(&ctx);
+
+	KUNIT_EXPECT_EQ(test, set, 0);
+	KUNIT_EXPECT_EQ(test, err[0], 0);
+	KUNIT_EXPECT_EQ(test, err[1], 0);
+	KUNIT_EXPECT_EQ(test, err[2], 0);
+	KUNIT_EXPECT_EQ(test, m1.kernel_copies, m0.kernel_copies + 1);
+	KUNIT_EXPECT_EQ(test, m2.kernel_copies, m1.kernel_copies);
+	KUNIT_EXPECT_EQ(test, over1 - over0, 1ULL);
+	KUNIT_EXPECT_EQ(test, m3.kernel_copies, m2.kernel_copies + 1);
+}
+
 SFU_KUNIT_PARAM_GEN(native_fixture_params, sfu_kunit_native_fixture_gen)
 
 static struct kunit_case sfu_registry_cases[] = {
@@ -627,6 +779,8 @@ static struct kunit_case sfu_registry_cases[] = {
 	KUNIT_CASE(lookups_during_add_and_remove_see_whole_sections),
 	KUNIT_CASE(removal_whose_tree_store_fails_leaves_no_freed_section),
 	KUNIT_CASE(insertion_whose_second_store_fails_frees_after_a_grace_period),
+	KUNIT_CASE(user_at_max_sections_per_user_is_refused_and_others_are_not),
+	KUNIT_CASE(user_beyond_its_kernel_bytes_gets_no_copy_and_others_do),
 	KUNIT_CASE_PARAM(bad_registration_is_refused_with_its_error, refusal_gen_params),
 	{}
 };

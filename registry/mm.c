@@ -88,7 +88,7 @@ struct sfu_mm *sfu_mm_get_or_create(struct mm_struct *mm, pid_t tgid)
 	if (smm)
 		return smm;
 
-	smm = kzalloc(sizeof(*smm), GFP_KERNEL);
+	smm = kzalloc(sizeof(*smm), GFP_KERNEL_ACCOUNT);
 	if (!smm)
 		return NULL;
 	smm->mm = mm;

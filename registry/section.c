@@ -53,6 +53,9 @@ unsigned int sfu_sections_total(void)
  */
 void sfu_section_discard(struct sfu_section *s)
 {
+	if (test_bit(SFU_SECTION_CHARGED, &s->flags))
+		sfu_user_uncharge_section(s->user);
+	sfu_user_put(s->user);
 	sfu_copy_put(s->copy);
 	sfu_copy_put(s->extra);
 	kfree(s);
@@ -235,8 +238,9 @@ bool sfu_section_data_mapped(struct mm_struct *mm, const struct sfu_section *s)
 /**
  * sfu_section_insert() - publish a section in its registry
  * @smm: the registry
- * @s: fully prepared; the caller holds the mmap_lock for reading and has
- *     checked that text and data are mapped.  Ownership passes to the call.
+ * @s: fully prepared, its @user set; the caller holds the mmap_lock for
+ *     reading and has checked that text and data are mapped.  Ownership
+ *     passes to the call.
  *
  * Return: 0 or -ENOSPC (limits) or -ENOMEM.
  */
@@ -247,6 +251,14 @@ int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
 	mmap_assert_locked(smm->mm);
 	sfu_mm_write_begin(smm);
 	sfu_remove_overlapping_locked(smm, s);
+	/* Charged to its user until it is freed. */
+	if (!sfu_user_charge_section(s->user)) {
+		sfu_mm_write_end(smm);
+		sfu_stat_inc(SFU_STAT_refused_user_limit);
+		sfu_section_discard(s);
+		return -ENOSPC;
+	}
+	__set_bit(SFU_SECTION_CHARGED, &s->flags);
 	if (atomic_read(&smm->nr_sections) >= sfu_max_sections_per_mm ||
 	    atomic_inc_return(&sfu_nr_sections) > sfu_max_sections) {
 		if (atomic_read(&smm->nr_sections) < sfu_max_sections_per_mm)
@@ -257,7 +269,7 @@ int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
 		return -ENOSPC;
 	}
 	/* A failed store changes nothing; a done one publishes @s. */
-	err = sfu_tree_store(&smm->text, s->text_start, s->text_end - 1, s, GFP_KERNEL);
+	err = sfu_tree_store(&smm->text, s->text_start, s->text_end - 1, s, GFP_KERNEL_ACCOUNT);
 	if (err) {
 		sfu_mm_write_end(smm);
 		atomic_dec(&sfu_nr_sections);
@@ -265,7 +277,8 @@ int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
 		return err;
 	}
 	if (sfu_section_has_data(s)) {
-		err = sfu_tree_store(&smm->data, s->data_start, s->data_end - 1, s, GFP_KERNEL);
+		err = sfu_tree_store(&smm->data, s->data_start, s->data_end - 1, s,
+				     GFP_KERNEL_ACCOUNT);
 		if (err) {
 			sfu_tree_clear(&smm->text, s->text_start, s->text_end - 1);
 			sfu_mm_write_end(smm);
@@ -411,7 +424,7 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 	struct sfu_elf_sframe elf;
 	struct sfu_section *s;
 
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s)
 		return NULL;
 	INIT_LIST_HEAD(&s->pending);
@@ -461,6 +474,7 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
  * @start: start of the range to look at
  * @end: end of the range
  * @tgid: the process @mm belongs to
+ * @uid: its real uid, which its sections are charged to
  *
  * Looks at every executable file mapping in [@start, @end) that is not
  * registered yet, reads its ELF program headers from the file, validates
@@ -471,7 +485,8 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
  *
  * Context: task context, mmap_lock not held.
  */
-void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid)
+void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid,
+	      kuid_t uid)
 {
 	struct {
 		struct file *file;
@@ -521,8 +536,9 @@ void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_
 			}
 			if (!s)
 				continue;
+			s->user = sfu_user_get(uid);
 			smm = smm ?: sfu_mm_get_or_create(mm, tgid);
-			if (!smm) {
+			if (!smm || !s->user) {
 				sfu_section_discard(s);
 				continue;
 			}
@@ -558,7 +574,7 @@ int sfu_registry_sync(struct mm_struct *mm, pid_t tgid)
 	struct sfu_mm *smm;
 
 	sfu_recheck(mm);
-	sfu_scan(mm, 0, TASK_SIZE, tgid);
+	sfu_scan(mm, 0, TASK_SIZE, tgid, current_uid());
 	smm = sfu_mm_lookup(mm);
 	return smm ? atomic_read(&smm->nr_sections) : 0;
 }
