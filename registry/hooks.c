@@ -51,10 +51,15 @@ struct sfu_range_work {
 	unsigned long end;
 };
 
-/* The task may be past exit_mm() when the work runs (exit_task_work()). */
+/*
+ * The task may be past exit_mm() when the work runs (exit_task_work()), or
+ * the work may be cancelled at unload, in another task.
+ */
 static struct mm_struct *sfu_work_mm(void)
 {
-	return (current->flags & PF_EXITING) ? NULL : current->mm;
+	if ((current->flags & PF_EXITING) || sfu_task_work_cancelled())
+		return NULL;
+	return current->mm;
 }
 
 static void sfu_scan_work_fn(struct callback_head *cb)
