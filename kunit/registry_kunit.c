@@ -10,6 +10,8 @@
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/cred.h>
+#include <linux/fs.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
@@ -17,6 +19,7 @@
 
 #include "sframe_unwind/registry.h"
 #include "registry/internal.h"
+#include "registry/stats.h"
 #include "sframe/sframe.h"
 #include "tests/gen/sframe_fixtures.h"
 #include "sframe_unwind/compat.h"
@@ -442,6 +445,329 @@ static void bad_registration_is_refused_with_its_error(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lookup, -SFRAME_E_NO_FDE);
 }
 
+/* The sections @mm's trees hold at @text and @data, not dereferenced. */
+static void tree_entries(struct mm_struct *mm, unsigned long text, unsigned long data,
+			 void **in_text, void **in_data)
+{
+	struct sfu_mm *smm = sfu_mm_lookup(mm);
+
+	*in_text = smm ? mtree_load(&smm->text, text) : NULL;
+	*in_data = smm ? mtree_load(&smm->data, data) : NULL;
+}
+
+/*
+ * A removal whose tree store fails (no memory for a maple node) still
+ * takes the section out of both trees before it is freed: no lookup can
+ * find a freed section afterwards.
+ */
+static void removal_whose_tree_store_fails_leaves_no_freed_section(struct kunit *test)
+{
+	const struct sframe_fixture *fx = any_native(test, true);
+	void *in_text = NULL, *in_data = NULL;
+	int err = -1, rm = -1, serr;
+	struct sfu_user_ctx ctx;
+	struct sfu_mm *smm;
+	struct laid_out lo;
+
+	if (!fx || !sfu_user_begin(test, &ctx))
+		return;
+	if (!lay_out(&ctx, fx, PROT_READ | PROT_WRITE | PROT_EXEC, &lo)) {
+		err = add(&lo, fx, &serr);
+		sfu_kunit_fail_store(1, NULL, NULL);
+		rm = sfu_registry_remove(current->mm, lo.text_start);
+		sfu_kunit_fail_store(0, NULL, NULL);
+		tree_entries(current->mm, lo.text_start, lo.data, &in_text, &in_data);
+		smm = sfu_mm_lookup(current->mm);
+		if (rm == 0 && smm && (in_text || in_data)) {
+			/* Freed but still there: take it out, or the suite would use it. */
+			sfu_mm_write_begin(smm);
+			mtree_store_range(&smm->text, lo.text_start, lo.text_end - 1, NULL,
+					  GFP_KERNEL);
+			mtree_store_range(&smm->data, lo.data, lo.data + fx->size - 1, NULL,
+					  GFP_KERNEL);
+			sfu_mm_write_end(smm);
+		} else if (rm) {
+			sfu_registry_remove(current->mm, lo.text_start);
+		}
+	}
+	sfu_user_end(&ctx);
+
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, rm, 0);
+	KUNIT_EXPECT_PTR_EQ(test, in_text, NULL);
+	KUNIT_EXPECT_PTR_EQ(test, in_data, NULL);
+}
+
+/**
+ * struct early_reader - a lookup that found a section and is still in its
+ * RCU read-side section while the section's insertion fails
+ * @mm: the mm it looks in
+ * @pc: the PC it looks up
+ * @go: completed by the failing store: look now
+ * @found: completed once it holds what it found
+ * @release: set when it may leave its read-side section
+ * @done: completed as its last action
+ * @s: the section it found, or NULL
+ * @text_start: @s->text_start, read just before leaving
+ */
+struct early_reader {
+	struct mm_struct *mm;
+	unsigned long pc;
+	struct completion go;
+	struct completion found;
+	atomic_t release;
+	struct completion done;
+	struct sfu_section *s;
+	unsigned long text_start;
+};
+
+static int early_reader_fn(void *arg)
+{
+	struct early_reader *r = arg;
+	struct sfu_mm *smm;
+
+	wait_for_completion(&r->go);
+	smm = sfu_mm_lookup(r->mm);
+	rcu_read_lock();
+	r->s = smm ? mtree_load(&smm->text, r->pc) : NULL;
+	complete(&r->found);
+	/* No grace period can end while this spins: nothing it found may go. */
+	while (!atomic_read(&r->release))
+		cpu_relax();
+	if (r->s)
+		r->text_start = READ_ONCE(r->s->text_start);
+	rcu_read_unlock();
+	complete(&r->done);
+	return 0;
+}
+
+/* Called by the failing store, the section already in the text tree. */
+static void early_reader_go(void *arg)
+{
+	struct early_reader *r = arg;
+
+	complete(&r->go);
+	wait_for_completion(&r->found);
+}
+
+/*
+ * An insertion whose second tree store fails has published the section
+ * in the first tree: a lookup on another CPU may have found it, and it is
+ * freed only after that lookup's grace period.  Seen through its kernel
+ * copy, which the section holds until it is freed.
+ */
+static void insertion_whose_second_store_fails_frees_after_a_grace_period(struct kunit *test)
+{
+	const struct sframe_fixture *fx = any_native(test, true);
+	struct sfu_registry_memory before, failed, after;
+	struct sfu_sframe_row row;
+	unsigned int here, there;
+	struct task_struct *kt;
+	struct early_reader r;
+	struct sfu_user_ctx ctx;
+	struct laid_out lo;
+	int err = 0, serr;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs: the reader spins in its read-side section");
+	if (!fx || !sfu_user_begin(test, &ctx))
+		return;
+	memset(&r, 0, sizeof(r));
+	init_completion(&r.go);
+	init_completion(&r.found);
+	init_completion(&r.done);
+	here = raw_smp_processor_id();
+	there = cpumask_any_but(cpu_online_mask, here);
+	set_cpus_allowed_ptr(current, cpumask_of(here));
+	kt = kthread_create(early_reader_fn, &r, "sfu_early_reader");
+	if (IS_ERR(kt)) {
+		KUNIT_FAIL(test, "cannot start the reader");
+		goto out;
+	}
+	kthread_bind(kt, there);
+	r.mm = current->mm;
+	if (!lay_out(&ctx, fx, PROT_READ | PROT_WRITE | PROT_EXEC, &lo)) {
+		r.pc = lo.text_start;
+		wake_up_process(kt);
+		rcu_barrier();
+		sfu_registry_memory(&before);
+		sfu_kunit_fail_store(2, early_reader_go, &r);
+		err = add(&lo, fx, &serr);
+		sfu_kunit_fail_store(0, NULL, NULL);
+		sfu_registry_memory(&failed);
+		if (!completion_done(&r.go))
+			complete(&r.go);
+		atomic_set(&r.release, 1);
+		wait_for_completion(&r.done);
+		rcu_barrier();
+		sfu_registry_memory(&after);
+
+		KUNIT_EXPECT_EQ(test, err, -ENOMEM);
+		KUNIT_EXPECT_PTR_NE(test, r.s, NULL);
+		KUNIT_EXPECT_EQ(test, r.text_start, lo.text_start);
+		/* The reader still held it: its copy was still there. */
+		KUNIT_EXPECT_EQ(test, failed.kernel_copies, before.kernel_copies + 1);
+		KUNIT_EXPECT_EQ(test, after.kernel_copies, before.kernel_copies);
+		KUNIT_EXPECT_EQ(test, after.sections, before.sections);
+		KUNIT_EXPECT_EQ(test, sfu_find_row(current->mm, lo.text_start, false, &row),
+				-SFRAME_E_NO_FDE);
+	} else {
+		kthread_stop(kt);
+	}
+out:
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	sfu_user_end(&ctx);
+}
+
+#define PARAM_DIR "/sys/module/sframe_unwind/parameters/"
+
+/* Read or write a module parameter, as an administrator would. */
+static int param_io(const char *name, unsigned long *val, bool write)
+{
+	char path[96], buf[24] = "";
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+	int len;
+
+	snprintf(path, sizeof(path), PARAM_DIR "%s", name);
+	f = filp_open(path, write ? O_WRONLY : O_RDONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	if (write) {
+		len = snprintf(buf, sizeof(buf), "%lu", *val);
+		n = kernel_write(f, buf, len, &pos) == len ? 0 : -EIO;
+	} else {
+		n = kernel_read(f, buf, sizeof(buf) - 1, &pos);
+		n = n > 0 ? kstrtoul(strim(buf), 10, val) : -EIO;
+	}
+	filp_close(f, NULL);
+	return n;
+}
+
+/*
+ * Make the case's thread run with @uid as its real uid, what the registry
+ * charges.  The effective ids stay: a kthread changing them would have
+ * commit_creds() change its dumpability, which it does not have.
+ */
+static int run_as(kuid_t uid)
+{
+	struct cred *new = prepare_creds();
+
+	if (!new)
+		return -ENOMEM;
+	new->uid = uid;
+	return commit_creds(new);
+}
+
+/*
+ * Sections are charged to the real uid of the process they are
+ * registered for: a user at max_sections_per_user is refused, another
+ * user is not, and root is held to the global limits only.
+ */
+static void user_at_max_sections_per_user_is_refused_and_others_are_not(struct kunit *test)
+{
+	const struct sframe_fixture *fx = any_native(test, true);
+	int err[3] = { -1, -1, 0 }, other = -1, root = -1, serr;
+	unsigned long old = 0, two = 2;
+	u64 refused0, refused1 = 0;
+	struct sfu_user_ctx ctx;
+	struct laid_out lo[3];
+	int i, set = -1;
+
+	if (!fx || !sfu_user_begin(test, &ctx))
+		return;
+	for (i = 0; i < 3; i++)
+		if (lay_out(&ctx, fx, PROT_READ | PROT_WRITE | PROT_EXEC, &lo[i]))
+			goto out;
+	if (param_io("max_sections_per_user", &old, false))
+		goto out;
+	set = param_io("max_sections_per_user", &two, true);
+	refused0 = sfu_stat_read(SFU_STAT_refused_user_limit);
+
+	run_as(KUIDT_INIT(60001));
+	for (i = 0; i < 3; i++)
+		err[i] = add(&lo[i], fx, &serr);
+	refused1 = sfu_stat_read(SFU_STAT_refused_user_limit);
+	run_as(KUIDT_INIT(60002));
+	other = add(&lo[2], fx, &serr);
+	sfu_registry_remove(current->mm, lo[2].text_start);
+	run_as(GLOBAL_ROOT_UID);
+	root = add(&lo[2], fx, &serr);
+
+	for (i = 0; i < 3; i++)
+		sfu_registry_remove(current->mm, lo[i].text_start);
+	param_io("max_sections_per_user", &old, true);
+out:
+	run_as(GLOBAL_ROOT_UID);
+	sfu_user_end(&ctx);
+
+	KUNIT_EXPECT_EQ(test, set, 0);
+	KUNIT_EXPECT_EQ(test, err[0], 0);
+	KUNIT_EXPECT_EQ(test, err[1], 0);
+	KUNIT_EXPECT_EQ(test, err[2], -ENOSPC);
+	KUNIT_EXPECT_EQ(test, refused1 - refused0, 1ULL);
+	KUNIT_EXPECT_EQ(test, other, 0);
+	KUNIT_EXPECT_EQ(test, root, 0);
+}
+
+/*
+ * Kernel copies are charged to the real uid of the task that makes them:
+ * a user beyond max_kernel_bytes_per_user gets its section registered
+ * without a copy (lookups read user memory), another user gets one.
+ */
+static void user_beyond_its_kernel_bytes_gets_no_copy_and_others_do(struct kunit *test)
+{
+	const struct sframe_fixture *fx = any_native(test, true);
+	struct sfu_registry_memory m0, m1, m2, m3;
+	int err[3] = { -1, -1, -1 }, serr;
+	unsigned long old = 0, budget;
+	struct sfu_user_ctx ctx;
+	struct laid_out lo[3];
+	u64 over0, over1 = 0;
+	int i, set = -1;
+
+	if (!fx || !sfu_user_begin(test, &ctx))
+		return;
+	for (i = 0; i < 3; i++)
+		if (lay_out(&ctx, fx, PROT_READ | PROT_WRITE | PROT_EXEC, &lo[i]))
+			goto out;
+	if (param_io("max_kernel_bytes_per_user", &old, false))
+		goto out;
+	budget = fx->size + fx->size / 2;
+	set = param_io("max_kernel_bytes_per_user", &budget, true);
+	over0 = sfu_stat_read(SFU_STAT_kernel_copy_over_user_budget);
+
+	run_as(KUIDT_INIT(60003));
+	sfu_registry_memory(&m0);
+	err[0] = add(&lo[0], fx, &serr);
+	sfu_registry_memory(&m1);
+	err[1] = add(&lo[1], fx, &serr);
+	sfu_registry_memory(&m2);
+	over1 = sfu_stat_read(SFU_STAT_kernel_copy_over_user_budget);
+	run_as(KUIDT_INIT(60004));
+	err[2] = add(&lo[2], fx, &serr);
+	sfu_registry_memory(&m3);
+	run_as(GLOBAL_ROOT_UID);
+
+	KUNIT_EXPECT_EQ(test, check_rows(test, fx, lo[1].bias, 0, U64_MAX, true), 0UL);
+	for (i = 0; i < 3; i++)
+		sfu_registry_remove(current->mm, lo[i].text_start);
+	param_io("max_kernel_bytes_per_user", &old, true);
+out:
+	run_as(GLOBAL_ROOT_UID);
+	sfu_user_end(&ctx);
+
+	KUNIT_EXPECT_EQ(test, set, 0);
+	KUNIT_EXPECT_EQ(test, err[0], 0);
+	KUNIT_EXPECT_EQ(test, err[1], 0);
+	KUNIT_EXPECT_EQ(test, err[2], 0);
+	KUNIT_EXPECT_EQ(test, m1.kernel_copies, m0.kernel_copies + 1);
+	KUNIT_EXPECT_EQ(test, m2.kernel_copies, m1.kernel_copies);
+	KUNIT_EXPECT_EQ(test, over1 - over0, 1ULL);
+	KUNIT_EXPECT_EQ(test, m3.kernel_copies, m2.kernel_copies + 1);
+}
+
 SFU_KUNIT_PARAM_GEN(native_fixture_params, sfu_kunit_native_fixture_gen)
 
 static struct kunit_case sfu_registry_cases[] = {
@@ -451,6 +777,10 @@ static struct kunit_case sfu_registry_cases[] = {
 	KUNIT_CASE(removed_section_has_no_rows_and_cannot_be_removed_twice),
 	KUNIT_CASE(unmapping_text_hides_the_section_at_once),
 	KUNIT_CASE(lookups_during_add_and_remove_see_whole_sections),
+	KUNIT_CASE(removal_whose_tree_store_fails_leaves_no_freed_section),
+	KUNIT_CASE(insertion_whose_second_store_fails_frees_after_a_grace_period),
+	KUNIT_CASE(user_at_max_sections_per_user_is_refused_and_others_are_not),
+	KUNIT_CASE(user_beyond_its_kernel_bytes_gets_no_copy_and_others_do),
 	KUNIT_CASE_PARAM(bad_registration_is_refused_with_its_error, refusal_gen_params),
 	{}
 };

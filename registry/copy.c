@@ -45,23 +45,38 @@ static DEFINE_SPINLOCK(sfu_copy_lock);
  * the one reference it gets.
  *
  * Context: task context.
+ * The copy is charged to the current task's real uid
+ * (max_kernel_bytes_per_user) and its memory cgroup.
+ *
  * Return: the copy, or NULL if it would exceed max_kernel_bytes (counted
- * in kernel_copy_over_budget) or without memory.
+ * in kernel_copy_over_budget) or the user's budget
+ * (kernel_copy_over_user_budget), or without memory.
  */
 struct sfu_sframe_copy *sfu_copy_alloc(size_t size)
 {
 	struct sfu_sframe_copy *c;
+	struct sfu_user *user;
 
+	user = sfu_user_get_current();
+	if (!user)
+		return NULL;
+	if (!sfu_user_charge_bytes(user, size)) {
+		sfu_user_put(user);
+		sfu_stat_inc(SFU_STAT_kernel_copy_over_user_budget);
+		return NULL;
+	}
 	if (atomic_long_add_return(size, &sfu_copy_bytes) > READ_ONCE(sfu_max_kernel_bytes)) {
 		atomic_long_sub(size, &sfu_copy_bytes);
 		sfu_stat_inc(SFU_STAT_kernel_copy_over_budget);
-		return NULL;
+		goto out_user;
 	}
-	c = kvmalloc(struct_size(c, data, size), GFP_KERNEL);
+	/* On behalf of the process it is made for: charged to its memory cgroup. */
+	c = kvmalloc(struct_size(c, data, size), GFP_KERNEL_ACCOUNT);
 	if (!c) {
 		atomic_long_sub(size, &sfu_copy_bytes);
-		return NULL;
+		goto out_user;
 	}
+	c->user = user;
 	refcount_set(&c->ref, 1);
 	/* Never reused: what the row cache remembers of a copy is only its own. */
 	c->id = atomic64_inc_return(&sfu_copy_ids);
@@ -70,6 +85,11 @@ struct sfu_sframe_copy *sfu_copy_alloc(size_t size)
 	memset(&c->sec, 0, sizeof(c->sec));
 	atomic_inc(&sfu_copy_count);
 	return c;
+
+out_user:
+	sfu_user_uncharge_bytes(user, size);
+	sfu_user_put(user);
+	return NULL;
 }
 
 /**
@@ -114,6 +134,8 @@ void sfu_copy_put(struct sfu_sframe_copy *c)
 	spin_unlock_irqrestore(&sfu_copy_lock, flags);
 	atomic_long_sub(c->size, &sfu_copy_bytes);
 	atomic_dec(&sfu_copy_count);
+	sfu_user_uncharge_bytes(c->user, c->size);
+	sfu_user_put(c->user);
 	kvfree(c);
 }
 

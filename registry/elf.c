@@ -375,7 +375,7 @@ static struct sfu_sframe_copy *sfu_validate(struct file *file, struct sfu_file_i
 	}
 	/* What validation reads becomes the copy, if the budget allows one. */
 	copy = sfu_copy_alloc(info->sframe_size);
-	buf = copy ? copy->data : kvmalloc(info->sframe_size, GFP_KERNEL);
+	buf = copy ? copy->data : kvmalloc(info->sframe_size, GFP_KERNEL_ACCOUNT);
 	if (!buf) {
 		info->status = -ENOMEM;
 		return NULL;

@@ -5,6 +5,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cred.h>
 #include <linux/debugfs.h>
 #include <linux/file.h>
 #include <linux/hash.h>
@@ -70,7 +71,7 @@ int sfu_registry_add(struct mm_struct *mm, unsigned long sframe_addr, unsigned l
 
 	/* Validate the very bytes lookups will use, if the budget allows a copy. */
 	copy = sfu_copy_alloc(sframe_size);
-	buf = copy ? copy->data : kvmalloc(sframe_size, GFP_KERNEL);
+	buf = copy ? copy->data : kvmalloc(sframe_size, GFP_KERNEL_ACCOUNT);
 	if (!buf)
 		return -ENOMEM;
 	err = 0;
@@ -90,7 +91,7 @@ int sfu_registry_add(struct mm_struct *mm, unsigned long sframe_addr, unsigned l
 		goto free;
 	}
 
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s) {
 		err = -ENOMEM;
 		goto free;
@@ -114,8 +115,9 @@ int sfu_registry_add(struct mm_struct *mm, unsigned long sframe_addr, unsigned l
 	s->sec.reader.buf = NULL;
 	s->sec.reader.uaddr = sframe_addr;
 
+	s->user = sfu_user_get_current();
 	smm = sfu_mm_get_or_create(mm, current->tgid);
-	if (!smm) {
+	if (!smm || !s->user) {
 		sfu_section_discard(s);
 		return -ENOMEM;
 	}

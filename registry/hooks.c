@@ -25,6 +25,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cred.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
@@ -50,10 +51,15 @@ struct sfu_range_work {
 	unsigned long end;
 };
 
-/* The task may be past exit_mm() when the work runs (exit_task_work()). */
+/*
+ * The task may be past exit_mm() when the work runs (exit_task_work()), or
+ * the work may be cancelled at unload, in another task.
+ */
 static struct mm_struct *sfu_work_mm(void)
 {
-	return (current->flags & PF_EXITING) ? NULL : current->mm;
+	if ((current->flags & PF_EXITING) || sfu_task_work_cancelled())
+		return NULL;
+	return current->mm;
 }
 
 static void sfu_scan_work_fn(struct callback_head *cb)
@@ -62,7 +68,7 @@ static void sfu_scan_work_fn(struct callback_head *cb)
 	struct mm_struct *mm = sfu_work_mm();
 
 	if (mm)
-		sfu_scan(mm, w->start, w->end, current->tgid);
+		sfu_scan(mm, w->start, w->end, current->tgid, current_uid());
 	kfree(w);
 	sfu_task_work_done();
 }
@@ -86,7 +92,7 @@ static void sfu_queue(struct task_struct *task, task_work_func_t fn,
 
 	if (task->flags & (PF_KTHREAD | PF_EXITING))
 		return;		/* never returns to user space to run it */
-	w = kmalloc(sizeof(*w), GFP_ATOMIC);
+	w = kmalloc(sizeof(*w), GFP_ATOMIC | __GFP_ACCOUNT);
 	if (!w) {
 		sfu_stat_inc(SFU_STAT_work_alloc_failed);
 		return;
@@ -282,6 +288,7 @@ void sfu_scan_running_processes(void)
 	struct {
 		struct mm_struct *mm;
 		pid_t tgid;
+		kuid_t uid;
 	} *procs;
 	struct task_struct *p;
 	int n = 0, cap = 64, i;
@@ -302,6 +309,7 @@ void sfu_scan_running_processes(void)
 			continue;
 		procs[n].mm = get_task_mm(p);
 		procs[n].tgid = task_tgid_nr(p);
+		procs[n].uid = task_uid(p);
 		if (procs[n].mm)
 			n++;
 	}
@@ -311,7 +319,7 @@ void sfu_scan_running_processes(void)
 	sort(procs, n, sizeof(*procs), sfu_cmp_ptr, NULL);
 	for (i = 0; i < n; i++) {
 		if (!i || procs[i].mm != procs[i - 1].mm)
-			sfu_scan(procs[i].mm, 0, TASK_SIZE, procs[i].tgid);
+			sfu_scan(procs[i].mm, 0, TASK_SIZE, procs[i].tgid, procs[i].uid);
 		mmput(procs[i].mm);
 	}
 	kvfree(procs);

@@ -14,6 +14,7 @@
 #include <linux/refcount.h>
 #include <linux/time64.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 #include <linux/workqueue.h>
 
 #include "sframe.h"
@@ -21,6 +22,7 @@
 
 struct file;
 struct seq_file;
+struct sfu_user;
 struct mm_struct;
 struct vm_area_struct;
 
@@ -45,6 +47,7 @@ struct sfu_file_id {
 #define SFU_SECTION_EXPLICIT	1	/* registered through the char device */
 #define SFU_SECTION_SIDECAR	2	/* rows from a sidecar: no section data in the mm */
 #define SFU_SECTION_VDSO	3	/* the vDSO: no file, rows from its sidecar */
+#define SFU_SECTION_CHARGED	4	/* counted in its user's sections */
 
 #define SFU_NAME_LEN 48
 
@@ -55,6 +58,7 @@ struct sfu_file_id {
  * @slot: the pointer that keeps it for later users (a file cache entry), or
  *        NULL; emptied when the last reference goes (under the copy lock)
  * @size: bytes in @data, counted against max_kernel_bytes
+ * @user: the user it is charged to (max_kernel_bytes_per_user)
  * @sec: the parsed header, reading @data (SFRAME_READER_BUFFER); its vaddr
  *       is the ELF file's link-time address of the section, or for an
  *       explicit registration the user address it was copied from
@@ -67,6 +71,7 @@ struct sfu_sframe_copy {
 	u64 id;
 	struct sfu_sframe_copy **slot;
 	size_t size;
+	struct sfu_user *user;
 	struct sfu_sframe_section sec;
 	u8 data[];
 };
@@ -92,6 +97,7 @@ struct sfu_sframe_copy {
  *        file's link-time addresses) to get the address in this mm
  * @sec: the parsed header, with a user-memory reader at @data_start
  * @name: the file's name, for debugfs
+ * @user: the user it is charged to in the trees (max_sections_per_user)
  *
  * Immutable once in the trees but for @flags.  Lookups use @copy in place
  * under RCU, or copy @sec.
@@ -112,6 +118,7 @@ struct sfu_section {
 	long bias;
 	struct sfu_sframe_section sec;
 	char name[SFU_NAME_LEN];
+	struct sfu_user *user;
 };
 
 /**
@@ -191,7 +198,9 @@ int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s);
 bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end,
 		    bool text, bool data);
 void sfu_recheck(struct mm_struct *mm);
-void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid);
+void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid,
+	      kuid_t uid);
+void sfu_kunit_fail_store(unsigned int nth, void (*fn)(void *arg), void *arg);
 
 /* lookup.c */
 int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault, struct sfu_sframe_row *row);
@@ -257,6 +266,17 @@ struct sfu_sframe_copy *sfu_copy_set_slot(struct sfu_sframe_copy **slot,
 void sfu_copy_clear_slot(struct sfu_sframe_copy **slot);
 void sfu_copy_usage(unsigned int *copies, unsigned long *bytes);
 unsigned long sfu_copy_budget(void);
+
+/* user.c */
+struct sfu_user *sfu_user_get(kuid_t uid);
+struct sfu_user *sfu_user_get_current(void);
+void sfu_user_put(struct sfu_user *u);
+bool sfu_user_charge_section(struct sfu_user *u);
+void sfu_user_uncharge_section(struct sfu_user *u);
+bool sfu_user_charge_bytes(struct sfu_user *u, size_t bytes);
+void sfu_user_uncharge_bytes(struct sfu_user *u, size_t bytes);
+void sfu_users_init(void);
+void sfu_users_exit(void);
 
 /* hooks.c */
 int sfu_hooks_init(void);

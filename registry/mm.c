@@ -25,6 +25,7 @@
 #include "rules_cache.h"
 #include "sframe_unwind/lib.h"
 #include "stats.h"
+#include "sframe_unwind/compat.h"
 
 static DEFINE_HASHTABLE(sfu_mms, 8);
 static DEFINE_SPINLOCK(sfu_mms_lock);
@@ -66,6 +67,7 @@ struct sfu_mm *sfu_mm_lookup(struct mm_struct *mm)
 	rcu_read_unlock();
 	return smm;
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_mm_lookup);
 
 /**
  * sfu_mm_get_or_create() - the registry of @mm, created if needed
@@ -86,7 +88,7 @@ struct sfu_mm *sfu_mm_get_or_create(struct mm_struct *mm, pid_t tgid)
 	if (smm)
 		return smm;
 
-	smm = kzalloc(sizeof(*smm), GFP_KERNEL);
+	smm = kzalloc(sizeof(*smm), GFP_KERNEL_ACCOUNT);
 	if (!smm)
 		return NULL;
 	smm->mm = mm;

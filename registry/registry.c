@@ -115,6 +115,7 @@ int sfu_registry_init(void)
 		return err;
 	}
 	sfu_stats_debugfs_init();
+	sfu_users_init();
 	sfu_debugfs_file("memory", 0444, NULL, &sfu_memory_fops);
 	err = sfu_hooks_init();
 	if (err) {
@@ -158,5 +159,6 @@ void sfu_registry_exit(void)
 	WARN_ON(sfu_sections_total());
 	sfu_registry_memory(&mem);
 	WARN_ON(mem.kernel_copies || mem.kernel_copy_bytes);
+	sfu_users_exit();
 	sfu_rowc_exit();
 }

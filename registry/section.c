@@ -53,6 +53,9 @@ unsigned int sfu_sections_total(void)
  */
 void sfu_section_discard(struct sfu_section *s)
 {
+	if (test_bit(SFU_SECTION_CHARGED, &s->flags))
+		sfu_user_uncharge_section(s->user);
+	sfu_user_put(s->user);
 	sfu_copy_put(s->copy);
 	sfu_copy_put(s->extra);
 	kfree(s);
@@ -73,17 +76,76 @@ void sfu_section_free(struct sfu_section *s)
 	call_rcu(&s->rcu, sfu_section_free_rcu);
 }
 
+/*
+ * KUnit: a store of the registry's trees by one task fails with -ENOMEM,
+ * as a store that needs a maple node under memory pressure does.
+ */
+static struct task_struct *sfu_store_fail_task;
+static unsigned int sfu_store_fail_nth;
+static void (*sfu_store_fail_fn)(void *arg);
+static void *sfu_store_fail_arg;
+
+/**
+ * sfu_kunit_fail_store() - make a tree store of the current task fail
+ * @nth: which of its next stores fails (1: the next one); 0 disarms
+ * @fn: if not NULL, called as that store fails, the earlier ones done
+ * @arg: for @fn
+ *
+ * Context: the task whose store is to fail; a test hook, never used
+ * outside KUnit.
+ */
+void sfu_kunit_fail_store(unsigned int nth, void (*fn)(void *arg), void *arg)
+{
+	WRITE_ONCE(sfu_store_fail_task, NULL);
+	sfu_store_fail_nth = nth;
+	sfu_store_fail_fn = fn;
+	sfu_store_fail_arg = arg;
+	if (nth)
+		WRITE_ONCE(sfu_store_fail_task, current);
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_kunit_fail_store);
+
+/* Every change of a registry's trees goes through here, its lock held. */
+static int sfu_tree_store(struct maple_tree *mt, unsigned long first, unsigned long last,
+			  void *entry, gfp_t gfp)
+{
+	if (IS_ENABLED(CONFIG_KUNIT) && unlikely(READ_ONCE(sfu_store_fail_task) == current) &&
+	    !--sfu_store_fail_nth) {
+		WRITE_ONCE(sfu_store_fail_task, NULL);
+		if (sfu_store_fail_fn)
+			sfu_store_fail_fn(sfu_store_fail_arg);
+		return -ENOMEM;
+	}
+	return mtree_store_range(mt, first, last, entry, gfp);
+}
+
+/*
+ * Empty [@first, @last] of @mt, whatever memory is short of.  A section
+ * must be out of every tree before its grace period starts, and a store
+ * in an RCU-mode maple tree may need a new node even to remove: retried
+ * until it is done (nodes are small; GFP_KERNEL reclaims for them).
+ */
+static void sfu_tree_clear(struct maple_tree *mt, unsigned long first, unsigned long last)
+{
+	while (sfu_tree_store(mt, first, last, NULL, GFP_KERNEL)) {
+		sfu_stat_inc(SFU_STAT_tree_store_retried);
+		memalloc_retry_wait(GFP_KERNEL);
+	}
+}
+
 /**
  * sfu_section_remove_locked() - take @s off @smm's trees and free it
  * @smm: the registry, its lock held (sfu_mm_write_begin())
  * @s: a section in its trees
+ *
+ * Lookups may still hold @s: it is freed after a grace period.
  */
 void sfu_section_remove_locked(struct sfu_mm *smm, struct sfu_section *s)
 {
 	if (mtree_load(&smm->text, s->text_start) == s)
-		mtree_store_range(&smm->text, s->text_start, s->text_end - 1, NULL, GFP_KERNEL);
+		sfu_tree_clear(&smm->text, s->text_start, s->text_end - 1);
 	if (sfu_section_has_data(s) && mtree_load(&smm->data, s->data_start) == s)
-		mtree_store_range(&smm->data, s->data_start, s->data_end - 1, NULL, GFP_KERNEL);
+		sfu_tree_clear(&smm->data, s->data_start, s->data_end - 1);
 	atomic_dec(&smm->nr_sections);
 	sfu_stat_inc(SFU_STAT_removed);
 	sfu_section_free(s);
@@ -176,8 +238,9 @@ bool sfu_section_data_mapped(struct mm_struct *mm, const struct sfu_section *s)
 /**
  * sfu_section_insert() - publish a section in its registry
  * @smm: the registry
- * @s: fully prepared; the caller holds the mmap_lock for reading and has
- *     checked that text and data are mapped.  Ownership passes to the call.
+ * @s: fully prepared, its @user set; the caller holds the mmap_lock for
+ *     reading and has checked that text and data are mapped.  Ownership
+ *     passes to the call.
  *
  * Return: 0 or -ENOSPC (limits) or -ENOMEM.
  */
@@ -188,6 +251,14 @@ int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
 	mmap_assert_locked(smm->mm);
 	sfu_mm_write_begin(smm);
 	sfu_remove_overlapping_locked(smm, s);
+	/* Charged to its user until it is freed. */
+	if (!sfu_user_charge_section(s->user)) {
+		sfu_mm_write_end(smm);
+		sfu_stat_inc(SFU_STAT_refused_user_limit);
+		sfu_section_discard(s);
+		return -ENOSPC;
+	}
+	__set_bit(SFU_SECTION_CHARGED, &s->flags);
 	if (atomic_read(&smm->nr_sections) >= sfu_max_sections_per_mm ||
 	    atomic_inc_return(&sfu_nr_sections) > sfu_max_sections) {
 		if (atomic_read(&smm->nr_sections) < sfu_max_sections_per_mm)
@@ -197,18 +268,24 @@ int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
 		sfu_section_discard(s);
 		return -ENOSPC;
 	}
-	err = mtree_store_range(&smm->text, s->text_start, s->text_end - 1, s, GFP_KERNEL);
-	if (!err && sfu_section_has_data(s)) {
-		err = mtree_store_range(&smm->data, s->data_start, s->data_end - 1, s, GFP_KERNEL);
-		if (err)
-			mtree_store_range(&smm->text, s->text_start, s->text_end - 1, NULL,
-					  GFP_KERNEL);
-	}
+	/* A failed store changes nothing; a done one publishes @s. */
+	err = sfu_tree_store(&smm->text, s->text_start, s->text_end - 1, s, GFP_KERNEL_ACCOUNT);
 	if (err) {
 		sfu_mm_write_end(smm);
 		atomic_dec(&sfu_nr_sections);
 		sfu_section_discard(s);
 		return err;
+	}
+	if (sfu_section_has_data(s)) {
+		err = sfu_tree_store(&smm->data, s->data_start, s->data_end - 1, s,
+				     GFP_KERNEL_ACCOUNT);
+		if (err) {
+			sfu_tree_clear(&smm->text, s->text_start, s->text_end - 1);
+			sfu_mm_write_end(smm);
+			/* Lookups may have found it in the text tree meanwhile. */
+			sfu_section_free(s);
+			return err;
+		}
 	}
 	atomic_inc(&smm->nr_sections);
 	sfu_mm_write_end(smm);
@@ -347,7 +424,7 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 	struct sfu_elf_sframe elf;
 	struct sfu_section *s;
 
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s)
 		return NULL;
 	INIT_LIST_HEAD(&s->pending);
@@ -397,6 +474,7 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
  * @start: start of the range to look at
  * @end: end of the range
  * @tgid: the process @mm belongs to
+ * @uid: its real uid, which its sections are charged to
  *
  * Looks at every executable file mapping in [@start, @end) that is not
  * registered yet, reads its ELF program headers from the file, validates
@@ -407,7 +485,8 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
  *
  * Context: task context, mmap_lock not held.
  */
-void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid)
+void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid,
+	      kuid_t uid)
 {
 	struct {
 		struct file *file;
@@ -457,8 +536,9 @@ void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_
 			}
 			if (!s)
 				continue;
+			s->user = sfu_user_get(uid);
 			smm = smm ?: sfu_mm_get_or_create(mm, tgid);
-			if (!smm) {
+			if (!smm || !s->user) {
 				sfu_section_discard(s);
 				continue;
 			}
@@ -494,7 +574,7 @@ int sfu_registry_sync(struct mm_struct *mm, pid_t tgid)
 	struct sfu_mm *smm;
 
 	sfu_recheck(mm);
-	sfu_scan(mm, 0, TASK_SIZE, tgid);
+	sfu_scan(mm, 0, TASK_SIZE, tgid, current_uid());
 	smm = sfu_mm_lookup(mm);
 	return smm ? atomic_read(&smm->nr_sections) : 0;
 }

@@ -21,6 +21,8 @@ static const char *const sfu_stat_names[SFU_STAT_NR] = {
 	[SFU_STAT_registered_explicit] = "registered_explicit",
 	/* sections removed (unmapped, replaced, unregistered) */
 	[SFU_STAT_removed] = "removed",
+	/* tree stores that take a section out, retried for want of memory */
+	[SFU_STAT_tree_store_retried] = "tree_store_retried",
 	/* sections freed with their registry (exit, exec, module unload) */
 	[SFU_STAT_freed_with_mm] = "freed_with_mm",
 	/* sections re-checked against the VMAs after a change */
@@ -31,6 +33,8 @@ static const char *const sfu_stat_names[SFU_STAT_NR] = {
 	[SFU_STAT_refused_not_mapped] = "refused_not_mapped",
 	/* sections refused: per-mm or global limit reached */
 	[SFU_STAT_refused_limit] = "refused_limit",
+	/* sections refused: the user's max_sections_per_user reached */
+	[SFU_STAT_refused_user_limit] = "refused_user_limit",
 	/* sections refused: larger than max_section_bytes */
 	[SFU_STAT_refused_too_big] = "refused_too_big",
 	/* executable mappings of ELF files without PT_GNU_SFRAME */
@@ -89,6 +93,8 @@ static const char *const sfu_stat_names[SFU_STAT_NR] = {
 	[SFU_STAT_kernel_copies_shared] = "kernel_copies_shared",
 	/* sections left without a kernel copy: max_kernel_bytes reached */
 	[SFU_STAT_kernel_copy_over_budget] = "kernel_copy_over_budget",
+	/* sections left without a kernel copy: the user's max_kernel_bytes_per_user reached */
+	[SFU_STAT_kernel_copy_over_user_budget] = "kernel_copy_over_user_budget",
 	/* lookups in kernel copies answered by the per-CPU row cache */
 	[SFU_STAT_row_cache_hits] = "row_cache_hits",
 	/* lookups in kernel copies the decoder answered (row cache on) */

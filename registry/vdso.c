@@ -158,7 +158,7 @@ struct sfu_section *sfu_prepare_vdso(struct mm_struct *mm, unsigned long start,
 		return NULL;
 	}
 	kfree(buf);
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s)
 		return NULL;
 	INIT_LIST_HEAD(&s->pending);

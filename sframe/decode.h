@@ -244,18 +244,45 @@ static inline int sframe_flex_rule(const struct sfu_sframe_section *sec, u32 ctr
 	return 0;
 }
 
+/*
+ * The RA or FP entry of a FLEX FRE at word *@w: a control word of 0 is the
+ * whole entry ("no further words for this entity": the ABI default, or no
+ * saved FP), any other is followed by its offset.  Nothing left: absent.
+ */
+static inline int sframe_flex_entry(const struct sfu_sframe_section *sec,
+				    const struct sframe_fre_raw *fre, unsigned int *w,
+				    struct sfu_sframe_reg_rule *rule, bool *padding)
+{
+	int err;
+
+	*padding = false;
+	if (*w >= fre->count)
+		return 0;
+	if (fre->uword[*w] == SFRAME_FLEX_CTRL_PADDING) {
+		*padding = true;
+		*w += 1;
+		return 0;
+	}
+	if (*w + 1 >= fre->count)
+		return -SFRAME_E_BAD_FRE;
+	err = sframe_flex_rule(sec, fre->uword[*w], fre->sword[*w + 1], rule);
+	*w += 2;
+	return err;
+}
+
 static inline int sframe_decode_flex(const struct sfu_sframe_section *sec,
 				     const struct sframe_fre_raw *fre, struct sfu_sframe_row *row)
 {
 	u32 ctrl = fre->uword[SFRAME_FLEX_CFA_CTRL];
-	unsigned int fp_ctrl = 0;
+	unsigned int w = SFRAME_FLEX_RA_CTRL;
+	bool padding;
 	int err;
 
 	row->flags |= SFRAME_ROW_FLEX;
 	/* gas writes 0 in the base bit of FLEX FREs: the control word says it. */
 	if (fre->info & SFRAME_FRE_INFO_BASE_SP)
 		return -SFRAME_E_BAD_FRE;
-	if (fre->count != 2 && fre->count != 4 && fre->count != 5 && fre->count != 6)
+	if (fre->count < SFRAME_FLEX_RA_CTRL)
 		return -SFRAME_E_BAD_FRE;
 
 	/* The CFA is always computed from a register. */
@@ -266,30 +293,20 @@ static inline int sframe_decode_flex(const struct sfu_sframe_section *sec,
 	row->cfa.deref = ctrl & SFRAME_FLEX_CTRL_DEREF_P;
 	row->cfa.offset = fre->sword[SFRAME_FLEX_CFA_OFF];
 
-	switch (fre->count) {
-	case 4:
-	case 6:
-		err = sframe_flex_rule(sec, fre->uword[SFRAME_FLEX_RA_CTRL],
-				       fre->sword[SFRAME_FLEX_RA_OFF], &row->ra);
-		if (err)
-			return err;
-		fp_ctrl = fre->count == 6 ? SFRAME_FLEX_FP_CTRL : 0;
-		break;
-	case 5:
-		/* One padding word stands for "RA where the ABI puts it". */
-		if (fre->uword[SFRAME_FLEX_RA_CTRL] != SFRAME_FLEX_CTRL_PADDING)
-			return -SFRAME_E_BAD_FRE;
-		sframe_default_ra(sec, &row->ra);
+	/* Then RA and FP, each a (control, offset) pair or one padding word. */
+	sframe_default_ra(sec, &row->ra);
+	err = sframe_flex_entry(sec, fre, &w, &row->ra, &padding);
+	if (err)
+		return err;
+	if (padding)
 		row->flags |= SFRAME_ROW_RA_PADDING;
-		fp_ctrl = SFRAME_FLEX_FP_CTRL_PADDED;
-		break;
-	default:
-		sframe_default_ra(sec, &row->ra);
-		break;
-	}
-	if (!fp_ctrl)
-		return 0;
-	return sframe_flex_rule(sec, fre->uword[fp_ctrl], fre->sword[fp_ctrl + 1], &row->fp);
+	err = sframe_flex_entry(sec, fre, &w, &row->fp, &padding);
+	if (err)
+		return err;
+	/* A word no entity accounts for. */
+	if (w != fre->count)
+		return -SFRAME_E_BAD_FRE;
+	return 0;
 }
 
 static __always_inline int sframe_decode_default(const struct sfu_sframe_section *sec,

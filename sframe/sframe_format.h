@@ -143,8 +143,11 @@
 #define SFRAME_FRE_RA_OFFSET_INVALID	0
 
 /*
- * V3 FLEX FDEs: (control, offset) pairs for CFA, RA, FP.  Layouts by N:
- * 2 (CFA), 4 (CFA, RA), 5 (CFA, RA padding word, FP), 6 (CFA, RA, FP).
+ * V3 FLEX FDEs: CFA, RA, FP in that order.  The CFA is a (control, offset)
+ * pair; RA and FP are each a pair, or one control word of 0 ("no further
+ * words for this entity"), or left out when no word remains: 2 (CFA),
+ * 3 (CFA, RA 0), 4 (CFA, RA; or CFA, RA 0, FP 0), 5 (CFA, RA 0, FP; or
+ * CFA, RA, FP 0), 6 (CFA, RA, FP).
  */
 #define SFRAME_FLEX_CTRL_REG_P		0x1	/* base is DWARF reg ctrl >> 3, else CFA */
 #define SFRAME_FLEX_CTRL_DEREF_P	0x2	/* value = *(base + offset) */
@@ -153,10 +156,7 @@
 #define SFRAME_FLEX_CTRL_PADDING	0	/* no rule: the ABI default applies */
 #define SFRAME_FLEX_CFA_CTRL		0
 #define SFRAME_FLEX_CFA_OFF		1
-#define SFRAME_FLEX_RA_CTRL		2
-#define SFRAME_FLEX_RA_OFF		3
-#define SFRAME_FLEX_FP_CTRL_PADDED	3	/* layout 5 */
-#define SFRAME_FLEX_FP_CTRL		4	/* layout 6 */
+#define SFRAME_FLEX_RA_CTRL		2	/* the first word after the CFA's */
 
 /* DWARF register numbers of SP and FP. */
 #define SFRAME_AMD64_DWARF_SP		7	/* rsp */

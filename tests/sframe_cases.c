@@ -928,9 +928,9 @@ static size_t b_flex_base_bit(u8 *b, size_t cap, u64 *va)
 	return flex_fre0(b, cap, va, FRE_SP | FRE_N(2) | FRE_S1, CTRL_REG(7), 8);
 }
 
-static size_t b_flex_ra_pair_padding(u8 *b, size_t cap, u64 *va)
+static size_t b_flex_fp_pair_cut_short(u8 *b, size_t cap, u64 *va)
 {
-	/* N = 4 with an RA control word of 0: padding where a pair belongs. */
+	/* N = 4 with an RA control word of 0: an FP control word without its offset. */
 	size_t len = b_flex(b, cap, va);
 
 	return patched(len, b, cap, case_fre_pos(&flex_v3, 0, 4) + 2 + 2 * 2, 0, 2);
@@ -963,6 +963,44 @@ static size_t b_flex_in_v2(u8 *b, size_t cap, u64 *va)
 					   -8, 0, 1, flex_fdes };
 
 	return case_build(&s, b, cap, va);
+}
+
+/*
+ * FLEX rows as libsframe's encoder writes them: an RA or FP control word
+ * of 0 is the whole entry, "no further words for this entity", also at
+ * the end of a row, and objdump and libsframe read them so.
+ *
+ * [0x5000,0x5004) sp+8 u U        CFA, RA 0 (N = 3)
+ * [0x5004,0x5008) sp+16 u U       CFA, RA 0, FP 0 (N = 4)
+ * [0x5008,0x500c) sp+16 u c-8     CFA, RA pair, FP 0 (N = 5)
+ * [0x500c,0x5020) fp+16 c-16 U    CFA, RA 0, FP pair (N = 5, what gas writes)
+ */
+static const struct case_fre flex_zero_fres[] = {
+	{ 0x00, FRE_N(3) | FRE_S1, { CTRL_REG(7), 8, 0 } },
+	{ 0x04, FRE_N(4) | FRE_S1, { CTRL_REG(7), 16, 0, 0 } },
+	{ 0x08, FRE_N(5) | FRE_S1, { CTRL_REG(7), 16, CTRL_CFA_DEREF, -8, 0 } },
+	{ 0x0c, FRE_N(5) | FRE_S1, { CTRL_REG(6), 16, 0, CTRL_CFA_DEREF, -16 } },
+};
+
+static const struct case_fde flex_zero_fdes[] = {
+	{ 0x5000, 0x20, FDE_ADDR1, SFRAME_FDE_TYPE_FLEX, 0, ARRAY_SIZE(flex_zero_fres),
+	  flex_zero_fres },
+};
+
+static const struct case_sec flex_zero_v3 = {
+	3, SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL, SFRAME_ABI_AMD64_ENDIAN_LITTLE,
+	-8, 0, ARRAY_SIZE(flex_zero_fdes), flex_zero_fdes
+};
+
+static size_t b_flex_zero(u8 *b, size_t cap, u64 *va)
+{
+	return case_build(&flex_zero_v3, b, cap, va);
+}
+
+static size_t b_flex_zero_word_left_over(u8 *b, size_t cap, u64 *va)
+{
+	/* N = 6 with RA 0: CFA, RA 0, FP pair, and one word nothing accounts for. */
+	return patched(b_flex(b, cap, va), b, cap, case_fre_pos(&flex_v3, 0, 3) + 2 + 2, 0, 1);
 }
 
 /* ---- outermost rows ----------------------------------------------- */
@@ -1397,8 +1435,11 @@ const struct sframe_case sframe_cases[] = {
 	VALID("flex_cfa_without_register_is_bad_fre", b_flex_cfa_not_reg, AMD64, E(BAD_FRE)),
 	VALID("flex_control_reserved_bit_is_bad_fre", b_flex_reserved_bit, AMD64, E(BAD_FRE)),
 	VALID("flex_fre_base_bit_is_bad_fre", b_flex_base_bit, AMD64, E(BAD_FRE)),
-	VALID("flex_ra_pair_with_padding_control_is_bad_fre", b_flex_ra_pair_padding, AMD64,
+	VALID("flex_fp_pair_cut_short_after_ra_zero_is_bad_fre", b_flex_fp_pair_cut_short, AMD64,
 	      E(BAD_FRE)),
+	VALID("flex_word_left_over_after_ra_zero_is_bad_fre", b_flex_zero_word_left_over, AMD64,
+	      E(BAD_FRE)),
+	VALID("flex_zero_control_words_as_libsframe_writes_them", b_flex_zero, AMD64, 0),
 	VALID("flex_padding_word_not_zero_is_bad_fre", b_flex_padding_not_zero, AMD64,
 	      E(BAD_FRE)),
 	VALID("flex_register_number_without_reg_p_is_bad_fre", b_flex_fp_regnum_without_reg_p,
@@ -1456,6 +1497,10 @@ const struct sframe_case sframe_cases[] = {
 	FIND("flex_ra_at_cfa_minus_8", b_flex, AMD64, 0x303f, 0, "sp+16 u c-8"),
 	FIND("v3_signal_fde_without_rows_is_outermost", b_flex, AMD64, 0x3040, 0,
 	     "RA undefined"),
+	FIND("flex_ra_zero_ends_the_row", b_flex_zero, AMD64, 0x5003, 0, "sp+8 u U"),
+	FIND("flex_ra_zero_and_fp_zero", b_flex_zero, AMD64, 0x5004, 0, "sp+16 u U"),
+	FIND("flex_fp_zero_after_ra_pair", b_flex_zero, AMD64, 0x500b, 0, "sp+16 u c-8"),
+	FIND("flex_ra_zero_then_fp_pair", b_flex_zero, AMD64, 0x501f, 0, "fp+16 c-16 U"),
 
 	/* lookups that must stay safe when the bytes change after validation */
 	FIND_AFTER("fde_starts_rewritten_after_validation", b_fx_v2, av_all_starts_huge, AMD64,

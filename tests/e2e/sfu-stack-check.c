@@ -11,6 +11,10 @@
  *   sfu-stack-check exec-nop | nop             (the exec target of "edges")
  *   sfu-stack-check sample [opts] BIN          user_stack events from the sampler
  *   sfu-stack-check trigger [opts] BIN         ... from the sys_enter trigger
+ *   sfu-stack-check hold FILE                  as uid 65534: a stopped child
+ *                                              with an SFU_IOC_UNWIND_TASK
+ *                                              request queued on it, until
+ *                                              FILE exists
  *
  * opts:
  *   --at body|entry|plt   where the target is unwound: spinning in its
@@ -42,6 +46,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -999,6 +1004,54 @@ static int cmd_uselib(const struct options *o, const char *bin)
 	return failures ? 1 : 0;
 }
 
+/* ---- a stopped child holding a request -------------------------------- */
+
+/*
+ * What any user can do: stop its own child and ask for its stack.  The
+ * wait times out (the child runs nothing while stopped) and the request
+ * stays queued on the child; the device is closed, so nothing pins the
+ * module.  Prints "held PID" and keeps the child stopped until @release
+ * exists (at most 100 s).
+ */
+static int cmd_hold(const char *release)
+{
+	struct sfu_frame frames[MAX_FRAMES];
+	struct sfu_unwind u = { .frames = (uintptr_t)frames, .max = MAX_FRAMES };
+	int fd, status, err, i;
+	pid_t child;
+
+	if (getuid() == 0 && (setgroups(0, NULL) || setgid(65534) || setuid(65534)))
+		die("cannot become uid 65534: %s", strerror(errno));
+	/* setuid() made it undumpable: its own child is readable by it again. */
+	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+	child = fork();
+	if (!child) {
+		for (;;)
+			pause();
+	}
+	kill(child, SIGSTOP);
+	waitpid(child, &status, WUNTRACED);
+	fd = open(DEVICE, O_RDWR);
+	if (fd < 0)
+		die("cannot open " DEVICE ": %s", strerror(errno));
+	u.pid = child;
+	phase = "waiting for the stopped child's unwind";
+	err = ioctl(fd, SFU_IOC_UNWIND_TASK, &u) ? errno : 0;
+	close(fd);
+	if (err != ETIMEDOUT) {
+		kill(child, SIGKILL);
+		die("unwind of a stopped child: %s, not ETIMEDOUT", strerror(err));
+	}
+	printf("held %d\n", child);
+	fflush(stdout);
+	alarm(0);
+	for (i = 0; i < 1000 && access(release, F_OK); i++)
+		usleep(100000);
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+	return 0;
+}
+
 /* ---- SFU_IOC_UNWIND_SELF ---------------------------------------------- */
 
 static int cmd_self(void)
@@ -1541,6 +1594,8 @@ int main(int argc, char **argv)
 		return cmd_perm(argv[i]);
 	if (!strcmp(cmd, "sample") || !strcmp(cmd, "trigger"))
 		return cmd_events(&o, cmd, argv[i]);
+	if (!strcmp(cmd, "hold"))
+		return cmd_hold(argv[i]);
 	die("unknown command %s", cmd);
 	return 2;
 }

@@ -20,6 +20,17 @@
  *                               unwinds it
  *   stressor spin SECONDS       a deep call chain spinning (a target for
  *                               samplers)
+ *   stressor attacker SECONDS   an unprivileged user (uid 65534) against
+ *                               everyone else: registration floods from
+ *                               several processes (beyond the per-mm and
+ *                               per-user limits) and remote unwinds of its
+ *                               own stopped children, left queued on them
+ *                               (interrupted waits) across module unloads,
+ *                               and unload attempts of its own (EPERM)
+ *   stressor victim SECONDS     another unprivileged user (uid 65533) that
+ *                               registers its own section and unwinds
+ *                               through it meanwhile: none of its
+ *                               registrations may be refused for a limit
  *
  * Each mode prints "stressor MODE key value" lines at the end; the guest
  * script adds them up.  Exit status is non-zero only when the module
@@ -37,8 +48,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/time.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -615,6 +629,213 @@ static int cmd_hostile(int seconds)
 	return abi_errors ? 1 : 0;
 }
 
+/* ------------------------------------------------------ attacker, victim */
+
+#define ATTACK_FLOODERS	3	/* processes, each beyond max_sections_per_mm */
+#define ATTACK_PAGES	1100
+#define ATTACK_STOPPED	4	/* stopped children with remote unwinds queued */
+
+/* Become @uid, with no supplementary groups; 0 or -1. */
+static int become(uid_t uid)
+{
+	if (getuid() == uid)
+		return 0;
+	if (setgroups(0, NULL) || setgid(uid) || setuid(uid)) {
+		perror("stressor: dropping privileges");
+		return -1;
+	}
+	/* What setuid() took: its own children are readable by it again. */
+	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+	return 0;
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * Copies of this program's own section, each registered over one of @pages
+ * anonymous executable pages: sections whose text and data overlap no
+ * other (one that did would replace it).
+ */
+static void flood(const struct own *o, int pages, unsigned long *ok, unsigned long *nospc,
+		  unsigned long *other)
+{
+	size_t slot = (o->sframe_size + 63) & ~63UL;
+	long pg = sysconf(_SC_PAGESIZE);
+	char *text, *data;
+	int i;
+
+	text = mmap(NULL, pages * pg, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (text == MAP_FAILED)
+		return;
+	data = mmap(NULL, pages * slot, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (data == MAP_FAILED) {
+		munmap(text, pages * pg);
+		return;
+	}
+	for (i = 0; i < pages && !stop_now; i++) {
+		struct sfu_register r = {
+			.sframe_addr = (uintptr_t)data + i * slot, .sframe_size = o->sframe_size,
+			.text_start = (uintptr_t)text + i * pg,
+			.text_end = (uintptr_t)text + (i + 1) * pg,
+		};
+
+		memcpy(data + i * slot, (void *)o->sframe, o->sframe_size);
+		if (!ioctl(dev, SFU_IOC_REGISTER, &r))
+			(*ok)++;
+		else if (errno == ENOSPC)
+			(*nospc)++;
+		else
+			(*other)++;
+	}
+	/* Unmapped: the module drops them at its next re-check. */
+	munmap(text, pages * pg);
+	munmap(data, pages * slot);
+}
+
+static int flooder(const struct own *o, double end)
+{
+	unsigned long ok = 0, nospc = 0, other = 0;
+
+	while (now() < end) {
+		if (!dev_open())
+			continue;
+		flood(o, ATTACK_PAGES, &ok, &nospc, &other);
+		dev_close();
+		usleep(50000);
+	}
+	printf("stressor attacker registered %lu\nstressor attacker refused_ENOSPC %lu\n"
+	       "stressor attacker refused_other %lu\n", ok, nospc, other);
+	return 0;
+}
+
+/*
+ * Ask a stopped child to unwind itself and stop waiting at once (a
+ * signal interrupts the wait): the request stays queued on the child,
+ * which runs nothing until it is continued.
+ */
+static int queue_on_stopped(pid_t child, unsigned long *queued)
+{
+	struct sfu_frame frames[MAX_FRAMES];
+	struct sfu_unwind u = { .frames = (uintptr_t)frames, .max = MAX_FRAMES, .pid = child };
+	struct itimerval it = { .it_value = { .tv_usec = 20000 } };
+
+	setitimer(ITIMER_REAL, &it, NULL);
+	if (!ioctl(dev, SFU_IOC_UNWIND_TASK, &u) || errno == EINTR || errno == ETIMEDOUT) {
+		(*queued)++;
+		return 0;
+	}
+	if (errno == ESRCH)
+		return 0;
+	fprintf(stderr, "stressor: remote unwind of a stopped child: %s\n", strerror(errno));
+	abi_errors++;
+	return -1;
+}
+
+static int cmd_attacker(int seconds)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };	/* no SA_RESTART */
+	pid_t flooders[ATTACK_FLOODERS], stopped[ATTACK_STOPPED];
+	unsigned long queued = 0, rounds = 0, unloads = 0;
+	double end = now() + seconds;
+	struct own o = { 0 };
+	int i, status;
+
+	if (become(65534))
+		return 2;
+	dl_iterate_phdr(find_own, &o);
+	if (!o.text || !o.sframe) {
+		fprintf(stderr, "stressor: this program has no .sframe\n");
+		return 2;
+	}
+	for (i = 0; i < ATTACK_FLOODERS; i++) {
+		flooders[i] = fork();
+		if (!flooders[i])
+			_exit(flooder(&o, end));
+	}
+	for (i = 0; i < ATTACK_STOPPED; i++) {
+		stopped[i] = fork();
+		if (!stopped[i]) {
+			for (;;)
+				pause();
+		}
+	}
+	sigaction(SIGALRM, &sa, NULL);
+	while (now() < end) {
+		if (!dev_open())
+			continue;
+		for (i = 0; i < ATTACK_STOPPED; i++) {
+			/* Now and then one runs what it holds, and stops again. */
+			if (!(rounds % 8) && i == (int)(rounds / 8) % ATTACK_STOPPED)
+				kill(stopped[i], SIGCONT);
+			kill(stopped[i], SIGSTOP);
+			queue_on_stopped(stopped[i], &queued);
+		}
+		dev_close();
+		/* Unloading is root's: refused, whatever it holds. */
+		if (!syscall(SYS_delete_module, "sframe_unwind", O_NONBLOCK) || errno != EPERM) {
+			fprintf(stderr, "stressor: uid 65534 unloading the module: %s\n",
+				strerror(errno));
+			abi_errors++;
+		}
+		unloads++;
+		rounds++;
+		usleep(200000);
+	}
+	for (i = 0; i < ATTACK_FLOODERS; i++)
+		waitpid(flooders[i], &status, 0);
+	for (i = 0; i < ATTACK_STOPPED; i++) {
+		kill(stopped[i], SIGKILL);
+		waitpid(stopped[i], &status, 0);
+	}
+	printf("stressor attacker stopped_unwinds_queued %lu\n", queued);
+	printf("stressor attacker unloads_refused %lu\n", unloads);
+	printf("stressor attacker abi_errors %d\n", abi_errors);
+	return abi_errors ? 1 : 0;
+}
+
+static int cmd_victim(int seconds)
+{
+	unsigned long ok = 0, limited = 0, other = 0;
+	double end = now() + seconds;
+	struct own o = { 0 };
+	int err;
+
+	if (become(65533))
+		return 2;
+	dl_iterate_phdr(find_own, &o);
+	if (!o.text || !o.sframe) {
+		fprintf(stderr, "stressor: this program has no .sframe\n");
+		return 2;
+	}
+	while (now() < end) {
+		if (!dev_open())
+			continue;
+		err = reg(&o);
+		if (!err) {
+			ok++;
+			nested(rnd() % 8, SFU_UNWIND_NO_FP);
+			nested(rnd() % 8, SFU_UNWIND_NOFAULT | SFU_UNWIND_NO_FP);
+		} else if (err == ENOSPC) {
+			limited++;
+		} else {
+			other++;
+		}
+		dev_close();
+		usleep(20000);
+	}
+	printf("stressor victim registered %lu\nstressor victim refused_ENOSPC %lu\n"
+	       "stressor victim refused_other %lu\nstressor victim unwinds %lu\n", ok, limited,
+	       other, unwinds);
+	for (err = 1; err < NR_STOPS; err++)
+		if (stops[err])
+			printf("stressor victim stop_%d %lu\n", err, stops[err]);
+	printf("stressor victim abi_errors %d\n", abi_errors);
+	return abi_errors || limited ? 1 : 0;
+}
+
 /* ---------------------------------------------------------------- spin */
 
 static volatile unsigned long spin_sink;
@@ -659,6 +880,10 @@ int main(int argc, char **argv)
 		return cmd_spin(seconds);
 	if (argc >= 3 && !strcmp(argv[1], "hostile"))
 		return cmd_hostile(seconds);
+	if (argc >= 3 && !strcmp(argv[1], "attacker"))
+		return cmd_attacker(seconds);
+	if (argc >= 3 && !strcmp(argv[1], "victim"))
+		return cmd_victim(seconds);
 	fprintf(stderr, "usage: see the comment at the top of stressor.c\n");
 	return 2;
 }
