@@ -125,9 +125,11 @@ static void sfu_unwind_task_work(struct callback_head *head)
 	atomic_dec(&sfu_remote_pending);
 	/*
 	 * At exit the user stack is gone; after exec it is another program's,
-	 * in another mm, which the caller's permission does not cover.
+	 * in another mm, which the caller's permission does not cover; and
+	 * a work that module unload cancelled runs in the unloading task.
 	 */
-	if ((current->flags & PF_EXITING) || current->mm != req->mm)
+	if ((current->flags & PF_EXITING) || sfu_task_work_cancelled() ||
+	    current->mm != req->mm)
 		req->nr = -ESRCH;
 	else
 		req->nr = sfu_unwind_user(req->frames, req->max, req->flags, &req->stop_reason);
