@@ -39,7 +39,8 @@ percent() {
 	# shellcheck disable=SC2046
 	perf record -q -g -e cpu-clock:u -c 500000 -o "/tmp/$1.data" -- "$bin" $(args "$1") \
 		> "/tmp/$1.out" 2>&1 || { echo "perf record of $1 failed" >&2; cat "/tmp/$1.out" >&2; }
-	set -- $("$here/perf-complete" "/tmp/$1.data" "$(printf %.15s "$1")" 2> /dev/null)
+	set -- $("$here/perf-complete" --example broken "/tmp/$1.broken" \
+		"/tmp/$1.data" "$(printf %.15s "$1")" 2> "/tmp/$1.objects")
 	awk -v s="${1:-0}" -v c="${2:-0}" 'BEGIN { printf "%d %d %.1f", s, c, s ? 100 * c / s : 0 }'
 }
 
@@ -73,7 +74,11 @@ for p in $progs; do
 	b=${before##* }
 	a=${after##* }
 	echo "workload $p without sidecars: ${before% *} samples/complete $b %; with: ${after% *} $a %"
-	awk -v a="$a" 'BEGIN { exit !(a >= 99) }' || { echo "FAILED: $p with sidecars $a % < 99 %"; fail=1; }
+	awk -v a="$a" 'BEGIN { exit !(a >= 99) }' || {
+		echo "FAILED: $p with sidecars $a % < 99 %; the innermost frames' objects, and the broken chain most samples have:"
+		sed 's/^/    /' "/tmp/$p.objects" "/tmp/$p.broken"
+		fail=1
+	}
 	case " $own_bound " in
 	*" $p "*)
 		eval "stock=\$stock_$v"
