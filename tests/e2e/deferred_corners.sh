@@ -9,8 +9,9 @@
 #   exec    a request made at execve() is dropped as dropped_exec
 #   fork    a request made at clone() is delivered once, to the parent
 #   signal  a request pending while a signal handler is set up is delivered
-#   unload  rmmod waits for a task that still has a request pending
-#           (asleep in nanosleep), then the module loads again
+#   unload  rmmod succeeds while a task that sleeps in nanosleep still has
+#           a request pending (it lets it run, or cancels it: lib/task_work.c),
+#           then the module loads again
 #
 # and at the end every request is accounted for: requests = rejected_* +
 # already + delivered + dropped_*.
@@ -116,15 +117,25 @@ else
 	fail=1
 fi
 
-# unload: a process asleep for 3 s with a request pending (made at every
-# system call entry of its own, the last one nanosleep); rmmod must wait
-# for it and succeed.
+# unload: a process asleep for 6 s with a request pending (made at every
+# system call entry of its own, the last one nanosleep); rmmod must
+# succeed.  The request counts once the process sleeps in
+# sleep(1): before, its start-up's system calls each end their requests.
 h=$(hits)
-sh -c "echo 'sys_enter pid='\$\$ > $d/trigger; exec sleep 3" &
+sh -c "echo 'sys_enter pid='\$\$ > $d/trigger; exec sleep 6" &
 pid=$!
 wait_hit "$h"
-sleep 1
-pending=$(stat task_work_pending)
+i=0
+pending=0
+while [ $i -lt 100 ]; do
+	if [ "$(cat /proc/$pid/comm 2> /dev/null)" = sleep ] &&
+	   [ "$(awk '{ print $3 }' /proc/$pid/stat 2> /dev/null)" = S ]; then
+		pending=$(stat task_work_pending)
+		[ "$pending" -lt 1 ] || break
+	fi
+	sleep 0.1
+	i=$((i + 1))
+done
 t0=$(date +%s)
 if rmmod sframe_unwind; then
 	echo "ok unload: rmmod with $pending task_work pending took $(( $(date +%s) - t0 )) s"
