@@ -1017,7 +1017,7 @@ static int cmd_hold(const char *release)
 {
 	struct sfu_frame frames[MAX_FRAMES];
 	struct sfu_unwind u = { .frames = (uintptr_t)frames, .max = MAX_FRAMES };
-	int fd, status, err, i;
+	int fd, mem, status, err, i;
 	pid_t child;
 
 	if (getuid() == 0 && (setgroups(0, NULL) || setgid(65534) || setuid(65534)))
@@ -1034,9 +1034,15 @@ static int cmd_hold(const char *release)
 	fd = open(DEVICE, O_RDWR);
 	if (fd < 0)
 		die("cannot open " DEVICE ": %s", strerror(errno));
+	mem = open_mem(child);
+	if (mem < 0)
+		die("cannot open the stopped child's /proc/PID/mem: %s", strerror(errno));
 	u.pid = child;
+	u.flags = SFU_UNWIND_MEM_FD;
+	u.mem_fd = mem;
 	phase = "waiting for the stopped child's unwind";
 	err = ioctl(fd, SFU_IOC_UNWIND_TASK, &u) ? errno : 0;
+	close(mem);
 	close(fd);
 	if (err != ETIMEDOUT) {
 		kill(child, SIGKILL);

@@ -721,9 +721,24 @@ static int queue_on_stopped(pid_t child, unsigned long *queued)
 	struct sfu_frame frames[MAX_FRAMES];
 	struct sfu_unwind u = { .frames = (uintptr_t)frames, .max = MAX_FRAMES, .pid = child };
 	struct itimerval it = { .it_value = { .tv_usec = 20000 } };
+	char path[64];
+	int mem, err;
 
+	/* The proof of access the module asks for another process's stack. */
+	snprintf(path, sizeof(path), "/proc/%d/mem", child);
+	mem = open(path, O_RDONLY);
+	if (mem < 0) {
+		fprintf(stderr, "stressor: cannot open %s: %s\n", path, strerror(errno));
+		abi_errors++;
+		return -1;
+	}
+	u.flags = SFU_UNWIND_MEM_FD;
+	u.mem_fd = mem;
 	setitimer(ITIMER_REAL, &it, NULL);
-	if (!ioctl(dev, SFU_IOC_UNWIND_TASK, &u) || errno == EINTR || errno == ETIMEDOUT) {
+	err = ioctl(dev, SFU_IOC_UNWIND_TASK, &u) ? errno : 0;
+	close(mem);
+	errno = err;
+	if (!err || err == EINTR || err == ETIMEDOUT) {
 		(*queued)++;
 		return 0;
 	}
