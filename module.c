@@ -41,6 +41,7 @@ static int __init sfu_init(void)
 	if (err)
 		goto out_trace;
 	sfu_perf_callchain_init();
+	sfu_ftrace_userstack_init();
 	pr_info("version %s loaded\n", SFU_VERSION);
 	return 0;
 
@@ -63,12 +64,13 @@ out_debugfs:
 }
 
 /*
- * Teardown order: perf's callchains back to the stock walk, no new
- * requests (device gone), no new events (hooks detached), no task_work
- * still to run module code, then free the data.
+ * Teardown order: perf's callchains and ftrace's user stacks back to the
+ * stock walks, no new requests (device gone), no new events (hooks
+ * detached), no task_work still to run module code, then free the data.
  */
 static void __exit sfu_exit(void)
 {
+	sfu_ftrace_userstack_exit();
 	sfu_perf_callchain_exit();
 	sfu_chardev_exit();
 	sfu_registry_stop();

@@ -1282,12 +1282,38 @@ static struct uw_env *uw_env_alloc(struct kunit *test)
 	return env;
 }
 
+/*
+ * A consumer of sfu_unwind_user_walk() that behaves as the kernel's
+ * stack_trace_consume_entry(): it stores up to @size IPs and says "no
+ * more" with the call that fills the store.
+ */
+struct uw_walk {
+	unsigned int size;
+	unsigned int len;
+	unsigned int calls;
+	unsigned long ips[UW_MAX_FRAMES];
+};
+
+static bool uw_walk_consume(void *cookie, unsigned long ip)
+{
+	struct uw_walk *w = cookie;
+
+	w->calls++;
+	if (w->len >= w->size)
+		return false;
+	w->ips[w->len++] = ip;
+	return w->len < w->size;
+}
+
 struct uw_result {
 	int nr;
 	int stop;
 	struct sfu_frame frames[UW_MAX_FRAMES + 1];
 	struct sfu_frame want[UW_MAX_FRAMES];
 	int want_nr;
+	/* sfu_unwind_user_walk() with room for @max frames, then for one */
+	struct uw_walk walk, walk1;
+	int walk_nr, walk_stop, walk1_nr;
 };
 
 static void uw_run_case(struct kunit *test, const struct uw_case *c, unsigned int mode)
@@ -1328,6 +1354,12 @@ static void uw_run_case(struct kunit *test, const struct uw_case *c, unsigned in
 			pagefault_disable();
 		res->nr = sfu_unwind_user_regs(regs, res->frames, c->max ?: UW_MAX_FRAMES,
 					       c->flags | mode, &res->stop);
+		res->walk.size = c->max ?: UW_MAX_FRAMES;
+		res->walk_nr = sfu_unwind_user_walk(regs, uw_walk_consume, &res->walk,
+						    c->flags | mode, &res->walk_stop);
+		res->walk1.size = 1;
+		res->walk1_nr = sfu_unwind_user_walk(regs, uw_walk_consume, &res->walk1,
+						     c->flags | mode, NULL);
 		if (c->caller == UW_CALLER_PREEMPT_OFF)
 			preempt_enable();
 		else if (c->caller == UW_CALLER_PAGEFAULT_OFF)
@@ -1351,6 +1383,23 @@ static void uw_run_case(struct kunit *test, const struct uw_case *c, unsigned in
 		KUNIT_EXPECT_EQ_MSG(test, res->frames[i].method, res->want[i].method,
 				    "frame %u method", i);
 	}
+
+	/*
+	 * Frame by frame, the same IPs; the walk ends with the call that
+	 * filled the consumer (a "depth" stop even where the stack ended
+	 * there too), never calling it again.
+	 */
+	KUNIT_EXPECT_EQ(test, res->walk_nr, res->nr);
+	KUNIT_EXPECT_EQ(test, res->walk.calls, res->nr);
+	KUNIT_EXPECT_STREQ(test, sfu_stop_reason_name(res->walk_stop),
+			   sfu_stop_reason_name(res->walk.len == res->walk.size ?
+						SFU_STOP_DEPTH : res->stop));
+	for (i = 0; i < min_t(unsigned int, res->nr, res->walk.len); i++)
+		KUNIT_EXPECT_EQ_MSG(test, res->walk.ips[i], res->frames[i].ip, "walk frame %u", i);
+	KUNIT_EXPECT_EQ(test, res->walk1_nr, min(res->nr, 1));
+	KUNIT_EXPECT_EQ(test, res->walk1.calls, min(res->nr, 1));
+	if (res->nr)
+		KUNIT_EXPECT_EQ(test, res->walk1.ips[0], res->frames[0].ip);
 }
 
 /* Parameters: the rows for this architecture. */
@@ -1482,6 +1531,9 @@ static void invalid_arguments_are_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sfu_unwind_user_regs(regs, frames, 0, 0, NULL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sfu_unwind_user_regs(regs, NULL, 2, 0, NULL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sfu_unwind_user_regs(regs, frames, 2, 0x80, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sfu_unwind_user_walk(regs, NULL, NULL, 0, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sfu_unwind_user_walk(regs, uw_walk_consume, NULL, 0x80, NULL),
+			-EINVAL);
 }
 
 static void every_stop_reason_has_a_distinct_name(struct kunit *test)

@@ -597,6 +597,20 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 	return cfa;
 }
 
+/* Count a finished unwind and report why it ended. */
+static void sfu_unwind_account(const struct sfu_unwind_state *st, const unsigned long *by_method,
+			       int *stop_reason)
+{
+	unsigned int i;
+
+	this_cpu_inc(sfu_unwind_stats.unwinds);
+	this_cpu_inc(sfu_unwind_stats.stops[st->stop]);
+	for (i = SFU_FRAME_REGS; i <= SFU_FRAME_SIGNAL; i++)
+		this_cpu_add(sfu_unwind_stats.frames[i], by_method[i]);
+	if (stop_reason)
+		*stop_reason = st->stop;
+}
+
 /**
  * sfu_unwind_user_regs() - unwind the current task's user stack from @regs
  * @regs: user registers of the topmost frame (normally task_pt_regs())
@@ -626,7 +640,7 @@ int sfu_unwind_user_regs(struct pt_regs *regs, struct sfu_frame *frames, unsigne
 	struct sfu_unwind_scratch scratch;
 	struct sfu_unwind_state st;
 	struct sfu_lookup rows;
-	unsigned int nr = 0, limit, i;
+	unsigned int nr = 0, limit;
 
 	if (!frames || !max || (flags & ~SFU_UNWIND_ALL_FLAGS))
 		return -EINVAL;
@@ -648,16 +662,61 @@ int sfu_unwind_user_regs(struct pt_regs *regs, struct sfu_frame *frames, unsigne
 			sfu_unwind_stop(&st, SFU_STOP_DEPTH);
 	}
 	sfu_lookup_end(&rows);
-
-	this_cpu_inc(sfu_unwind_stats.unwinds);
-	this_cpu_inc(sfu_unwind_stats.stops[st.stop]);
-	for (i = SFU_FRAME_REGS; i <= SFU_FRAME_SIGNAL; i++)
-		this_cpu_add(sfu_unwind_stats.frames[i], by_method[i]);
-	if (stop_reason)
-		*stop_reason = st.stop;
+	sfu_unwind_account(&st, by_method, stop_reason);
 	return nr;
 }
 EXPORT_SYMBOL_NS_GPL(sfu_unwind_user_regs, SFU_NS);
+
+/**
+ * sfu_unwind_user_walk() - unwind from @regs, handing each frame to @consume
+ * @regs: user registers of the topmost frame (normally task_pt_regs())
+ * @consume: called with @cookie and each frame's IP, innermost first; the
+ *	walk ends after a call that returns false
+ * @cookie: @consume's first argument
+ * @flags: SFU_UNWIND_NOFAULT, SFU_UNWIND_NO_SFRAME, SFU_UNWIND_NO_FP
+ * @stop_reason: if not NULL, set to the enum sfu_stop_reason that ended the
+ *	walk (SFU_STOP_DEPTH when @consume or the max_depth parameter did)
+ *
+ * The walk of sfu_unwind_user_regs() for a caller that takes the frames
+ * one by one, as the kernel's arch_stack_walk_user() hands them to a
+ * stack_trace_consume_fn: frames the caller has no room for are never
+ * unwound.  @consume runs between the steps of the walk, in a section that
+ * holds the RCU read lock: it must not sleep.
+ *
+ * Context: as sfu_unwind_user_regs().
+ * Return: the number of frames handed to @consume, or -EINVAL for a NULL
+ * @consume or unknown @flags.
+ */
+int sfu_unwind_user_walk(struct pt_regs *regs, sfu_unwind_consume_fn consume, void *cookie,
+			 unsigned int flags, int *stop_reason)
+{
+	unsigned long by_method[SFU_FRAME_SIGNAL + 1] = {};
+	struct sfu_unwind_scratch scratch;
+	struct sfu_unwind_state st;
+	struct sfu_lookup rows;
+	unsigned int nr = 0, limit;
+
+	if (!consume || (flags & ~SFU_UNWIND_ALL_FLAGS))
+		return -EINVAL;
+	/* A caller that cannot fault gets no-fault reads whatever it asked. */
+	if (!sfu_caller_may_fault())
+		flags |= SFU_UNWIND_NOFAULT;
+	limit = sfu_unwind_depth_limit();
+
+	sfu_unwind_start(&st, regs, flags, &rows);
+	while (!st.done) {
+		nr++;
+		by_method[st.method]++;
+		if (!consume(cookie, st.ip) || nr == limit)
+			sfu_unwind_stop(&st, SFU_STOP_DEPTH);
+		else
+			sfu_unwind_next(&st, &scratch);
+	}
+	sfu_lookup_end(&rows);
+	sfu_unwind_account(&st, by_method, stop_reason);
+	return nr;
+}
+EXPORT_SYMBOL_NS_GPL(sfu_unwind_user_walk, SFU_NS);
 
 /**
  * sfu_unwind_user() - unwind the current task's user stack

@@ -63,6 +63,31 @@ static inline struct timespec64 sfu_inode_ctime(const struct inode *inode)
 #define SFU_HAVE_PERF_REDIRECT	0
 #endif
 
+/*
+ * ftrace's userstacktrace option takes the user stack from
+ * stack_trace_save_user(), which on CONFIG_ARCH_STACKWALK kernels (x86_64,
+ * arm64) hands task_pt_regs(current) to the architecture's walk,
+ *
+ *   void arch_stack_walk_user(stack_trace_consume_fn consume_entry,
+ *                             void *cookie, const struct pt_regs *regs);
+ *
+ * the same function, signature and contract on 6.1, 6.12 and 7.2, and
+ * traceable on each (neither notrace nor in a file built without the
+ * ftrace flags: arch/x86/kernel/stacktrace.c, arch/arm64/kernel/
+ * stacktrace.c).  The redirection of it needs what perf's needs
+ * (DYNAMIC_FTRACE_WITH_REGS: x86_64 always, arm64 only on 6.1) and the
+ * walk itself, USER_STACKTRACE_SUPPORT: x86_64 always, arm64 not on 6.1,
+ * where ftrace records no user stacks at all.  No cached kernel has
+ * both on arm64.
+ */
+#if defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS) && defined(CONFIG_ARCH_STACKWALK) && \
+	defined(CONFIG_USER_STACKTRACE_SUPPORT)
+#define SFU_HAVE_FTRACE_USERSTACK_REDIRECT	1
+#else
+#define SFU_HAVE_FTRACE_USERSTACK_REDIRECT	0
+#endif
+#define SFU_FTRACE_USERSTACK_TARGET		"arch_stack_walk_user"
+
 /**
  * sfu_dumpable_or_ptrace_capable() - the dumpability half of a ptrace check
  * @task: the task to be inspected

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * consumers/: what hands unwinds out.  perf's user callchains
- * (perf_callchain.c), the trace events and their sampler (trace.c),
+ * (perf_callchain.c), ftrace's user stacks (ftrace_userstack.c), the trace
+ * events and their sampler (trace.c),
  * /dev/sframe_unwind and its ioctls (chardev.c, ioctl.c).  They call the
  * unwinder, the registry (explicit registration) and lib/; nothing below
  * calls them.  This header is for module init and exit only.
@@ -18,5 +19,8 @@ void sfu_trace_exit(void);
 
 void sfu_perf_callchain_init(void);
 void sfu_perf_callchain_exit(void);
+
+void sfu_ftrace_userstack_init(void);
+void sfu_ftrace_userstack_exit(void);
 
 #endif /* _SFRAME_UNWIND_CONSUMERS_H */

@@ -78,10 +78,18 @@ struct sfu_unwind_state {
 
 #define SFU_UNWIND_ALL_FLAGS	(SFU_UNWIND_NOFAULT | SFU_UNWIND_NO_SFRAME | SFU_UNWIND_NO_FP)
 
+/*
+ * Takes one frame's IP of sfu_unwind_user_walk(); false ends the walk.  The
+ * signature of the kernel's stack_trace_consume_fn.
+ */
+typedef bool (*sfu_unwind_consume_fn)(void *cookie, unsigned long ip);
+
 int sfu_unwind_user(struct sfu_frame *frames, unsigned int max, unsigned int flags,
 		    int *stop_reason);
 int sfu_unwind_user_regs(struct pt_regs *regs, struct sfu_frame *frames,
 			 unsigned int max, unsigned int flags, int *stop_reason);
+int sfu_unwind_user_walk(struct pt_regs *regs, sfu_unwind_consume_fn consume, void *cookie,
+			 unsigned int flags, int *stop_reason);
 unsigned int sfu_unwind_depth_limit(void);
 int sfu_unwind_read(const struct sfu_unwind_state *st, unsigned long addr, void *dst,
 		    size_t len);

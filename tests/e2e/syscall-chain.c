@@ -6,10 +6,16 @@
  * tests/fixtures/src/chain.c, one line per frame, leaf first:
  * "frame <n> <name> entry=<addr> cfa=<addr> ret=<addr>".
  *
+ * With a second argument, SECONDS, it stops by itself that long after it
+ * started (SIGALRM sets `stop`), for tests that run it on their own.
+ *
  * Built with -O2 -fomit-frame-pointer -Wa,--gsframe: only SFrame unwinds it.
  */
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 #define NOINL __attribute__((noinline, noclone))
 
@@ -81,6 +87,11 @@ NOINL long f1(int x)
 	return r - buf[x % 3];
 }
 
+static void on_alarm(int sig)
+{
+	stop = 1;
+}
+
 static const char *const names[4] = { "main", "f1", "f2", "leaf" };
 
 int main(int argc, char **argv)
@@ -90,6 +101,10 @@ int main(int argc, char **argv)
 	int i;
 
 	RECORD(0);
+	if (argc > 2) {
+		signal(SIGALRM, on_alarm);
+		alarm(atoi(argv[2]));
+	}
 	r = f1(argc);
 	for (i = 3; i >= 0; i--)
 		printf("frame %d %s entry=%p cfa=%p ret=%p\n", 3 - i, names[i],
