@@ -316,6 +316,17 @@ static int find_own(struct dl_phdr_info *info, size_t size, void *arg)
 	return 1;
 }
 
+/* This program's text and .sframe section in @o; 0, or -1 if it has none. */
+static int find_own_section(struct own *o)
+{
+	dl_iterate_phdr(find_own, o);
+	if (!o->text || !o->sframe) {
+		fprintf(stderr, "stressor: this program has no .sframe\n");
+		return -1;
+	}
+	return 0;
+}
+
 static unsigned long refused[64], accepted, restored;
 
 static int reg(const struct own *o)
@@ -521,11 +532,8 @@ static int cmd_hostile(int seconds)
 	pthread_t t;
 	int i, err;
 
-	dl_iterate_phdr(find_own, &o);
-	if (!o.text || !o.sframe) {
-		fprintf(stderr, "stressor: this program has no .sframe\n");
+	if (find_own_section(&o))
 		return 2;
-	}
 	orig = malloc(o.sframe_size);
 	memcpy(orig, (void *)o.sframe, o.sframe_size);
 	/* The section's pages become writable (private copies). */
@@ -758,13 +766,8 @@ static int cmd_attacker(int seconds)
 	struct own o = { 0 };
 	int i, status;
 
-	if (become(65534))
+	if (become(65534) || find_own_section(&o))
 		return 2;
-	dl_iterate_phdr(find_own, &o);
-	if (!o.text || !o.sframe) {
-		fprintf(stderr, "stressor: this program has no .sframe\n");
-		return 2;
-	}
 	for (i = 0; i < ATTACK_FLOODERS; i++) {
 		flooders[i] = fork();
 		if (!flooders[i])
@@ -818,13 +821,8 @@ static int cmd_victim(int seconds)
 	struct own o = { 0 };
 	int err;
 
-	if (become(65533))
+	if (become(65533) || find_own_section(&o))
 		return 2;
-	dl_iterate_phdr(find_own, &o);
-	if (!o.text || !o.sframe) {
-		fprintf(stderr, "stressor: this program has no .sframe\n");
-		return 2;
-	}
 	while (now() < end) {
 		if (!dev_open())
 			continue;
