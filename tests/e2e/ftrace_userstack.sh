@@ -53,6 +53,25 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# start_stopped OUT ARGS...: the program with ARGS, its output to OUT,
+# stopped before it runs (pid in $pid).  Kernel text is patched only while
+# the program is stopped: enabling sys_enter rewrites the tracepoint in the
+# very system call the program makes in a loop, and under QEMU's TCG a vCPU
+# that runs through an instruction while another vCPU patches it can stay
+# there for good (an RCU stall, the writer spinning in text_poke_bp(); seen
+# on Debian's stock kernel, module or not).
+start_stopped() {
+	local out=$1 i=0
+	shift
+	sh -c 'kill -STOP $$ && exec "$@"' sh "$prog" "$@" > "$out" &
+	pid=$!
+	while [ "$(sed 's/.*) \(.\).*/\1/' /proc/$pid/stat 2> /dev/null)" != T ]; do
+		[ $i -lt 600 ] || { echo "FAILED: the program did not stop"; exit 1; }
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
 counter() { awk -v k="$1" '$1 == k { print $2 }' $dbg; }
 
 # main_ret FILE: f1's return address (into main) as the program printed it,
@@ -103,10 +122,10 @@ tracefs() {
 	echo 0 > $tracing/options/sym-userobj
 	echo 1 > $tracing/options/userstacktrace
 	echo > $tracing/trace
-	"$prog" 0 $secs > "$tmp/$1.out" &
-	pid=$!
+	start_stopped "$tmp/$1.out" 0 $secs
 	echo "common_pid == $pid && id == $nr" > $ev/filter
 	echo 1 > $ev/enable
+	kill -CONT $pid
 	wait $pid
 	echo 0 > $ev/enable
 	echo 0 > $tracing/options/userstacktrace
@@ -147,17 +166,17 @@ echo 1 > $param
 
 # Unload with the event on and the option set, after the program made
 # walks through the redirection, then trace without the module.  The
-# program is stopped across rmmod: under QEMU's TCG a CPU that runs into
-# arch_stack_walk_user() while ftrace patches its first instruction can
-# stay there for good (an RCU stall at arch_stack_walk_user+0x0, seen
-# without the module too, toggling the function tracer on it), so the
-# exit path's wait for CPUs in the replacement is not exercised here.
+# program is stopped across rmmod, for the reason start_stopped() gives
+# (here ftrace patches arch_stack_walk_user(): an RCU stall at
+# arch_stack_walk_user+0x0, seen without the module too, toggling the
+# function tracer on it), so the exit path's wait for CPUs in the
+# replacement is not exercised here.
 echo 1 > $tracing/options/userstacktrace
-"$prog" 0 30 > /dev/null &
-pid=$!
+start_stopped /dev/null 0 30
 echo "common_pid == $pid && id == $nr" > $ev/filter
 echo 1 > $ev/enable
 before=$(counter walks)
+kill -CONT $pid
 i=0
 while [ "$(counter walks)" -le $((before + 20)) ] && [ $i -lt 600 ]; do
 	sleep 0.1
