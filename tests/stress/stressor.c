@@ -31,6 +31,13 @@
  *                               registers its own section and unwinds
  *                               through it meanwhile: none of its
  *                               registrations may be refused for a limit
+ *   stressor unload MODULE      delete_module(MODULE) as rmmod calls it,
+ *                               again each second while it is busy (an
+ *                               open device pins it), 30 tries at most;
+ *                               prints "unload ms N tries T": N the
+ *                               milliseconds the successful call took in
+ *                               the kernel, without the time a command
+ *                               takes to start
  *
  * Each mode prints "stressor MODE key value" lines at the end; the guest
  * script adds them up.  Exit status is non-zero only when the module
@@ -878,6 +885,26 @@ static int cmd_spin(int seconds)
 	return 0;
 }
 
+static int cmd_unload(const char *name)
+{
+	double t0, t1;
+	int tries;
+
+	for (tries = 1; tries <= 30; tries++) {
+		t0 = now();
+		if (!syscall(SYS_delete_module, name, O_NONBLOCK)) {
+			t1 = now();
+			printf("unload ms %.0f tries %d\n", (t1 - t0) * 1000, tries);
+			return 0;
+		}
+		if (errno != EBUSY && errno != EAGAIN)
+			break;
+		sleep(1);
+	}
+	fprintf(stderr, "delete_module(%s): %s after %d tries\n", name, strerror(errno), tries);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	int seconds = argc >= 3 ? atoi(argv[2]) : 0;
@@ -897,6 +924,8 @@ int main(int argc, char **argv)
 		return cmd_attacker(seconds);
 	if (argc >= 3 && !strcmp(argv[1], "victim"))
 		return cmd_victim(seconds);
+	if (argc >= 3 && !strcmp(argv[1], "unload"))
+		return cmd_unload(argv[2]);
 	fprintf(stderr, "usage: see the comment at the top of stressor.c\n");
 	return 2;
 }
