@@ -132,6 +132,7 @@ summary() {
 	echo "workload perf test $mode, $1: $(wc -l < "$1.res") results: $(count "$1" Ok) Ok," \
 		"$(count "$1" FAILED) FAILED, $(count "$1" Skip) Skip, $(count "$1" Timeout) Timeout," \
 		"$(count "$1" NoResult) without result; $(awk '{ s += $2 } END { print s }' "$1.time") s"
+	echo "workload perf test $mode, $1, not Ok: $(awk '$2 != "Ok" && $2 != "Skip" { printf "%s %s; ", $1, $2 }' "$1.res")"
 }
 
 fail=0
