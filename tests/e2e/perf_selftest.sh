@@ -27,7 +27,7 @@
 #       sh -c 'cd tests/e2e && sh ./perf_selftest.sh'
 #
 # Passes with at least $min_ok tests Ok in each run (the subset on Debian's
-# stock kernel: 20 and more), skips without perf (the arm64 guest) and
+# stock kernel: 18), skips without perf (the arm64 guest) and
 # when the kernel gives too few Ok tests without the module to compare
 # (the project's tinyconfig test kernels).  Prints a "workload" line of
 # counts per run and one naming the tests that differ.
