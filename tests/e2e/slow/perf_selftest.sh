@@ -24,7 +24,7 @@
 # Documentation/consumers.rst for the figures):
 #
 #   scripts/vm-run --version debian -- env PERF_SELFTEST=all \
-#       sh -c 'cd tests/e2e && sh ./perf_selftest.sh'
+#       sh -c 'cd tests/e2e && sh ./slow/perf_selftest.sh'
 #
 # Passes with at least $min_ok tests Ok in each run (the subset on Debian's
 # stock kernel: 18), skips without perf (the arm64 guest) and
