@@ -8,6 +8,7 @@
 # the return addresses the program records up to main; with the
 # perf_callchain parameter off, fewer than 1 %.  Runs on both arches: on
 # arm64 it is the test of the redirection (the guest has no perf tool).
+# Prints one "workload" line of figures per run.
 . ./unwind-lib
 . ./perf-lib
 perf_unthrottle || exit 1
@@ -35,6 +36,7 @@ check() {
 		fail=1
 		return
 	fi
+	echo "workload $1 $2: ${score#* } of ${score% *} samples in leaf complete"
 	perf_chain_judge "$1" "$2" "$score" || fail=1
 }
 
