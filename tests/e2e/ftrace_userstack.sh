@@ -22,6 +22,12 @@ prog=$e2e/syscall-chain
 ev=$tracing/events/raw_syscalls/sys_enter
 # How long each run of the program lasts, in seconds.
 secs=2
+# trace-cmd streams every event to its file instead of overwriting a ring
+# buffer: on an idle host one 2 s run gave 600,000 stacks, whose file and
+# report outgrew the guest's tmpfs /tmp (and the next run then recorded
+# nothing).  Its per-CPU output is capped (kB), and each run's files are
+# deleted once scored.
+tcmd_kb=4096
 
 case $arch in
 x86_64) nr=110 ;;	# getppid
@@ -104,7 +110,10 @@ judge() {
 		cat "$4"
 		fail=1
 	elif [ "$stacks" -lt 20 ]; then
-		echo "FAILED: $1: only $stacks user stacks"
+		echo "FAILED: $1: only $stacks user stacks; $(grep -c . "$3") lines," \
+			"$(df -k "$tmp" | awk 'NR == 2 { print $4 }') kB free in $tmp"
+		head -n 20 "$3"
+		[ ! -s "$tmp/$1.err" ] || cat "$tmp/$1.err"
 		fail=1
 	elif [ "$2" = most ] && [ $((hits * 100)) -lt $((stacks * 99)) ]; then
 		echo "FAILED: $1: fewer than 99 % reach main"
@@ -136,16 +145,19 @@ tracefs() {
 # tracecmd LABEL WANT: the same through trace-cmd record -O userstacktrace
 tracecmd() {
 	command -v trace-cmd > /dev/null || return 0
-	if ! (cd "$tmp" && trace-cmd record -q -o "$tmp/$1.dat" -O userstacktrace \
-		-e raw_syscalls:sys_enter -f "id == $nr" -F "$prog" 0 $secs) \
+	if ! (cd "$tmp" && trace-cmd record -q -m $tcmd_kb -o "$tmp/$1.dat" \
+		-O userstacktrace -e raw_syscalls:sys_enter -f "id == $nr" \
+		-F "$prog" 0 $secs) \
 		> "$tmp/$1.out" 2> "$tmp/$1.err" ||
 	   ! trace-cmd report -i "$tmp/$1.dat" > "$tmp/$1.trace" 2>> "$tmp/$1.err"; then
 		echo "FAILED: trace-cmd record/report ($1):"
 		cat "$tmp/$1.err"
 		fail=1
+		rm -f "$tmp/$1.dat" "$tmp/$1.trace"
 		return
 	fi
 	judge "$1" "$2" "$tmp/$1.trace" "$tmp/$1.out"
+	rm -f "$tmp/$1.dat" "$tmp/$1.trace"
 }
 
 before=$(counter walks)
