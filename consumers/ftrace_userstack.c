@@ -8,8 +8,9 @@
  * arch_stack_walk_user(), a frame-pointer walk, hands each return address
  * to a stack_trace_consume_fn until that says it has no more room.  While
  * the module is loaded and the ftrace_userstack parameter is on, an
- * ftrace_ops with SAVE_REGS and IPMODIFY on that function sends each call
- * to sfu_ftrace_walk_user(), which has the same signature and hands the
+ * ftrace_ops with IPMODIFY on that function (and SAVE_REGS where the
+ * kernel redirects through pt_regs: compat.h) sends each call to
+ * sfu_ftrace_walk_user(), which has the same signature and hands the
  * consumer the frames the SFrame unwinder finds, in no-fault mode: trace
  * events fire in any context.  Where a page of a section or of the stack
  * is not resident the unwinder continues from frame pointers (or stops),
@@ -17,6 +18,9 @@
  * returns to user space, so that the next events find the pages present.
  * Contexts the stock walk treats specially (compat tasks, VM86) are never
  * redirected: the same architecture hook as perf's decides (perf_arch.h).
+ * Nor are the calls of perf's own walk, where the architecture's perf
+ * walks through the same function (arm64: perf_arch.h): perf's parameter
+ * decides perf's callchains.
  *
  * The function, the kernels that have it and the configurations that
  * allow the redirection are in compat.h.  Everything about the
@@ -27,6 +31,7 @@
 
 #include <linux/debugfs.h>
 #include <linux/ftrace.h>
+#include <linux/kallsyms.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -110,33 +115,79 @@ static void sfu_ftrace_walk_user(stack_trace_consume_fn consume_entry, void *coo
 		this_cpu_inc(sfu_ftrace_stats.fault_in);
 }
 
+#ifdef SFU_PERF_ARCH_USER_WALK_CALLER
+/*
+ * perf's own walk calls arch_stack_walk_user() on this architecture
+ * (perf_arch.h), from one call site in SFU_PERF_ARCH_USER_WALK_CALLER;
+ * ftrace's calls come from stack_trace_save_user().  A call site is known
+ * by its return address, the handler's parent_ip, and named once through
+ * kallsyms (core kernel text: lock-free, any context); the two sites seen
+ * are remembered.  Racing writers store the same answers.
+ */
+static unsigned long sfu_ftrace_perf_site;
+static unsigned long sfu_ftrace_other_site;
+
+static noinline bool notrace sfu_ftrace_name_site(unsigned long parent_ip)
+{
+	static const char perf[] = SFU_PERF_ARCH_USER_WALK_CALLER;
+	char name[KSYM_SYMBOL_LEN];
+	size_t len = sizeof(perf) - 1;
+
+	sprint_symbol_no_offset(name, parent_ip);
+	/* A compiler-made copy of the function is "<name>.<suffix>". */
+	if (!strncmp(name, perf, len) && (name[len] == '\0' || name[len] == '.')) {
+		WRITE_ONCE(sfu_ftrace_perf_site, parent_ip);
+		return true;
+	}
+	WRITE_ONCE(sfu_ftrace_other_site, parent_ip);
+	return false;
+}
+
+/* Is this call of arch_stack_walk_user() perf's?  Its return address. */
+static __always_inline bool sfu_ftrace_from_perf(unsigned long parent_ip)
+{
+	if (parent_ip == READ_ONCE(sfu_ftrace_perf_site))
+		return true;
+	if (parent_ip == READ_ONCE(sfu_ftrace_other_site))
+		return false;
+	return sfu_ftrace_name_site(parent_ip);
+}
+#else
+/* perf does not walk through arch_stack_walk_user() here. */
+static __always_inline bool sfu_ftrace_from_perf(unsigned long parent_ip)
+{
+	return false;
+}
+#endif
+
 /*
  * ftrace handler on arch_stack_walk_user(consume_entry, cookie, regs):
- * send the call to sfu_ftrace_walk_user() by rewriting the saved
- * instruction pointer; the trampoline then "returns" into it with the
- * original arguments and return address.  A context it does not handle
- * runs the stock function.
+ * send the call to sfu_ftrace_walk_user() by rewriting the instruction
+ * pointer the trampoline returns to (compat.h: the saved pt_regs or the
+ * ftrace_regs, as the kernel offers); the trampoline then "returns" into
+ * it with the original arguments and return address.  A context it does
+ * not handle, and a call of perf's own walk (which perf's parameter
+ * decides), run the stock function.
  */
 static void notrace sfu_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 				       struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
 	struct pt_regs *user_regs;
+	unsigned long arg;
 
-	if (!regs)
+	if (!sfu_ftrace_arg(fregs, 2, &arg))
 		return;
-	user_regs = (struct pt_regs *)regs_get_kernel_argument(regs, 2);
-	if (!user_regs || !sfu_perf_arch_native(user_regs)) {
+	user_regs = (struct pt_regs *)arg;
+	if (!user_regs || !sfu_perf_arch_native(user_regs) || sfu_ftrace_from_perf(parent_ip)) {
 		this_cpu_inc(sfu_ftrace_stats.stock);
 		return;
 	}
-	instruction_pointer_set(regs, (unsigned long)sfu_ftrace_walk_user);
+	sfu_ftrace_redirect(fregs, (unsigned long)sfu_ftrace_walk_user);
 }
 
 static struct ftrace_ops sfu_ftrace_ops = {
 	.func = sfu_ftrace_handler,
-	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
-		 FTRACE_OPS_FL_RECURSION,
+	.flags = SFU_FTRACE_REDIRECT_FLAGS | FTRACE_OPS_FL_RECURSION,
 };
 
 static int sfu_ftrace_off(const char *why, int err)
@@ -212,7 +263,7 @@ static void sfu_ftrace_release(void)
 
 static int sfu_ftrace_start(void)
 {
-	sfu_ftrace_why = "the kernel lacks DYNAMIC_FTRACE_WITH_REGS or USER_STACKTRACE_SUPPORT";
+	sfu_ftrace_why = "the kernel lacks " SFU_FTRACE_USERSTACK_LACKS;
 	sfu_ftrace_err = -EOPNOTSUPP;
 	return -EOPNOTSUPP;
 }

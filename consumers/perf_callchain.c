@@ -5,8 +5,9 @@
  * perf takes the user part of every callchain (perf record -g, the
  * callchains of bpf_get_stack(), ...) from the architecture's
  * perf_callchain_user(), a frame-pointer walk.  While the module is loaded
- * and the perf_callchain parameter is on, an ftrace_ops with SAVE_REGS and
- * IPMODIFY on that function sends each call to sfu_perf_callchain_user(),
+ * and the perf_callchain parameter is on, an ftrace_ops with IPMODIFY on
+ * that function (and SAVE_REGS where the kernel redirects through pt_regs:
+ * compat.h) sends each call to sfu_perf_callchain_user(),
  * which has the same signature and stores what the SFrame unwinder finds,
  * in no-fault mode: perf calls it in NMI and IRQ context.  Where a page of
  * a section or of the stack is not resident the unwinder continues from
@@ -150,31 +151,32 @@ static void sfu_perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 
 /*
  * ftrace handler on perf_callchain_user(entry, regs): send the call to
- * sfu_perf_callchain_user() by rewriting the saved instruction pointer;
- * the trampoline then "returns" into it with the original arguments and
- * return address.  A context it does not handle runs the stock function.
+ * sfu_perf_callchain_user() by rewriting the instruction pointer the
+ * trampoline returns to (compat.h: the saved pt_regs or the ftrace_regs,
+ * as the kernel offers); the trampoline then "returns" into it with the
+ * original arguments and return address.  A context it does not handle
+ * runs the stock function.
  */
 static void notrace sfu_perf_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 					    struct ftrace_ops *op,
 					    struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
 	struct pt_regs *user_regs;
+	unsigned long arg;
 
-	if (!regs)
+	if (!sfu_ftrace_arg(fregs, 1, &arg))
 		return;
-	user_regs = (struct pt_regs *)regs_get_kernel_argument(regs, 1);
+	user_regs = (struct pt_regs *)arg;
 	if (!user_regs || !sfu_perf_arch_native(user_regs)) {
 		this_cpu_inc(sfu_perf_stats.stock);
 		return;
 	}
-	instruction_pointer_set(regs, (unsigned long)sfu_perf_callchain_user);
+	sfu_ftrace_redirect(fregs, (unsigned long)sfu_perf_callchain_user);
 }
 
 static struct ftrace_ops sfu_perf_ops = {
 	.func = sfu_perf_ftrace_handler,
-	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
-		 FTRACE_OPS_FL_RECURSION,
+	.flags = SFU_FTRACE_REDIRECT_FLAGS | FTRACE_OPS_FL_RECURSION,
 };
 
 static int sfu_perf_off(const char *why, int err)
@@ -258,8 +260,7 @@ static void sfu_perf_release(void)
 
 static int sfu_perf_start(void)
 {
-	return sfu_perf_off("the kernel lacks DYNAMIC_FTRACE_WITH_REGS or PERF_EVENTS",
-			    -EOPNOTSUPP);
+	return sfu_perf_off("the kernel lacks " SFU_PERF_REDIRECT_LACKS, -EOPNOTSUPP);
 }
 
 static void sfu_perf_stop(const char *why)
@@ -337,10 +338,10 @@ DEFINE_SHOW_ATTRIBUTE(sfu_perf);
  * sfu_perf_callchain_init() - redirect perf's user callchains, if wanted
  *
  * Applies the perf_callchain parameter.  A kernel that cannot do the
- * redirection (no DYNAMIC_FTRACE_WITH_REGS, perf_callchain_user() not
- * traceable, another IPMODIFY user of it such as a live patch) leaves the
- * feature off: the module loads anyway, says why once in the kernel log
- * and in <debugfs>/sframe_unwind/perf_callchain.
+ * redirection (neither DYNAMIC_FTRACE_WITH_REGS nor _WITH_ARGS: compat.h;
+ * perf_callchain_user() not traceable; another IPMODIFY user of it such
+ * as a live patch) leaves the feature off: the module loads anyway, says
+ * why once in the kernel log and in <debugfs>/sframe_unwind/perf_callchain.
  *
  * Context: module init, after the unwinder and the debugfs root.
  */

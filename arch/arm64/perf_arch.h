@@ -43,4 +43,17 @@ static inline bool sfu_perf_arch_native(struct pt_regs *regs)
 	return user_mode(regs) && !compat_user_mode(regs);
 }
 
+/*
+ * The function of the kernel whose calls of arch_stack_walk_user() are
+ * perf's: arm64's perf_callchain_user() walks the user stack with it on
+ * the kernels whose ftrace user stacks can be redirected (6.12 and 7.2;
+ * 6.1 has its own walk there, and no USER_STACKTRACE_SUPPORT).  Those
+ * calls belong to perf's callchains, which the perf_callchain parameter
+ * alone decides: the redirection of ftrace's user stacks
+ * (consumers/ftrace_userstack.c) leaves the calls made from this function
+ * to the stock walk.  x86_64's perf walks the user stack itself, and
+ * defines no such name.
+ */
+#define SFU_PERF_ARCH_USER_WALK_CALLER	"perf_callchain_user"
+
 #endif /* _SFU_ARCH_ARM64_PERF_ARCH_H */

@@ -37,9 +37,9 @@ esac
 [ -e $tracing/options/userstacktrace ] ||
 	{ echo "no tracefs options/userstacktrace: skip"; exit 77; }
 if [ "$(cat $param)" != Y ]; then
-	# arm64: 6.1 records no user stacks in ftrace, later kernels have no
-	# DYNAMIC_FTRACE_WITH_REGS; x86_64 must have the redirection.
-	if [ "$arch" != x86_64 ] && grep -q "lacks" $dbg; then
+	# arm64 6.1 records no user stacks in ftrace; every other kernel
+	# checked (x86_64, arm64 6.12 and 7.2) must have the redirection.
+	if [ "$arch" != x86_64 ] && grep -q "lacks USER_STACKTRACE_SUPPORT" $dbg; then
 		echo "$(head -n 1 $dbg): skip"
 		exit 77
 	fi
