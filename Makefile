@@ -6,6 +6,9 @@
 #                                        build sframe_unwind.ko (+ KUnit module)
 #   make test                            everything: userspace, KUnit in x86_64
 #                                        and arm64 guests, e2e, stock headers
+#   make test-all                        make test and the rest of the matrix
+#                                        (x86_64 e2e on 6.12 and newest, more
+#                                        sparse): Documentation/testing.rst
 #   make demo                            perf record -g without and with the
 #                                        module, side by side (x86_64 guest)
 #   make tools                           userspace tools (tools/sframe-check,
@@ -47,7 +50,7 @@ endif
 TOP := $(CURDIR)
 SRC_DIRS := Kbuild module.c include lib sframe registry unwind consumers arch kunit tests
 
-.PHONY: all modules clean tools test demo kernels bench fuzz stress help \
+.PHONY: all modules clean tools test test-all demo kernels bench fuzz stress help \
 	test-sframe-gen test-sframe-gen-all install-sidecars uninstall-sidecars
 
 all: modules
@@ -79,6 +82,9 @@ tools:
 
 test:
 	scripts/run-tests
+
+test-all:
+	scripts/run-tests --all
 
 test-sframe-gen:
 	tests/sframe-gen/run
