@@ -33,7 +33,12 @@
  *                               registrations may be refused for a limit
  *   stressor unload MODULE      delete_module(MODULE) as rmmod calls it,
  *                               again each second while it is busy (an
- *                               open device pins it), 30 tries at most;
+ *                               open device pins it), 120 tries at most
+ *                               (the stressors close the device after
+ *                               their batch, which a loaded TCG host
+ *                               running KASAN can stretch to tens of
+ *                               seconds); on failure names the processes
+ *                               that still hold the device;
  *                               prints "unload ms N tries T": N the
  *                               milliseconds the successful call took in
  *                               the kernel, without the time a command
@@ -46,6 +51,7 @@
  */
 #define _GNU_SOURCE
 #include <elf.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
@@ -56,6 +62,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <grp.h>
+#include <limits.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -885,12 +892,64 @@ static int cmd_spin(int seconds)
 	return 0;
 }
 
+/* Print the processes that hold /dev/sframe_unwind open, and where. */
+static void print_holders(void)
+{
+	char path[PATH_MAX], link[PATH_MAX], comm[64], wchan[64];
+	struct dirent *p, *f;
+	DIR *proc, *fds;
+	ssize_t n;
+	FILE *fp;
+
+	proc = opendir("/proc");
+	if (!proc)
+		return;
+	while ((p = readdir(proc))) {
+		if (p->d_name[0] < '0' || p->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/fd", p->d_name);
+		fds = opendir(path);
+		if (!fds)
+			continue;
+		while ((f = readdir(fds))) {
+			snprintf(path, sizeof(path), "/proc/%s/fd/%s", p->d_name, f->d_name);
+			n = readlink(path, link, sizeof(link) - 1);
+			if (n <= 0)
+				continue;
+			link[n] = '\0';
+			if (strcmp(link, DEV))
+				continue;
+			comm[0] = '\0';
+			wchan[0] = '\0';
+			snprintf(path, sizeof(path), "/proc/%s/comm", p->d_name);
+			fp = fopen(path, "r");
+			if (fp) {
+				if (!fgets(comm, sizeof(comm), fp))
+					comm[0] = '\0';
+				fclose(fp);
+			}
+			snprintf(path, sizeof(path), "/proc/%s/wchan", p->d_name);
+			fp = fopen(path, "r");
+			if (fp) {
+				if (!fgets(wchan, sizeof(wchan), fp))
+					wchan[0] = '\0';
+				fclose(fp);
+			}
+			comm[strcspn(comm, "\n")] = '\0';
+			fprintf(stderr, "  held by pid %s (%s), waiting in %s\n", p->d_name, comm,
+				wchan[0] ? wchan : "-");
+		}
+		closedir(fds);
+	}
+	closedir(proc);
+}
+
 static int cmd_unload(const char *name)
 {
 	double t0, t1;
 	int tries;
 
-	for (tries = 1; tries <= 30; tries++) {
+	for (tries = 1; tries <= 120; tries++) {
 		t0 = now();
 		if (!syscall(SYS_delete_module, name, O_NONBLOCK)) {
 			t1 = now();
@@ -902,6 +961,7 @@ static int cmd_unload(const char *name)
 		sleep(1);
 	}
 	fprintf(stderr, "delete_module(%s): %s after %d tries\n", name, strerror(errno), tries);
+	print_holders();
 	return 1;
 }
 
