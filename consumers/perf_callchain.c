@@ -19,8 +19,8 @@
  * are never redirected: the architecture decides (perf_arch.h), and the
  * stock function runs for them unchanged.
  *
- * Everything about the redirection is serialised by sfu_perf_lock; the
- * NMI path reads none of that state.
+ * Switching the redirection is redirect.c's; the NMI path reads none of
+ * its state.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -41,6 +41,7 @@
 #include "sframe_unwind/consumers.h"
 #include "sframe_unwind/lib.h"
 #include "sframe_unwind/unwind.h"
+#include "redirect.h"
 
 /*
  * User frames one callchain can hold: perf's default limit
@@ -60,38 +61,16 @@ struct sfu_perf_frames {
 	struct sfu_frame level[SFU_PERF_LEVELS][SFU_PERF_MAX_FRAMES];
 };
 
-/*
- * Per CPU, so that counting costs nothing in NMI context; this_cpu_inc()
- * and this_cpu_add() are safe against the interrupts that nest here.
- */
+/* Per CPU: redirect.h.  perf's "walks" are "callchains". */
 struct sfu_perf_stats {
-	u64 callchains;		/* user callchains made from SFrame */
-	u64 frames;		/* entries they stored */
-	u64 stock;		/* calls left to the stock walk */
-	u64 truncated;		/* cut by perf's limit or ours */
-	u64 sframe_faults;	/* a section page was not resident */
-	u64 stack_faults;	/* the stack itself was not readable */
-	u64 fault_in;		/* faultable walks requested for those */
+	struct sfu_redirect_stats walk;
 	u64 cached;		/* the entry's deferred callchain reused */
 };
 
 static DEFINE_PER_CPU(struct sfu_perf_stats, sfu_perf_stats);
 static struct sfu_perf_frames __percpu *sfu_perf_frames;
 
-static DEFINE_MUTEX(sfu_perf_lock);
-/* The parameter as last written: the redirection should be on. */
-static bool sfu_perf_wanted = true;
-/* Between module init and exit: the parameter takes effect at once. */
-static bool sfu_perf_ready;
-/* The redirection is registered. */
-static bool sfu_perf_active;
-/* Why it is off, and the error that said so. */
-static const char *sfu_perf_why = "module not initialised";
-static int sfu_perf_err;
-
 #if SFU_HAVE_PERF_REDIRECT
-
-static bool sfu_perf_filtered;
 
 /*
  * The replacement of perf_callchain_user(): same signature, same contract
@@ -106,7 +85,6 @@ static void sfu_perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 	struct sfu_frame *frames;
 	unsigned long sframe_faults;
 	unsigned int room, i;
-	bool fault = false;
 	u64 cookie;
 	int nr, stop;
 
@@ -120,9 +98,9 @@ static void sfu_perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 		for (i = 0; i < nr; i++)
 			perf_callchain_store(entry, trace->entries[i]);
 		this_cpu_inc(sfu_perf_stats.cached);
-		this_cpu_add(sfu_perf_stats.frames, nr);
+		this_cpu_add(sfu_perf_stats.walk.frames, nr);
 		if (trace->nr > room)
-			this_cpu_inc(sfu_perf_stats.truncated);
+			this_cpu_inc(sfu_perf_stats.walk.truncated);
 		return;
 	}
 
@@ -132,21 +110,7 @@ static void sfu_perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 	for (i = 0; i < nr; i++)
 		perf_callchain_store(entry, frames[i].ip);
 
-	this_cpu_inc(sfu_perf_stats.callchains);
-	this_cpu_add(sfu_perf_stats.frames, max(nr, 0));
-	if (stop == SFU_STOP_DEPTH)
-		this_cpu_inc(sfu_perf_stats.truncated);
-	if (stop == SFU_STOP_FAULT) {
-		this_cpu_inc(sfu_perf_stats.stack_faults);
-		fault = true;
-	}
-	if (sfu_unwind_sframe_faults() != sframe_faults) {
-		this_cpu_inc(sfu_perf_stats.sframe_faults);
-		fault = true;
-	}
-	/* Have the pages faulted in before the task runs on. */
-	if (fault && !sfu_unwind_deferred_fault_in())
-		this_cpu_inc(sfu_perf_stats.fault_in);
+	sfu_redirect_walked(&sfu_perf_stats.walk, nr, stop, sframe_faults);
 }
 
 /*
@@ -168,7 +132,7 @@ static void notrace sfu_perf_ftrace_handler(unsigned long ip, unsigned long pare
 		return;
 	user_regs = (struct pt_regs *)arg;
 	if (!user_regs || !sfu_perf_arch_native(user_regs)) {
-		this_cpu_inc(sfu_perf_stats.stock);
+		this_cpu_inc(sfu_perf_stats.walk.stock);
 		return;
 	}
 	sfu_ftrace_redirect(fregs, (unsigned long)sfu_perf_callchain_user);
@@ -179,133 +143,34 @@ static struct ftrace_ops sfu_perf_ops = {
 	.flags = SFU_FTRACE_REDIRECT_FLAGS | FTRACE_OPS_FL_RECURSION,
 };
 
-static int sfu_perf_off(const char *why, int err)
+/* The frame buffers, allocated at the first registration. */
+static int sfu_perf_prepare(struct sfu_redirect *r)
 {
-	sfu_perf_why = why;
-	sfu_perf_err = err;
-	return err;
-}
-
-/* Register the redirection.  Caller holds sfu_perf_lock. */
-static int sfu_perf_start(void)
-{
-	static const char target[] = "perf_callchain_user";
-	int err;
-
-	if (sfu_perf_active)
-		return 0;
 	if (!sfu_perf_frames) {
 		sfu_perf_frames = alloc_percpu(struct sfu_perf_frames);
 		if (!sfu_perf_frames)
-			return sfu_perf_off("no memory for the frame buffers", -ENOMEM);
+			return sfu_redirect_off(r, "no memory for the frame buffers", -ENOMEM);
 	}
-	/*
-	 * Never register without the filter in place: an ops with an empty
-	 * filter would trace, and redirect, every function of the kernel.
-	 */
-	if (!sfu_perf_filtered) {
-		err = ftrace_set_filter(&sfu_perf_ops, (unsigned char *)target,
-					strlen(target), 1);
-		if (err)
-			return sfu_perf_off("perf_callchain_user cannot be traced", err);
-		sfu_perf_filtered = true;
-	}
-	err = register_ftrace_function(&sfu_perf_ops);
-	if (err)
-		return sfu_perf_off("register_ftrace_function() refused the redirection", err);
-	sfu_perf_active = true;
-	sfu_perf_off(NULL, 0);
 	return 0;
-}
-
-/* Unregister the redirection.  Caller holds sfu_perf_lock. */
-static void sfu_perf_stop(const char *why)
-{
-	int err;
-
-	sfu_perf_off(why, 0);
-	if (!sfu_perf_active)
-		return;
-	err = unregister_ftrace_function(&sfu_perf_ops);
-	if (WARN_ON_ONCE(err))
-		return;
-	sfu_perf_active = false;
-	/*
-	 * No CPU may still be in the handler or the replacement when the
-	 * module text goes away.  For an ops in module data (DYNAMIC)
-	 * unregister_ftrace_function() waits for every caller of the
-	 * handler, but the replacement runs after the trampoline returned,
-	 * beyond what that promise covers.  perf calls perf_callchain_user()
-	 * with preemption or interrupts disabled (NMI, IRQ, or under
-	 * perf_swevent/tracepoint protection) or inside rcu_read_lock()
-	 * (BPF), and RCU watches in all of these, NMI included (nmi_enter()
-	 * makes it): synchronize_rcu() waits for every one of them that the
-	 * handler may have redirected.  A caller that can be preempted
-	 * without RCU protection (a sleepable BPF program's bpf_get_stack())
-	 * is waited for by synchronize_rcu_tasks(), which needs each task to
-	 * pass a voluntary context switch; the replacement never sleeps.
-	 */
-	synchronize_rcu();
-	synchronize_rcu_tasks();
-}
-
-static void sfu_perf_release(void)
-{
-	if (sfu_perf_filtered)
-		ftrace_free_filter(&sfu_perf_ops);
-	sfu_perf_filtered = false;
-}
-
-#else /* !SFU_HAVE_PERF_REDIRECT */
-
-static int sfu_perf_start(void)
-{
-	return sfu_perf_off("the kernel lacks " SFU_PERF_REDIRECT_LACKS, -EOPNOTSUPP);
-}
-
-static void sfu_perf_stop(const char *why)
-{
-	if (!sfu_perf_active)
-		sfu_perf_why = why;
-}
-
-static void sfu_perf_release(void)
-{
 }
 
 #endif /* SFU_HAVE_PERF_REDIRECT */
 
-static int sfu_perf_param_set(const char *val, const struct kernel_param *kp)
-{
-	bool on;
-	int err;
-
-	err = kstrtobool(val, &on);
-	if (err)
-		return err;
-	mutex_lock(&sfu_perf_lock);
-	sfu_perf_wanted = on;
-	if (sfu_perf_ready) {
-		if (on)
-			err = sfu_perf_start();
-		else
-			sfu_perf_stop("disabled by the perf_callchain parameter");
-	}
-	mutex_unlock(&sfu_perf_lock);
-	return err;
-}
-
-/* Reads say whether the redirection is in place, not what was asked. */
-static int sfu_perf_param_get(char *buffer, const struct kernel_param *kp)
-{
-	return sysfs_emit(buffer, "%c\n", READ_ONCE(sfu_perf_active) ? 'Y' : 'N');
-}
-
-static const struct kernel_param_ops sfu_perf_param_ops = {
-	.set = sfu_perf_param_set,
-	.get = sfu_perf_param_get,
+static struct sfu_redirect sfu_perf_redirect = {
+	SFU_REDIRECT_INIT(sfu_perf_redirect),
+	.name = "perf_callchain",
+	.target = "perf_callchain_user",
+	.what = "native perf callchains",
+	.off_param = "disabled by the perf_callchain parameter",
+	.untraceable = "perf_callchain_user cannot be traced",
+#if SFU_HAVE_PERF_REDIRECT
+	.ops = &sfu_perf_ops,
+	.prepare = sfu_perf_prepare,
+#else
+	.lacks = "the kernel lacks " SFU_PERF_REDIRECT_LACKS,
+#endif
 };
-module_param_cb(perf_callchain, &sfu_perf_param_ops, NULL, 0644);
+module_param_cb(perf_callchain, &sfu_redirect_param_ops, &sfu_perf_redirect, 0644);
 MODULE_PARM_DESC(perf_callchain,
 		 "perf's user callchains come from SFrame (default Y; reads N when unavailable)");
 
@@ -314,21 +179,8 @@ static int sfu_perf_show(struct seq_file *m, void *v)
 	struct sfu_perf_stats sum;
 
 	sfu_percpu_sum_struct(sfu_perf_stats, &sum);
-	mutex_lock(&sfu_perf_lock);
-	if (sfu_perf_active)
-		seq_puts(m, "state on\n");
-	else if (sfu_perf_err)
-		seq_printf(m, "state off: %s (error %d)\n", sfu_perf_why, sfu_perf_err);
-	else
-		seq_printf(m, "state off: %s\n", sfu_perf_why);
-	mutex_unlock(&sfu_perf_lock);
-	seq_printf(m, "callchains %llu\n", sum.callchains);
-	seq_printf(m, "frames %llu\n", sum.frames);
-	seq_printf(m, "stock %llu\n", sum.stock);
-	seq_printf(m, "truncated %llu\n", sum.truncated);
-	seq_printf(m, "sframe_faults %llu\n", sum.sframe_faults);
-	seq_printf(m, "stack_faults %llu\n", sum.stack_faults);
-	seq_printf(m, "fault_in %llu\n", sum.fault_in);
+	sfu_redirect_show_state(m, &sfu_perf_redirect);
+	sfu_redirect_show_stats(m, &sum.walk, "callchains");
 	seq_printf(m, "cached %llu\n", sum.cached);
 	return 0;
 }
@@ -347,18 +199,8 @@ DEFINE_SHOW_ATTRIBUTE(sfu_perf);
  */
 void sfu_perf_callchain_init(void)
 {
-	int err = 0;
-
 	sfu_debugfs_file("perf_callchain", 0444, NULL, &sfu_perf_fops);
-	mutex_lock(&sfu_perf_lock);
-	sfu_perf_ready = true;
-	if (sfu_perf_wanted)
-		err = sfu_perf_start();
-	else
-		sfu_perf_stop("disabled by the perf_callchain parameter");
-	if (err)
-		pr_info("native perf callchains off: %s (error %d)\n", sfu_perf_why, err);
-	mutex_unlock(&sfu_perf_lock);
+	sfu_redirect_init(&sfu_perf_redirect);
 }
 
 /**
@@ -371,11 +213,7 @@ void sfu_perf_callchain_init(void)
  */
 void sfu_perf_callchain_exit(void)
 {
-	mutex_lock(&sfu_perf_lock);
-	sfu_perf_ready = false;
-	sfu_perf_stop("module unloading");
-	sfu_perf_release();
-	mutex_unlock(&sfu_perf_lock);
+	sfu_redirect_exit(&sfu_perf_redirect);
 	sfu_debugfs_remove("perf_callchain");
 	free_percpu(sfu_perf_frames);
 	sfu_perf_frames = NULL;

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Switching a redirection of a stock user stack walk on and off
+ * (redirect.h): the ftrace_ops filtered to the one function, its
+ * registration, the wait at removal, the parameter and the state line of
+ * the debugfs file.  The handler and the replacement are the consumer's.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ftrace.h>
+#include <linux/kernel.h>
+#include <linux/rcupdate.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "sframe_unwind/compat.h"
+#include "sframe_unwind/deferred.h"
+#include "sframe_unwind/unwind.h"
+#include "redirect.h"
+
+/**
+ * sfu_redirect_off() - record why a redirection is off
+ * @r: the redirection
+ * @why: the reason, a string that outlives the module's use of it
+ * @err: the error that said so, or 0
+ *
+ * Return: @err.
+ */
+int sfu_redirect_off(struct sfu_redirect *r, const char *why, int err)
+{
+	r->why = why;
+	r->err = err;
+	return err;
+}
+
+#if SFU_FTRACE_REDIRECT != SFU_FTRACE_NONE
+
+/* Register the redirection.  Caller holds r->lock. */
+static int sfu_redirect_start(struct sfu_redirect *r)
+{
+	int err;
+
+	if (r->active)
+		return 0;
+	if (r->lacks || !r->ops)
+		return sfu_redirect_off(r, r->lacks, -EOPNOTSUPP);
+	if (r->prepare) {
+		err = r->prepare(r);
+		if (err)
+			return err;
+	}
+	/*
+	 * Never register without the filter in place: an ops with an empty
+	 * filter would trace, and redirect, every function of the kernel.
+	 */
+	if (!r->filtered) {
+		err = ftrace_set_filter(r->ops, (unsigned char *)r->target, strlen(r->target), 1);
+		if (err)
+			return sfu_redirect_off(r, r->untraceable, err);
+		r->filtered = true;
+	}
+	err = register_ftrace_function(r->ops);
+	if (err)
+		return sfu_redirect_off(r, "register_ftrace_function() refused the redirection",
+					err);
+	WRITE_ONCE(r->active, true);
+	sfu_redirect_off(r, NULL, 0);
+	return 0;
+}
+
+/* Unregister the redirection.  Caller holds r->lock. */
+static void sfu_redirect_stop(struct sfu_redirect *r, const char *why)
+{
+	int err;
+
+	sfu_redirect_off(r, why, 0);
+	if (!r->active)
+		return;
+	err = unregister_ftrace_function(r->ops);
+	if (WARN_ON_ONCE(err))
+		return;
+	WRITE_ONCE(r->active, false);
+	/*
+	 * No CPU may still be in the handler or the replacement when the
+	 * module text goes away.  For an ops in module data (DYNAMIC)
+	 * unregister_ftrace_function() waits for every caller of the
+	 * handler, but the replacement runs after the trampoline returned,
+	 * beyond what that promise covers.  A caller with preemption or
+	 * interrupts disabled, in NMI or inside rcu_read_lock() is watched
+	 * by RCU: synchronize_rcu() waits for it.  A caller that can be
+	 * preempted (a sleepable BPF program, task_work) is waited for by
+	 * synchronize_rcu_tasks(), which needs each task to pass a voluntary
+	 * context switch: no replacement ever sleeps (each walks in no-fault
+	 * mode).
+	 */
+	synchronize_rcu();
+	synchronize_rcu_tasks();
+}
+
+static void sfu_redirect_release(struct sfu_redirect *r)
+{
+	if (r->filtered)
+		ftrace_free_filter(r->ops);
+	r->filtered = false;
+}
+
+#else /* SFU_FTRACE_REDIRECT == SFU_FTRACE_NONE */
+
+static int sfu_redirect_start(struct sfu_redirect *r)
+{
+	return sfu_redirect_off(r, r->lacks, -EOPNOTSUPP);
+}
+
+static void sfu_redirect_stop(struct sfu_redirect *r, const char *why)
+{
+	if (!r->active)
+		r->why = why;
+}
+
+static void sfu_redirect_release(struct sfu_redirect *r)
+{
+}
+
+#endif /* SFU_FTRACE_REDIRECT */
+
+static int sfu_redirect_param_set(const char *val, const struct kernel_param *kp)
+{
+	struct sfu_redirect *r = kp->arg;
+	bool on;
+	int err;
+
+	err = kstrtobool(val, &on);
+	if (err)
+		return err;
+	mutex_lock(&r->lock);
+	r->wanted = on;
+	if (r->ready) {
+		if (on)
+			err = sfu_redirect_start(r);
+		else
+			sfu_redirect_stop(r, r->off_param);
+	}
+	mutex_unlock(&r->lock);
+	return err;
+}
+
+/* Reads say whether the redirection is in place, not what was asked. */
+static int sfu_redirect_param_get(char *buffer, const struct kernel_param *kp)
+{
+	struct sfu_redirect *r = kp->arg;
+
+	return sysfs_emit(buffer, "%c\n", READ_ONCE(r->active) ? 'Y' : 'N');
+}
+
+/* The ops of a redirection's parameter: module_param_cb(..., &r, 0644). */
+const struct kernel_param_ops sfu_redirect_param_ops = {
+	.set = sfu_redirect_param_set,
+	.get = sfu_redirect_param_get,
+};
+
+/**
+ * sfu_redirect_show_state() - the "state" line of a debugfs file
+ * @m: the file
+ * @r: the redirection
+ *
+ * "state on", or "state off: <why>[ (error <err>)]".
+ */
+void sfu_redirect_show_state(struct seq_file *m, struct sfu_redirect *r)
+{
+	mutex_lock(&r->lock);
+	if (r->active)
+		seq_puts(m, "state on\n");
+	else if (r->err)
+		seq_printf(m, "state off: %s (error %d)\n", r->why, r->err);
+	else
+		seq_printf(m, "state off: %s\n", r->why);
+	mutex_unlock(&r->lock);
+}
+
+/**
+ * sfu_redirect_show_stats() - the counters of a debugfs file
+ * @m: the file
+ * @sum: the counters, summed over the CPUs
+ * @walks: the name of the first counter ("walks", perf's "callchains")
+ */
+void sfu_redirect_show_stats(struct seq_file *m, const struct sfu_redirect_stats *sum,
+			     const char *walks)
+{
+	seq_printf(m, "%s %llu\n", walks, sum->walks);
+	seq_printf(m, "frames %llu\n", sum->frames);
+	seq_printf(m, "stock %llu\n", sum->stock);
+	seq_printf(m, "truncated %llu\n", sum->truncated);
+	seq_printf(m, "sframe_faults %llu\n", sum->sframe_faults);
+	seq_printf(m, "stack_faults %llu\n", sum->stack_faults);
+	seq_printf(m, "fault_in %llu\n", sum->fault_in);
+}
+
+/**
+ * sfu_redirect_walked() - count a no-fault walk, and fault its pages in
+ * @stats: the redirection's counters
+ * @nr: the frames it found (or a negative error)
+ * @stop: why it stopped (SFU_STOP_*)
+ * @sframe_faults: sfu_unwind_sframe_faults() before the walk
+ *
+ * Where a page of a section or of the stack was not resident, the walk
+ * continued from frame pointers (or stopped): the task is asked to walk
+ * its stack with faults allowed before it returns to user space, so that
+ * later walks find the pages present.
+ *
+ * Context: the replacement, right after its walk; any context.
+ */
+void sfu_redirect_walked(struct sfu_redirect_stats __percpu *stats, int nr, int stop,
+			 unsigned long sframe_faults)
+{
+	bool fault = false;
+
+	this_cpu_inc(stats->walks);
+	this_cpu_add(stats->frames, max(nr, 0));
+	if (stop == SFU_STOP_DEPTH)
+		this_cpu_inc(stats->truncated);
+	if (stop == SFU_STOP_FAULT) {
+		this_cpu_inc(stats->stack_faults);
+		fault = true;
+	}
+	if (sfu_unwind_sframe_faults() != sframe_faults) {
+		this_cpu_inc(stats->sframe_faults);
+		fault = true;
+	}
+	if (fault && !sfu_unwind_deferred_fault_in())
+		this_cpu_inc(stats->fault_in);
+}
+
+/**
+ * sfu_redirect_init() - put a redirection in place, if wanted
+ * @r: the redirection
+ *
+ * Applies its parameter.  A kernel that cannot have it (@r->lacks, the
+ * function not traceable, another IPMODIFY user of it such as a live
+ * patch) leaves it off: the module loads anyway and says why once in the
+ * kernel log and in the debugfs file.
+ *
+ * Context: module init, after the unwinder and the debugfs root.
+ */
+void sfu_redirect_init(struct sfu_redirect *r)
+{
+	int err = 0;
+
+	mutex_lock(&r->lock);
+	r->ready = true;
+	if (r->wanted)
+		err = sfu_redirect_start(r);
+	else
+		sfu_redirect_stop(r, r->off_param);
+	if (err)
+		pr_info("%s off: %s (error %d)\n", r->what, r->why, err);
+	mutex_unlock(&r->lock);
+}
+
+/**
+ * sfu_redirect_exit() - give the stock function back
+ * @r: the redirection
+ *
+ * Returns once no CPU can be in the handler or the replacement any more.
+ *
+ * Context: module exit, before the unwinder and the registry go.
+ */
+void sfu_redirect_exit(struct sfu_redirect *r)
+{
+	mutex_lock(&r->lock);
+	r->ready = false;
+	sfu_redirect_stop(r, "module unloading");
+	sfu_redirect_release(r);
+	mutex_unlock(&r->lock);
+}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the redirections of stock user stack walks share (redirect.c):
+ * perf's callchains (perf_callchain.c), ftrace's user stacks
+ * (ftrace_userstack.c) and upstream's unwind_user (unwind_user.c).  Each
+ * is an ftrace_ops with IPMODIFY filtered to one kernel function, whose
+ * handler makes the call continue in the module's replacement; a module
+ * parameter switches it (reads say whether it is in place), and a debugfs
+ * file says its state and, from the consumer, its counters.
+ */
+#ifndef _SFU_CONSUMERS_REDIRECT_H
+#define _SFU_CONSUMERS_REDIRECT_H
+
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/seq_file.h>
+#include <linux/types.h>
+
+struct ftrace_ops;
+
+/**
+ * struct sfu_redirect_stats - what a redirection's walks counted, per CPU
+ * @walks: user stacks walked from SFrame
+ * @frames: entries handed to the caller
+ * @stock: calls left to the stock walk
+ * @truncated: ended by the caller's room or the depth limit
+ * @sframe_faults: a section page was not resident
+ * @stack_faults: the stack itself was not readable
+ * @fault_in: faultable walks requested for those
+ *
+ * Per CPU, so that counting costs nothing in whatever context the walk
+ * runs (NMI included); this_cpu_inc() and this_cpu_add() are safe against
+ * the interrupts that nest there.
+ */
+struct sfu_redirect_stats {
+	u64 walks;
+	u64 frames;
+	u64 stock;
+	u64 truncated;
+	u64 sframe_faults;
+	u64 stack_faults;
+	u64 fault_in;
+};
+
+/**
+ * struct sfu_redirect - one redirection of a stock function
+ * @name: its module parameter and debugfs file
+ * @target: the function redirected
+ * @what: what it gives, for the kernel log ("native perf callchains")
+ * @lacks: what the kernel lacks to have it (compat.h), NULL when it can
+ * @off_param: why it is off when the parameter says so
+ * @untraceable: why it is off when @target cannot be traced
+ * @ops: the ftrace_ops, filtered to @target here; NULL when @lacks is set
+ * @prepare: optional, called before each registration: 0 or why not
+ *	(a negative error, with @why set through sfu_redirect_off())
+ * @lock: serialises everything below and the parameter
+ * @wanted: the parameter as last written
+ * @ready: between sfu_redirect_init() and sfu_redirect_exit()
+ * @active: the ops is registered
+ * @filtered: the ops' filter holds @target
+ * @why: why it is off
+ * @err: the error that said so, or 0
+ */
+struct sfu_redirect {
+	const char *name;
+	const char *target;
+	const char *what;
+	const char *lacks;
+	const char *off_param;
+	const char *untraceable;
+	struct ftrace_ops *ops;
+	int (*prepare)(struct sfu_redirect *r);
+	struct mutex lock;	/* the fields below, and the parameter */
+	bool wanted;
+	bool ready;
+	bool active;
+	bool filtered;
+	const char *why;
+	int err;
+};
+
+/* The fields every redirection starts with but its strings and ops. */
+#define SFU_REDIRECT_INIT(_r)							\
+	.lock = __MUTEX_INITIALIZER((_r).lock),					\
+	.wanted = true, .why = "module not initialised"
+
+extern const struct kernel_param_ops sfu_redirect_param_ops;
+
+int sfu_redirect_off(struct sfu_redirect *r, const char *why, int err);
+void sfu_redirect_show_state(struct seq_file *m, struct sfu_redirect *r);
+void sfu_redirect_show_stats(struct seq_file *m, const struct sfu_redirect_stats *sum,
+			     const char *walks);
+void sfu_redirect_walked(struct sfu_redirect_stats __percpu *stats, int nr, int stop,
+			 unsigned long sframe_faults);
+void sfu_redirect_init(struct sfu_redirect *r);
+void sfu_redirect_exit(struct sfu_redirect *r);
+
+#endif /* _SFU_CONSUMERS_REDIRECT_H */
