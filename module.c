@@ -42,6 +42,7 @@ static int __init sfu_init(void)
 		goto out_trace;
 	sfu_perf_callchain_init();
 	sfu_ftrace_userstack_init();
+	sfu_unwind_user_redirect_init();
 	pr_info("version %s loaded\n", SFU_VERSION);
 	return 0;
 
@@ -64,12 +65,13 @@ out_debugfs:
 }
 
 /*
- * Teardown order: perf's callchains and ftrace's user stacks back to the
+ * Teardown order: upstream's, ftrace's and perf's user stacks back to the
  * stock walks, no new requests (device gone), no new events (hooks
  * detached), no task_work still to run module code, then free the data.
  */
 static void __exit sfu_exit(void)
 {
+	sfu_unwind_user_redirect_exit();
 	sfu_ftrace_userstack_exit();
 	sfu_perf_callchain_exit();
 	sfu_chardev_exit();

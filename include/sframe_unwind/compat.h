@@ -188,6 +188,33 @@ static inline void sfu_ftrace_redirect(struct ftrace_regs *fregs, unsigned long 
 #endif
 #define SFU_FTRACE_USERSTACK_TARGET		"arch_stack_walk_user"
 
+/*
+ * Upstream's deferred user unwinding (CONFIG_UNWIND_USER, 6.17 and later;
+ * x86_64 only in 7.2, the one architecture with HAVE_UNWIND_USER_FP),
+ * which perf's deferred callchains use from 6.19 on (perf record
+ * --call-graph fp,defer), takes each user stack from
+ *
+ *   int unwind_user(struct unwind_stacktrace *trace, unsigned int max_entries);
+ *
+ * of kernel/unwind/user.c: a frame-pointer walk of task_pt_regs(current)
+ * into trace->entries, called only by unwind_user_faultable(), in task
+ * context, once per kernel entry.  It is global and traceable.  Its
+ * redirection needs a way to redirect (above) and the code.
+ * SFU_UNWIND_USER_LACKS names what the kernel lacks when it cannot have it.
+ */
+#if SFU_FTRACE_REDIRECT != SFU_FTRACE_NONE && defined(CONFIG_UNWIND_USER)
+#include <linux/unwind_user_types.h>
+#define SFU_HAVE_UNWIND_USER_REDIRECT		1
+#else
+#define SFU_HAVE_UNWIND_USER_REDIRECT		0
+#if SFU_FTRACE_REDIRECT == SFU_FTRACE_NONE
+#define SFU_UNWIND_USER_LACKS			SFU_FTRACE_LACKS
+#else
+#define SFU_UNWIND_USER_LACKS			"UNWIND_USER (upstream's deferred unwinding)"
+#endif
+#endif
+#define SFU_UNWIND_USER_TARGET			"unwind_user"
+
 /**
  * sfu_dumpable_or_ptrace_capable() - the dumpability half of a ptrace check
  * @task: the task to be inspected

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * consumers/: what hands unwinds out.  perf's user callchains
- * (perf_callchain.c), ftrace's user stacks (ftrace_userstack.c), the trace
+ * (perf_callchain.c), ftrace's user stacks (ftrace_userstack.c), upstream's
+ * deferred user stacks (unwind_user.c), the trace
  * events and their sampler (trace.c),
  * /dev/sframe_unwind and its ioctls (chardev.c, ioctl.c).  They call the
  * unwinder, the registry (explicit registration) and lib/; nothing below
@@ -22,5 +23,8 @@ void sfu_perf_callchain_exit(void);
 
 void sfu_ftrace_userstack_init(void);
 void sfu_ftrace_userstack_exit(void);
+
+void sfu_unwind_user_redirect_init(void);
+void sfu_unwind_user_redirect_exit(void);
 
 #endif /* _SFRAME_UNWIND_CONSUMERS_H */

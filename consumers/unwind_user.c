@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Upstream's deferred user stacks from SFrame.
+ *
+ * Kernels with upstream's deferred unwinding (kernel/unwind/, compat.h)
+ * take the user stack that perf's deferred callchains (perf record
+ * --call-graph fp,defer, PERF_RECORD_CALLCHAIN_DEFERRED) and any other
+ * user of unwind_deferred_request() get from unwind_user(), a
+ * frame-pointer walk called once per kernel entry from
+ * unwind_user_faultable(), in task context before the return to user
+ * space.  While the module is loaded and the unwind_user parameter is on,
+ * an ftrace_ops with IPMODIFY on unwind_user() sends each call to
+ * sfu_uu_unwind_user(), which has the same signature and fills the trace
+ * with what the SFrame unwinder finds.  It walks in no-fault mode, so
+ * that it never sleeps in module text (unload waits for it with RCU
+ * Tasks: redirect.c); where a page of a section or of the stack is not
+ * resident the unwinder continues from frame pointers (or stops), and the
+ * task walks its stack with faults allowed right after, so that the next
+ * entries find the pages present.  Contexts the stock walk treats
+ * specially (compat tasks, a vCPU thread in its guest run) are never
+ * redirected: the same architecture hook as perf's decides (perf_arch.h).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/ftrace.h>
+#include <linux/moduleparam.h>
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/sched/task_stack.h>
+#include <linux/seq_file.h>
+
+#include "sframe_unwind/compat.h"
+#include "perf_arch.h"
+#include "sframe_unwind/consumers.h"
+#include "sframe_unwind/lib.h"
+#include "sframe_unwind/unwind.h"
+#include "redirect.h"
+
+static DEFINE_PER_CPU(struct sfu_redirect_stats, sfu_uu_stats);
+
+#if SFU_HAVE_UNWIND_USER_REDIRECT
+
+struct sfu_uu_fill {
+	struct unwind_stacktrace *trace;
+	unsigned int max;
+};
+
+static bool sfu_uu_store(void *cookie, unsigned long ip)
+{
+	struct sfu_uu_fill *fill = cookie;
+
+	fill->trace->entries[fill->trace->nr++] = ip;
+	return fill->trace->nr < fill->max;
+}
+
+/*
+ * The replacement of unwind_user(): same signature, same contract
+ * (trace->entries gets the IP of the task's user registers, then each
+ * caller's return address, innermost first, at most @max_entries of them;
+ * trace->nr says how many).  Reached only through the ftrace handler
+ * below, for a user task whose registers the architecture lets the
+ * SFrame unwinder walk.
+ */
+static int sfu_uu_unwind_user(struct unwind_stacktrace *trace, unsigned int max_entries)
+{
+	struct sfu_uu_fill fill = { .trace = trace, .max = max_entries };
+	unsigned long sframe_faults;
+	int nr, stop;
+
+	trace->nr = 0;
+	if (!max_entries)
+		return -EINVAL;
+	sframe_faults = sfu_unwind_sframe_faults();
+	nr = sfu_unwind_user_walk(task_pt_regs(current), sfu_uu_store, &fill,
+				  SFU_UNWIND_NOFAULT, &stop);
+	sfu_redirect_walked(&sfu_uu_stats, nr, stop, sframe_faults);
+	return 0;
+}
+
+/*
+ * ftrace handler on unwind_user(trace, max_entries): send the call to
+ * sfu_uu_unwind_user() by rewriting the instruction pointer the
+ * trampoline returns to (compat.h); the trampoline then "returns" into it
+ * with the original arguments and return address.  A kernel thread, a
+ * task not entered from user mode and a context the architecture leaves
+ * to the stock walk run the stock function.
+ */
+static void notrace sfu_uu_handler(unsigned long ip, unsigned long parent_ip,
+				   struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs;
+	unsigned long arg;
+
+	if (!sfu_ftrace_arg(fregs, 0, &arg) || (current->flags & PF_KTHREAD))
+		return;
+	regs = task_pt_regs(current);
+	if (!user_mode(regs) || !sfu_perf_arch_native(regs)) {
+		this_cpu_inc(sfu_uu_stats.stock);
+		return;
+	}
+	sfu_ftrace_redirect(fregs, (unsigned long)sfu_uu_unwind_user);
+}
+
+static struct ftrace_ops sfu_uu_ops = {
+	.func = sfu_uu_handler,
+	.flags = SFU_FTRACE_REDIRECT_FLAGS | FTRACE_OPS_FL_RECURSION,
+};
+
+#endif /* SFU_HAVE_UNWIND_USER_REDIRECT */
+
+static struct sfu_redirect sfu_uu_redirect = {
+	SFU_REDIRECT_INIT(sfu_uu_redirect),
+	.name = "unwind_user",
+	.target = SFU_UNWIND_USER_TARGET,
+	.what = "upstream's deferred user stacks from SFrame",
+	.off_param = "disabled by the unwind_user parameter",
+	.untraceable = SFU_UNWIND_USER_TARGET " cannot be traced",
+#if SFU_HAVE_UNWIND_USER_REDIRECT
+	.ops = &sfu_uu_ops,
+#else
+	.lacks = "the kernel lacks " SFU_UNWIND_USER_LACKS,
+#endif
+};
+module_param_cb(unwind_user, &sfu_redirect_param_ops, &sfu_uu_redirect, 0644);
+MODULE_PARM_DESC(unwind_user,
+		 "upstream's unwind_user() stacks (perf's deferred callchains) come from SFrame (default Y; reads N when unavailable)");
+
+static int sfu_uu_show(struct seq_file *m, void *v)
+{
+	struct sfu_redirect_stats sum;
+
+	sfu_percpu_sum_struct(sfu_uu_stats, &sum);
+	sfu_redirect_show_state(m, &sfu_uu_redirect);
+	sfu_redirect_show_stats(m, &sum, "walks");
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sfu_uu);
+
+/**
+ * sfu_unwind_user_redirect_init() - redirect upstream's unwind_user(), if wanted
+ *
+ * Applies the unwind_user parameter.  A kernel without upstream's
+ * deferred unwinding (SFU_HAVE_UNWIND_USER_REDIRECT in compat.h: 6.1,
+ * 6.12, arm64) or on which the function cannot be redirected leaves it
+ * off: the module loads anyway and says why in
+ * <debugfs>/sframe_unwind/unwind_user.
+ *
+ * Context: module init, after the unwinder and the debugfs root.
+ */
+void sfu_unwind_user_redirect_init(void)
+{
+	sfu_debugfs_file("unwind_user", 0444, NULL, &sfu_uu_fops);
+	sfu_redirect_init(&sfu_uu_redirect);
+}
+
+/**
+ * sfu_unwind_user_redirect_exit() - give upstream its own user stack walk back
+ *
+ * Returns once no CPU can be in the redirection's code any more.
+ *
+ * Context: module exit, before the unwinder and the registry go.
+ */
+void sfu_unwind_user_redirect_exit(void)
+{
+	sfu_redirect_exit(&sfu_uu_redirect);
+	sfu_debugfs_remove("unwind_user");
+}
