@@ -967,6 +967,43 @@ static const struct uw_case uw_cases[] = {
 		.stop = SFU_STOP_FP_END,
 	},
 	{
+		/*
+		 * A leaf body without CFI (the vDSO's clock_gettime): a ret
+		 * ahead when a conditional branch is not taken,
+		 * with nothing in between that touches SP, x29 or x30.
+		 */
+		.name = "arm64_fp_fallback_in_a_leaf_body_takes_the_link_register",
+		.arch = UW_ARCH_ARM64,
+		.ip = V_TXT(12, 0), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.lr = V_TXT(13, 0x40),
+		/* sub x0, x2, x11; b.ls .+8; mov w0, #0; ret */
+		.text = { .at = V_TXT(12, 0), .len = 16, .bytes = {
+			0x40, 0x00, 0x0b, 0xcb, 0x49, 0x00, 0x00, 0x54,
+			0x00, 0x00, 0x80, 0x52, 0xc0, 0x03, 0x5f, 0xd6 } },
+		.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_TXT(14, 0x40)) },
+		.frames = {
+			F(V_TXT(12, 0), V_STK(0x1000), REGS),
+			F(V_TXT(13, 0x40), C0, FP),
+			F(V_TXT(14, 0x40), C0, FP),
+		},
+		.stop = SFU_STOP_FP_END,
+	},
+	{
+		/* ldp x0, x30, [x1]; ret: x30 is reloaded before the ret. */
+		.name = "arm64_fp_fallback_stops_looking_at_a_load_of_x30",
+		.arch = UW_ARCH_ARM64,
+		.ip = V_TXT(12, 0), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.lr = V_TXT(13, 0x40),
+		.text = { .at = V_TXT(12, 0), .len = 8, .bytes = {
+			0x20, 0x78, 0x40, 0xa9, 0xc0, 0x03, 0x5f, 0xd6 } },
+		.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_TXT(14, 0x40)) },
+		.frames = {
+			F(V_TXT(12, 0), C0, REGS),
+			F(V_TXT(14, 0x40), C0, FP),
+		},
+		.stop = SFU_STOP_FP_END,
+	},
+	{
 		.name = "arm64_fp_fallback_at_mov_x29_sp_reads_the_record_at_sp",
 		.arch = UW_ARCH_ARM64,
 		.ip = V_TXT(12, 4), .sp = V_STK(0x1000), .fp = V_ABS(8),

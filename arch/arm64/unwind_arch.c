@@ -28,8 +28,12 @@
 #define SFU_ARM64_STP_FP_LR_PRE		0xa9807bfdU
 /* mov x29, sp : the frame record is at SP, x29 still the caller's */
 #define SFU_ARM64_MOV_FP_SP		0x910003fdU
-/* Instructions the prologue scan looks at. */
-#define SFU_ARM64_PROLOGUE_SCAN		6
+/*
+ * Instructions the prologue scan looks at: enough to see past a short
+ * leaf body to its ret (the vDSO's clock_gettime has 20 between its loop
+ * and its ret).
+ */
+#define SFU_ARM64_PROLOGUE_SCAN		32
 /*
  * A PLT entry (and the IFUNC stubs of a static program's .iplt): 16
  * bytes, 16-byte aligned: adrp x16, page; ldr x17, [x16, #off];
@@ -69,6 +73,20 @@ static bool sfu_arm64_is_branch(u32 insn)
 	return ((insn >> 26) & 0x7) == 0x5;
 }
 
+/* b.cond, cbz/cbnz, tbz/tbnz: the scan goes on as if not taken. */
+static bool sfu_arm64_is_cond_branch(u32 insn)
+{
+	return (insn & 0xff000010U) == 0x54000000U ||	/* b.cond */
+	       (insn & 0x7e000000U) == 0x34000000U ||	/* cbz, cbnz */
+	       (insn & 0x7e000000U) == 0x36000000U;	/* tbz, tbnz */
+}
+
+/* A load of a general-register pair whose second register is x29 or x30. */
+static bool sfu_arm64_loads_fp_lr_pair(u32 insn)
+{
+	return (insn & 0x3e400000U) == 0x28400000U && ((insn >> 10) & 0x1f) >= 29;
+}
+
 /* PC-relative adr/adrp: no register operand but the destination. */
 #define SFU_ARM64_PCREL_MASK		0x1f000000U
 #define SFU_ARM64_PCREL			0x10000000U
@@ -78,6 +96,8 @@ static bool sfu_arm64_frame_neutral(u32 insn)
 {
 	if ((insn & SFU_ARM64_PCREL_MASK) == SFU_ARM64_PCREL)
 		return (insn & 0x1f) < 29;
+	if (sfu_arm64_loads_fp_lr_pair(insn))
+		return false;
 	return (insn & 0x1f) < 29 && ((insn >> 5) & 0x1f) != 31;
 }
 
@@ -87,8 +107,12 @@ static bool sfu_arm64_frame_neutral(u32 insn)
  * instructions from the PC on are scanned up to the first that could
  * change the frame: a store of the frame record (or a PAC signing) ahead
  * means the return address is still in x30, as does a PC in a PLT entry.
- * A failed read means "body", as does anything the scan does not
- * understand.
+ * So does a ret (or the autiasp before it) reached through instructions
+ * that leave SP, x29 and x30 alone, conditional branches taken as not
+ * taken: a leaf body, or an epilogue past its reload of the record (any
+ * path to a ret restores the frame first, so on none of them is there a
+ * frame left).  A failed read means "body", as does anything the scan
+ * does not understand, an unconditional branch included.
  */
 static enum sfu_arm64_frame_state sfu_arm64_topmost_state(const struct sfu_unwind_state *st)
 {
@@ -105,14 +129,15 @@ static enum sfu_arm64_frame_state sfu_arm64_topmost_state(const struct sfu_unwin
 		if (insn == SFU_ARM64_PACIASP || insn == SFU_ARM64_PACIBSP ||
 		    (insn & SFU_ARM64_STP_FP_LR_PRE_MASK) == SFU_ARM64_STP_FP_LR_PRE)
 			return SFU_ARM64_FRAME_LR_LIVE;
-		/* The epilogue has reloaded x30 and popped the frame. */
-		if (!i && (insn == SFU_ARM64_AUTIASP || insn == SFU_ARM64_AUTIBSP ||
-			   insn == SFU_ARM64_RET || insn == SFU_ARM64_RETAA ||
-			   insn == SFU_ARM64_RETAB))
+		/* No frame left between here and the return through x30. */
+		if (insn == SFU_ARM64_AUTIASP || insn == SFU_ARM64_AUTIBSP ||
+		    insn == SFU_ARM64_RET || insn == SFU_ARM64_RETAA ||
+		    insn == SFU_ARM64_RETAB)
 			return SFU_ARM64_FRAME_LR_LIVE;
 		if (insn == SFU_ARM64_MOV_FP_SP)
 			return SFU_ARM64_FRAME_RECORD_AT_SP;
-		if ((insn & SFU_ARM64_HINT_MASK) == SFU_ARM64_HINT)
+		if ((insn & SFU_ARM64_HINT_MASK) == SFU_ARM64_HINT ||
+		    sfu_arm64_is_cond_branch(insn))
 			continue;
 		if (sfu_arm64_is_branch(insn) || !sfu_arm64_frame_neutral(insn))
 			break;
