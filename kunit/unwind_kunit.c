@@ -989,6 +989,43 @@ static const struct uw_case uw_cases[] = {
 		.stop = SFU_STOP_FP_END,
 	},
 	{
+		/*
+		 * Register 31 as the zero register (mov w5, w5 is orr with
+		 * wzr; cmp writes wzr) and a barrier: none of them touches
+		 * the frame.
+		 */
+		.name = "arm64_fp_fallback_reads_register_31_as_the_zero_register",
+		.arch = UW_ARCH_ARM64,
+		.ip = V_TXT(12, 0), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.lr = V_TXT(13, 0x40),
+		/* isb; mov w5, w5; cmp w0, #0xf; ret */
+		.text = { .at = V_TXT(12, 0), .len = 16, .bytes = {
+			0xdf, 0x3f, 0x03, 0xd5, 0xe5, 0x03, 0x05, 0x2a,
+			0x1f, 0x3c, 0x00, 0x71, 0xc0, 0x03, 0x5f, 0xd6 } },
+		.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_TXT(14, 0x40)) },
+		.frames = {
+			F(V_TXT(12, 0), V_STK(0x1000), REGS),
+			F(V_TXT(13, 0x40), C0, FP),
+			F(V_TXT(14, 0x40), C0, FP),
+		},
+		.stop = SFU_STOP_FP_END,
+	},
+	{
+		/* add sp, sp, #16; ret: register 31 is SP there. */
+		.name = "arm64_fp_fallback_stops_looking_at_a_write_of_sp",
+		.arch = UW_ARCH_ARM64,
+		.ip = V_TXT(12, 0), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.lr = V_TXT(13, 0x40),
+		.text = { .at = V_TXT(12, 0), .len = 8, .bytes = {
+			0xff, 0x43, 0x00, 0x91, 0xc0, 0x03, 0x5f, 0xd6 } },
+		.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_TXT(14, 0x40)) },
+		.frames = {
+			F(V_TXT(12, 0), C0, REGS),
+			F(V_TXT(14, 0x40), C0, FP),
+		},
+		.stop = SFU_STOP_FP_END,
+	},
+	{
 		/* ldp x0, x30, [x1]; ret: x30 is reloaded before the ret. */
 		.name = "arm64_fp_fallback_stops_looking_at_a_load_of_x30",
 		.arch = UW_ARCH_ARM64,

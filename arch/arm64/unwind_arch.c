@@ -4,6 +4,7 @@
  * registers of the topmost frame.
  */
 #include <linux/kernel.h>
+#include <linux/mm.h>
 #include <linux/string.h>
 #include <linux/signal.h>
 #include <asm/ptrace.h>
@@ -30,10 +31,12 @@
 #define SFU_ARM64_MOV_FP_SP		0x910003fdU
 /*
  * Instructions the prologue scan looks at: enough to see past a short
- * leaf body to its ret (the vDSO's clock_gettime has 20 between its loop
- * and its ret).
+ * leaf body to its ret (the vDSO's clock_gettime has 46 from its entry,
+ * along the path of branches not taken).
  */
-#define SFU_ARM64_PROLOGUE_SCAN		32
+#define SFU_ARM64_PROLOGUE_SCAN		48
+/* Instructions read at once (within a page). */
+#define SFU_ARM64_SCAN_CHUNK		16
 /*
  * A PLT entry (and the IFUNC stubs of a static program's .iplt): 16
  * bytes, 16-byte aligned: adrp x16, page; ldr x17, [x16, #off];
@@ -67,12 +70,6 @@ enum sfu_arm64_frame_state {
 	SFU_ARM64_FRAME_RECORD_AT_SP,	/* record stored at SP, x29 not yet set */
 };
 
-/* Branches and exception/system instructions (op0 = x101). */
-static bool sfu_arm64_is_branch(u32 insn)
-{
-	return ((insn >> 26) & 0x7) == 0x5;
-}
-
 /* b.cond, cbz/cbnz, tbz/tbnz: the scan goes on as if not taken. */
 static bool sfu_arm64_is_cond_branch(u32 insn)
 {
@@ -87,18 +84,47 @@ static bool sfu_arm64_loads_fp_lr_pair(u32 insn)
 	return (insn & 0x3e400000U) == 0x28400000U && ((insn >> 10) & 0x1f) >= 29;
 }
 
-/* PC-relative adr/adrp: no register operand but the destination. */
-#define SFU_ARM64_PCREL_MASK		0x1f000000U
-#define SFU_ARM64_PCREL			0x10000000U
-
-/* Neither writes x29, x30 or SP nor addresses through SP (conservatively). */
+/*
+ * Neither writes x29, x30 or SP nor addresses memory through SP (whose
+ * writeback forms move it).  Register 31 is the zero register, and so
+ * harmless, as the destination of move-wide, bitfield and register
+ * data processing and of flag-setting add, sub or and (ands), as the source of
+ * register data processing and as the register a load or store moves;
+ * it is SP as the destination of the other immediate forms and of add or
+ * sub of an extended register, and as a base address.  Anything else,
+ * branches and system instructions but barriers and mrs included, is not
+ * neutral.
+ */
 static bool sfu_arm64_frame_neutral(u32 insn)
 {
-	if ((insn & SFU_ARM64_PCREL_MASK) == SFU_ARM64_PCREL)
-		return (insn & 0x1f) < 29;
-	if (sfu_arm64_loads_fp_lr_pair(insn))
-		return false;
-	return (insn & 0x1f) < 29 && ((insn >> 5) & 0x1f) != 31;
+	u32 rd = insn & 0x1f, rn = (insn >> 5) & 0x1f;
+	bool flags = insn & BIT(29);
+
+	if ((insn & 0x1f000000U) == 0x10000000U)	/* adr, adrp */
+		return rd < 29;
+	if ((insn & 0x1f000000U) == 0x11000000U)	/* add/sub (immediate) */
+		return rd < 29 || (rd == 31 && flags);
+	if ((insn & 0x1f800000U) == 0x12000000U)	/* logical (immediate) */
+		return rd < 29 || (rd == 31 && (insn & 0x60000000U) == 0x60000000U);
+	if ((insn & 0x1f800000U) == 0x12800000U ||	/* move wide */
+	    (insn & 0x1f000000U) == 0x13000000U)	/* bitfield, extract */
+		return rd < 29 || rd == 31;
+	if ((insn & 0x1f200000U) == 0x0b200000U)	/* add/sub (extended register) */
+		return rd < 29 || (rd == 31 && flags);
+	if ((insn & 0x0e000000U) == 0x0a000000U)	/* data processing (register) */
+		return rd < 29 || rd == 31;
+	if ((insn & 0xfffff01fU) == 0xd503301fU)	/* dsb, dmb, isb, clrex, sb */
+		return true;
+	if ((insn & 0xfff00000U) == 0xd5300000U)	/* mrs */
+		return rd < 29 || rd == 31;
+	if ((insn & 0x0a000000U) == 0x08000000U) {	/* loads and stores */
+		if (rn == 31 || sfu_arm64_loads_fp_lr_pair(insn))
+			return false;
+		return (insn & BIT(26)) || rd < 29 || rd == 31;	/* SIMD&FP, or a GPR */
+	}
+	if ((insn & 0x0e000000U) == 0x0e000000U)	/* SIMD&FP data processing */
+		return rd < 29;
+	return false;
 }
 
 /*
@@ -116,16 +142,24 @@ static bool sfu_arm64_frame_neutral(u32 insn)
  */
 static enum sfu_arm64_frame_state sfu_arm64_topmost_state(const struct sfu_unwind_state *st)
 {
-	unsigned int i;
-	__le32 raw;
+	__le32 raw[SFU_ARM64_SCAN_CHUNK];
+	unsigned int i, base = 0, have = 0;
+	unsigned long at;
 	u32 insn;
 
 	if (sfu_arm64_in_plt_entry(st))
 		return SFU_ARM64_FRAME_LR_LIVE;
 	for (i = 0; i < SFU_ARM64_PROLOGUE_SCAN; i++) {
-		if (sfu_unwind_read(st, st->ip + 4 * i, &raw, sizeof(raw)))
-			break;
-		insn = le32_to_cpu(raw);
+		/* raw[] holds instructions base.. base + have - 1 of one page. */
+		if (i >= base + have) {
+			at = st->ip + 4 * i;
+			base = i;
+			have = min_t(unsigned long, SFU_ARM64_SCAN_CHUNK,
+				     (PAGE_SIZE - offset_in_page(at)) / 4);
+			if (!have || sfu_unwind_read(st, at, raw, 4 * have))
+				break;
+		}
+		insn = le32_to_cpu(raw[i - base]);
 		if (insn == SFU_ARM64_PACIASP || insn == SFU_ARM64_PACIBSP ||
 		    (insn & SFU_ARM64_STP_FP_LR_PRE_MASK) == SFU_ARM64_STP_FP_LR_PRE)
 			return SFU_ARM64_FRAME_LR_LIVE;
@@ -139,7 +173,7 @@ static enum sfu_arm64_frame_state sfu_arm64_topmost_state(const struct sfu_unwin
 		if ((insn & SFU_ARM64_HINT_MASK) == SFU_ARM64_HINT ||
 		    sfu_arm64_is_cond_branch(insn))
 			continue;
-		if (sfu_arm64_is_branch(insn) || !sfu_arm64_frame_neutral(insn))
+		if (!sfu_arm64_frame_neutral(insn))
 			break;
 	}
 	return SFU_ARM64_FRAME_BODY;
