@@ -45,7 +45,8 @@ fi
 perf_unthrottle || exit 1
 perf_callchain_set 0 N || exit 1
 
-iters=15000000
+# As perf_native.sh: a hundred samples in leaf or more under TCG.
+iters=30000000
 tmp=$(mktemp -d)
 
 # check MODE [LABEL]: one perf record --call-graph fp,defer of chain-O2;
