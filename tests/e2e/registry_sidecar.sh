@@ -132,7 +132,7 @@ echo "ok the vDSO has the rows of its sidecar"
 # Processes already running get the vDSO's rows when sidecar_dir is
 # written; but not one that wrote to its vDSO (its pages copied on write).
 echo "" > $param
-sleep 30 &
+sleep 120 &
 other=$!
 python3 - > /tmp/vdso-writer.out 2>&1 << 'PY' &
 import ctypes, mmap, time
@@ -144,17 +144,23 @@ if libc.mprotect(ctypes.c_void_p(start), mmap.PAGESIZE, prot) == 0:
     b.value = b.value
 else:
     # Some kernels refuse to make it writable: write as ptrace would.
-    with open('/proc/self/mem', 'r+b', buffering=0) as m:
-        m.seek(start + 8)
-        c = m.read(1)
-        m.seek(start + 8)
-        m.write(c)
+    # 7.2 refuses that too (EIO): nothing writes its vDSO there.
+    try:
+        with open('/proc/self/mem', 'r+b', buffering=0) as m:
+            m.seek(start + 8)
+            c = m.read(1)
+            m.seek(start + 8)
+            m.write(c)
+    except OSError as e:
+        print('sealed', e, flush=True)
+        time.sleep(120)
+        raise SystemExit(0)
 print('written', flush=True)
-time.sleep(30)
+time.sleep(120)
 PY
 pid=$!
 i=0
-until grep -q written /tmp/vdso-writer.out; do
+until grep -q 'written\|sealed' /tmp/vdso-writer.out; do
 	i=$((i + 1))
 	[ $i -le 100 ] || { bad "the vDSO writer did not start: $(cat /tmp/vdso-writer.out)"; break; }
 	sleep 0.1
@@ -162,10 +168,14 @@ done
 vdso_listed $other && bad "the vDSO is listed with sidecar_dir empty"
 echo "$dir" > $param
 vdso_listed $other || bad "a running process did not get the vDSO's rows from the rescan"
-vdso_listed $pid && bad "a vDSO written to is listed with its sidecar"
+if grep -q sealed /tmp/vdso-writer.out; then
+	echo "ok no vDSO written to: the kernel refuses it ($(cat /tmp/vdso-writer.out))"
+else
+	vdso_listed $pid && bad "a vDSO written to is listed with its sidecar"
+	echo "ok a vDSO written to gets no rows"
+fi
 kill $pid $other
 wait 2> /dev/null
-echo "ok a vDSO written to gets no rows"
 
 echo /var/lib/sframe-unwind > $param
 rm -rf "$dir" /tmp/sidecars.evil
