@@ -892,6 +892,23 @@ static int cmd_spin(int seconds)
 	return 0;
 }
 
+/* The first line of /proc/PID/NAME into @buf, without its newline ("" if none). */
+static void proc_line(const char *pid, const char *name, char *buf, size_t size)
+{
+	char path[PATH_MAX];
+	FILE *fp;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%s/%s", pid, name);
+	fp = fopen(path, "r");
+	if (!fp)
+		return;
+	if (!fgets(buf, size, fp))
+		buf[0] = '\0';
+	fclose(fp);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
 /* Print the processes that hold /dev/sframe_unwind open, and where. */
 static void print_holders(void)
 {
@@ -899,7 +916,6 @@ static void print_holders(void)
 	struct dirent *p, *f;
 	DIR *proc, *fds;
 	ssize_t n;
-	FILE *fp;
 
 	proc = opendir("/proc");
 	if (!proc)
@@ -919,23 +935,8 @@ static void print_holders(void)
 			link[n] = '\0';
 			if (strcmp(link, DEV))
 				continue;
-			comm[0] = '\0';
-			wchan[0] = '\0';
-			snprintf(path, sizeof(path), "/proc/%s/comm", p->d_name);
-			fp = fopen(path, "r");
-			if (fp) {
-				if (!fgets(comm, sizeof(comm), fp))
-					comm[0] = '\0';
-				fclose(fp);
-			}
-			snprintf(path, sizeof(path), "/proc/%s/wchan", p->d_name);
-			fp = fopen(path, "r");
-			if (fp) {
-				if (!fgets(wchan, sizeof(wchan), fp))
-					wchan[0] = '\0';
-				fclose(fp);
-			}
-			comm[strcspn(comm, "\n")] = '\0';
+			proc_line(p->d_name, "comm", comm, sizeof(comm));
+			proc_line(p->d_name, "wchan", wchan, sizeof(wchan));
 			fprintf(stderr, "  held by pid %s (%s), waiting in %s\n", p->d_name, comm,
 				wchan[0] ? wchan : "-");
 		}
