@@ -52,6 +52,31 @@ sfu_mirror() {
 	echo "${m:-http://deb.debian.org/debian}"
 }
 
+# The security archive: the URI of the system's *-security suite.
+sfu_security_mirror() {
+	local m
+	m=$(awk -v RS= '/Suites:[^\n]*-security/ {
+		for (i = 1; i < NF; i++) if ($i == "URIs:") { print $(i + 1); exit } }' \
+		/etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+	[ -n "$m" ] || m=$(awk '/^deb .*-security/ { sub(/\[[^]]*\] */, ""); print $2; exit }' \
+		/etc/apt/sources.list 2>/dev/null || true)
+	echo "${m:-http://deb.debian.org/debian-security}"
+}
+
+# apt-get with a private configuration in a cache directory, for one
+# architecture: the caller's sources.list there, and its own package lists
+# and archive cache.  The system's apt sources, architectures and lists are
+# not touched.
+sfu_apt_private() { # dir arch apt-get-args...
+	local dir=$1 arch=$2
+	shift 2
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+	apt-get -o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+		-o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache" \
+		-o APT::Architecture="$arch" -o APT::Architectures="$arch" \
+		-o APT::Sandbox::User=root "$@"
+}
+
 # apt-get/apt-cache with the private configuration.
 sfu_kapt() { # apt-get|apt-cache args...
 	local tool=$1
