@@ -8,8 +8,9 @@
 # f8 up to f1's into main; with the perf_callchain parameter off, and with
 # the module unloaded, fewer than 1 % do (the frame-pointer walk skips
 # frames).  Also: the parameter reads back, debugfs says why it is off,
-# the counters move, and the module unloads while perf samples.  Needs
-# perf in the guest: x86_64 only (the arm64 guest is a busybox initramfs).
+# the counters move, and the module unloads while perf samples.  arm64
+# (Debian's perf in the Debian arm64 user land): the static chain-O2 of
+# every tag, and the v3 one built with return-address signing (PAC).
 . ./perf-lib
 arch=$(uname -m)
 e2e=$SFU_TOP/build/e2e/$arch
@@ -17,6 +18,10 @@ param=/sys/module/sframe_unwind/parameters/perf_callchain
 dbg=/sys/kernel/debug/sframe_unwind/perf_callchain
 ko=$SFU_MODULE_DIR/sframe_unwind.ko
 fail=0
+case $arch in
+aarch64) chain=chain-O2-static ;;
+*) chain=chain-O2 ;;
+esac
 
 command -v perf > /dev/null || { echo "no perf in this guest: skip"; exit 77; }
 perf_unthrottle || exit 1
@@ -24,15 +29,20 @@ perf_unthrottle || exit 1
 grep -qx "state on" $dbg || { echo "FAILED: debugfs:"; cat $dbg; exit 1; }
 
 # Enough iterations for a hundred samples in leaf or more under TCG
-# (15 million gave 59 to 122, against the 60 perf_chain_judge needs).
+# (15 million gave 59 to 122, against the 60 perf_chain_judge needs;
+# arm64 guests take about four times as many samples of the same work:
+# 8 million gave 100).
 iters=30000000
+[ "$arch" != aarch64 ] || iters=10000000
 tmp=$(mktemp -d)
 
-# check TAG MODE: one perf record -g of the tag's chain-O2
+# check TAG MODE [PROGRAM]: one perf record -g of the tag's PROGRAM
+# (default: its chain-O2)
 check() {
-	local bin=$e2e/fixtures/$1/chain-O2 data=$tmp/$1-$2.data score
+	local p=${3:-$chain}
+	local bin=$e2e/fixtures/$1/$p data=$tmp/$1-$2-$p.data score
 	if [ ! -f "$bin" ]; then
-		echo "FAILED: fixture $1/chain-O2 was not staged by tests/e2e/prepare"
+		echo "FAILED: fixture $1/$p was not staged by tests/e2e/prepare"
 		fail=1
 		return
 	fi
@@ -43,7 +53,7 @@ check() {
 		return
 	fi
 	score=$(perf_chain_score "$data")
-	perf_chain_judge "$1" "$2" "$score" || fail=1
+	perf_chain_judge "$1${3:+/$3}" "$2" "$score" || fail=1
 }
 
 counter() { awk -v k="$1" '$1 == k { print $2 }' $dbg; }
@@ -54,6 +64,7 @@ for tag in v1 v2 v2pcrel v3; do
 	after=$(counter callchains)
 	[ "$after" -gt "$before" ] || { echo "FAILED: callchains counter did not move"; fail=1; }
 done
+[ "$arch" != aarch64 ] || check v3 sframe chain-O2-pac-static
 
 echo 0 > $param
 [ "$(cat $param)" = N ] || { echo "FAILED: perf_callchain reads '$(cat $param)' after 0"; fail=1; }
@@ -70,7 +81,7 @@ echo 1 > $param
 # Unload while perf samples through the redirection (the exit path waits
 # for every CPU to leave the replacement), then record without the module.
 perf record -q -g -e cpu-clock:u -c 500000 -o "$tmp/unload.data" -- \
-	"$e2e/fixtures/v3/chain-O2" 0 > /dev/null 2>&1 &
+	"$e2e/fixtures/v3/$chain" 0 > /dev/null 2>&1 &
 rec=$!
 before=$(counter callchains)
 i=0
