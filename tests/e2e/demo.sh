@@ -14,10 +14,12 @@
 # 200 samples each, at least 99 % complete with sidecars and without them
 # at least 20 points fewer (as perf_sidecars.sh); side by side, a broken
 # callchain that stops short of the C library's start of main and a
-# complete one in python3.11 that reaches it.  Needs perf: x86_64 only.
+# complete one in python3.11 that reaches it.  x86_64 only: make demo's
+# program and sidecars are made for the host.
 prog=$SFU_TOP/build/demo/chain
 fail=0
 
+[ "$(uname -m)" = x86_64 ] || { echo "the demo runs on x86_64: skip"; exit 77; }
 command -v perf > /dev/null || { echo "no perf in this guest: skip"; exit 77; }
 [ -x "$prog" ] || { echo "FAILED: no $prog (tests/e2e/prepare runs scripts/demo --prog-only)"; exit 1; }
 [ -x "$SFU_TOP/tools/sframe-gen" ] ||
