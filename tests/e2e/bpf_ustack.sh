@@ -32,7 +32,7 @@
 #
 # Needs bpftrace and a kernel with bpf(2): Debian's stock kernel
 # (scripts/check-dkms --e2e); skips on the project's 6.1 test kernels
-# (tinyconfig, no CONFIG_BPF_SYSCALL) and in the arm64 guest (busybox).
+# (tinyconfig, no CONFIG_BPF_SYSCALL) and in the arm64 guests (no bpftrace).
 # The BCC part needs python3-bpfcc and the running kernel's headers: the
 # x86_64 guests see the host's, which scripts/install-deps installs for
 # Debian's stock kernel; without them it says so and is left out.

@@ -8,7 +8,7 @@
 # exactly its own return addresses, leaf to main, with a distinct non-zero
 # cookie.  x86_64 records the events with perf record and reads them with
 # perf script (one session for all programs: perf starts slowly under
-# TCG); arm64 (busybox, no perf) reads them from tracefs.
+# TCG); arm64 reads them from tracefs.
 #
 # On x86_64, scripts/sframe-perf then turns the perf.data into symbolized
 # callchains and folded stacks: for the v3 dynamic chain program, every
