@@ -604,6 +604,15 @@ int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned lo
 	memcpy(out->build_id, info->build_id, info->build_id_len);
 	/* Link-time address of file_off in that segment vs. now. */
 	out->bias = vm_start - (info->loads[i].vaddr - info->loads[i].offset + file_off);
+	/*
+	 * Where that segment ends in this mapping.  The dynamic loader maps
+	 * a library's whole extent with its first segment's protection, then
+	 * maps the others over it: a first segment that is executable (arm64's
+	 * 64K-aligned libraries, x86's without -z separate-code) leaves a
+	 * mapping that is executable well past its text for a while.
+	 */
+	out->text_end = info->loads[i].exec ?
+		PAGE_ALIGN(info->loads[i].vaddr + info->loads[i].filesz + out->bias) : 0;
 	*sec = info->sec;
 	*copy = c;
 	c = NULL;

@@ -213,6 +213,8 @@ int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault, struct sf
  * @sframe_offset: its p_offset
  * @sframe_size: its p_filesz
  * @bias: load bias of the mapping it was looked up for
+ * @text_end: where the mapping's loadable segment ends in it, page-aligned,
+ *	if that segment is executable; else 0
  * @sidecar: the section is the file's sidecar's (sidecar.c): the offset is
  *	in the sidecar, and the process maps no copy of it
  * @build_id_len: bytes of @build_id (0: the file has none)
@@ -224,6 +226,7 @@ struct sfu_elf_sframe {
 	u64 sframe_offset;
 	u64 sframe_size;
 	long bias;
+	u64 text_end;
 	bool sidecar;
 	u8 build_id_len;
 	u8 build_id[SFU_SIDECAR_BUILD_ID_MAX];

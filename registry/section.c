@@ -436,7 +436,8 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 	}
 	s->bias = elf.bias;
 	s->text_start = vm_start;
-	s->text_end = vm_end;
+	/* Only the executable segment's pages: the rest is remapped soon. */
+	s->text_end = elf.text_end > vm_start ? min_t(unsigned long, vm_end, elf.text_end) : vm_end;
 	s->text_delta = vm_start - (pgoff << PAGE_SHIFT);
 	strscpy(s->name, file_dentry(file)->d_name.name, sizeof(s->name));
 	if (elf.sidecar) {
