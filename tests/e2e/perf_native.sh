@@ -8,7 +8,8 @@
 # f8 up to f1's into main; with the perf_callchain parameter off, and with
 # the module unloaded, fewer than 1 % do (the frame-pointer walk skips
 # frames).  Also: the parameter reads back, debugfs says why it is off,
-# the counters move, and the module unloads while perf samples.
+# the counters move, and the module unloads while perf samples.  Prints
+# one "workload" line of figures per run.
 #
 # arm64 (Debian's perf in the guests' Debian arm64 user land): the static
 # chain-O2 and the one built with return-address signing (PAC), of the v3
@@ -62,6 +63,7 @@ check() {
 		return
 	fi
 	score=$(perf_chain_score "$data")
+	echo "workload $1${3:+/$3} $2: ${score#* } of ${score% *} samples in leaf complete"
 	perf_chain_judge "$1${3:+/$3}" "$2" "$score" || fail=1
 }
 
