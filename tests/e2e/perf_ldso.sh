@@ -19,8 +19,8 @@
 runs=${SFU_LDSO_RUNS:-15}
 arch=$(uname -m)
 if [ "$arch" != x86_64 ]; then
-	echo "skip: the workloads are built for x86_64 only"
-	exit 0
+	echo "x86_64 only: it reads x86_64 ld.so's lazy-binding trampolines: skip"
+	exit 77
 fi
 prog=$SFU_TOP/build/e2e/$arch/workloads/vdso-loop
 gen=$SFU_TOP/tools/sframe-gen

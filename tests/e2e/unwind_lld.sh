@@ -13,8 +13,8 @@
 . ./unwind-lib
 
 if [ "$arch" != x86_64 ]; then
-	echo "skip: lld programs are built for x86_64 only"
-	exit 0
+	echo "lld programs are built for x86_64 only: skip"
+	exit 77
 fi
 run chain --at body "$e2e/chain-lld"
 run chain --at body --nofault "$e2e/chain-lld"
