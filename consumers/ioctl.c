@@ -16,6 +16,14 @@
  * signal or timeout, the target by exiting (its pending task_work runs
  * from do_exit() without an mm) or by exec (a different program).
  *
+ * What a caller can leave behind.  A request the waiter gave up on stays
+ * queued until the target runs: a stopped target may never run.  So
+ * requests are charged to the caller's memory cgroup, at most
+ * SFU_REMOTE_PER_TARGET are queued on one thread and at most
+ * SFU_REMOTE_PER_CALLER for one calling process (EBUSY past either), and
+ * a caller that asks again for the same thread, mm, flags and depth waits
+ * on the request it left there rather than queueing another.
+ *
  * Who may unwind whom.  Reading another process's stack is reading its
  * memory, which the kernel guards with ptrace_may_access() in attach mode
  * (/proc/PID/mem, process_vm_readv()), LSMs and Yama included.  Modules
@@ -54,8 +62,18 @@
 /* How long SFU_IOC_UNWIND_TASK waits for the target to run its unwind. */
 #define SFU_UNWIND_TASK_TIMEOUT	(5 * HZ)
 
-/* Requests queued on a target that has not run them yet. */
+/* Requests queued at once on one target thread, and for one caller. */
+#define SFU_REMOTE_PER_TARGET	4
+#define SFU_REMOTE_PER_CALLER	4
+
+/*
+ * Requests queued on a target that has not run them yet, on
+ * sfu_remote_list; no more than a few per target and caller, so a walk of
+ * the list is short for each of them but grows with the number of callers.
+ */
 static atomic_t sfu_remote_pending = ATOMIC_INIT(0);
+static LIST_HEAD(sfu_remote_list);
+static DEFINE_SPINLOCK(sfu_remote_lock);
 
 /**
  * sfu_unwind_remote_pending() - SFU_IOC_UNWIND_TASK requests not yet run
@@ -75,6 +93,11 @@ int sfu_unwind_remote_pending(void)
  * @work: the task_work queued on the target
  * @refs: the waiter's and the callback's references
  * @done: completed by the callback
+ * @node: on sfu_remote_list while queued and not yet run
+ * @target: the thread it is queued on (compared only, while on the list:
+ *          the thread runs or drops its task_work before it is freed)
+ * @caller: the calling process (its thread-group pid, referenced)
+ * @waited: a waiter is waiting for it (under sfu_remote_lock)
  * @mm: the address space the caller may read (mmgrab()ed), or NULL
  * @max: capacity of @frames
  * @flags: SFU_UNWIND_*
@@ -86,6 +109,10 @@ struct sfu_unwind_req {
 	struct callback_head work;
 	refcount_t refs;
 	struct completion done;
+	struct list_head node;
+	struct task_struct *target;
+	struct pid *caller;
+	bool waited;
 	struct mm_struct *mm;
 	unsigned int max;
 	unsigned int flags;
@@ -98,11 +125,13 @@ static struct sfu_unwind_req *sfu_unwind_req_alloc(unsigned int max, unsigned in
 {
 	struct sfu_unwind_req *req;
 
-	req = kvzalloc(struct_size(req, frames, max), GFP_KERNEL);
+	/* Charged to the caller: a request it abandons may outlive its call. */
+	req = kvzalloc(struct_size(req, frames, max), GFP_KERNEL_ACCOUNT);
 	if (!req)
 		return NULL;
 	refcount_set(&req->refs, 1);
 	init_completion(&req->done);
+	INIT_LIST_HEAD(&req->node);
 	req->max = max;
 	req->flags = flags;
 	return req;
@@ -114,6 +143,7 @@ static void sfu_unwind_req_put(struct sfu_unwind_req *req)
 		return;
 	if (req->mm)
 		mmdrop(req->mm);
+	put_pid(req->caller);
 	kvfree(req);
 }
 
@@ -122,6 +152,9 @@ static void sfu_unwind_task_work(struct callback_head *head)
 {
 	struct sfu_unwind_req *req = container_of(head, struct sfu_unwind_req, work);
 
+	spin_lock(&sfu_remote_lock);
+	list_del_init(&req->node);
+	spin_unlock(&sfu_remote_lock);
 	atomic_dec(&sfu_remote_pending);
 	/*
 	 * At exit the user stack is gone; after exec it is another program's,
@@ -214,27 +247,88 @@ static int sfu_remote_mm(struct task_struct *task, int fd, struct mm_struct **mm
 	return err;
 }
 
-/* Have @task unwind itself into @req and wait for it. */
-static int sfu_unwind_remote(struct task_struct *task, struct sfu_unwind_req *req)
+/*
+ * Under sfu_remote_lock: a request the caller left queued on @task for the
+ * same work as @req, which it may wait on again, or NULL; and whether
+ * another one may be queued (0), or -EBUSY.
+ */
+static int sfu_remote_admit(struct task_struct *task, struct sfu_unwind_req *req,
+			    struct sfu_unwind_req **left_there)
 {
+	unsigned int on_target = 0, by_caller = 0;
+	struct sfu_unwind_req *r;
+
+	*left_there = NULL;
+	list_for_each_entry(r, &sfu_remote_list, node) {
+		if (r->target == task)
+			on_target++;
+		if (r->caller != req->caller)
+			continue;
+		by_caller++;
+		if (r->target == task && !r->waited && r->mm == req->mm &&
+		    r->flags == req->flags && r->max == req->max)
+			*left_there = r;
+	}
+	if (*left_there)
+		return 0;
+	if (on_target >= SFU_REMOTE_PER_TARGET || by_caller >= SFU_REMOTE_PER_CALLER)
+		return -EBUSY;
+	return 0;
+}
+
+/*
+ * Have @task unwind itself into @req (or into the request this caller left
+ * queued there for the same work) and wait for it; *@reqp is then the
+ * request waited on, with the caller's reference.
+ */
+static int sfu_unwind_remote(struct task_struct *task, struct sfu_unwind_req **reqp)
+{
+	struct sfu_unwind_req *req = *reqp, *old;
 	long left;
 	int err;
 
-	refcount_inc(&req->refs);
-	atomic_inc(&sfu_remote_pending);
-	err = sfu_task_work_add(task, &req->work, sfu_unwind_task_work, TWA_SIGNAL);
-	if (err) {
-		/* The target is past the point where it runs task_work. */
-		atomic_dec(&sfu_remote_pending);
+	req->caller = get_pid(task_tgid(current));
+	req->target = task;
+	spin_lock(&sfu_remote_lock);
+	err = sfu_remote_admit(task, req, &old);
+	if (!err && old) {
+		/* Still queued, so its callback still holds a reference. */
+		refcount_inc(&old->refs);
+		old->waited = true;
+	} else if (!err) {
+		req->waited = true;
+		list_add_tail(&req->node, &sfu_remote_list);
+		refcount_inc(&req->refs);
+		atomic_inc(&sfu_remote_pending);
+	}
+	spin_unlock(&sfu_remote_lock);
+	if (err)
+		return err;
+
+	if (old) {
 		sfu_unwind_req_put(req);
-		return -ESRCH;
+		*reqp = req = old;
+	} else {
+		err = sfu_task_work_add(task, &req->work, sfu_unwind_task_work, TWA_SIGNAL);
+		if (err) {
+			/* The target is past the point where it runs task_work. */
+			spin_lock(&sfu_remote_lock);
+			list_del_init(&req->node);
+			spin_unlock(&sfu_remote_lock);
+			atomic_dec(&sfu_remote_pending);
+			sfu_unwind_req_put(req);
+			return -ESRCH;
+		}
 	}
 
 	left = wait_for_completion_interruptible_timeout(&req->done, SFU_UNWIND_TASK_TIMEOUT);
-	if (left < 0)
-		return -EINTR;
-	if (!left)
-		return -ETIMEDOUT;
+	if (left <= 0) {
+		/* Left queued: this caller may come back for it. */
+		spin_lock(&sfu_remote_lock);
+		req->waited = false;
+		spin_unlock(&sfu_remote_lock);
+		return left < 0 ? -EINTR : -ETIMEDOUT;
+	}
 	return req->nr < 0 ? req->nr : 0;
 }
 
@@ -242,8 +336,9 @@ static int sfu_unwind_remote(struct task_struct *task, struct sfu_unwind_req *re
  * Run @req for the thread @pid names (0: the caller), if the caller may
  * read its stack (@fd: see sfu_remote_mm()).
  */
-static int sfu_unwind_pid(pid_t pid, int fd, struct sfu_unwind_req *req)
+static int sfu_unwind_pid(pid_t pid, int fd, struct sfu_unwind_req **reqp)
 {
+	struct sfu_unwind_req *req = *reqp;
 	struct task_struct *task;
 	struct pid *p;
 	int err;
@@ -273,7 +368,7 @@ static int sfu_unwind_pid(pid_t pid, int fd, struct sfu_unwind_req *req)
 		req->nr = sfu_unwind_user(req->frames, req->max, req->flags, &req->stop_reason);
 		err = req->nr < 0 ? req->nr : 0;
 	} else {
-		err = sfu_unwind_remote(task, req);
+		err = sfu_unwind_remote(task, reqp);
 	}
 out:
 	put_task_struct(task);
@@ -302,7 +397,9 @@ out:
  * -ENOMEM; -ESRCH if the thread does not exist, exits or execs first;
  * -EPERM if neither the thread group nor @mem_fd allows it; -EINTR if a
  * signal interrupted the wait; -ETIMEDOUT if the thread did not run its
- * unwind in time (e.g. it is stopped).
+ * unwind in time (e.g. it is stopped); -EBUSY if SFU_REMOTE_PER_TARGET
+ * requests are queued on the thread already, or SFU_REMOTE_PER_CALLER of
+ * the caller's on any threads.
  */
 long sfu_unwind_ioctl(unsigned int cmd, void __user *arg)
 {
@@ -328,7 +425,7 @@ long sfu_unwind_ioctl(unsigned int cmd, void __user *arg)
 		return -ENOMEM;
 
 	err = sfu_unwind_pid(cmd == SFU_IOC_UNWIND_SELF ? 0 : (pid_t)u.pid,
-			     with_fd ? u.mem_fd : -1, req);
+			     with_fd ? u.mem_fd : -1, &req);
 	if (!err) {
 		u.nr = req->nr;
 		u.stop_reason = req->stop_reason;

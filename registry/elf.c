@@ -466,12 +466,12 @@ static struct sfu_sframe_copy *sfu_reload(struct file *file, const struct sfu_fi
 	if (info->sidecar) {
 		/* The same sidecar, or none: it may have been replaced since. */
 		sc = sfu_sidecar_open(info->build_id, info->build_id_len, &off, &size, &vaddr);
-		if (sc && (off != info->sframe_offset || size != info->sframe_size ||
-			   vaddr != info->sframe_vaddr)) {
+		if (!IS_ERR(sc) && (off != info->sframe_offset || size != info->sframe_size ||
+				    vaddr != info->sframe_vaddr)) {
 			fput(sc);
-			sc = NULL;
+			sc = ERR_PTR(-ENOENT);
 		}
-		if (!sc) {
+		if (IS_ERR(sc)) {
 			sfu_copy_put(copy);
 			return NULL;
 		}
@@ -552,6 +552,7 @@ int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned lo
 			c = sfu_reload(file, info);
 	} else {
 		struct file *sc = NULL;
+		bool remember = true;
 
 		info->id = *id;
 		sfu_read_phdrs(file, info);
@@ -560,9 +561,13 @@ int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned lo
 			sc = sfu_sidecar_open(info->build_id, info->build_id_len,
 					      &info->sframe_offset, &info->sframe_size,
 					      &info->sframe_vaddr);
-			if (sc) {
+			if (!IS_ERR(sc)) {
 				info->status = 0;
 				info->sidecar = true;
+			} else {
+				/* Not looked at: the next mapping tries again. */
+				remember = PTR_ERR(sc) == -ENOENT;
+				sc = NULL;
 			}
 		}
 		if (!info->status)
@@ -572,7 +577,7 @@ int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned lo
 			if (!info->status)
 				sfu_stat_inc(SFU_STAT_sidecar_used);
 		}
-		if (info->status != -ENOMEM)
+		if (info->status != -ENOMEM && remember)
 			c = sfu_fcache_insert(info, c);
 	}
 

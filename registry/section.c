@@ -246,6 +246,7 @@ bool sfu_section_data_mapped(struct mm_struct *mm, const struct sfu_section *s)
  */
 int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
 {
+	unsigned int per_mm;
 	int err;
 
 	mmap_assert_locked(smm->mm);
@@ -259,9 +260,11 @@ int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
 		return -ENOSPC;
 	}
 	__set_bit(SFU_SECTION_CHARGED, &s->flags);
-	if (atomic_read(&smm->nr_sections) >= sfu_max_sections_per_mm ||
-	    atomic_inc_return(&sfu_nr_sections) > sfu_max_sections) {
-		if (atomic_read(&smm->nr_sections) < sfu_max_sections_per_mm)
+	/* One read of the parameter: root may change it meanwhile. */
+	per_mm = READ_ONCE(sfu_max_sections_per_mm);
+	if (atomic_read(&smm->nr_sections) >= per_mm ||
+	    atomic_inc_return(&sfu_nr_sections) > READ_ONCE(sfu_max_sections)) {
+		if (atomic_read(&smm->nr_sections) < per_mm)
 			atomic_dec(&sfu_nr_sections);
 		sfu_mm_write_end(smm);
 		sfu_stat_inc(SFU_STAT_refused_limit);
@@ -504,7 +507,7 @@ void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_
 
 		n = 0;
 		mmap_read_lock(mm);
-		smm = smm ?: sfu_mm_find(mm);
+		smm = smm ?: sfu_mm_lookup(mm);
 		for_each_vma_range(vmi, vma, end) {
 			addr = vma->vm_end;
 			if (!(vma->vm_flags & VM_EXEC))

@@ -5,13 +5,21 @@
  * sframe_sidecar.h).
  *
  * The directory is the sidecar_dir parameter.  Whoever sets it (root, at
- * load or through /sys/module) also fixes where it is looked up: the root
- * directory of the setter is kept with the name, and every lookup walks
- * from there, never from the root or the mount namespace of the task that
- * maps a file.  A sidecar is used only if it is a regular file owned by
- * the initial namespace's root and not writable by group or others, if it
- * is not reached through a symbolic link at its last component, and if
- * the build-id it carries is the mapped file's; every refusal is counted.
+ * load or through /sys/module) also fixes where it is looked up and with
+ * which rights: the root directory and the credentials of the setter are
+ * kept with the name, and every lookup walks from that root with those
+ * credentials, never from the root, the mount namespace or the
+ * credentials (LSM labels, Landlock domains) of the task that maps a
+ * file.  Every directory on the way, from that root down to the one the
+ * sidecar is in, must be owned by the initial namespace's root, not be a
+ * symbolic link, and not be writable by group or others unless it is
+ * sticky (as /tmp is).  A sidecar is used only if it is a regular file
+ * owned by that root and not writable by group or others, reached without
+ * a symbolic link, and if the build-id it carries is the mapped file's;
+ * every refusal is counted.  A sidecar that is not there, or refused for
+ * what it is, is remembered as none; one that could not be looked at (an
+ * open or lookup error other than "no such file") is not remembered, so
+ * the next mapping tries again.
  * Setting the parameter again (even to the same value) forgets what the
  * file cache knows and scans the running processes again, so that they
  * pick up sidecars installed since.
@@ -46,18 +54,27 @@ static DEFINE_MUTEX(sfu_sidecar_lock);
 static char sfu_sidecar_dir[SFU_SIDECAR_DIR_MAX] = SFU_SIDECAR_DEFAULT_DIR;
 /* The root directory of whoever named sfu_sidecar_dir; no dentry: off. */
 static struct path sfu_sidecar_root;
+/* And their credentials, which every lookup uses. */
+static const struct cred *sfu_sidecar_cred;
 
 static void sfu_sidecar_set_root(const char *dir)
 {
+	const struct cred *cred = NULL, *old_cred;
 	struct path root = {};
 
-	if (*dir && current->fs)
+	if (*dir && current->fs) {
 		get_fs_root(current->fs, &root);
+		cred = get_current_cred();
+	}
 	/* Sidecars are off without a directory or a root to find it from. */
 	mutex_lock(&sfu_sidecar_lock);
 	path_put(&sfu_sidecar_root);
 	sfu_sidecar_root = root;
+	old_cred = sfu_sidecar_cred;
+	sfu_sidecar_cred = cred;
 	mutex_unlock(&sfu_sidecar_lock);
+	if (old_cred)
+		put_cred(old_cred);
 }
 
 static int sfu_sidecar_dir_set(const char *val, const struct kernel_param *kp)
@@ -68,17 +85,18 @@ static int sfu_sidecar_dir_set(const char *val, const struct kernel_param *kp)
 		return -ENAMETOOLONG;
 	if (len && val[0] != '/')
 		return -EINVAL;
+	/*
+	 * While the module goes away nothing is set: a root taken now would
+	 * outlive sfu_sidecar_exit().  At load the module is not going away,
+	 * and the registry is not up yet (sfu_registry_init() scans).
+	 */
+	if (!try_module_get(THIS_MODULE))
+		return -ENODEV;
 	mutex_lock(&sfu_sidecar_lock);
 	memcpy(sfu_sidecar_dir, val, len);
 	sfu_sidecar_dir[len] = '\0';
 	mutex_unlock(&sfu_sidecar_lock);
 	sfu_sidecar_set_root(sfu_sidecar_dir);
-	/*
-	 * At load the registry is not up yet (sfu_registry_init() scans);
-	 * while the module goes away it is not scanned again.
-	 */
-	if (!try_module_get(THIS_MODULE))
-		return 0;
 	if (sfu_registry_running()) {
 		sfu_fcache_forget();
 		sfu_sidecar_forget();
@@ -114,6 +132,89 @@ static bool sfu_sidecar_trusted(const struct inode *inode)
 	       !(inode->i_mode & (0020 | 0002));
 }
 
+/*
+ * A directory on the way to a sidecar: owned by root, and writable by
+ * nobody else, unless it is sticky, where nobody else can rename or remove
+ * what root put there.
+ */
+static bool sfu_sidecar_dir_trusted(const struct inode *inode)
+{
+	return S_ISDIR(inode->i_mode) && uid_eq(inode->i_uid, GLOBAL_ROOT_UID) &&
+	       (!(inode->i_mode & (0020 | 0002)) || (inode->i_mode & S_ISVTX));
+}
+
+/*
+ * Walk @dirs ("a/b/c", relative to @root; may be empty) one component at a
+ * time, without following any symbolic link, each directory checked, from
+ * @root itself on.  Return: 0 with the last directory in *@out, or
+ * -EPERM for an untrusted directory, a link or another file that is not a
+ * directory, or the lookup's error.
+ */
+static int sfu_sidecar_walk(const struct path *root, char *dirs, struct path *out)
+{
+	struct path cur = *root;
+	struct file *f;
+	char *comp;
+	int err;
+
+	path_get(&cur);
+	while ((comp = strsep(&dirs, "/"))) {
+		if (!*comp)
+			continue;
+		if (!sfu_sidecar_dir_trusted(d_inode(cur.dentry))) {
+			path_put(&cur);
+			return -EPERM;
+		}
+		/*
+		 * One component: O_NOFOLLOW takes a link itself, which
+		 * O_DIRECTORY then refuses (ENOTDIR), as anything else
+		 * that is not a directory.
+		 */
+		f = file_open_root(&cur, comp, O_PATH | O_NOFOLLOW | O_DIRECTORY, 0);
+		path_put(&cur);
+		if (IS_ERR(f)) {
+			err = PTR_ERR(f);
+			return err == -ENOTDIR || err == -ELOOP ? -EPERM : err;
+		}
+		cur = f->f_path;
+		path_get(&cur);
+		fput(f);
+	}
+	if (!sfu_sidecar_dir_trusted(d_inode(cur.dentry))) {
+		path_put(&cur);
+		return -EPERM;
+	}
+	*out = cur;
+	return 0;
+}
+
+/*
+ * Open @file in the directory @dirs (as for sfu_sidecar_walk()) with the
+ * credentials of whoever set sidecar_dir.  Return: the file, or an error:
+ * -EPERM for a directory refused on the way (counted here).
+ */
+static struct file *sfu_sidecar_open_as_setter(const struct path *root, const struct cred *cred,
+					       char *dirs, const char *file)
+{
+	const struct cred *old = override_creds(cred);
+	struct path dir;
+	struct file *f;
+	int err;
+
+	err = sfu_sidecar_walk(root, dirs, &dir);
+	if (err) {
+		if (err == -EPERM)
+			sfu_stat_inc(SFU_STAT_sidecar_refused_path);
+		f = ERR_PTR(err);
+	} else {
+		/* O_NONBLOCK: a FIFO put there must not block the open. */
+		f = file_open_root(&dir, file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_LARGEFILE, 0);
+		path_put(&dir);
+	}
+	revert_creds(old);
+	return f;
+}
+
 /**
  * sfu_sidecar_open() - the sidecar of an ELF file, checked
  * @build_id: the file's GNU build-id
@@ -122,47 +223,68 @@ static bool sfu_sidecar_trusted(const struct inode *inode)
  * @size: on success, its bytes
  * @vaddr: on success, the address its function starts are computed for
  *
+ * Looked up from the root and with the credentials of whoever set
+ * sidecar_dir, every directory on the way checked.
+ *
  * Context: task context (opens and reads a file).
- * Return: the open sidecar, or NULL: off, none, or refused (counted).
+ * Return: the open sidecar; ERR_PTR(-ENOENT) when sidecars are off, or
+ * there is none, or the file there is refused for what it is (all
+ * counted): an answer to remember; ERR_PTR(-EAGAIN) when it could not be
+ * looked at (a refused directory, an error of the open or the lookup other
+ * than -ENOENT, no memory; counted): an answer not to remember.
  */
 struct file *sfu_sidecar_open(const u8 *build_id, unsigned int len, u64 *off, u64 *size,
 			      u64 *vaddr)
 {
 	struct sfu_sidecar_header hdr;
+	const struct cred *cred;
+	char *name, *dirs, *p;
 	struct path root;
 	struct file *f;
 	loff_t pos = 0;
 	unsigned int i;
-	char *name, *p;
 
 	if (!len || len > SFU_SIDECAR_BUILD_ID_MAX)
-		return NULL;
+		return ERR_PTR(-ENOENT);
 	name = kmalloc(SFU_SIDECAR_NAME_MAX, GFP_KERNEL);
 	if (!name)
-		return NULL;
+		return ERR_PTR(-EAGAIN);
 	mutex_lock(&sfu_sidecar_lock);
 	root = sfu_sidecar_root;
 	path_get(&root);
-	/* Relative to that root: "var/lib/sframe-unwind/ab/cdef....sframe". */
+	cred = sfu_sidecar_cred ? get_cred(sfu_sidecar_cred) : NULL;
+	/* Relative to that root: "var/lib/sframe-unwind/ab", "cdef....sframe". */
 	p = name;
 	if (root.dentry && sfu_sidecar_dir[0] == '/')
 		p += scnprintf(name, SFU_SIDECAR_DIR_MAX, "%s", sfu_sidecar_dir + 1);
 	mutex_unlock(&sfu_sidecar_lock);
-	if (!root.dentry) {
+	if (!root.dentry || !cred) {
+		path_put(&root);
+		if (cred)
+			put_cred(cred);
 		kfree(name);
-		return NULL;
+		return ERR_PTR(-ENOENT);
 	}
-	p += sprintf(p, "%s%02x/", p > name ? "/" : "", build_id[0]);
+	p += sprintf(p, "%s%02x", p > name ? "/" : "", build_id[0]);
+	dirs = name;
+	/* The file's name follows the directories' in the same buffer. */
+	p++;
 	for (i = 1; i < len; i++)
 		p += sprintf(p, "%02x", build_id[i]);
 	strcpy(p, ".sframe");
-	f = file_open_root(&root, name, O_RDONLY | O_NOFOLLOW | O_LARGEFILE, 0);
+	p = name + strlen(name) + 1;
+	f = sfu_sidecar_open_as_setter(&root, cred, dirs, p);
+	put_cred(cred);
 	path_put(&root);
 	kfree(name);
 	if (IS_ERR(f)) {
-		sfu_stat_inc(PTR_ERR(f) == -ENOENT ? SFU_STAT_sidecar_missing :
-			     SFU_STAT_sidecar_refused_open);
-		return NULL;
+		if (PTR_ERR(f) == -ENOENT) {
+			sfu_stat_inc(SFU_STAT_sidecar_missing);
+			return f;
+		}
+		if (PTR_ERR(f) != -EPERM)
+			sfu_stat_inc(SFU_STAT_sidecar_refused_open);
+		return ERR_PTR(-EAGAIN);
 	}
 	if (!sfu_sidecar_trusted(file_inode(f))) {
 		sfu_stat_inc(SFU_STAT_sidecar_refused_owner);
@@ -187,7 +309,7 @@ struct file *sfu_sidecar_open(const u8 *build_id, unsigned int len, u64 *off, u6
 
 refuse:
 	fput(f);
-	return NULL;
+	return ERR_PTR(-ENOENT);
 }
 
 /*
@@ -320,8 +442,9 @@ struct sfu_sframe_copy *sfu_sidecar_copy(const u8 *build_id, unsigned int len)
 		return c;
 
 	f = sfu_sidecar_open(build_id, len, &off, &size, &vaddr);
-	if (!f)
-		return sfu_scache_store(build_id, len, -ENOENT, NULL);
+	if (IS_ERR(f))
+		return PTR_ERR(f) == -ENOENT ? sfu_scache_store(build_id, len, -ENOENT, NULL) :
+					       NULL;
 	c = sfu_copy_read(f, off, size, vaddr, &status);
 	fput(f);
 	/* A copy that did not fit the budget may fit later: not remembered. */
@@ -367,9 +490,15 @@ void sfu_sidecar_init(void)
  */
 void sfu_sidecar_exit(void)
 {
+	const struct cred *cred;
+
 	sfu_sidecar_forget();
 	mutex_lock(&sfu_sidecar_lock);
 	path_put(&sfu_sidecar_root);
 	memset(&sfu_sidecar_root, 0, sizeof(sfu_sidecar_root));
+	cred = sfu_sidecar_cred;
+	sfu_sidecar_cred = NULL;
 	mutex_unlock(&sfu_sidecar_lock);
+	if (cred)
+		put_cred(cred);
 }

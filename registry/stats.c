@@ -43,10 +43,12 @@ static const char *const sfu_stat_names[SFU_STAT_NR] = {
 	[SFU_STAT_sidecar_used] = "sidecar_used",
 	/* files with a build-id but no sidecar in sidecar_dir */
 	[SFU_STAT_sidecar_missing] = "sidecar_missing",
-	/* sidecars refused: could not be opened (a symbolic link, no access) */
+	/* sidecars not looked at: the open failed (a symbolic link, an I/O error) */
 	[SFU_STAT_sidecar_refused_open] = "sidecar_refused_open",
 	/* sidecars refused: not a regular file owned by root, or writable by others */
 	[SFU_STAT_sidecar_refused_owner] = "sidecar_refused_owner",
+	/* sidecars refused: a directory on the way not root's, writable by others, or a link */
+	[SFU_STAT_sidecar_refused_path] = "sidecar_refused_path",
 	/* sidecars refused: bad header, or section beyond the file */
 	[SFU_STAT_sidecar_refused_format] = "sidecar_refused_format",
 	/* sidecars refused: they carry another file's build-id */

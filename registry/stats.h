@@ -26,6 +26,7 @@ enum sfu_stat {
 	SFU_STAT_sidecar_missing,
 	SFU_STAT_sidecar_refused_open,
 	SFU_STAT_sidecar_refused_owner,
+	SFU_STAT_sidecar_refused_path,
 	SFU_STAT_sidecar_refused_format,
 	SFU_STAT_sidecar_refused_build_id,
 	SFU_STAT_sidecar_extra,

@@ -18,14 +18,9 @@
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
-#include <linux/sched/coredump.h>
 #include <linux/shmem_fs.h>
 #include <linux/uaccess.h>
 #include <linux/version.h>
-
-#ifndef SUID_DUMP_USER		/* see sfu_dumpable_or_ptrace_capable() */
-#include <linux/sched/exec_state.h>
-#endif
 
 /* An inode's change time: a field until 6.6, an accessor since. */
 static inline struct timespec64 sfu_inode_ctime(const struct inode *inode)
@@ -214,39 +209,6 @@ static inline void sfu_ftrace_redirect(struct ftrace_regs *fregs, unsigned long 
 #endif
 #endif
 #define SFU_UNWIND_USER_TARGET			"unwind_user"
-
-/**
- * sfu_dumpable_or_ptrace_capable() - the dumpability half of a ptrace check
- * @task: the task to be inspected
- * @mm: its mm (task->mm, read under task_lock(@task))
- *
- * True when @task is dumpable by its owner, or current holds
- * CAP_SYS_PTRACE in the user namespace @task's program was executed in.
- * Until 7.1 dumpability and that namespace belong to the mm
- * (get_dumpable(), mm->user_ns; SUID_DUMP_USER is a macro of
- * <linux/sched/coredump.h>); later kernels keep them in the RCU-protected
- * task->exec_state, as ptrace's own check reads them.
- *
- * Context: task_lock(@task) held.
- * Return: whether the dumpability condition of a ptrace-style check holds.
- */
-static inline bool sfu_dumpable_or_ptrace_capable(struct task_struct *task,
-						  struct mm_struct *mm)
-{
-#ifdef SUID_DUMP_USER
-	return get_dumpable(mm) == SUID_DUMP_USER || ns_capable(mm->user_ns, CAP_SYS_PTRACE);
-#else
-	const struct task_exec_state *es;
-	bool ok;
-
-	rcu_read_lock();
-	es = rcu_dereference_check(task->exec_state, lockdep_is_held(&task->alloc_lock));
-	ok = READ_ONCE(es->dumpable) == TASK_DUMPABLE_OWNER ||
-	     ns_capable(es->user_ns, CAP_SYS_PTRACE);
-	rcu_read_unlock();
-	return ok;
-#endif
-}
 
 /**
  * sfu_caller_may_fault() - may the current context fault user pages in?

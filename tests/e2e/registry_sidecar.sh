@@ -6,8 +6,11 @@
 # build-id, made here from the program's own section (tests/e2e/
 # make-sidecar); without sidecars it has no information and the walk
 # stops.  Every refusal stops it too and is counted: a sidecar writable by
-# group, owned by another user, reached through a symbolic link, or
-# carrying another build-id.  A mount namespace that puts its own
+# group, owned by another user, reached through a symbolic link, in a
+# directory writable by others or reached through a link to one, or
+# carrying another build-id.  A process of a user who may not enter the
+# directory gets its sidecar all the same (looked up with the rights of
+# whoever set sidecar_dir), and root's process after it too.  A mount namespace that puts its own
 # sidecars over the directory changes nothing: the directory is looked up
 # where root named it.  A file with its own .sframe uses its sidecar only
 # for the PCs its own rows do not cover.  The vDSO gets the rows of its
@@ -85,6 +88,42 @@ echo "$dir" > $param
 expect sidecar_refused_open run chain --expect stop --at body "$prog"
 rm "$sc"
 mv "$sc.real" "$sc"
+
+# The directories on the way are checked too: the sidecar's own
+# directory writable by others, or a symbolic link to a directory.
+scdir=$(dirname "$sc")
+chmod 777 "$scdir"
+echo "$dir" > $param
+expect sidecar_refused_path run chain --expect stop --at body "$prog"
+chmod 755 "$scdir"
+mv "$scdir" "$scdir.real"
+ln -s "$scdir.real" "$scdir"
+echo "$dir" > $param
+expect sidecar_refused_path run chain --expect stop --at body "$prog"
+rm "$scdir"
+mv "$scdir.real" "$scdir"
+
+# Looked up with the rights of whoever set sidecar_dir, not of the task
+# that maps the file: a process of nobody's, who may not enter the
+# directory, gets the rows, and so does root's process after it (a
+# refusal of nobody's would have been remembered as "no sidecar").
+chmod 700 "$dir"
+echo "$dir" > $param
+before=$(stat sidecar_used)
+setpriv --reuid=65534 --regid=65534 --clear-groups "$prog" 0 > /dev/null &
+spin=$!
+i=0
+until awk -v p="$spin" '$1 == "mm" { on = $2 == p } on && / chain-O2.nosframe sidecar$/ { f = 1 }
+	END { exit !f }' $dbg/sections; do
+	i=$((i + 1))
+	[ $i -le 50 ] || { bad "nobody's process got no sidecar from a directory it cannot enter"; break; }
+	sleep 0.1
+done
+kill $spin
+wait $spin 2> /dev/null
+[ "$(stat sidecar_used)" -gt "$before" ] || bad "sidecar_used did not go up for nobody's process"
+run chain --at body "$prog"
+chmod 755 "$dir"
 
 python3 "$SFU_TOP/tests/e2e/make-sidecar" --build-id 0123456789abcdef0123456789abcdef01234567 \
 	"$orig" "$dir" > /dev/null

@@ -7,6 +7,7 @@
  *   sfu-stack-check uselib [opts] BIN [LIB]    uselib: callback .. main
  *   sfu-stack-check edges  BIN                 SFU_IOC_UNWIND_TASK corner cases
  *   sfu-stack-check perm   BIN                 who may unwind whom (as root)
+ *   sfu-stack-check flood  BIN                 what callers can leave queued (caps)
  *   sfu-stack-check self                       SFU_IOC_UNWIND_SELF smoke test
  *   sfu-stack-check exec-nop | nop             (the exec target of "edges")
  *   sfu-stack-check sample [opts] BIN          user_stack events from the sampler
@@ -348,6 +349,7 @@ enum { MEM_AUTO, MEM_NONE, MEM_FD };
 struct unwind_req {
 	pid_t pid;
 	unsigned int flags;
+	unsigned int max;	/* frames asked for; 0: MAX_FRAMES */
 	int mem;		/* MEM_* */
 	int mem_fd;		/* MEM_FD: the fd to pass */
 	struct sfu_frame frames[MAX_FRAMES];
@@ -381,7 +383,7 @@ static int unwind_run(struct unwind_req *r, unsigned long cmd)
 		die("cannot open " DEVICE ": %s", strerror(errno));
 	memset(&r->u, 0, sizeof(r->u));
 	r->u.frames = (uintptr_t)r->frames;
-	r->u.max = MAX_FRAMES;
+	r->u.max = r->max && r->max < MAX_FRAMES ? r->max : MAX_FRAMES;
 	r->u.flags = r->flags;
 	r->u.pid = r->pid;
 	if (r->mem == MEM_FD) {
@@ -1093,7 +1095,17 @@ static void on_usr1(int sig __attribute__((unused)))
 struct waiter {
 	struct unwind_req r;
 	pthread_t th;
+	int done;	/* set when the ioctl has returned */
 };
+
+static void *waiter_thread(void *arg)
+{
+	struct waiter *w = arg;
+
+	unwind_run(&w->r, SFU_IOC_UNWIND_TASK);
+	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
 
 /* The target exec()s while a request is queued: the request fails with ESRCH. */
 static void edge_exec(void)
@@ -1205,16 +1217,27 @@ static int cmd_edges(const char *bin)
 	if (unwind_run(&r, SFU_IOC_UNWIND_TASK) != ETIMEDOUT)
 		fail("stopped target: %s, want ETIMEDOUT", strerror(r.err));
 
-	/* A waiter interrupted by a signal returns EINTR. */
+	/*
+	 * A waiter interrupted by a signal returns EINTR.  It asks for what
+	 * the timed-out request asked for, so it waits on that one, still
+	 * queued, rather than queueing another: nothing is added.  Its wait
+	 * cannot be seen from here, so the signal is sent until it returns.
+	 */
 	sigaction(SIGUSR1, &sa, NULL);
 	w.r.pid = t.pid;
 	before = remote_pending();
-	pthread_create(&w.th, NULL, unwind_thread, &w.r);
-	wait_pending(before + 1);
-	pthread_kill(w.th, SIGUSR1);
+	w.done = 0;
+	pthread_create(&w.th, NULL, waiter_thread, &w);
+	while (!__atomic_load_n(&w.done, __ATOMIC_ACQUIRE)) {
+		usleep(100000);
+		pthread_kill(w.th, SIGUSR1);
+	}
 	pthread_join(w.th, NULL);
 	if (w.r.err != EINTR)
 		fail("interrupted waiter: %s, want EINTR", strerror(w.r.err));
+	if (remote_pending() != before)
+		fail("the same request again queued another: %d queued, want %d",
+		     remote_pending(), before);
 
 	/* Both abandoned requests run when the target goes on, or dies. */
 	kill(t.pid, SIGCONT);
@@ -1458,6 +1481,238 @@ static int perm_setuid_exec(void *arg)
 	return failures;
 }
 
+/* ---- what callers can leave queued ------------------------------------ */
+
+/* Documentation/uapi.rst: requests queued per target thread, per caller. */
+#define REMOTE_PER_TARGET	4
+#define REMOTE_PER_CALLER	4
+#define CGROUP_ROOT		"/sys/fs/cgroup"
+#define FLOOD_CGROUP		CGROUP_ROOT "/sfu-flood"
+
+static void on_usr2(int sig __attribute__((unused)))
+{
+}
+
+/*
+ * A SIGUSR2 every 20 ms (a timer of its own: SIGALRM is the watchdog's),
+ * without SA_RESTART: each request on a stopped target is abandoned within
+ * 20 ms (EINTR) instead of 5 s (ETIMEDOUT).
+ */
+static void interrupt_waits(int on)
+{
+	static timer_t timer;
+	static pid_t owner;	/* timers are not inherited across fork() */
+	struct itimerspec its = { { 0, 20000000 }, { 0, 20000000 } };
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR2 };
+	struct sigaction sa = { .sa_handler = on_usr2 };
+
+	if (owner != getpid()) {
+		sigaction(SIGUSR2, &sa, NULL);
+		if (timer_create(CLOCK_MONOTONIC, &ev, &timer))
+			die("timer_create: %s", strerror(errno));
+		owner = getpid();
+	}
+	if (!on)
+		memset(&its, 0, sizeof(its));
+	timer_settime(timer, 0, &its, NULL);
+}
+
+/*
+ * Of @n requests for depths 1, 2, ... MAX_FRAMES - 1, 1, 2, ... from one
+ * caller, those the caps let through: the first REMOTE_PER_CALLER depths
+ * are queued, and each later request for one of those depths waits on the
+ * request left queued for it; every other one is refused.
+ */
+static unsigned int flood_admitted(unsigned int n)
+{
+	unsigned int i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += i % (MAX_FRAMES - 1) < REMOTE_PER_CALLER;
+	return k;
+}
+
+/* @n requests on @pid for depths as above; count EINTR and EBUSY. */
+static void flood(pid_t pid, unsigned int n, unsigned int *eintr, unsigned int *ebusy)
+{
+	struct unwind_req r = { .pid = pid };
+	unsigned int i;
+
+	*eintr = 0;
+	*ebusy = 0;
+	interrupt_waits(1);
+	for (i = 0; i < n; i++) {
+		r.max = 1 + i % (MAX_FRAMES - 1);
+		switch (unwind_run(&r, SFU_IOC_UNWIND_TASK)) {
+		case EINTR:
+			++*eintr;
+			break;
+		case EBUSY:
+			++*ebusy;
+			break;
+		default:
+			fail("request %u on a stopped target: %s, want EINTR or EBUSY", i,
+			     r.err ? strerror(r.err) : "success");
+		}
+	}
+	interrupt_waits(0);
+}
+
+static void stop_target(pid_t pid)
+{
+	int status;
+
+	kill(pid, SIGSTOP);
+	waitpid(pid, &status, WUNTRACED);
+}
+
+/* The target goes on: every request queued on it runs. */
+static void drain_target(pid_t pid, const char *what)
+{
+	int i;
+
+	kill(pid, SIGCONT);
+	for (i = 0; i < 5000 && remote_pending(); i++)
+		usleep(1000);
+	if (remote_pending())
+		fail("%s: %d requests still queued on a running target", what, remote_pending());
+}
+
+/* As nobody: flood a stopped spinner of its own with 1,000 requests. */
+static int flood_as_nobody(void *arg)
+{
+	unsigned int eintr, ebusy;
+	struct target t = {};
+
+	start_spinner(&t, arg, 0);
+	stop_target(t.pid);
+	flood(t.pid, 1000, &eintr, &ebusy);
+	printf("workload flood-nobody requests 1000 admitted %u refused %u queued %d\n",
+	       eintr, ebusy, remote_pending());
+	if (eintr != flood_admitted(1000) || ebusy != 1000 - flood_admitted(1000))
+		fail("nobody's flood: %u admitted, %u refused (EBUSY), want %u and %u", eintr,
+		     ebusy, flood_admitted(1000), 1000 - flood_admitted(1000));
+	if (remote_pending() != REMOTE_PER_CALLER)
+		fail("%d requests queued after nobody's flood, want %d", remote_pending(),
+		     REMOTE_PER_CALLER);
+	drain_target(t.pid, "nobody's flood");
+	stop_spinner(&t);
+	return failures ? 1 : 0;
+}
+
+/* A file's first number, or -1. */
+static long long read_number(const char *path)
+{
+	long long v = -1;
+	FILE *f = fopen(path, "r");
+
+	if (f) {
+		if (fscanf(f, "%lld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/* Is cgroup v2's memory controller available at CGROUP_ROOT? */
+static int have_memcg(void)
+{
+	char buf[512] = "";
+	FILE *f = fopen(CGROUP_ROOT "/cgroup.controllers", "r");
+
+	if (!f) {
+		mkdir(CGROUP_ROOT, 0755);
+		if (system("mount -t cgroup2 none " CGROUP_ROOT " 2>/dev/null"))
+			return 0;
+		f = fopen(CGROUP_ROOT "/cgroup.controllers", "r");
+		if (!f)
+			return 0;
+	}
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	if (!strstr(buf, "memory"))
+		return 0;
+	write_text(CGROUP_ROOT "/cgroup.subtree_control", "+memory");
+	return 1;
+}
+
+/*
+ * Requests a caller abandons stay queued on a stopped target, so they are
+ * capped: REMOTE_PER_CALLER per calling process, REMOTE_PER_TARGET per
+ * target thread, EBUSY past either; and charged to the caller's memory
+ * cgroup.  Then an unprivileged user's flood of 1,000, inside a cgroup
+ * limited to 50 MB where the kernel has the memory controller.
+ */
+static int cmd_flood(const char *bin)
+{
+	unsigned int eintr, ebusy, i;
+	struct target t = {};
+	long long before_mem, after_mem;
+	int status, memcg;
+	char pid[32];
+	pid_t c;
+
+	start_spinner(&t, bin, 0);
+	stop_target(t.pid);
+
+	/* Callers one after another, one request each: the target fills up. */
+	for (i = 0; i < REMOTE_PER_TARGET + 2; i++) {
+		c = fork();
+		if (!c) {
+			target_pid = 0;
+			flood(t.pid, 1, &eintr, &ebusy);
+			_exit(eintr * 10 + ebusy);
+		}
+		waitpid(c, &status, 0);
+		if (!WIFEXITED(status) ||
+		    WEXITSTATUS(status) != (i < REMOTE_PER_TARGET ? 10 : 1))
+			fail("caller %u of one request each: status %#x, want %s", i, status,
+			     i < REMOTE_PER_TARGET ? "queued" : "EBUSY");
+	}
+	if (remote_pending() != REMOTE_PER_TARGET)
+		fail("%d requests queued on one target, want %d", remote_pending(),
+		     REMOTE_PER_TARGET);
+	drain_target(t.pid, "callers of one request each");
+
+	/* One caller, many requests: its own cap, and then the target's. */
+	stop_target(t.pid);
+	flood(t.pid, 50, &eintr, &ebusy);
+	printf("workload flood-one-caller requests 50 admitted %u refused %u queued %d\n", eintr,
+	       ebusy, remote_pending());
+	if (eintr != flood_admitted(50) || ebusy != 50 - flood_admitted(50))
+		fail("one caller's flood: %u admitted, %u refused (EBUSY), want %u and %u", eintr,
+		     ebusy, flood_admitted(50), 50 - flood_admitted(50));
+	if (remote_pending() != REMOTE_PER_CALLER)
+		fail("%d requests queued after one caller's flood, want %d", remote_pending(),
+		     REMOTE_PER_CALLER);
+	drain_target(t.pid, "one caller's flood");
+	stop_spinner(&t);
+
+	memcg = have_memcg();
+	if (!memcg) {
+		printf("no memory cgroup controller: nobody's flood runs in no cgroup of its own\n");
+		as_nobody(flood_as_nobody, (void *)bin, "nobody's flood");
+		return failures ? 1 : 0;
+	}
+	rmdir(FLOOD_CGROUP);
+	if (mkdir(FLOOD_CGROUP, 0755))
+		die("mkdir " FLOOD_CGROUP ": %s", strerror(errno));
+	write_text(FLOOD_CGROUP "/memory.max", "50M");
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	write_text(FLOOD_CGROUP "/cgroup.procs", pid);
+	before_mem = read_number(FLOOD_CGROUP "/memory.current");
+	as_nobody(flood_as_nobody, (void *)bin, "nobody's flood in a 50 MB cgroup");
+	after_mem = read_number(FLOOD_CGROUP "/memory.peak");
+	write_text(CGROUP_ROOT "/cgroup.procs", pid);
+	printf("workload flood-memcg current-before %lld peak %lld limit %lld\n", before_mem,
+	       after_mem, 50LL << 20);
+	if (after_mem >= 0 && after_mem >= 50LL << 20)
+		fail("the cgroup reached its 50 MB limit");
+	rmdir(FLOOD_CGROUP);
+	return failures ? 1 : 0;
+}
+
 /* A setuid-root copy of this program in /tmp, for perm_setuid_exec(). */
 static void make_setuid_copy(char *path, size_t len)
 {
@@ -1598,6 +1853,8 @@ int main(int argc, char **argv)
 		return cmd_edges(argv[i]);
 	if (!strcmp(cmd, "perm"))
 		return cmd_perm(argv[i]);
+	if (!strcmp(cmd, "flood"))
+		return cmd_flood(argv[i]);
 	if (!strcmp(cmd, "sample") || !strcmp(cmd, "trigger"))
 		return cmd_events(&o, cmd, argv[i]);
 	if (!strcmp(cmd, "hold"))

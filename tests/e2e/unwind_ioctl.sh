@@ -12,9 +12,15 @@
 # target's /proc/PID/mem); an unprivileged parent unwinds its child with
 # the child's /proc/PID/mem fd and gets EPERM without it; an fd opened
 # before the target exec'd a setuid-root program allows nothing after.
+# Then what callers can leave queued on a stopped target (flood): four
+# requests per target thread and four per calling process, EBUSY past
+# them, a request asked for again waited on where it was left; an
+# unprivileged user's 1,000 requests, in a 50 MB memory cgroup where the
+# kernel has the controller.
 . ./unwind-lib
 
 run self
 run edges "$e2e/chain-fp"
 run perm "$e2e/chain-fp"
+run flood "$e2e/chain-fp"
 exit $fail
