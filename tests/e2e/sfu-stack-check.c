@@ -1578,26 +1578,57 @@ static void drain_target(pid_t pid, const char *what)
 		fail("%s: %d requests still queued on a running target", what, remote_pending());
 }
 
-/* As nobody: flood a stopped spinner of its own with 1,000 requests. */
+/* Nobody's flood: what the unprivileged child did, in shared memory. */
+struct flood_nobody {
+	const char *bin;
+	pid_t spinner;
+	unsigned int eintr;
+	unsigned int ebusy;
+};
+
+/*
+ * As nobody: flood a stopped spinner of its own with 1,000 requests, and
+ * leave it stopped for root to count what is queued (nobody cannot read
+ * debugfs).
+ */
 static int flood_as_nobody(void *arg)
 {
-	unsigned int eintr, ebusy;
+	struct flood_nobody *n = arg;
 	struct target t = {};
 
-	start_spinner(&t, arg, 0);
+	start_spinner(&t, n->bin, 0);
 	stop_target(t.pid);
-	flood(t.pid, 1000, &eintr, &ebusy);
+	n->spinner = t.pid;
+	target_pid = 0;
+	flood(t.pid, 1000, &n->eintr, &n->ebusy);
+	return failures ? 1 : 0;
+}
+
+/* Run nobody's flood and check it; its spinner is killed at the end. */
+static void flood_nobody(const char *bin, const char *what)
+{
+	struct flood_nobody *n = mmap(NULL, sizeof(*n), PROT_READ | PROT_WRITE,
+				      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (n == MAP_FAILED)
+		die("mmap: %s", strerror(errno));
+	memset(n, 0, sizeof(*n));
+	n->bin = bin;
+	fflush(NULL);
+	as_nobody(flood_as_nobody, n, what);
 	printf("workload flood-nobody requests 1000 admitted %u refused %u queued %d\n",
-	       eintr, ebusy, remote_pending());
-	if (eintr != flood_admitted(1000) || ebusy != 1000 - flood_admitted(1000))
-		fail("nobody's flood: %u admitted, %u refused (EBUSY), want %u and %u", eintr,
-		     ebusy, flood_admitted(1000), 1000 - flood_admitted(1000));
+	       n->eintr, n->ebusy, remote_pending());
+	if (n->eintr != flood_admitted(1000) || n->ebusy != 1000 - flood_admitted(1000))
+		fail("nobody's flood: %u admitted, %u refused (EBUSY), want %u and %u", n->eintr,
+		     n->ebusy, flood_admitted(1000), 1000 - flood_admitted(1000));
 	if (remote_pending() != REMOTE_PER_CALLER)
 		fail("%d requests queued after nobody's flood, want %d", remote_pending(),
 		     REMOTE_PER_CALLER);
-	drain_target(t.pid, "nobody's flood");
-	stop_spinner(&t);
-	return failures ? 1 : 0;
+	if (n->spinner > 0) {
+		drain_target(n->spinner, "nobody's flood");
+		kill(n->spinner, SIGKILL);
+	}
+	munmap(n, sizeof(*n));
 }
 
 /* A file's first number, or -1. */
@@ -1692,7 +1723,7 @@ static int cmd_flood(const char *bin)
 	memcg = have_memcg();
 	if (!memcg) {
 		printf("no memory cgroup controller: nobody's flood runs in no cgroup of its own\n");
-		as_nobody(flood_as_nobody, (void *)bin, "nobody's flood");
+		flood_nobody(bin, "nobody's flood");
 		return failures ? 1 : 0;
 	}
 	rmdir(FLOOD_CGROUP);
@@ -1702,7 +1733,7 @@ static int cmd_flood(const char *bin)
 	snprintf(pid, sizeof(pid), "%d", getpid());
 	write_text(FLOOD_CGROUP "/cgroup.procs", pid);
 	before_mem = read_number(FLOOD_CGROUP "/memory.current");
-	as_nobody(flood_as_nobody, (void *)bin, "nobody's flood in a 50 MB cgroup");
+	flood_nobody(bin, "nobody's flood in a 50 MB cgroup");
 	after_mem = read_number(FLOOD_CGROUP "/memory.peak");
 	write_text(CGROUP_ROOT "/cgroup.procs", pid);
 	printf("workload flood-memcg current-before %lld peak %lld limit %lld\n", before_mem,
