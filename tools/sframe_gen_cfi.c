@@ -41,26 +41,13 @@
 /*
  * Bounds on the work (libdw runs an FDE's instructions again for each row,
  * so an FDE costs rows x instruction bytes): per FDE, far above any real
- * one (a few hundred rows of a few hundred bytes), and per file.
+ * one (most have a few hundred rows of a few hundred bytes; the largest
+ * seen, _PyEval_EvalFrameDefault of Debian 13's arm64 libpython3.13, has
+ * 8,377 rows of 25 KB: 212 MB, 0.3 s), and per file.
  */
 #define SFG_MAX_FDE_ROWS	(4U * SFRAME_MAX_FDE_FRES)
-#define SFG_MAX_FDE_WORK	(16ULL * 1024 * 1024)
+#define SFG_MAX_FDE_WORK	(1024ULL * 1024 * 1024)
 #define SFG_MAX_WORK		(16ULL * 1024 * 1024 * 1024)
-
-/* One FDE: its PC range and which CFI describes it. */
-struct sfg_fde {
-	u64 lo;
-	u64 hi;
-	u64 insn_bytes;		/* CIE + FDE instruction bytes: the cost of one row */
-	bool debug_frame;
-	u8 reason;		/* SFG_ROW_OK, or why the FDE cannot be used */
-};
-
-struct sfg_fde_list {
-	struct sfg_fde *v;
-	size_t n;
-	size_t cap;
-};
 
 /* A cursor over bytes [p, end). */
 struct sfg_cur {
@@ -159,10 +146,11 @@ static bool sfg_skip_encoded(struct sfg_cur *c, u8 enc)
 	return sfg_read_encoded(c, enc & 0x0f, 0, &v);
 }
 
-/* The CIE facts sframe-gen needs: FDE pointer encoding, 'z' augmentation. */
+/* The CIE facts sframe-gen needs: FDE pointer encoding, 'z' and 'B' augmentation. */
 struct sfg_cie {
 	u8 fde_enc;
 	bool sized_aug;
+	bool key_b;		/* AArch64: RAs signed with key B */
 	const u8 *insns;
 	const u8 *insns_end;
 };
@@ -177,6 +165,7 @@ static bool sfg_cie_parse(const Dwarf_CIE *cie, bool eh_frame, struct sfg_cie *o
 
 	out->fde_enc = eh_frame ? SFG_PE_ABSPTR : SFG_PE_UDATA8;
 	out->sized_aug = false;
+	out->key_b = false;
 	out->insns = cie->initial_instructions;
 	out->insns_end = cie->initial_instructions_end;
 	if (*a != 'z') {
@@ -201,8 +190,10 @@ static bool sfg_cie_parse(const Dwarf_CIE *cie, bool eh_frame, struct sfg_cie *o
 			if (!sfg_skip_encoded(&c, *c.p++))
 				return false;
 			break;
-		case 'S':	/* signal frame: libdw reports it */
 		case 'B':	/* AArch64 B key */
+			out->key_b = true;
+			break;
+		case 'S':	/* signal frame: libdw reports it */
 		case 'G':	/* AArch64 MTE tagged frames */
 			break;
 		default:
@@ -212,10 +203,30 @@ static bool sfg_cie_parse(const Dwarf_CIE *cie, bool eh_frame, struct sfg_cie *o
 	return true;
 }
 
+/*
+ * AArch64 return address signing.  DW_CFA_AARCH64_negate_ra_state toggles
+ * whether the RA (in x30, or in the slot it is saved to) carries a pointer
+ * authentication code; DW_CFA_remember_state and DW_CFA_restore_state save
+ * and restore that state with the rest of the row; an FDE starts with the
+ * RA not signed, then its CIE's initial instructions may toggle it.  The
+ * key is B where the CIE's augmentation has 'B', else A.
+ *
+ * libdw has no way to tell: a Dwarf_Frame gives the CFA and one rule per
+ * register, dwarf_frame_info() the range, RA column and signal bit, and
+ * the opcode (which DW_CFA_GNU_window_save shares) leaves nothing there a
+ * caller could read.  So the instructions are walked again here, for that
+ * one bit: every operand is stepped over and every location change
+ * followed (advances scaled by the code alignment factor, DW_CFA_set_loc
+ * in the FDE's pointer encoding), and the result is where the state
+ * changes.  All other rules still come from libdw.
+ */
+
 /* What sfg_insns_scan() found. */
 #define SFG_SCAN_PAUTH		0x1	/* DW_CFA_AARCH64_negate_ra_state */
 #define SFG_SCAN_UNKNOWN	0x2	/* an opcode or operand it cannot step over */
 #define SFG_SCAN_BIG_REG	0x4	/* a register number above SFG_MAX_DWARF_REG */
+#define SFG_SCAN_RA_LOST	0x8	/* a location or remembered state not followed */
+#define SFG_SCAN_RA_REG		0x10	/* a rule for AArch64 RA_SIGN_STATE */
 
 /*
  * libdw sizes a frame's register table by the highest register number an
@@ -223,6 +234,41 @@ static bool sfg_cie_parse(const Dwarf_CIE *cie, bool eh_frame, struct sfg_cie *o
  * ones stay below 128 (x86_64) and 100 (aarch64).
  */
 #define SFG_MAX_DWARF_REG	1024
+
+/* AArch64 RA_SIGN_STATE pseudo-register: a rule for it is not followed. */
+#define SFG_AARCH64_RA_SIGN_STATE	34
+
+/* Nested DW_CFA_remember_state the RA signing state is followed through. */
+#define SFG_MAX_REMEMBER	64
+
+/* Where the RA signing state changes: from @pc on, the RA is signed or not. */
+struct sfg_ra_change {
+	u64 pc;
+	bool on;
+};
+
+/* The instructions of one FDE: its CIE's initial ones, then its own. */
+struct sfg_prog {
+	const u8 *cie;
+	const u8 *cie_end;
+	const u8 *fde;
+	const u8 *fde_end;
+	const u8 *sec;		/* the section's first byte ... */
+	u64 sec_addr;		/* ... and its address, for PC-relative set_loc */
+	u64 caf;		/* code alignment factor */
+	u8 fde_enc;		/* pointer encoding of DW_CFA_set_loc */
+};
+
+/* State of one walk over a struct sfg_prog. */
+struct sfg_scan {
+	unsigned int flags;
+	u64 loc;		/* the location the instructions apply at */
+	bool ra_on;		/* RA signed from @loc on */
+	u64 ra_saved;		/* DW_CFA_remember_state's stack of ra_on, a bit each */
+	u32 ra_depth;
+	struct sfg_ra_change *changes;	/* NULL: not recorded */
+	u64 nchanges;
+};
 
 static bool sfg_reg(struct sfg_cur *c, unsigned int *flags)
 {
@@ -232,53 +278,147 @@ static bool sfg_reg(struct sfg_cur *c, unsigned int *flags)
 		return false;
 	if (reg > SFG_MAX_DWARF_REG)
 		*flags |= SFG_SCAN_BIG_REG;
+	if (reg == SFG_AARCH64_RA_SIGN_STATE)
+		*flags |= SFG_SCAN_RA_REG;
 	return true;
 }
 
 /*
- * Step over CFA instructions [p, end) and report what libdw must not see
- * or cannot tell: a change of the AArch64 RA signing state, register
- * numbers libdw would allocate gigabytes for, and anything not understood.
- * No rule is interpreted here: libdw does that.
+ * The state reached at s->loc holds until the next location: record it
+ * where it differs from the one before.  Called before each change of
+ * location and at the end, so only the state after the last instruction
+ * at a location counts (toggled twice there, it has not changed).
  */
-static unsigned int sfg_insns_scan(const u8 *p, const u8 *end, u8 fde_enc)
+static void sfg_scan_mark(struct sfg_scan *s)
 {
-	struct sfg_cur c = { p, end };
-	unsigned int flags = 0;
+	struct sfg_ra_change *last;
+
+	if (!s->changes)
+		return;
+	last = s->nchanges ? &s->changes[s->nchanges - 1] : NULL;
+	if (last && last->pc == s->loc) {
+		/* An advance by 0: the later state wins. */
+		last->on = s->ra_on;
+		if (s->nchanges == 1 ? !last->on : last->on == last[-1].on)
+			s->nchanges--;
+		return;
+	}
+	if (s->ra_on == (last ? last->on : false))
+		return;
+	s->changes[s->nchanges].pc = s->loc;
+	s->changes[s->nchanges].on = s->ra_on;
+	s->nchanges++;
+}
+
+/* Move to location @loc; a DW_CFA_set_loc backwards is not followed. */
+static bool sfg_scan_advance(struct sfg_scan *s, bool in_cie, u64 loc)
+{
+	/* libdw runs a CIE's instructions whole, wherever they advance to. */
+	if (in_cie)
+		return true;
+	if (loc < s->loc)
+		return false;
+	sfg_scan_mark(s);
+	s->loc = loc;
+	return true;
+}
+
+static bool sfg_scan_delta(struct sfg_scan *s, bool in_cie, const struct sfg_prog *prog,
+			   u64 delta)
+{
+	u64 d = delta * prog->caf;
+
+	if (prog->caf && d / prog->caf != delta)
+		return false;
+	if (d > UINT64_MAX - s->loc)
+		return false;
+	return sfg_scan_advance(s, in_cie, s->loc + d);
+}
+
+static bool sfg_scan_fixed(struct sfg_cur *c, unsigned int bytes, u64 *v)
+{
+	unsigned int i;
+
+	if ((u64)(c->end - c->p) < bytes)
+		return false;
+	*v = 0;
+	for (i = 0; i < bytes; i++)
+		*v |= (u64)c->p[i] << (8 * i);
+	c->p += bytes;
+	return true;
+}
+
+/*
+ * Step over the CIE's (@in_cie) or the FDE's instructions of @prog: report
+ * in s->flags what libdw must not see or cannot tell (register numbers
+ * libdw would allocate gigabytes for, a state that cannot be followed) and
+ * follow the AArch64 RA signing state.  No other rule is interpreted here:
+ * libdw does that.  Return false at an opcode or operand it cannot step
+ * over.
+ */
+static bool sfg_insns_scan(const struct sfg_prog *prog, bool in_cie, struct sfg_scan *s)
+{
+	struct sfg_cur c = in_cie ? (struct sfg_cur){ prog->cie, prog->cie_end } :
+				    (struct sfg_cur){ prog->fde, prog->fde_end };
 	u64 v;
 
 	while (c.p < c.end) {
+		const u8 *field;
 		u8 op = *c.p++;
 		bool ok = true;
 
 		switch (op & 0xc0) {
 		case DW_CFA_advance_loc:
-		case DW_CFA_restore:
+			if (!sfg_scan_delta(s, in_cie, prog, op & 0x3f))
+				s->flags |= SFG_SCAN_RA_LOST;
 			continue;
+		case DW_CFA_restore:
 		case DW_CFA_offset:
-			if (!sfg_uleb(&c, &v))
-				return flags | SFG_SCAN_UNKNOWN;
+			if ((op & 0x3f) == SFG_AARCH64_RA_SIGN_STATE)
+				s->flags |= SFG_SCAN_RA_REG;
+			if ((op & 0xc0) == DW_CFA_offset && !sfg_uleb(&c, &v))
+				return false;
 			continue;
 		}
 		switch (op) {
 		case DW_CFA_nop:
+			break;
 		case DW_CFA_remember_state:
+			if (s->ra_depth >= SFG_MAX_REMEMBER) {
+				s->flags |= SFG_SCAN_RA_LOST;
+				break;
+			}
+			s->ra_saved = (s->ra_saved << 1) | s->ra_on;
+			s->ra_depth++;
+			break;
 		case DW_CFA_restore_state:
+			/* Without a state remembered libdw fails the row. */
+			if (!s->ra_depth) {
+				s->flags |= SFG_SCAN_RA_LOST;
+				break;
+			}
+			s->ra_on = s->ra_saved & 1;
+			s->ra_saved >>= 1;
+			s->ra_depth--;
 			break;
 		case SFG_CFA_NEGATE_RA_STATE:
-			flags |= SFG_SCAN_PAUTH;
+			s->flags |= SFG_SCAN_PAUTH;
+			s->ra_on = !s->ra_on;
 			break;
 		case DW_CFA_set_loc:
-			ok = sfg_skip_encoded(&c, fde_enc);
+			field = c.p;
+			ok = sfg_read_encoded(&c, prog->fde_enc,
+					      prog->sec_addr + (u64)(field - prog->sec), &v);
+			if (ok && !sfg_scan_advance(s, in_cie, v))
+				s->flags |= SFG_SCAN_RA_LOST;
 			break;
 		case DW_CFA_advance_loc1:
-			ok = sfg_skip(&c, 1);
-			break;
 		case DW_CFA_advance_loc2:
-			ok = sfg_skip(&c, 2);
-			break;
 		case DW_CFA_advance_loc4:
-			ok = sfg_skip(&c, 4);
+			ok = sfg_scan_fixed(&c, op == DW_CFA_advance_loc1 ? 1 :
+					    op == DW_CFA_advance_loc2 ? 2 : 4, &v);
+			if (ok && !sfg_scan_delta(s, in_cie, prog, v))
+				s->flags |= SFG_SCAN_RA_LOST;
 			break;
 		case DW_CFA_def_cfa_offset:
 		case DW_CFA_def_cfa_offset_sf:
@@ -289,10 +429,10 @@ static unsigned int sfg_insns_scan(const u8 *p, const u8 *end, u8 fde_enc)
 		case DW_CFA_undefined:
 		case DW_CFA_same_value:
 		case DW_CFA_def_cfa_register:
-			ok = sfg_reg(&c, &flags);
+			ok = sfg_reg(&c, &s->flags);
 			break;
 		case DW_CFA_register:
-			ok = sfg_reg(&c, &flags) && sfg_reg(&c, &flags);
+			ok = sfg_reg(&c, &s->flags) && sfg_reg(&c, &s->flags);
 			break;
 		case DW_CFA_offset_extended:
 		case DW_CFA_def_cfa:
@@ -301,24 +441,74 @@ static unsigned int sfg_insns_scan(const u8 *p, const u8 *end, u8 fde_enc)
 		case DW_CFA_val_offset:
 		case DW_CFA_val_offset_sf:
 		case DW_CFA_GNU_negative_offset_extended:
-			ok = sfg_reg(&c, &flags) && sfg_uleb(&c, &v);
+			ok = sfg_reg(&c, &s->flags) && sfg_uleb(&c, &v);
 			break;
 		case DW_CFA_def_cfa_expression:
 			ok = sfg_uleb(&c, &v) && sfg_skip(&c, v);
 			break;
 		case DW_CFA_expression:
 		case DW_CFA_val_expression:
-			ok = sfg_reg(&c, &flags) && sfg_uleb(&c, &v) && sfg_skip(&c, v);
+			ok = sfg_reg(&c, &s->flags) && sfg_uleb(&c, &v) && sfg_skip(&c, v);
 			break;
 		default:
+			/*
+			 * Including DW_CFA_AARCH64_negate_ra_state_with_pc
+			 * (0x2c, -mbranch-protection=pac-ret+pc), which
+			 * SFrame has no bit for.
+			 */
 			ok = false;
 			break;
 		}
 		if (!ok)
-			return flags | SFG_SCAN_UNKNOWN;
+			return false;
 	}
-	return flags;
+	return true;
 }
+
+/**
+ * sfg_prog_scan() - walk the CIE's and the FDE's instructions
+ * @prog: the instructions
+ * @lo: the FDE's first PC
+ * @changes: NULL, or room for (FDE instruction bytes + 1) entries: where the
+ *           RA signing state changes, in increasing PC order, the first
+ *           one a change to "signed"
+ * @nchanges: entries written to @changes
+ *
+ * Return: SFG_SCAN_* flags.
+ */
+static unsigned int sfg_prog_scan(const struct sfg_prog *prog, u64 lo,
+				  struct sfg_ra_change *changes, u64 *nchanges)
+{
+	struct sfg_scan s = { .loc = lo, .changes = changes };
+	bool ok;
+
+	ok = sfg_insns_scan(prog, true, &s);
+	/* libdw drops what a CIE remembered. */
+	s.ra_depth = 0;
+	ok = ok && sfg_insns_scan(prog, false, &s);
+	sfg_scan_mark(&s);
+	if (nchanges)
+		*nchanges = s.nchanges;
+	return ok ? s.flags : s.flags | SFG_SCAN_UNKNOWN;
+}
+
+/* One FDE: its PC range and which CFI describes it. */
+struct sfg_fde {
+	u64 lo;
+	u64 hi;
+	u64 insn_bytes;		/* CIE + FDE instruction bytes: the cost of one row */
+	bool debug_frame;
+	bool ra_signing;	/* AArch64: the RA signing state changes */
+	bool key_b;		/* AArch64: with key B */
+	u8 reason;		/* SFG_ROW_OK, or why the FDE cannot be used */
+	struct sfg_prog prog;	/* its instructions, for ra_signing */
+};
+
+struct sfg_fde_list {
+	struct sfg_fde *v;
+	size_t n;
+	size_t cap;
+};
 
 static int sfg_fde_add(struct sfg_fde_list *l, const struct sfg_fde *f)
 {
@@ -391,14 +581,32 @@ static int sfg_list_fdes(Elf *elf, Elf_Scn *scn, bool eh_frame, const struct sfg
 		if (range > UINT32_MAX)
 			f.reason = SFG_TOO_BIG;
 		f.insn_bytes = (u64)(cie.insns_end - cie.insns) + (u64)(c.end - c.p) + 1;
-		scan = sfg_insns_scan(cie.insns, cie.insns_end, cie.fde_enc);
-		if (cie.sized_aug && !(sfg_uleb(&c, &alen) && sfg_skip(&c, alen)))
-			scan |= SFG_SCAN_UNKNOWN;
-		else
-			scan |= sfg_insns_scan(c.p, c.end, cie.fde_enc);
-		/* AArch64: what the scan cannot step over may change RA signing. */
-		if (arch->pauth && (scan & (SFG_SCAN_PAUTH | SFG_SCAN_UNKNOWN)))
-			f.reason = SFG_PAUTH;
+		if (cie.sized_aug && !(sfg_uleb(&c, &alen) && sfg_skip(&c, alen))) {
+			scan = SFG_SCAN_UNKNOWN;
+		} else {
+			f.prog = (struct sfg_prog){
+				.cie = cie.insns,
+				.cie_end = cie.insns_end,
+				.fde = c.p,
+				.fde_end = c.end,
+				.sec = data->d_buf,
+				.sec_addr = sh.sh_addr,
+				.caf = ce.cie.code_alignment_factor,
+				.fde_enc = cie.fde_enc,
+			};
+			scan = sfg_prog_scan(&f.prog, f.lo, NULL, NULL);
+		}
+		if (arch->pauth) {
+			f.ra_signing = scan & SFG_SCAN_PAUTH;
+			f.key_b = cie.key_b;
+			/*
+			 * What the scan cannot step over may change RA
+			 * signing; a state it cannot follow is unknown.
+			 */
+			if ((scan & (SFG_SCAN_UNKNOWN | SFG_SCAN_RA_REG)) ||
+			    (f.ra_signing && (scan & SFG_SCAN_RA_LOST)))
+				f.reason = SFG_PAUTH;
+		}
 		if (scan & SFG_SCAN_BIG_REG)
 			f.reason = SFG_BAD_CFI;
 		err = sfg_fde_add(l, &f);
@@ -620,6 +828,8 @@ struct sfg_walk {
 	u32 n;
 	u32 cap;
 	u64 work;
+	struct sfg_ra_change *ra;	/* where the FDE's RA signing state changes */
+	u64 ra_cap;
 };
 
 static int sfg_row_add(struct sfg_walk *w, u64 start, u64 end, u8 reason,
@@ -656,15 +866,44 @@ static u8 sfg_check_mask(const struct sfg_row *row)
 	return SFG_ROW_OK;
 }
 
-/* Rows of one FDE, from libdw, until its end or the first failure. */
+/* Where the RA signing state of @f changes, into w->ra[0, *n). */
+static int sfg_walk_ra(const struct sfg_fde *f, struct sfg_walk *w, u64 *n)
+{
+	u64 need = (u64)(f->prog.fde_end - f->prog.fde) + 1;
+
+	*n = 0;
+	if (!f->ra_signing)
+		return 0;
+	if (need > w->ra_cap) {
+		struct sfg_ra_change *v = realloc(w->ra, need * sizeof(*v));
+
+		if (!v)
+			return -SFG_E_NOMEM;
+		w->ra = v;
+		w->ra_cap = need;
+	}
+	sfg_prog_scan(&f->prog, f->lo, w->ra, n);
+	return 0;
+}
+
+/*
+ * Rows of one FDE, from libdw, until its end or the first failure.  On
+ * AArch64 a row also ends where the RA signing state changes, and carries
+ * that state.
+ */
 static int sfg_walk_fde(Dwarf_CFI *cfi, const struct sfg_arch *arch, const struct sfg_fde *f,
 			struct sfg_walk *w, bool *signal)
 {
 	u64 addr = f->lo, work = 0;
+	bool ra_on = false;
+	u64 nra, k = 0;
 	int err;
 
 	*signal = false;
 	w->n = 0;
+	err = sfg_walk_ra(f, w, &nra);
+	if (err)
+		return err;
 	while (addr < f->hi) {
 		Dwarf_Addr start, end;
 		struct sfg_rule rule;
@@ -687,10 +926,18 @@ static int sfg_walk_fde(Dwarf_CFI *cfi, const struct sfg_arch *arch, const struc
 		}
 		if (end > f->hi)
 			end = f->hi;
+		/* The state at addr, and the row ends where it next changes. */
+		while (k < nra && w->ra[k].pc <= addr)
+			ra_on = w->ra[k++].on;
+		if (k < nra && w->ra[k].pc < end)
+			end = w->ra[k].pc;
 		if (sig)
 			*signal = true;
 		r = sfg_classify(arch, frame, ra, &rule);
 		free(frame);
+		/* An outermost frame has no RA to be signed. */
+		if (r == SFG_ROW_OK && !rule.outermost)
+			rule.ra_signed = ra_on;
 		err = sfg_row_add(w, addr, end, r, r == SFG_ROW_OK ? &rule : NULL);
 		if (err)
 			return err;
@@ -929,6 +1176,7 @@ int sfg_cfi_convert(Elf *elf, const struct sfg_arch *arch, const struct sfg_text
 	for (i = 0; i < l.n; i++) {
 		const struct sfg_fde *f = &l.v[i];
 		bool signal = false;
+		u8 info;
 
 		w.n = 0;
 		/*
@@ -945,11 +1193,14 @@ int sfg_cfi_convert(Elf *elf, const struct sfg_arch *arch, const struct sfg_text
 		if (err)
 			break;
 		sfg_account(text, &w, st);
-		err = sfg_emit_fde(em, w.rows, w.n, signal);
+		info = (signal ? SFRAME_V3_FDE_INFO_SIGNAL : 0) |
+		       (f->key_b ? SFRAME_FDE_INFO_PAUTH_KEY_B : 0);
+		err = sfg_emit_fde(em, w.rows, w.n, info);
 		if (err)
 			break;
 	}
 out:
+	free(w.ra);
 	free(w.rows);
 	free(l.v);
 	if (eh_cfi)

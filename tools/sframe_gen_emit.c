@@ -3,7 +3,8 @@
  * sframe-gen, SFrame side: rows of unwind rules in, an SFrame V3 section
  * out.  Each run of consecutive expressible rows of one FDE becomes one
  * SFrame FDE (DEFAULT, or FLEX when one of its rows needs it); a PLT rule
- * becomes a PC-mask FDE of its own.  Consecutive identical rows are merged,
+ * becomes a PC-mask FDE of its own.  On AArch64 each FDE says which key
+ * signs its RAs and each FRE whether the RA is signed.  Consecutive identical rows are merged,
  * and each FDE gets the smallest FRE start-offset size that fits.
  *
  * The finished section goes through the project's own decoder
@@ -36,6 +37,7 @@ struct sfg_fde_ent {
 struct sfg_words {
 	unsigned int n;
 	bool base_sp;
+	bool ra_mangled;
 	s64 w[SFRAME_FRE_MAX_WORDS];
 	bool ctrl[SFRAME_FRE_MAX_WORDS];	/* an unsigned FLEX control word */
 };
@@ -109,7 +111,8 @@ static bool sfg_rule_equal(const struct sfg_rule *a, const struct sfg_rule *b)
 {
 	if (a->outermost || b->outermost)
 		return a->outermost == b->outermost;
-	return a->cfa_reg == b->cfa_reg && a->cfa_deref == b->cfa_deref &&
+	return a->ra_signed == b->ra_signed &&
+	       a->cfa_reg == b->cfa_reg && a->cfa_deref == b->cfa_deref &&
 	       a->cfa_off == b->cfa_off && sfg_loc_equal(&a->ra, &b->ra) &&
 	       sfg_loc_equal(&a->fp, &b->fp) && a->rep_size == b->rep_size &&
 	       a->mask_split == b->mask_split && a->mask_add == b->mask_add;
@@ -235,7 +238,8 @@ static int sfg_put_fre(struct sfg_emit *em, u32 start_off, unsigned int addr_byt
 
 	sfg_put_le(p, start_off, addr_bytes);
 	p += addr_bytes;
-	*p++ = (w->base_sp ? SFRAME_FRE_INFO_BASE_SP : 0) | (w->n << 1) | (code << 5);
+	*p++ = (w->base_sp ? SFRAME_FRE_INFO_BASE_SP : 0) | (w->n << 1) | (code << 5) |
+	       (w->ra_mangled ? SFRAME_FRE_INFO_RA_MANGLED : 0);
 	for (i = 0; i < w->n; i++) {
 		sfg_put_le(p, (u64)w->w[i], wb);
 		p += wb;
@@ -278,6 +282,7 @@ static void sfg_words_for(const struct sfg_arch *arch, const struct sfg_rule *ru
 			  struct sfg_words *w)
 {
 	memset(w, 0, sizeof(*w));
+	w->ra_mangled = rule->ra_signed;
 	if (rule->outermost) {
 		/* No words: RA undefined.  FLEX FREs keep the base bit 0. */
 		w->base_sp = !flex;
@@ -291,7 +296,7 @@ static void sfg_words_for(const struct sfg_arch *arch, const struct sfg_rule *ru
 
 /* One FDE for rows[0..n) (already merged), ending at @end. */
 static int sfg_emit_run(struct sfg_emit *em, const struct sfg_row *const *rows, u32 n, u64 end,
-			bool signal, bool flex)
+			u8 fde_info, bool flex)
 {
 	u64 start = rows[0]->start, last = rows[n - 1]->start - start;
 	unsigned int fre_type, addr_bytes;
@@ -303,7 +308,7 @@ static int sfg_emit_run(struct sfg_emit *em, const struct sfg_row *const *rows, 
 	fre_type = last <= 0xff ? SFRAME_FRE_TYPE_ADDR1 :
 		   last <= 0xffff ? SFRAME_FRE_TYPE_ADDR2 : SFRAME_FRE_TYPE_ADDR4;
 	addr_bytes = 1U << fre_type;
-	info = fre_type | (signal ? SFRAME_V3_FDE_INFO_SIGNAL : 0);
+	info = fre_type | fde_info;
 	err = sfg_begin_fde(em, start, end - start, n, info,
 			    flex ? SFRAME_FDE_TYPE_FLEX : SFRAME_FDE_TYPE_DEFAULT, 0);
 	for (i = 0; !err && i < n; i++) {
@@ -314,7 +319,7 @@ static int sfg_emit_run(struct sfg_emit *em, const struct sfg_row *const *rows, 
 }
 
 /* A PLT row: a PC-mask FDE with two FREs per repeated block. */
-static int sfg_emit_mask(struct sfg_emit *em, const struct sfg_row *row, bool signal)
+static int sfg_emit_mask(struct sfg_emit *em, const struct sfg_row *row, u8 fde_info)
 {
 	const struct sfg_rule *r = &row->rule;
 	struct sfg_rule second = *r;
@@ -322,8 +327,7 @@ static int sfg_emit_mask(struct sfg_emit *em, const struct sfg_row *row, bool si
 	u8 info;
 	int err;
 
-	info = SFRAME_FRE_TYPE_ADDR1 | SFRAME_FDE_INFO_PCMASK |
-	       (signal ? SFRAME_V3_FDE_INFO_SIGNAL : 0);
+	info = SFRAME_FRE_TYPE_ADDR1 | SFRAME_FDE_INFO_PCMASK | fde_info;
 	err = sfg_begin_fde(em, row->start, row->end - row->start, 2, info,
 			    SFRAME_FDE_TYPE_DEFAULT, r->rep_size);
 	if (err)
@@ -342,7 +346,7 @@ static int sfg_emit_mask(struct sfg_emit *em, const struct sfg_row *row, bool si
  * identical neighbours and write FDEs of at most SFRAME_MAX_FDE_FRES rows.
  */
 static int sfg_emit_rows(struct sfg_emit *em, const struct sfg_row *rows, u32 first, u32 last,
-			 bool signal)
+			 u8 fde_info)
 {
 	const struct sfg_row **kept;
 	bool flex = false;
@@ -363,7 +367,7 @@ static int sfg_emit_rows(struct sfg_emit *em, const struct sfg_row *rows, u32 fi
 
 		i = min_t(u32, n - done, SFRAME_MAX_FDE_FRES);
 		end = done + i < n ? kept[done + i]->start : rows[last].end;
-		err = sfg_emit_run(em, kept + done, i, end, signal, flex);
+		err = sfg_emit_run(em, kept + done, i, end, fde_info, flex);
 	}
 	free(kept);
 	return err;
@@ -375,13 +379,15 @@ static int sfg_emit_rows(struct sfg_emit *em, const struct sfg_row *rows, u32 fi
  * @rows: the FDE's rows in address order, contiguous; those with a reason
  *        are left out
  * @nrows: number of rows
- * @signal: the FDE describes a signal frame
+ * @info: SFRAME_V3_FDE_INFO_SIGNAL (a signal frame) and
+ *        SFRAME_FDE_INFO_PAUTH_KEY_B (AArch64 RAs signed with key B), for
+ *        each SFrame FDE written
  *
  * FDEs must come in address order and must not overlap.
  *
  * Return: 0 or -SFG_E_xxx.
  */
-int sfg_emit_fde(struct sfg_emit *em, const struct sfg_row *rows, u32 nrows, bool signal)
+int sfg_emit_fde(struct sfg_emit *em, const struct sfg_row *rows, u32 nrows, u8 info)
 {
 	u32 i = 0, j;
 	int err;
@@ -392,7 +398,7 @@ int sfg_emit_fde(struct sfg_emit *em, const struct sfg_row *rows, u32 nrows, boo
 			continue;
 		}
 		if (rows[i].rule.rep_size) {
-			err = sfg_emit_mask(em, &rows[i], signal);
+			err = sfg_emit_mask(em, &rows[i], info);
 			if (err)
 				return err;
 			i++;
@@ -401,7 +407,7 @@ int sfg_emit_fde(struct sfg_emit *em, const struct sfg_row *rows, u32 nrows, boo
 		for (j = i; j + 1 < nrows && rows[j + 1].reason == SFG_ROW_OK &&
 		     !rows[j + 1].rule.rep_size && rows[j + 1].start == rows[j].end; j++)
 			;
-		err = sfg_emit_rows(em, rows, i, j, signal);
+		err = sfg_emit_rows(em, rows, i, j, info);
 		if (err)
 			return err;
 		i = j + 1;

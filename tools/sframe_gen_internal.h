@@ -21,7 +21,7 @@ struct sfg_arch {
 	s8 fixed_ra;		/* header cfa_fixed_ra_offset */
 	bool flex;		/* FLEX FDEs may be written */
 	bool plt_mask;		/* the x86_64 PLT CFA expression is recognised */
-	bool pauth;		/* RA signing may appear in the CFI */
+	bool pauth;		/* RA signing may appear in the CFI (AArch64) */
 };
 
 /* Where the caller's RA or FP is. */
@@ -45,6 +45,7 @@ struct sfg_loc {
  */
 struct sfg_rule {
 	bool outermost;		/* RA undefined: the stack ends here */
+	bool ra_signed;		/* AArch64: the RA carries a PAC */
 	u8 cfa_reg;
 	bool cfa_deref;
 	s32 cfa_off;
@@ -72,7 +73,7 @@ struct sfg_emit;
 
 /* Emitter interface, used by the CFI side for each FDE in address order. */
 struct sfg_emit *sfg_emit_new(const struct sfg_arch *arch, u64 vaddr);
-int sfg_emit_fde(struct sfg_emit *em, const struct sfg_row *rows, u32 nrows, bool signal);
+int sfg_emit_fde(struct sfg_emit *em, const struct sfg_row *rows, u32 nrows, u8 info);
 int sfg_emit_finish(struct sfg_emit *em, struct sfg_output *out);
 void sfg_emit_free(struct sfg_emit *em);
 bool sfg_rule_needs_flex(const struct sfg_arch *arch, const struct sfg_rule *rule);
