@@ -36,6 +36,7 @@
 #include "sframe_unwind/consumers.h"
 #include "sframe_unwind/deferred.h"
 #include "sframe_unwind/lib.h"
+#include "perf_arch.h"
 
 #define CREATE_TRACE_POINTS
 #include "user_stack_trace.h"
@@ -78,7 +79,9 @@ static atomic_long_t sfu_sampler_samples = ATOMIC_LONG_INIT(0);
 static void sfu_sample_overflow(struct perf_event *event, struct perf_sample_data *data,
 				struct pt_regs *regs)
 {
-	if (!current->mm || (current->flags & (PF_KTHREAD | PF_IO_WORKER)))
+	/* A vCPU thread's samples in its guest are the guest's (perf_arch.h). */
+	if (!current->mm || (current->flags & (PF_KTHREAD | PF_IO_WORKER)) ||
+	    sfu_perf_arch_guest_sample())
 		return;
 	atomic_long_inc(&sfu_sampler_samples);
 	sfu_unwind_deferred_request_regs(&sfu_trace_work, regs, NULL);

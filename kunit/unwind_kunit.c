@@ -1658,6 +1658,22 @@ static void perf_leaves_samples_of_a_vcpu_in_its_guest_to_the_stock_walk(struct 
 	KUNIT_EXPECT_TRUE(test, native);
 }
 
+/*
+ * The sampler (trace.c) and the redirections ask the same question: a
+ * vCPU thread in its guest run takes the guest's samples, not its own.
+ */
+static void samples_of_a_vcpu_in_its_guest_are_the_guests(struct kunit *test)
+{
+	bool in_guest, outside;
+
+	current->flags |= PF_VCPU;
+	in_guest = sfu_perf_arch_guest_sample();
+	current->flags &= ~PF_VCPU;
+	outside = sfu_perf_arch_guest_sample();
+	KUNIT_EXPECT_TRUE(test, in_guest);
+	KUNIT_EXPECT_FALSE(test, outside);
+}
+
 static int uw_suite_init(struct kunit_suite *suite)
 {
 	return sfu_kunit_mm_get();
@@ -1681,6 +1697,7 @@ static struct kunit_case uw_test_cases[] = {
 	KUNIT_CASE(every_stop_reason_has_a_distinct_name),
 	KUNIT_CASE(pointer_authentication_signs_for_real_where_the_cpu_can),
 	KUNIT_CASE(perf_leaves_samples_of_a_vcpu_in_its_guest_to_the_stock_walk),
+	KUNIT_CASE(samples_of_a_vcpu_in_its_guest_are_the_guests),
 	{}
 };
 

@@ -22,6 +22,20 @@
 #endif
 
 /**
+ * sfu_perf_arch_guest_sample() - is a sample taken now a KVM guest's?
+ *
+ * A vCPU loaded on this CPU, or a thread with PF_VCPU (see below): what
+ * the stock walks leave alone, so do all of the module's consumers.
+ *
+ * Context: any, NMI included.
+ * Return: true while a vCPU runs.
+ */
+static inline bool sfu_perf_arch_guest_sample(void)
+{
+	return (current->flags & PF_VCPU) || sfu_perf_arch_in_guest();
+}
+
+/**
  * sfu_perf_arch_native() - may the SFrame unwinder replace perf's user walk?
  * @regs: the user registers perf_callchain_user() was called with
  *
@@ -38,7 +52,7 @@
  */
 static inline bool sfu_perf_arch_native(struct pt_regs *regs)
 {
-	if ((current->flags & PF_VCPU) || sfu_perf_arch_in_guest())
+	if (sfu_perf_arch_guest_sample())
 		return false;
 	return user_mode(regs) && !compat_user_mode(regs);
 }

@@ -10,6 +10,20 @@
 #include <asm/ptrace.h>
 
 /**
+ * sfu_perf_arch_guest_sample() - is a sample taken now a KVM guest's?
+ *
+ * While a vCPU thread runs its guest it has PF_VCPU (see below): what the
+ * stock walks leave alone, so do all of the module's consumers.
+ *
+ * Context: any, NMI included.
+ * Return: true inside a vCPU's guest run.
+ */
+static inline bool sfu_perf_arch_guest_sample(void)
+{
+	return current->flags & PF_VCPU;
+}
+
+/**
  * sfu_perf_arch_native() - may the SFrame unwinder replace perf's user walk?
  * @regs: the user registers perf_callchain_user() was called with
  *
@@ -28,7 +42,7 @@
  */
 static inline bool sfu_perf_arch_native(struct pt_regs *regs)
 {
-	if (current->flags & PF_VCPU)
+	if (sfu_perf_arch_guest_sample())
 		return false;
 	return user_mode(regs) && user_64bit_mode(regs) &&
 	       !(regs->flags & (X86_VM_MASK | PERF_EFLAGS_VM));
