@@ -4,10 +4,13 @@
 #
 #   make [ARCH=x86_64|arm64] [KDIR=...] [BUILD=dir]
 #                                        build sframe_unwind.ko (+ KUnit module)
-#   make test                            everything: userspace, KUnit in x86_64
-#                                        and arm64 guests, e2e, stock headers
+#   make test                            what every change must pass:
+#                                        userspace, W=1 on every kernel,
+#                                        KUnit and e2e on 6.1 of both arches,
+#                                        Debian's stock kernels, stress
 #   make test-all                        make test and the rest of the matrix
-#                                        (x86_64 e2e on 6.12 and newest, more
+#                                        (6.12 and newest guests, the perf
+#                                        tool on Debian's kernels, more
 #                                        sparse): Documentation/testing.rst
 #   make demo                            perf record -g without and with the
 #                                        module, side by side (x86_64 guest)
