@@ -1722,7 +1722,7 @@ static int cmd_flood(const char *bin)
 
 	memcg = have_memcg();
 	if (!memcg) {
-		printf("no memory cgroup controller: nobody's flood runs in no cgroup of its own\n");
+		printf("no memory cgroup controller: nobody's flood runs in no cgroup\n");
 		flood_nobody(bin, "nobody's flood");
 		return failures ? 1 : 0;
 	}
