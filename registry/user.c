@@ -159,6 +159,7 @@ struct sfu_user *sfu_user_get(const struct cred *cred)
 	spin_unlock_irqrestore(&sfu_users_lock, flags);
 	return new;
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_user_get);
 
 /**
  * sfu_user_get_current() - sfu_user_get() for the current task
@@ -190,6 +191,7 @@ void sfu_user_put(struct sfu_user *u)
 	WARN_ON_ONCE(atomic_read(&u->sections) || atomic_long_read(&u->copy_bytes));
 	kfree_rcu(u, rcu);
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_user_put);
 
 /* Root of the initial namespace is trusted with the global limits alone. */
 static bool sfu_user_limited(const struct sfu_user *u)
@@ -215,6 +217,7 @@ bool sfu_user_charge_section(struct sfu_user *u)
 	}
 	return true;
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_user_charge_section);
 
 /**
  * sfu_user_uncharge_section() - undo sfu_user_charge_section()
@@ -225,6 +228,7 @@ void sfu_user_uncharge_section(struct sfu_user *u)
 	if (u)
 		atomic_dec(&u->sections);
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_user_uncharge_section);
 
 /**
  * sfu_user_charge_bytes() - count @bytes more of kernel copies for @u
