@@ -777,6 +777,7 @@ struct fake_userns {
 	struct user_namespace outer;	/* made by uid 60010 */
 	struct user_namespace inner;	/* made inside it by one of its uids */
 	struct user_namespace of_root;	/* made by root */
+	struct user_namespace of_root2;	/* another made by root */
 	struct cred cred;
 };
 
@@ -791,6 +792,8 @@ static struct fake_userns *fake_userns(struct kunit *test)
 	f->inner.owner = KUIDT_INIT(200001);
 	f->of_root.parent = &init_user_ns;
 	f->of_root.owner = GLOBAL_ROOT_UID;
+	f->of_root2.parent = &init_user_ns;
+	f->of_root2.owner = GLOBAL_ROOT_UID;
 	return f;
 }
 
@@ -821,15 +824,15 @@ static void account_is_the_uid_or_the_maker_of_the_outermost_namespace(struct ku
 }
 
 /*
- * The uids of a container share its maker's entry and limit; root's own
- * namespaces have an entry of their own, limited, while root of the
+ * The uids of a container share its maker's entry and limit; each
+ * namespace root made has an entry of its own, limited, while root of the
  * initial namespace is not.
  */
 static void container_uids_share_their_makers_limit_and_only_root_is_exempt(struct kunit *test)
 {
 	struct fake_userns *f = fake_userns(test);
 	unsigned long old = 0, one = 1;
-	struct sfu_user *u[5] = { NULL };
+	struct sfu_user *u[6] = { NULL };
 	bool ok[7] = { false };
 	int i, set;
 
@@ -848,6 +851,8 @@ static void container_uids_share_their_makers_limit_and_only_root_is_exempt(stru
 	u[3] = sfu_user_get(&f->cred);
 	account_of(f, &init_user_ns, 0);
 	u[4] = sfu_user_get(&f->cred);
+	account_of(f, &f->of_root2, 300000);
+	u[5] = sfu_user_get(&f->cred);
 
 	if (u[0] && u[1] && u[2] && u[3] && u[4]) {
 		ok[0] = sfu_user_charge_section(u[0]);
@@ -867,15 +872,17 @@ static void container_uids_share_their_makers_limit_and_only_root_is_exempt(stru
 			if (ok[i])
 				sfu_user_uncharge_section(u[i < 5 ? 3 : 4]);
 	}
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 6; i++)
 		sfu_user_put(u[i]);
 	param_io("max_sections_per_user", &old, true);
 
 	KUNIT_EXPECT_EQ(test, set, 0);
-	KUNIT_ASSERT_TRUE(test, u[0] && u[1] && u[2] && u[3] && u[4]);
+	KUNIT_ASSERT_TRUE(test, u[0] && u[1] && u[2] && u[3] && u[4] && u[5]);
 	KUNIT_EXPECT_PTR_EQ(test, u[1], u[0]);
 	KUNIT_EXPECT_PTR_EQ(test, u[2], u[0]);
 	KUNIT_EXPECT_PTR_NE(test, u[3], u[4]);
+	KUNIT_EXPECT_PTR_NE(test, u[5], u[3]);
+	KUNIT_EXPECT_PTR_NE(test, u[5], u[4]);
 	KUNIT_EXPECT_TRUE(test, ok[0]);
 	KUNIT_EXPECT_FALSE(test, ok[1]);
 	KUNIT_EXPECT_FALSE(test, ok[2]);

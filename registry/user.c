@@ -14,8 +14,9 @@
  * user namespace is charged to the owner of the outermost namespace of its
  * chain, the user who made the container, not to its own uid: all of a
  * container counts as its creator.  Root is exempt only as uid 0 of the
- * initial namespace; the namespaces root made share one account of their
- * own, held to the per-user limits like any user's.
+ * initial namespace; each namespace root made (a system container
+ * manager's: LXD, Docker with user namespace remapping) is an account of
+ * its own, held to the per-user limits like any user's.
  *
  * A user's entry lives while sections or copies refer to it;
  * charges are dropped from RCU callbacks, so the table's lock is taken
@@ -51,11 +52,12 @@ MODULE_PARM_DESC(max_kernel_bytes_per_user,
 
 /**
  * struct sfu_user - what is charged to one user
- * @node: link in the table, keyed by @uid and @limited
+ * @node: link in the table, keyed by @uid and @ns
  * @uid: the user (sfu_user_account())
- * @limited: held to the per-user limits: false only for root of the initial
- *           user namespace, which has a second entry, limited, for the
- *           namespaces it made
+ * @ns: for root's account, the outermost namespace root made that it is
+ *      the account of, or NULL for root itself; compared only, never
+ *      dereferenced (a namespace freed and another made at its address
+ *      would share the account: only limits are shared)
  * @ref: sections and copies charged to it, and callers holding it
  * @sections: sections registered in its registries
  * @copy_bytes: bytes of kernel copies made for it
@@ -64,7 +66,7 @@ MODULE_PARM_DESC(max_kernel_bytes_per_user,
 struct sfu_user {
 	struct hlist_node node;
 	kuid_t uid;
-	bool limited;
+	const struct user_namespace *ns;
 	refcount_t ref;
 	atomic_t sections;
 	atomic_long_t copy_bytes;
@@ -101,18 +103,27 @@ kuid_t sfu_user_account(const struct cred *cred)
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_user_account);
 
-/* Root of the initial user namespace, and no one else, is not limited. */
-static bool sfu_cred_limited(const struct cred *cred)
+/*
+ * The outermost namespace of @cred's chain if root made it: each such
+ * namespace is an account of its own.  NULL otherwise.
+ */
+static const struct user_namespace *sfu_user_root_ns(const struct cred *cred)
 {
-	return cred->user_ns != &init_user_ns || !uid_eq(cred->uid, GLOBAL_ROOT_UID);
+	const struct user_namespace *ns = cred->user_ns;
+
+	if (ns == &init_user_ns)
+		return NULL;
+	while (ns->parent != &init_user_ns)
+		ns = ns->parent;
+	return uid_eq(ns->owner, GLOBAL_ROOT_UID) ? ns : NULL;
 }
 
-static struct sfu_user *sfu_user_find(kuid_t uid, bool limited)
+static struct sfu_user *sfu_user_find(kuid_t uid, const struct user_namespace *ns)
 {
 	struct sfu_user *u;
 
 	hash_for_each_possible_rcu(sfu_users, u, node, __kuid_val(uid))
-		if (uid_eq(u->uid, uid) && u->limited == limited)
+		if (uid_eq(u->uid, uid) && u->ns == ns)
 			return u;
 	return NULL;
 }
@@ -126,13 +137,13 @@ static struct sfu_user *sfu_user_find(kuid_t uid, bool limited)
  */
 struct sfu_user *sfu_user_get(const struct cred *cred)
 {
+	const struct user_namespace *ns = sfu_user_root_ns(cred);
 	kuid_t uid = sfu_user_account(cred);
-	bool limited = sfu_cred_limited(cred);
 	struct sfu_user *u, *new;
 	unsigned long flags;
 
 	rcu_read_lock();
-	u = sfu_user_find(uid, limited);
+	u = sfu_user_find(uid, ns);
 	if (u && !refcount_inc_not_zero(&u->ref))
 		u = NULL;
 	rcu_read_unlock();
@@ -143,10 +154,10 @@ struct sfu_user *sfu_user_get(const struct cred *cred)
 	if (!new)
 		return NULL;
 	new->uid = uid;
-	new->limited = limited;
+	new->ns = ns;
 	refcount_set(&new->ref, 1);
 	spin_lock_irqsave(&sfu_users_lock, flags);
-	u = sfu_user_find(uid, limited);
+	u = sfu_user_find(uid, ns);
 	/* One on its way out (count zero) is replaced. */
 	if (u && refcount_inc_not_zero(&u->ref)) {
 		spin_unlock_irqrestore(&sfu_users_lock, flags);
@@ -185,7 +196,7 @@ void sfu_user_put(struct sfu_user *u)
 		return;
 	spin_lock_irqsave(&sfu_users_lock, flags);
 	/* sfu_user_get() may have replaced it already. */
-	if (!hlist_unhashed(&u->node) && sfu_user_find(u->uid, u->limited) == u)
+	if (!hlist_unhashed(&u->node) && sfu_user_find(u->uid, u->ns) == u)
 		hash_del_rcu(&u->node);
 	spin_unlock_irqrestore(&sfu_users_lock, flags);
 	WARN_ON_ONCE(atomic_read(&u->sections) || atomic_long_read(&u->copy_bytes));
@@ -196,7 +207,7 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_user_put);
 /* Root of the initial namespace is trusted with the global limits alone. */
 static bool sfu_user_limited(const struct sfu_user *u)
 {
-	return u->limited;
+	return !uid_eq(u->uid, GLOBAL_ROOT_UID) || u->ns;
 }
 
 /**
@@ -272,7 +283,7 @@ static int sfu_users_show(struct seq_file *m, void *v)
 		seq_printf(m, "uid %u sections %d copy_bytes %ld%s\n",
 			   from_kuid_munged(&init_user_ns, u->uid), atomic_read(&u->sections),
 			   atomic_long_read(&u->copy_bytes),
-			   uid_eq(u->uid, GLOBAL_ROOT_UID) && u->limited ? " userns" : "");
+			   u->ns ? " userns" : "");
 	rcu_read_unlock();
 	return 0;
 }
@@ -300,6 +311,6 @@ void sfu_users_exit(void)
 	hash_for_each(sfu_users, bkt, u, node)
 		WARN(1, "uid %u%s still holds %d sections, %ld copy bytes\n",
 		     from_kuid_munged(&init_user_ns, u->uid),
-		     uid_eq(u->uid, GLOBAL_ROOT_UID) && u->limited ? " (userns)" : "",
+		     u->ns ? " (userns)" : "",
 		     atomic_read(&u->sections), atomic_long_read(&u->copy_bytes));
 }
