@@ -16,6 +16,7 @@
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/uaccess.h>
+#include <linux/user_namespace.h>
 
 #include "sframe_unwind/registry.h"
 #include "registry/internal.h"
@@ -768,6 +769,129 @@ out:
 	KUNIT_EXPECT_EQ(test, made[3] - made[2], 1ULL);
 }
 
+/*
+ * Credentials and user namespaces as far as the account reads them: only
+ * the chain of parents and owners, none of them a live namespace.
+ */
+struct fake_userns {
+	struct user_namespace outer;	/* made by uid 60010 */
+	struct user_namespace inner;	/* made inside it by one of its uids */
+	struct user_namespace of_root;	/* made by root */
+	struct user_namespace of_root2;	/* another made by root */
+	struct cred cred;
+};
+
+static struct fake_userns *fake_userns(struct kunit *test)
+{
+	struct fake_userns *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->outer.parent = &init_user_ns;
+	f->outer.owner = KUIDT_INIT(60010);
+	f->inner.parent = &f->outer;
+	f->inner.owner = KUIDT_INIT(200001);
+	f->of_root.parent = &init_user_ns;
+	f->of_root.owner = GLOBAL_ROOT_UID;
+	f->of_root2.parent = &init_user_ns;
+	f->of_root2.owner = GLOBAL_ROOT_UID;
+	return f;
+}
+
+static kuid_t account_of(struct fake_userns *f, struct user_namespace *ns, uid_t kuid)
+{
+	f->cred.user_ns = ns;
+	f->cred.uid = KUIDT_INIT(kuid);
+	return sfu_user_account(&f->cred);
+}
+
+/*
+ * A process of the initial user namespace is charged to its real uid; one
+ * in a container to the user who made the container's outermost
+ * namespace, whichever uid of its range it runs as and however deep it
+ * nests namespaces.
+ */
+static void account_is_the_uid_or_the_maker_of_the_outermost_namespace(struct kunit *test)
+{
+	struct fake_userns *f = fake_userns(test);
+
+	KUNIT_EXPECT_EQ(test, __kuid_val(account_of(f, &init_user_ns, 60010)), 60010U);
+	KUNIT_EXPECT_EQ(test, __kuid_val(account_of(f, &init_user_ns, 0)), 0U);
+	KUNIT_EXPECT_EQ(test, __kuid_val(account_of(f, &f->outer, 200000)), 60010U);
+	KUNIT_EXPECT_EQ(test, __kuid_val(account_of(f, &f->outer, 200004)), 60010U);
+	/* The inner namespace's owner, a uid of the range, does not count. */
+	KUNIT_EXPECT_EQ(test, __kuid_val(account_of(f, &f->inner, 200001)), 60010U);
+	KUNIT_EXPECT_EQ(test, __kuid_val(account_of(f, &f->of_root, 300000)), 0U);
+}
+
+/*
+ * The uids of a container share its maker's entry and limit; each
+ * namespace root made has an entry of its own, limited, while root of the
+ * initial namespace is not.
+ */
+static void container_uids_share_their_makers_limit_and_only_root_is_exempt(struct kunit *test)
+{
+	struct fake_userns *f = fake_userns(test);
+	unsigned long old = 0, one = 1;
+	struct sfu_user *u[6] = { NULL };
+	bool ok[7] = { false };
+	int i, set;
+
+	if (param_io("max_sections_per_user", &old, false)) {
+		KUNIT_FAIL(test, "cannot read max_sections_per_user");
+		return;
+	}
+	set = param_io("max_sections_per_user", &one, true);
+	account_of(f, &f->outer, 200000);
+	u[0] = sfu_user_get(&f->cred);
+	account_of(f, &f->inner, 200003);
+	u[1] = sfu_user_get(&f->cred);
+	account_of(f, &init_user_ns, 60010);
+	u[2] = sfu_user_get(&f->cred);
+	account_of(f, &f->of_root, 300000);
+	u[3] = sfu_user_get(&f->cred);
+	account_of(f, &init_user_ns, 0);
+	u[4] = sfu_user_get(&f->cred);
+	account_of(f, &f->of_root2, 300000);
+	u[5] = sfu_user_get(&f->cred);
+
+	if (u[0] && u[1] && u[2] && u[3] && u[4]) {
+		ok[0] = sfu_user_charge_section(u[0]);
+		ok[1] = sfu_user_charge_section(u[1]);
+		ok[2] = sfu_user_charge_section(u[2]);
+		ok[3] = sfu_user_charge_section(u[3]);
+		ok[4] = sfu_user_charge_section(u[3]);
+		ok[5] = sfu_user_charge_section(u[4]);
+		ok[6] = sfu_user_charge_section(u[4]);
+		if (ok[0])
+			sfu_user_uncharge_section(u[0]);
+		if (ok[1])
+			sfu_user_uncharge_section(u[1]);
+		if (ok[2])
+			sfu_user_uncharge_section(u[2]);
+		for (i = 3; i < 7; i++)
+			if (ok[i])
+				sfu_user_uncharge_section(u[i < 5 ? 3 : 4]);
+	}
+	for (i = 0; i < 6; i++)
+		sfu_user_put(u[i]);
+	param_io("max_sections_per_user", &old, true);
+
+	KUNIT_EXPECT_EQ(test, set, 0);
+	KUNIT_ASSERT_TRUE(test, u[0] && u[1] && u[2] && u[3] && u[4] && u[5]);
+	KUNIT_EXPECT_PTR_EQ(test, u[1], u[0]);
+	KUNIT_EXPECT_PTR_EQ(test, u[2], u[0]);
+	KUNIT_EXPECT_PTR_NE(test, u[3], u[4]);
+	KUNIT_EXPECT_PTR_NE(test, u[5], u[3]);
+	KUNIT_EXPECT_PTR_NE(test, u[5], u[4]);
+	KUNIT_EXPECT_TRUE(test, ok[0]);
+	KUNIT_EXPECT_FALSE(test, ok[1]);
+	KUNIT_EXPECT_FALSE(test, ok[2]);
+	KUNIT_EXPECT_TRUE(test, ok[3]);
+	KUNIT_EXPECT_FALSE(test, ok[4]);
+	KUNIT_EXPECT_TRUE(test, ok[5]);
+	KUNIT_EXPECT_TRUE(test, ok[6]);
+}
+
 SFU_KUNIT_PARAM_GEN(native_fixture_params, sfu_kunit_native_fixture_gen)
 
 static struct kunit_case sfu_registry_cases[] = {
@@ -781,6 +905,8 @@ static struct kunit_case sfu_registry_cases[] = {
 	KUNIT_CASE(insertion_whose_second_store_fails_frees_after_a_grace_period),
 	KUNIT_CASE(user_at_max_sections_per_user_is_refused_and_others_are_not),
 	KUNIT_CASE(user_beyond_its_kernel_bytes_gets_no_copy_and_others_do),
+	KUNIT_CASE(account_is_the_uid_or_the_maker_of_the_outermost_namespace),
+	KUNIT_CASE(container_uids_share_their_makers_limit_and_only_root_is_exempt),
 	KUNIT_CASE_PARAM(bad_registration_is_refused_with_its_error, refusal_gen_params),
 	{}
 };

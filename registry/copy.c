@@ -45,8 +45,8 @@ static DEFINE_SPINLOCK(sfu_copy_lock);
  * the one reference it gets.
  *
  * Context: task context.
- * The copy is charged to the current task's real uid
- * (max_kernel_bytes_per_user) and its memory cgroup.
+ * The copy is charged to the current task's user, sfu_user_account()
+ * (max_kernel_bytes_per_user), and to its memory cgroup.
  *
  * Return: the copy, or NULL if it would exceed max_kernel_bytes (counted
  * in kernel_copy_over_budget) or the user's budget

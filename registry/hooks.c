@@ -68,7 +68,7 @@ static void sfu_scan_work_fn(struct callback_head *cb)
 	struct mm_struct *mm = sfu_work_mm();
 
 	if (mm)
-		sfu_scan(mm, w->start, w->end, current->tgid, current_uid());
+		sfu_scan(mm, w->start, w->end, current->tgid, current_cred());
 	kfree(w);
 	sfu_task_work_done();
 }
@@ -288,7 +288,7 @@ void sfu_scan_running_processes(void)
 	struct {
 		struct mm_struct *mm;
 		pid_t tgid;
-		kuid_t uid;
+		const struct cred *cred;
 	} *procs;
 	struct task_struct *p;
 	int n = 0, cap = 64, i;
@@ -308,10 +308,12 @@ void sfu_scan_running_processes(void)
 		if (p->flags & PF_KTHREAD)
 			continue;
 		procs[n].mm = get_task_mm(p);
+		if (!procs[n].mm)
+			continue;
 		procs[n].tgid = task_tgid_nr(p);
-		procs[n].uid = task_uid(p);
-		if (procs[n].mm)
-			n++;
+		/* Its sections are charged by these (sfu_user_account()). */
+		procs[n].cred = get_cred(__task_cred(p));
+		n++;
 	}
 	rcu_read_unlock();
 
@@ -319,7 +321,8 @@ void sfu_scan_running_processes(void)
 	sort(procs, n, sizeof(*procs), sfu_cmp_ptr, NULL);
 	for (i = 0; i < n; i++) {
 		if (!i || procs[i].mm != procs[i - 1].mm)
-			sfu_scan(procs[i].mm, 0, TASK_SIZE, procs[i].tgid, procs[i].uid);
+			sfu_scan(procs[i].mm, 0, TASK_SIZE, procs[i].tgid, procs[i].cred);
+		put_cred(procs[i].cred);
 		mmput(procs[i].mm);
 	}
 	kvfree(procs);

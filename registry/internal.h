@@ -20,6 +20,7 @@
 #include "sframe.h"
 #include "uapi/sframe_sidecar.h"
 
+struct cred;
 struct file;
 struct seq_file;
 struct sfu_user;
@@ -199,7 +200,7 @@ bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end
 		    bool text, bool data);
 void sfu_recheck(struct mm_struct *mm);
 void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid,
-	      kuid_t uid);
+	      const struct cred *cred);
 void sfu_kunit_fail_store(unsigned int nth, void (*fn)(void *arg), void *arg);
 
 /* lookup.c */
@@ -271,7 +272,8 @@ void sfu_copy_usage(unsigned int *copies, unsigned long *bytes);
 unsigned long sfu_copy_budget(void);
 
 /* user.c */
-struct sfu_user *sfu_user_get(kuid_t uid);
+kuid_t sfu_user_account(const struct cred *cred);
+struct sfu_user *sfu_user_get(const struct cred *cred);
 struct sfu_user *sfu_user_get_current(void);
 void sfu_user_put(struct sfu_user *u);
 bool sfu_user_charge_section(struct sfu_user *u);

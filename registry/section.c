@@ -6,6 +6,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cred.h>
 #include <linux/debugfs.h>
 #include <linux/file.h>
 #include <linux/hash.h>
@@ -478,7 +479,8 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
  * @start: start of the range to look at
  * @end: end of the range
  * @tgid: the process @mm belongs to
- * @uid: its real uid, which its sections are charged to
+ * @cred: its credentials, which say whom its sections are charged to
+ *        (sfu_user_account())
  *
  * Looks at every executable file mapping in [@start, @end) that is not
  * registered yet, reads its ELF program headers from the file, validates
@@ -490,7 +492,7 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
  * Context: task context, mmap_lock not held.
  */
 void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid,
-	      kuid_t uid)
+	      const struct cred *cred)
 {
 	struct {
 		struct file *file;
@@ -540,7 +542,7 @@ void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_
 			}
 			if (!s)
 				continue;
-			s->user = sfu_user_get(uid);
+			s->user = sfu_user_get(cred);
 			smm = smm ?: sfu_mm_get_or_create(mm, tgid);
 			if (!smm || !s->user) {
 				sfu_section_discard(s);
@@ -578,7 +580,7 @@ int sfu_registry_sync(struct mm_struct *mm, pid_t tgid)
 	struct sfu_mm *smm;
 
 	sfu_recheck(mm);
-	sfu_scan(mm, 0, TASK_SIZE, tgid, current_uid());
+	sfu_scan(mm, 0, TASK_SIZE, tgid, current_cred());
 	smm = sfu_mm_lookup(mm);
 	return smm ? atomic_read(&smm->nr_sections) : 0;
 }

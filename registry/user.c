@@ -8,6 +8,16 @@
  * may hold more than max_sections_per_user sections or
  * max_kernel_bytes_per_user bytes of kernel copies.
  *
+ * A user who owns a user namespace runs its processes as whatever uids
+ * the namespace maps (a subuid range: as many kuids as it was given), and
+ * they can make namespaces of their own.  So a process outside the initial
+ * user namespace is charged to the owner of the outermost namespace of its
+ * chain, the user who made the container, not to its own uid: all of a
+ * container counts as its creator.  Root is exempt only as uid 0 of the
+ * initial namespace; each namespace root made (a system container
+ * manager's: LXD, Docker with user namespace remapping) is an account of
+ * its own, held to the per-user limits like any user's.
+ *
  * A user's entry lives while sections or copies refer to it;
  * charges are dropped from RCU callbacks, so the table's lock is taken
  * with interrupts off.
@@ -23,10 +33,12 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/uidgid.h>
+#include <linux/user_namespace.h>
 
 #include "internal.h"
 #include "sframe_unwind/lib.h"
 #include "stats.h"
+#include "sframe_unwind/compat.h"
 
 static unsigned int sfu_max_sections_per_user = 16384;
 module_param_named(max_sections_per_user, sfu_max_sections_per_user, uint, 0644);
@@ -40,8 +52,12 @@ MODULE_PARM_DESC(max_kernel_bytes_per_user,
 
 /**
  * struct sfu_user - what is charged to one user
- * @node: link in the table, keyed by @uid
- * @uid: the user
+ * @node: link in the table, keyed by @uid and @ns
+ * @uid: the user (sfu_user_account())
+ * @ns: for root's account, the outermost namespace root made that it is
+ *      the account of, or NULL for root itself; compared only, never
+ *      dereferenced (a namespace freed and another made at its address
+ *      would share the account: only limits are shared)
  * @ref: sections and copies charged to it, and callers holding it
  * @sections: sections registered in its registries
  * @copy_bytes: bytes of kernel copies made for it
@@ -50,6 +66,7 @@ MODULE_PARM_DESC(max_kernel_bytes_per_user,
 struct sfu_user {
 	struct hlist_node node;
 	kuid_t uid;
+	const struct user_namespace *ns;
 	refcount_t ref;
 	atomic_t sections;
 	atomic_long_t copy_bytes;
@@ -59,30 +76,74 @@ struct sfu_user {
 static DEFINE_HASHTABLE(sfu_users, 6);
 static DEFINE_SPINLOCK(sfu_users_lock);
 
-static struct sfu_user *sfu_user_find(kuid_t uid)
+/**
+ * sfu_user_account() - the user a process with @cred is charged to
+ * @cred: its credentials
+ *
+ * A process of the initial user namespace is charged to its real uid.
+ * One in another namespace is charged to the user who made the outermost
+ * namespace of its chain (walking up through the namespaces its
+ * namespace's creators were in): the real user behind a container,
+ * whichever of the uids mapped to it the process runs as, and however
+ * deep it nests namespaces.
+ *
+ * Context: any; @cred is held or is current's.
+ * Return: @cred's real uid if @cred->user_ns is the initial namespace,
+ * else the owner of the namespace just below the initial one in the chain.
+ */
+kuid_t sfu_user_account(const struct cred *cred)
+{
+	const struct user_namespace *ns = cred->user_ns;
+
+	if (ns == &init_user_ns)
+		return cred->uid;
+	while (ns->parent != &init_user_ns)
+		ns = ns->parent;
+	return ns->owner;
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_user_account);
+
+/*
+ * The outermost namespace of @cred's chain if root made it: each such
+ * namespace is an account of its own.  NULL otherwise.
+ */
+static const struct user_namespace *sfu_user_root_ns(const struct cred *cred)
+{
+	const struct user_namespace *ns = cred->user_ns;
+
+	if (ns == &init_user_ns)
+		return NULL;
+	while (ns->parent != &init_user_ns)
+		ns = ns->parent;
+	return uid_eq(ns->owner, GLOBAL_ROOT_UID) ? ns : NULL;
+}
+
+static struct sfu_user *sfu_user_find(kuid_t uid, const struct user_namespace *ns)
 {
 	struct sfu_user *u;
 
 	hash_for_each_possible_rcu(sfu_users, u, node, __kuid_val(uid))
-		if (uid_eq(u->uid, uid))
+		if (uid_eq(u->uid, uid) && u->ns == ns)
 			return u;
 	return NULL;
 }
 
 /**
- * sfu_user_get() - a reference to the entry of @uid, made if needed
- * @uid: the user
+ * sfu_user_get() - a reference to the entry @cred is charged to, made if needed
+ * @cred: the credentials of the process charged (sfu_user_account())
  *
- * Context: task context.
+ * Context: task context; @cred is held or is current's.
  * Return: the entry, or NULL without memory.
  */
-struct sfu_user *sfu_user_get(kuid_t uid)
+struct sfu_user *sfu_user_get(const struct cred *cred)
 {
+	const struct user_namespace *ns = sfu_user_root_ns(cred);
+	kuid_t uid = sfu_user_account(cred);
 	struct sfu_user *u, *new;
 	unsigned long flags;
 
 	rcu_read_lock();
-	u = sfu_user_find(uid);
+	u = sfu_user_find(uid, ns);
 	if (u && !refcount_inc_not_zero(&u->ref))
 		u = NULL;
 	rcu_read_unlock();
@@ -93,9 +154,10 @@ struct sfu_user *sfu_user_get(kuid_t uid)
 	if (!new)
 		return NULL;
 	new->uid = uid;
+	new->ns = ns;
 	refcount_set(&new->ref, 1);
 	spin_lock_irqsave(&sfu_users_lock, flags);
-	u = sfu_user_find(uid);
+	u = sfu_user_find(uid, ns);
 	/* One on its way out (count zero) is replaced. */
 	if (u && refcount_inc_not_zero(&u->ref)) {
 		spin_unlock_irqrestore(&sfu_users_lock, flags);
@@ -108,15 +170,16 @@ struct sfu_user *sfu_user_get(kuid_t uid)
 	spin_unlock_irqrestore(&sfu_users_lock, flags);
 	return new;
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_user_get);
 
 /**
- * sfu_user_get_current() - sfu_user_get() for the current task's real uid
+ * sfu_user_get_current() - sfu_user_get() for the current task
  *
  * Return: the entry, or NULL without memory.
  */
 struct sfu_user *sfu_user_get_current(void)
 {
-	return sfu_user_get(current_uid());
+	return sfu_user_get(current_cred());
 }
 
 /**
@@ -133,17 +196,18 @@ void sfu_user_put(struct sfu_user *u)
 		return;
 	spin_lock_irqsave(&sfu_users_lock, flags);
 	/* sfu_user_get() may have replaced it already. */
-	if (!hlist_unhashed(&u->node) && sfu_user_find(u->uid) == u)
+	if (!hlist_unhashed(&u->node) && sfu_user_find(u->uid, u->ns) == u)
 		hash_del_rcu(&u->node);
 	spin_unlock_irqrestore(&sfu_users_lock, flags);
 	WARN_ON_ONCE(atomic_read(&u->sections) || atomic_long_read(&u->copy_bytes));
 	kfree_rcu(u, rcu);
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_user_put);
 
-/* Root is trusted with the global limits alone. */
+/* Root of the initial namespace is trusted with the global limits alone. */
 static bool sfu_user_limited(const struct sfu_user *u)
 {
-	return !uid_eq(u->uid, GLOBAL_ROOT_UID);
+	return !uid_eq(u->uid, GLOBAL_ROOT_UID) || u->ns;
 }
 
 /**
@@ -164,6 +228,7 @@ bool sfu_user_charge_section(struct sfu_user *u)
 	}
 	return true;
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_user_charge_section);
 
 /**
  * sfu_user_uncharge_section() - undo sfu_user_charge_section()
@@ -174,6 +239,7 @@ void sfu_user_uncharge_section(struct sfu_user *u)
 	if (u)
 		atomic_dec(&u->sections);
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_user_uncharge_section);
 
 /**
  * sfu_user_charge_bytes() - count @bytes more of kernel copies for @u
@@ -214,9 +280,10 @@ static int sfu_users_show(struct seq_file *m, void *v)
 
 	rcu_read_lock();
 	hash_for_each_rcu(sfu_users, bkt, u, node)
-		seq_printf(m, "uid %u sections %d copy_bytes %ld\n",
+		seq_printf(m, "uid %u sections %d copy_bytes %ld%s\n",
 			   from_kuid_munged(&init_user_ns, u->uid), atomic_read(&u->sections),
-			   atomic_long_read(&u->copy_bytes));
+			   atomic_long_read(&u->copy_bytes),
+			   u->ns ? " userns" : "");
 	rcu_read_unlock();
 	return 0;
 }
@@ -242,7 +309,8 @@ void sfu_users_exit(void)
 
 	rcu_barrier();
 	hash_for_each(sfu_users, bkt, u, node)
-		WARN(1, "uid %u still holds %d sections, %ld copy bytes\n",
-		     from_kuid_munged(&init_user_ns, u->uid), atomic_read(&u->sections),
-		     atomic_long_read(&u->copy_bytes));
+		WARN(1, "uid %u%s still holds %d sections, %ld copy bytes\n",
+		     from_kuid_munged(&init_user_ns, u->uid),
+		     u->ns ? " (userns)" : "",
+		     atomic_read(&u->sections), atomic_long_read(&u->copy_bytes));
 }
