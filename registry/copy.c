@@ -12,8 +12,8 @@
  * a lock-free lookup never sees one go.
  *
  * A copy whose section has functions of more than SFRAME_FRE_INDEX_STRIDE
- * rows comes with the FRE index of those functions (sfu_copy_index()):
- * both are charged and freed together.
+ * rows comes with the FRE index that bounds the work of a lookup in them
+ * (sfu_copy_index()): both are charged and freed together.
  *
  * All copies together stay below max_kernel_bytes: a section that would go
  * beyond it gets no copy, and its lookups read user memory as they would
@@ -119,10 +119,11 @@ struct sfu_sframe_copy *sfu_copy_alloc(size_t size)
  * sfu_copy_index() - give a validated copy the FRE index its lookups need
  * @c: the copy; @c->sec validated, reading @c->data, and not handed out yet
  *
- * The section's FRE index marks the rows of its functions of more than
- * SFRAME_FRE_INDEX_STRIDE rows, so that a lookup need not step over all
- * of them (a user can register one function of 65535 rows, and lookups
- * run in NMI context).  The index takes 8 bytes per 32 rows of
+ * A function of more than SFRAME_FRE_INDEX_STRIDE rows is looked up
+ * through the section's FRE index, so that a lookup reads at most
+ * SFRAME_FRE_SCAN_MAX rows whatever the section (a user can register one
+ * function of 65535 rows, and lookups run in NMI context); without it the
+ * decoder refuses such a lookup.  The index takes 8 bytes per 32 rows of
  * those functions and 8 per function, a fraction of the copy's size.  It
  * is charged like the copy -- to the copy's user, to max_kernel_bytes,
  * and to the current task's memory cgroup -- and freed with it by the

@@ -39,8 +39,9 @@
  * The bytes are copied from user memory once and validated in the copy,
  * which lookups then use: what user space does to its own bytes afterwards
  * changes nothing.  Beyond max_kernel_bytes (the copy and its FRE index,
- * sfu_copy_index()) there is no copy and lookups read user memory.  Both
- * ranges must be mapped in
+ * sfu_copy_index()) there is no copy and lookups read user memory, where
+ * those in functions of more than SFRAME_FRE_INDEX_STRIDE rows are
+ * refused.  Both ranges must be mapped in
  * @mm, the text executable and the data readable; a section already
  * covering part of either range is replaced.
  *

@@ -24,7 +24,7 @@
  * Fixed limits, refused with SFRAME_E_TOO_BIG before any loop runs.  Real
  * sections are far below them (a large shared library has some 10^5 FDEs).
  * The per-function FRE limit is V3's own (a u16 count) applied to V1/V2 as
- * well, so that a lookup scans at most that many rows.
+ * well; it bounds the marks of one function in an FRE index (2047).
  */
 #define SFRAME_MAX_SECTION_SIZE	(256ULL << 20)
 #define SFRAME_MAX_FDES		(1024U * 1024U)
@@ -34,13 +34,16 @@
 #define SFRAME_MAX_EMPTY_FDE_SKIP	16
 
 /*
- * FREs are variable-size and a function may have 65535 of them: the row
- * for a PC deep in a long function is found only by stepping over the
- * FREs before it.  The FRE index marks every SFRAME_FRE_INDEX_STRIDE-th
- * FRE of each function of more than SFRAME_FRE_INDEX_STRIDE FREs: its
- * start offset and where it lies.
+ * FREs are variable-size and a function may have 65535 of them, so a scan
+ * from the first would be unbounded work for a lookup in NMI context.  A
+ * function of more than SFRAME_FRE_INDEX_STRIDE FREs is looked up through
+ * the section's FRE index, which marks every SFRAME_FRE_INDEX_STRIDE-th of
+ * its FREs: a binary search over the marks, then a scan of at most
+ * SFRAME_FRE_SCAN_MAX FREs.  Without an index such a function is refused
+ * (SFRAME_E_NO_INDEX); a shorter one is scanned whole.
  */
 #define SFRAME_FRE_INDEX_STRIDE	32
+#define SFRAME_FRE_SCAN_MAX	(SFRAME_FRE_INDEX_STRIDE + 1)
 
 /**
  * struct sfu_sframe_fre_mark - where one marked FRE lies
@@ -249,6 +252,8 @@ int sfu_sframe_fre_index_size(const struct sfu_sframe_section *sec, size_t *byte
 int sfu_sframe_fre_index_build(struct sfu_sframe_section *sec, void *mem, size_t bytes);
 int sfu_sframe_find_row(const struct sfu_sframe_section *sec, unsigned long pc,
 			struct sfu_sframe_row *row);
+int sfu_sframe_find_row_counted(const struct sfu_sframe_section *sec, unsigned long pc,
+				struct sfu_sframe_row *row, u32 *fres);
 int sfu_sframe_fde_get(const struct sfu_sframe_section *sec, u32 idx, struct sfu_sframe_fde *fde);
 int sfu_sframe_fre_next(const struct sfu_sframe_section *sec, const struct sfu_sframe_fde *fde,
 			u64 *pos, struct sfu_sframe_row *row);

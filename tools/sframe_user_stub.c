@@ -46,9 +46,9 @@ int sfu_sframe_user_read_nofault(unsigned long uaddr, void *dst, size_t len)
  * sfu_sframe_fre_index_alloc() - build the FRE index of a section in malloc() memory
  * @sec: initialized (and preferably validated) section; gets its index
  *
- * The marks of its functions of more than SFRAME_FRE_INDEX_STRIDE FREs; a
- * section without such a function gets none.  Free it with
- * sfu_sframe_fre_index_free().
+ * Lookups in a function of more than SFRAME_FRE_INDEX_STRIDE FREs need it.
+ * A section without such a function gets none and needs none.  Free it
+ * with sfu_sframe_fre_index_free().
  *
  * Return: 0, -SFRAME_E_TOO_BIG without memory for it, or the decoder's
  * -SFRAME_E_xxx from walking the FREs (@sec is then left without one).
