@@ -31,6 +31,7 @@
 #include "sframe/sframe.h"
 #include "registry/stats.h"
 #include "tests/gen/sframe_fixtures.h"
+#include "tests/sframe_long.h"
 #include "fixture_rows.h"
 #include "user_mem.h"
 
@@ -120,10 +121,11 @@ static bool first_good_pc(const struct sframe_fixture *fx, u64 *pc)
  * @over_budget: sections left without a copy by the budget
  * @hits: row cache hits
  * @misses: row cache misses
+ * @unindexed: lookups refused for want of an FRE index
  */
 struct counters {
 	struct sfu_registry_memory mem;
-	u64 lookup_user, made, shared, over_budget, hits, misses;
+	u64 lookup_user, made, shared, over_budget, hits, misses, unindexed;
 };
 
 static void counters_get(struct counters *c)
@@ -137,6 +139,7 @@ static void counters_get(struct counters *c)
 	c->over_budget = sfu_stat_read(SFU_STAT_kernel_copy_over_budget);
 	c->hits = sfu_stat_read(SFU_STAT_row_cache_hits);
 	c->misses = sfu_stat_read(SFU_STAT_row_cache_misses);
+	c->unindexed = sfu_stat_read(SFU_STAT_lookup_unindexed);
 }
 
 /*
@@ -599,6 +602,208 @@ static void cached_lookups_of_one_series_give_the_rules_of_single_lookups(struct
 	KUNIT_EXPECT_EQ(test, bad, 0UL);
 }
 
+/**
+ * struct long_layout - a section with a function of 60000 rows, in user memory
+ * @buf: its bytes in a kernel buffer
+ * @len: their number
+ * @base: the user address they are copied to, the section's address
+ * @text_lo: the first PC of the code it describes (16 bytes before the
+ *           first function), in user memory too
+ * @text_hi: the first PC after that code
+ * @vaddr: the model's address of the section (tests/sframe_long.c): a PC
+ *         of the model is at @base + pc - @vaddr here
+ * @ref: the decoder over @buf, mapped at @base, with its FRE index: the
+ *       rows the registry must give
+ * @index: memory of that index
+ * @index_size: its bytes, what the registry's index of its copy takes too
+ */
+struct long_layout {
+	u8 *buf;
+	size_t len;
+	unsigned long base;
+	u64 text_lo;
+	u64 text_hi;
+	u64 vaddr;
+	struct sfu_sframe_section ref;
+	void *index;
+	size_t index_size;
+};
+
+static void long_layout_free(struct long_layout *l)
+{
+	kvfree(l->index);
+	kvfree(l->buf);
+}
+
+/* Build it and copy it to user memory mapped with its text, executable.  Between begin and end. */
+static bool long_lay_out(struct sfu_user_ctx *ctx, struct long_layout *l)
+{
+	struct sfu_sframe_reader r = { .kind = SFRAME_READER_BUFFER };
+	u64 vaddr, lo, hi;
+
+	memset(l, 0, sizeof(*l));
+	l->len = sframe_long_size(SFRAME_VERSION_3);
+	l->buf = kvmalloc(l->len, GFP_KERNEL);
+	if (!l->buf || sframe_long_build(l->buf, l->len, SFRAME_VERSION_3, &vaddr) != l->len)
+		return false;
+	l->vaddr = vaddr;
+	/* Built for AMD64; the same rows read as AArch64's (RA at CFA + word 1, or in LR). */
+	if (!IS_ENABLED(CONFIG_X86_64)) {
+		l->buf[SFRAME_HDR_ABI_ARCH] = SFRAME_ABI_AARCH64_ENDIAN_LITTLE;
+		l->buf[SFRAME_HDR_CFA_FIXED_RA] = SFRAME_CFA_FIXED_OFFSET_NONE;
+	}
+	/* The model's addresses, moved so that the section sits at base. */
+	sframe_long_text(&lo, &hi);
+	l->base = sfu_user_map_prot(ctx, PAGE_ALIGN(hi - vaddr),
+				    PROT_READ | PROT_WRITE | PROT_EXEC);
+	if (!l->base || copy_to_user((void __user *)l->base, l->buf, l->len))
+		return false;
+	l->text_lo = l->base + lo - vaddr;
+	l->text_hi = l->base + hi - vaddr;
+	r.buf = l->buf;
+	r.size = l->len;
+	if (sfu_sframe_section_init(&l->ref, &r, l->base, 0) ||
+	    sfu_sframe_fre_index_size(&l->ref, &l->index_size))
+		return false;
+	l->index = kvmalloc(l->index_size, GFP_KERNEL);
+	return l->index && !sfu_sframe_fre_index_build(&l->ref, l->index, l->index_size);
+}
+
+/*
+ * Every @step-th PC of @l's code through sfu_find_row(): the reference's
+ * row or error, else counted; *@rows set to the rows found.
+ */
+static unsigned long long_check_rows(struct kunit *test, const struct long_layout *l, u32 step,
+				     unsigned long *rows)
+{
+	struct sfu_sframe_row got, want;
+	unsigned long bad = 0;
+	int e_got, e_want;
+	u64 pc;
+
+	*rows = 0;
+	for (pc = l->text_lo; pc < l->text_hi; pc += step) {
+		memset(&got, 0, sizeof(got));
+		memset(&want, 0, sizeof(want));
+		e_got = sfu_find_row(current->mm, pc, true, &got);
+		e_want = sfu_sframe_find_row(&l->ref, pc, &want);
+		*rows += !e_got;
+		if (e_got == e_want && (e_got || !memcmp(&got, &want, sizeof(got))))
+			continue;
+		if (!bad++)
+			KUNIT_FAIL(test, "pc %#llx: got %s, want %s", pc,
+				   sfu_sframe_strerror(e_got), sfu_sframe_strerror(e_want));
+	}
+	return bad;
+}
+
+/*
+ * Registered through the device, a function of 60000 rows is looked up in
+ * the kernel copy through the copy's FRE index: the index is made with the
+ * copy, charged with it against max_kernel_bytes, and freed with it.
+ */
+static void explicit_long_section_gets_its_fre_index_with_its_copy(struct kunit *test)
+{
+	unsigned long bad = 1, rows = 0;
+	struct counters c0, c1, c2, c3;
+	int err = -1, serr = -1;
+	struct sfu_user_ctx ctx;
+	struct long_layout l;
+	bool laid = false;
+
+	if (!begin(test, &ctx))
+		return;
+	counters_get(&c0);
+	laid = long_lay_out(&ctx, &l);
+	if (laid) {
+		err = sfu_registry_add(current->mm, l.base, l.len, l.text_lo, l.text_hi, &serr);
+		counters_get(&c1);
+		bad = long_check_rows(test, &l, 3, &rows);
+		counters_get(&c2);
+		sfu_registry_remove(current->mm, l.text_lo);
+		counters_get(&c3);
+	}
+	sfu_user_end(&ctx);
+	long_layout_free(&l);
+
+	KUNIT_ASSERT_TRUE(test, laid);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, serr, 0);
+	KUNIT_EXPECT_GT(test, l.index_size, (size_t)0);
+	KUNIT_EXPECT_EQ(test, c1.mem.kernel_copies - c0.mem.kernel_copies, 1U);
+	KUNIT_EXPECT_EQ(test, c1.mem.kernel_copy_bytes - c0.mem.kernel_copy_bytes,
+			(unsigned long)(l.len + l.index_size));
+	/* The decoder's rows over the same bytes, from the copy alone. */
+	KUNIT_EXPECT_EQ(test, bad, 0UL);
+	/* Every third PC: some 40000 of the long function's alone. */
+	KUNIT_EXPECT_GT(test, rows, (unsigned long)SFRAME_LONG_ROWS / 2);
+	KUNIT_EXPECT_EQ(test, c2.lookup_user - c1.lookup_user, 0ULL);
+	/* Unregistering frees both. */
+	KUNIT_EXPECT_EQ(test, c3.mem.kernel_copies, c0.mem.kernel_copies);
+	KUNIT_EXPECT_EQ(test, c3.mem.kernel_copy_bytes, c0.mem.kernel_copy_bytes);
+}
+
+/*
+ * A long section whose copy fits max_kernel_bytes but whose FRE index does
+ * not is registered without a copy: read from user memory, without an
+ * index, its long function is refused (-E2BIG, counted) rather than
+ * scanned, and its short functions give their rows.
+ */
+static void long_section_without_room_for_its_index_refuses_its_long_function(struct kunit *test)
+{
+	int err = -1, serr = -1, budget_err = -1, restore_err, e_long = -1, e_long_row = -1;
+	int e_short = -1, e_short_want = -1;
+	struct sfu_sframe_row got = {}, want = {};
+	struct counters c0, c1, c2;
+	struct sfu_frame_rules rules;
+	struct sfu_user_ctx ctx;
+	struct long_layout l;
+	u64 pc_long, pc_short;
+	bool laid = false;
+
+	if (!begin(test, &ctx))
+		return;
+	counters_get(&c0);
+	laid = long_lay_out(&ctx, &l);
+	if (laid)
+		budget_err = set_budget(c0.mem.kernel_copy_bytes + l.len + l.index_size - 1);
+	if (!budget_err) {
+		err = sfu_registry_add(current->mm, l.base, l.len, l.text_lo, l.text_hi, &serr);
+		counters_get(&c1);
+		pc_long = l.base + sframe_long_pc(SFRAME_LONG_FDE, 100) - l.vaddr;
+		pc_short = l.base + sframe_long_pc(0, 2) - l.vaddr;
+		e_long = sfu_find_rules(current->mm, pc_long, true, &rules);
+		e_long_row = sfu_find_row(current->mm, pc_long, true, &got);
+		memset(&got, 0, sizeof(got));
+		e_short = sfu_find_row(current->mm, pc_short, true, &got);
+		e_short_want = sfu_sframe_find_row(&l.ref, pc_short, &want);
+		counters_get(&c2);
+		sfu_registry_remove(current->mm, l.text_lo);
+	}
+	sfu_user_end(&ctx);
+	long_layout_free(&l);
+	restore_err = set_budget(c0.mem.max_kernel_bytes);
+
+	KUNIT_EXPECT_EQ(test, restore_err, 0);
+	KUNIT_ASSERT_TRUE(test, laid);
+	KUNIT_ASSERT_EQ(test, budget_err, 0);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, serr, 0);
+	/* The copy was made, then dropped for its index. */
+	KUNIT_EXPECT_EQ(test, c1.mem.kernel_copies, c0.mem.kernel_copies);
+	KUNIT_EXPECT_EQ(test, c1.mem.kernel_copy_bytes, c0.mem.kernel_copy_bytes);
+	KUNIT_EXPECT_EQ(test, c1.over_budget - c0.over_budget, 1ULL);
+	/* No index in user memory: the long function refused, once counted. */
+	KUNIT_EXPECT_EQ(test, e_long, -E2BIG);
+	KUNIT_EXPECT_EQ(test, e_long_row, -SFRAME_E_NO_INDEX);
+	KUNIT_EXPECT_EQ(test, c2.unindexed - c1.unindexed, 1ULL);
+	KUNIT_EXPECT_GT(test, c2.lookup_user - c1.lookup_user, 0ULL);
+	/* A short one is read from user memory as before. */
+	KUNIT_EXPECT_EQ(test, e_short, 0);
+	KUNIT_EXPECT_EQ(test, e_short_want, 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&got, &want, sizeof(got)), 0);
+}
+
 SFU_KUNIT_PARAM_GEN(native_params, sfu_kunit_native_fixture_gen)
 
 static struct kunit_case sfu_registry_copy_cases[] = {
@@ -608,6 +813,8 @@ static struct kunit_case sfu_registry_copy_cases[] = {
 	KUNIT_CASE(section_beyond_the_budget_reads_user_memory_with_the_same_rows),
 	KUNIT_CASE(row_cache_remembers_a_row_and_never_gives_it_for_another_copy),
 	KUNIT_CASE(cached_lookups_of_one_series_give_the_rules_of_single_lookups),
+	KUNIT_CASE(explicit_long_section_gets_its_fre_index_with_its_copy),
+	KUNIT_CASE(long_section_without_room_for_its_index_refuses_its_long_function),
 	{}
 };
 

@@ -11,6 +11,10 @@
  * sections using them; the last section's RCU callback frees its copy, so
  * a lock-free lookup never sees one go.
  *
+ * A copy whose section has functions of more than SFRAME_FRE_INDEX_STRIDE
+ * rows comes with the FRE index that bounds the work of a lookup in them
+ * (sfu_copy_index()): both are charged and freed together.
+ *
  * All copies together stay below max_kernel_bytes: a section that would go
  * beyond it gets no copy, and its lookups read user memory as they would
  * without this file.
@@ -37,12 +41,39 @@ static atomic_t sfu_copy_count = ATOMIC_INIT(0);
 /* Protects every copy's @slot and the slot it points at; taken from RCU callbacks. */
 static DEFINE_SPINLOCK(sfu_copy_lock);
 
+/*
+ * Count @bytes of kernel memory for @user against max_kernel_bytes_per_user
+ * and max_kernel_bytes.  Return: true, or false (nothing counted, the
+ * refusal counted in the stats).
+ */
+static bool sfu_copy_charge(struct sfu_user *user, size_t bytes)
+{
+	if (!sfu_user_charge_bytes(user, bytes)) {
+		sfu_stat_inc(SFU_STAT_kernel_copy_over_user_budget);
+		return false;
+	}
+	if (atomic_long_add_return(bytes, &sfu_copy_bytes) > READ_ONCE(sfu_max_kernel_bytes)) {
+		atomic_long_sub(bytes, &sfu_copy_bytes);
+		sfu_user_uncharge_bytes(user, bytes);
+		sfu_stat_inc(SFU_STAT_kernel_copy_over_budget);
+		return false;
+	}
+	return true;
+}
+
+static void sfu_copy_uncharge(struct sfu_user *user, size_t bytes)
+{
+	atomic_long_sub(bytes, &sfu_copy_bytes);
+	sfu_user_uncharge_bytes(user, bytes);
+}
+
 /**
  * sfu_copy_alloc() - a new, empty copy of @size section bytes, within the budget
  * @size: bytes of the section
  *
- * The caller fills @data, sets up @sec with sfu_copy_init() and hands out
- * the one reference it gets.
+ * The caller fills @data, sets up @sec with sfu_copy_init() or
+ * validation, adds the FRE index with sfu_copy_index() and hands out the
+ * one reference it gets.
  *
  * Context: task context.
  * The copy is charged to the current task's user, sfu_user_account()
@@ -60,21 +91,16 @@ struct sfu_sframe_copy *sfu_copy_alloc(size_t size)
 	user = sfu_user_get_current();
 	if (!user)
 		return NULL;
-	if (!sfu_user_charge_bytes(user, size)) {
+	if (!sfu_copy_charge(user, size)) {
 		sfu_user_put(user);
-		sfu_stat_inc(SFU_STAT_kernel_copy_over_user_budget);
 		return NULL;
-	}
-	if (atomic_long_add_return(size, &sfu_copy_bytes) > READ_ONCE(sfu_max_kernel_bytes)) {
-		atomic_long_sub(size, &sfu_copy_bytes);
-		sfu_stat_inc(SFU_STAT_kernel_copy_over_budget);
-		goto out_user;
 	}
 	/* On behalf of the process it is made for: charged to its memory cgroup. */
 	c = kvmalloc(struct_size(c, data, size), GFP_KERNEL_ACCOUNT);
 	if (!c) {
-		atomic_long_sub(size, &sfu_copy_bytes);
-		goto out_user;
+		sfu_copy_uncharge(user, size);
+		sfu_user_put(user);
+		return NULL;
 	}
 	c->user = user;
 	refcount_set(&c->ref, 1);
@@ -82,14 +108,59 @@ struct sfu_sframe_copy *sfu_copy_alloc(size_t size)
 	c->id = atomic64_inc_return(&sfu_copy_ids);
 	c->slot = NULL;
 	c->size = size;
+	c->index = NULL;
+	c->index_size = 0;
 	memset(&c->sec, 0, sizeof(c->sec));
 	atomic_inc(&sfu_copy_count);
 	return c;
+}
 
-out_user:
-	sfu_user_uncharge_bytes(user, size);
-	sfu_user_put(user);
-	return NULL;
+/**
+ * sfu_copy_index() - give a validated copy the FRE index its lookups need
+ * @c: the copy; @c->sec validated, reading @c->data, and not handed out yet
+ *
+ * A function of more than SFRAME_FRE_INDEX_STRIDE rows is looked up
+ * through the section's FRE index, so that a lookup reads at most
+ * SFRAME_FRE_SCAN_MAX rows whatever the section (a user can register one
+ * function of 65535 rows, and lookups run in NMI context); without it the
+ * decoder refuses such a lookup.  The index takes 8 bytes per 32 rows of
+ * those functions and 8 per function, a fraction of the copy's size.  It
+ * is charged like the copy -- to the copy's user, to max_kernel_bytes,
+ * and to the current task's memory cgroup -- and freed with it by the
+ * last sfu_copy_put(), which sections call from their RCU callback: no
+ * lookup can be reading it then.  @c->sec (and every copy of it taken
+ * from now on) points at it.
+ *
+ * Context: task context.
+ * Return: 0 (also for a section that needs no index), -ENOSPC (a budget,
+ * counted as for a copy), -ENOMEM, or -EINVAL if the decoder refuses to
+ * walk the rows.  On error @c has no index and the caller drops it: its
+ * section is then read from user memory.
+ */
+int sfu_copy_index(struct sfu_sframe_copy *c)
+{
+	size_t bytes;
+	void *ix;
+
+	if (sfu_sframe_fre_index_size(&c->sec, &bytes))
+		return -EINVAL;
+	if (!bytes)
+		return 0;
+	if (!sfu_copy_charge(c->user, bytes))
+		return -ENOSPC;
+	ix = kvmalloc(bytes, GFP_KERNEL_ACCOUNT);
+	if (!ix) {
+		sfu_copy_uncharge(c->user, bytes);
+		return -ENOMEM;
+	}
+	if (sfu_sframe_fre_index_build(&c->sec, ix, bytes)) {
+		kvfree(ix);
+		sfu_copy_uncharge(c->user, bytes);
+		return -EINVAL;
+	}
+	c->index = ix;
+	c->index_size = bytes;
+	return 0;
 }
 
 /**
@@ -132,10 +203,10 @@ void sfu_copy_put(struct sfu_sframe_copy *c)
 	if (c->slot)
 		*c->slot = NULL;
 	spin_unlock_irqrestore(&sfu_copy_lock, flags);
-	atomic_long_sub(c->size, &sfu_copy_bytes);
+	sfu_copy_uncharge(c->user, c->size + c->index_size);
 	atomic_dec(&sfu_copy_count);
-	sfu_user_uncharge_bytes(c->user, c->size);
 	sfu_user_put(c->user);
+	kvfree(c->index);
 	kvfree(c);
 }
 
@@ -214,7 +285,8 @@ void sfu_copy_clear_slot(struct sfu_sframe_copy **slot)
 /**
  * sfu_copy_usage() - kernel copies held now
  * @copies: set to their number
- * @bytes: set to their section bytes, as counted against max_kernel_bytes
+ * @bytes: set to their section bytes and FRE indexes, as counted against
+ *         max_kernel_bytes
  */
 void sfu_copy_usage(unsigned int *copies, unsigned long *bytes)
 {

@@ -365,6 +365,7 @@ static int sfu_read_section(struct file *file, u64 off, u64 size, u64 vaddr, u8 
 static struct sfu_sframe_copy *sfu_validate(struct file *file, struct sfu_file_info *info)
 {
 	struct sfu_sframe_copy *copy;
+	bool keep = false;
 	u8 *buf;
 	int err;
 
@@ -388,11 +389,14 @@ static struct sfu_sframe_copy *sfu_validate(struct file *file, struct sfu_file_i
 		sfu_stat_inc(SFU_STAT_refused_invalid);
 		info->status = -ENOEXEC;
 	} else if (copy) {
+		/* The cached header gets no index: only the copy has one. */
 		copy->sec = info->sec;
-		sfu_stat_inc(SFU_STAT_kernel_copies_made);
+		keep = !sfu_copy_index(copy);
+		if (keep)
+			sfu_stat_inc(SFU_STAT_kernel_copies_made);
 	}
 	info->sec.reader.buf = NULL;
-	if (!err && copy)
+	if (keep)
 		return copy;
 	if (copy)
 		sfu_copy_put(copy);
@@ -439,6 +443,10 @@ struct sfu_sframe_copy *sfu_copy_read(struct file *file, u64 off, u64 size, u64 
 		*err = -ENOEXEC;
 		goto fail;
 	}
+	if (sfu_copy_index(c)) {
+		*err = -ENOSPC;
+		goto fail;
+	}
 	sfu_stat_inc(SFU_STAT_kernel_copies_made);
 	*err = 0;
 	return c;
@@ -480,7 +488,7 @@ static struct sfu_sframe_copy *sfu_reload(struct file *file, const struct sfu_fi
 			       info->sframe_vaddr, copy->data, &copy->sec);
 	if (sc)
 		fput(sc);
-	if (err) {
+	if (err || sfu_copy_index(copy)) {
 		sfu_copy_put(copy);
 		return NULL;
 	}

@@ -38,8 +38,10 @@
  *
  * The bytes are copied from user memory once and validated in the copy,
  * which lookups then use: what user space does to its own bytes afterwards
- * changes nothing.  Beyond max_kernel_bytes the copy is dropped after
- * validation and lookups read user memory.  Both ranges must be mapped in
+ * changes nothing.  Beyond max_kernel_bytes (the copy and its FRE index,
+ * sfu_copy_index()) there is no copy and lookups read user memory, where
+ * those in functions of more than SFRAME_FRE_INDEX_STRIDE rows are
+ * refused.  Both ranges must be mapped in
  * @mm, the text executable and the data readable; a section already
  * covering part of either range is replaced.
  *
@@ -90,6 +92,15 @@ int sfu_registry_add(struct mm_struct *mm, unsigned long sframe_addr, unsigned l
 		err = -ENOEXEC;
 		goto free;
 	}
+	/* A copy is kept with its FRE index or not at all: then user memory is read. */
+	if (copy) {
+		copy->sec = check;
+		if (sfu_copy_index(copy)) {
+			sfu_copy_put(copy);	/* @buf with it */
+			copy = NULL;
+			buf = NULL;
+		}
+	}
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s) {
@@ -104,7 +115,6 @@ int sfu_registry_add(struct mm_struct *mm, unsigned long sframe_addr, unsigned l
 	s->data_end = sframe_addr + sframe_size;
 	strscpy(s->name, "[explicit]", sizeof(s->name));
 	if (copy) {
-		copy->sec = check;
 		s->copy = copy;
 		sfu_stat_inc(SFU_STAT_kernel_copies_made);
 	} else {

@@ -62,10 +62,15 @@ struct sfu_file_id {
  * @user: the user it is charged to (max_kernel_bytes_per_user)
  * @sec: the parsed header, reading @data (SFRAME_READER_BUFFER); its vaddr
  *       is the ELF file's link-time address of the section, or for an
- *       explicit registration the user address it was copied from
+ *       explicit registration the user address it was copied from; its
+ *       fre_index is @index
+ * @index: the FRE index of the functions of many rows (sfu_copy_index()),
+ *         or NULL when no function needs one
+ * @index_size: bytes of @index, counted against the budgets like @size
  * @data: the section's bytes
  *
- * Immutable once handed out; freed by the last sfu_copy_put().
+ * Immutable once handed out; freed, @index with it, by the last
+ * sfu_copy_put().
  */
 struct sfu_sframe_copy {
 	refcount_t ref;
@@ -74,6 +79,8 @@ struct sfu_sframe_copy {
 	size_t size;
 	struct sfu_user *user;
 	struct sfu_sframe_section sec;
+	void *index;
+	size_t index_size;
 	u8 data[];
 };
 
@@ -263,6 +270,7 @@ bool sfu_registry_running(void);
 /* copy.c */
 struct sfu_sframe_copy *sfu_copy_alloc(size_t size);
 int sfu_copy_init(struct sfu_sframe_copy *c, unsigned long vaddr);
+int sfu_copy_index(struct sfu_sframe_copy *c);
 void sfu_copy_put(struct sfu_sframe_copy *c);
 struct sfu_sframe_copy *sfu_copy_get_slot(struct sfu_sframe_copy **slot);
 struct sfu_sframe_copy *sfu_copy_set_slot(struct sfu_sframe_copy **slot,

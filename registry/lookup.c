@@ -66,6 +66,10 @@ static __always_inline int sfu_lookup_result(int err)
 	case -SFRAME_E_FAULT:
 		sfu_stat_inc(SFU_STAT_lookup_fault);
 		return -EFAULT;
+	case -SFRAME_E_NO_INDEX:
+		/* A long function in a section without a kernel copy. */
+		sfu_stat_inc(SFU_STAT_lookup_unindexed);
+		return -E2BIG;
 	default:
 		sfu_stat_inc(SFU_STAT_lookup_error);
 		return -EBADMSG;
@@ -255,8 +259,9 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_find_row);
  * Context: any, with @nofault; task context otherwise.
  * Return: 0; -ENOENT when nothing registered describes @pc (no section, or
  * one that awaits a re-check, or no row for @pc in it); -EFAULT when
- * section memory could not be read; -EBADMSG when the section's data for
- * @pc is invalid.
+ * section memory could not be read; -E2BIG when @pc's function has more
+ * rows than a lookup scans and its section no FRE index (no kernel copy);
+ * -EBADMSG when the section's data for @pc is invalid.
  */
 int sfu_find_rules(struct mm_struct *mm, unsigned long pc, bool nofault,
 		   struct sfu_frame_rules *rules)

@@ -87,6 +87,8 @@ static const char *const sfu_stat_names[SFU_STAT_NR] = {
 	[SFU_STAT_lookup_fault] = "lookup_fault",
 	/* lookups ended by bad section data */
 	[SFU_STAT_lookup_error] = "lookup_error",
+	/* lookups refused: a function of many rows in a section without an FRE index */
+	[SFU_STAT_lookup_unindexed] = "lookup_unindexed",
 	/* lookups that read the section from user memory (no kernel copy) */
 	[SFU_STAT_lookup_user] = "lookup_user",
 	/* kernel copies of sections made (from a file, or at registration) */

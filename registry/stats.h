@@ -46,6 +46,7 @@ enum sfu_stat {
 	SFU_STAT_lookup_busy,
 	SFU_STAT_lookup_fault,
 	SFU_STAT_lookup_error,
+	SFU_STAT_lookup_unindexed,
 	SFU_STAT_lookup_user,
 	SFU_STAT_kernel_copies_made,
 	SFU_STAT_kernel_copies_shared,

@@ -106,6 +106,7 @@ static const char * const sframe_error_names[SFRAME_E_NR] = {
 	[SFRAME_E_NO_FDE]	= "NO_FDE",
 	[SFRAME_E_NO_FRE]	= "NO_FRE",
 	[SFRAME_E_FAULT]	= "FAULT",
+	[SFRAME_E_NO_INDEX]	= "NO_INDEX",
 };
 
 static unsigned int sframe_err_code(int err)
@@ -155,7 +156,8 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_strerror);
  * @err: 0, SFRAME_E_xxx or -SFRAME_E_xxx
  *
  * FAULT -> -EFAULT; NO_FDE, NO_FRE -> -ENOENT (nothing describes the PC);
- * TOO_BIG -> -E2BIG; BAD_MAGIC, FOREIGN_ENDIAN, VERSION, FLAGS, ABI,
+ * TOO_BIG, NO_INDEX (more work than a lookup may do without an index)
+ * -> -E2BIG; BAD_MAGIC, FOREIGN_ENDIAN, VERSION, FLAGS, ABI,
  * ABI_MISMATCH -> -ENOEXEC (not a section this decoder can use); the other
  * codes (corrupt data) -> -EINVAL.
  *
@@ -172,6 +174,7 @@ int sfu_sframe_err_to_errno(int err)
 	case SFRAME_E_NO_FRE:
 		return -ENOENT;
 	case SFRAME_E_TOO_BIG:
+	case SFRAME_E_NO_INDEX:
 		return -E2BIG;
 	case SFRAME_E_BAD_MAGIC:
 	case SFRAME_E_FOREIGN_ENDIAN:

@@ -2,8 +2,10 @@
 /*
  * The decoder's lookup: the row for a PC, trusting no byte of the section
  * (it may have changed since validation): a binary search of the FDEs in
- * batches, then a scan of the function's FREs that steps over them with
- * the sframe_fre_tail[] table and decodes only the one that matches.
+ * batches, then -- for a function of many FREs, through the section's FRE
+ * index -- a scan of at most SFRAME_FRE_SCAN_MAX of the function's FREs
+ * that steps over them with the sframe_fre_tail[] table and decodes only
+ * the one that matches.
  */
 #include <linux/types.h>
 #include <linux/kernel.h>
@@ -231,6 +233,94 @@ static u64 sframe_window_room(const struct sfu_sframe_section *sec, u64 pos)
 	return min_t(u64, min(room, page), SFRAME_WINDOW_BYTES);
 }
 
+/**
+ * struct sframe_fre_span - the FREs of a function that a lookup may read
+ * @pos: section offset of the first of them
+ * @count: how many: at most SFRAME_FRE_SCAN_MAX
+ * @next_min: the least start offset the first may have: 0, or the start
+ *            of the index mark the scan starts at
+ * @more: the function has FREs after these, which the scan must not need
+ */
+struct sframe_fre_span {
+	u64 pos;
+	u32 count;
+	u32 next_min;
+	bool more;
+};
+
+/*
+ * Where the FRE scan for @target starts in @fde's FREs, and how many FREs
+ * it may read.  A function of up to SFRAME_FRE_INDEX_STRIDE FREs is
+ * scanned whole.  A longer one needs the section's FRE index: a binary
+ * search finds the function among the indexed ones, another the last of
+ * its marks that starts at or before @target, and the scan reads the
+ * SFRAME_FRE_INDEX_STRIDE FREs from that mark on and the one after, which
+ * is the next mark and starts after @target -- SFRAME_FRE_SCAN_MAX FREs.
+ *
+ * The index is the one the caller built, but the section's bytes may have
+ * changed since: the mark's offset is checked against the FRE sub-section,
+ * its start becomes the least start the scan accepts (so the scan still
+ * checks the FRE order), and the FREs left come from the FDE read now.
+ * Bytes that no longer match the index give a wrong but bounded row or an
+ * error, never a read outside the section or a longer scan.
+ */
+static int sframe_fre_span_find(const struct sfu_sframe_section *sec,
+				const struct sfu_sframe_fde *fde, u32 target,
+				struct sframe_fre_span *span)
+{
+	const struct sfu_sframe_fre_index *ix = sec->fre_index;
+	const struct sfu_sframe_fre_mark *marks;
+	u32 lo, hi, mid, n;
+	u64 skip;
+
+	span->pos = fde->fres_off;
+	span->count = fde->num_fres;
+	span->next_min = 0;
+	span->more = false;
+	if (fde->num_fres <= SFRAME_FRE_INDEX_STRIDE)
+		return 0;
+	if (!ix)
+		return -SFRAME_E_NO_INDEX;
+
+	/* The function's entry: the entries are sorted by FDE index. */
+	lo = 0;
+	hi = ix->nr_fdes;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (ix->fdes[mid].fde_idx < fde->idx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == ix->nr_fdes || ix->fdes[lo].fde_idx != fde->idx)
+		return -SFRAME_E_NO_INDEX;
+	marks = ix->marks + ix->fdes[lo].first;
+	n = ix->fdes[lo + 1].first - ix->fdes[lo].first;
+
+	/* Its marks that start at or before target: mark i is FRE (i + 1) * STRIDE. */
+	lo = 0;
+	hi = n;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (marks[mid].start <= target)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	skip = (u64)lo * SFRAME_FRE_INDEX_STRIDE;
+	if (skip >= fde->num_fres)
+		return -SFRAME_E_BAD_FDE;	/* fewer FREs than the index has marks */
+	if (lo) {
+		if (marks[lo - 1].off > sec->fre_end - fde->fres_off)
+			return -SFRAME_E_BAD_FDE;
+		span->pos += marks[lo - 1].off;
+		span->next_min = marks[lo - 1].start;
+	}
+	span->count = min_t(u64, fde->num_fres - skip, SFRAME_FRE_SCAN_MAX);
+	span->more = fde->num_fres - skip > SFRAME_FRE_SCAN_MAX;
+	return 0;
+}
+
 /* Take the FRE at @q, whose size was checked, as the one found so far. */
 static __always_inline void sframe_fre_take(struct sframe_fre_raw *fre, const u8 *q,
 					    unsigned long ab, u32 start, u8 info)
@@ -242,44 +332,55 @@ static __always_inline void sframe_fre_take(struct sframe_fre_raw *fre, const u8
 }
 
 /*
- * sframe_fre_find() - the last FRE of @fde that starts at or before @target
+ * sframe_fre_find() - the last FRE of @span that starts at or before @target
  * @sec: the section
  * @fde: from sfu_sframe_fde_get(), with at least one FRE
+ * @span: from sframe_fre_span_find(): where to start and how far to go
  * @target: offset of the PC from the function start (from the repeat block
  *          start for a PC-mask FDE)
  * @fre: the FRE found, with its data words
  * @next_start: set to the start offset of the FRE after it, if there is one
+ * @read: set to the number of FREs whose start offset the scan read (or
+ *        tried to read, when that failed)
  *
  * Reads the start offset and info byte of each FRE up to the first one
- * that starts after @target, with the checks of sfu_sframe_fre_read() and of
- * the FRE order, and steps over the data words; only the FRE found has its
- * words read.  Where the next FREs would fit in the bytes at hand whatever
- * their size -- the rest of a buffer, or a window of up to
- * SFRAME_WINDOW_BYTES copied from user memory -- a run of them is scanned
- * with the loop bounded by how many fit and no size checked per FRE; in
- * the last bytes of the FRE sub-section each size is checked.  In user
- * memory an FRE just before a page boundary is read on its own.
+ * that starts after @target, at most @span->count of them, with the
+ * checks of sfu_sframe_fre_read() and of the FRE order, and steps over the
+ * data words; only the FRE found has its words read.  Where the next FREs
+ * would fit in the bytes at hand whatever their size -- the rest of a
+ * buffer, or a window of up to SFRAME_WINDOW_BYTES copied from user memory
+ * -- a run of them is scanned with the loop bounded by how many fit and no
+ * size checked per FRE; in the last bytes of the FRE sub-section each size
+ * is checked.  In user memory an FRE just before a page boundary is read
+ * on its own.
  *
  * Return: 1 if an FRE covers @target and the scan stopped at the next one,
- * 0 if the last FRE covers it, -SFRAME_E_NO_FRE if none does, or another
- * -SFRAME_E_xxx.
+ * 0 if the function's last FRE covers it, -SFRAME_E_NO_FRE if none does,
+ * -SFRAME_E_FRE_ORDER if the span ended before an FRE that starts after
+ * @target although the function has more (the bytes no longer match the
+ * index), or another -SFRAME_E_xxx.
  */
 static int sframe_fre_find(const struct sfu_sframe_section *sec, const struct sfu_sframe_fde *fde,
-			   u32 target, struct sframe_fre_raw *fre, u32 *next_start)
+			   const struct sframe_fre_span *span, u32 target,
+			   struct sframe_fre_raw *fre, u32 *next_start, u32 *read)
 {
 	unsigned long ab = 1UL << fde->fre_type, tail;
 	u32 mask = 0xffffffffU >> (32 - 8 * ab);
-	u32 left = fde->num_fres, k, start = 0, next_min = 0;
+	u32 left = span->count, k, start = 0, next_min = span->next_min;
 	u8 buf[SFRAME_WINDOW_BYTES], info, found_info = 0;
 	const u8 *q = NULL, *run, *found;
 	struct sframe_fre_raw one;
-	u64 pos = fde->fres_off, room = 0, avail;
+	u64 pos = span->pos, room = 0, avail;
 	bool have = false;
 	int ret = 0;
 
+	*read = 0;
 	if (fde->fre_type > SFRAME_FRE_TYPE_ADDR4 || pos > sec->fre_end)
 		return -SFRAME_E_BAD_FDE;
-	/* q points at the FRE at section offset pos, with room bytes at hand. */
+	/*
+	 * q points at the FRE at section offset pos, with room bytes at hand;
+	 * left counts the FREs of the span not yet stepped over or taken.
+	 */
 	while (left) {
 		if (room < SFRAME_FRE_MAX_BYTES) {
 			avail = sframe_window_room(sec, pos);
@@ -287,10 +388,12 @@ static int sframe_fre_find(const struct sfu_sframe_section *sec, const struct sf
 				/* User memory just before a page boundary: this FRE alone. */
 				ret = sfu_sframe_fre_read(sec, fde, pos, &one);
 				if (ret)
-					return ret;
+					goto bad;
 				start = one.start;
-				if (start < next_min)
-					return -SFRAME_E_FRE_ORDER;
+				if (start < next_min) {
+					ret = -SFRAME_E_FRE_ORDER;
+					goto bad;
+				}
 				if (start > target) {
 					ret = 1;
 					break;
@@ -306,24 +409,28 @@ static int sframe_fre_find(const struct sfu_sframe_section *sec, const struct sf
 			if (avail > room) {
 				ret = sfu_sframe_read_ptr(&sec->reader, pos, avail, buf, &q);
 				if (ret)
-					return ret;
+					goto bad;
 				room = avail;
 			}
 		}
 
 		if (room < SFRAME_FRE_MAX_BYTES) {
 			/* The last bytes of the FRE sub-section: check the size. */
-			if (room < ab + 1)
-				return -SFRAME_E_BAD_FDE;
+			if (room < ab + 1) {
+				ret = -SFRAME_E_BAD_FDE;
+				goto bad;
+			}
 			start = sframe_get_le(q, ab);
 			info = q[ab];
 			tail = sframe_fre_tail[info];
 			if (!tail)
-				return -SFRAME_E_BAD_FRE;
-			if (ab + tail > room)
-				return -SFRAME_E_BAD_FDE;
-			if (start < next_min)
-				return -SFRAME_E_FRE_ORDER;
+				ret = -SFRAME_E_BAD_FRE;
+			else if (ab + tail > room)
+				ret = -SFRAME_E_BAD_FDE;
+			else if (start < next_min)
+				ret = -SFRAME_E_FRE_ORDER;
+			if (ret)
+				goto bad;
 			if (start > target) {
 				ret = 1;
 				break;
@@ -349,10 +456,14 @@ static int sframe_fre_find(const struct sfu_sframe_section *sec, const struct sf
 			start = sframe_le32(q) & mask;
 			info = q[ab];
 			tail = sframe_fre_tail[info];
-			if (!tail)
-				return -SFRAME_E_BAD_FRE;
-			if (start < next_min)
-				return -SFRAME_E_FRE_ORDER;
+			if (!tail) {
+				ret = -SFRAME_E_BAD_FRE;
+				goto bad_run;
+			}
+			if (start < next_min) {
+				ret = -SFRAME_E_FRE_ORDER;
+				goto bad_run;
+			}
 			if (start > target) {
 				ret = 1;
 				break;
@@ -368,51 +479,50 @@ static int sframe_fre_find(const struct sfu_sframe_section *sec, const struct sf
 			sframe_fre_take(fre, found, ab, next_min - 1, found_info);
 			have = true;
 		}
-		if (ret)
+		if (ret) {
+			/* The k FREs of the run from the one stopped at were not stepped over. */
+			left += k;
 			break;
+		}
 		pos += q - run;
 		room -= q - run;
 	}
+	/* Those stepped over or taken, and the one stopped at. */
+	*read = span->count - left + ret;
 	if (!have)
 		return -SFRAME_E_NO_FRE;
-	if (ret)
+	if (ret) {
 		*next_start = start;
+		return ret;
+	}
+	/* The span ended and the function goes on: the index no longer fits. */
+	if (span->more)
+		return -SFRAME_E_FRE_ORDER;
+	return 0;
+
+bad_run:
+	left += k;
+bad:
+	*read = span->count - left + 1;
 	return ret;
 }
 
-/**
- * sfu_sframe_find_row() - the row that describes @pc
- * @sec: initialized (and preferably validated) section
- * @pc: address to look up
- * @row: filled on success
- *
- * Binary search over the FDEs, then a scan of the function's FREs that
- * decodes only the row found.  Safe on its own even if the section bytes
- * changed after validation: every offset is re-checked, the search takes
- * at most 22 probes (plus at most SFRAME_MAX_EMPTY_FDE_SKIP zero-size FDEs
- * stepped over) and the scan at most SFRAME_MAX_FDE_FRES, and nothing
- * divides by a value read from the section without checking it.  A PC at
- * a function's end belongs to the next function or none; a zero-size
- * function matches nothing.  A V3 FDE without FREs describes an outermost
- * frame.
- *
- * Section bytes are read in runs: in place from a buffer; from user memory
- * with one copy per probed FDE start until the FDEs left to probe fit in
- * 128 bytes, one for those, one for the FDE found (two for V3) and one per
- * window of up to 128 bytes of FREs.
- *
- * Return: 0, -SFRAME_E_NO_FDE, -SFRAME_E_NO_FRE, or another -SFRAME_E_xxx
- * if the data is bad.
+/*
+ * sfu_sframe_find_row(), and the FREs its scan read into *@fres: 0 when no
+ * FRE was read.  The one caller of the helpers above, which are inlined
+ * into it.
  */
-int sfu_sframe_find_row(const struct sfu_sframe_section *sec, unsigned long pc,
-			struct sfu_sframe_row *row)
+static int sframe_find_row(const struct sfu_sframe_section *sec, unsigned long pc,
+			   struct sfu_sframe_row *row, u32 *fres)
 {
+	struct sframe_fre_span span;
 	struct sframe_fre_raw fre;
 	struct sfu_sframe_fde fde;
 	u32 lo = 0, j, target, next_start = 0;
 	u64 block = 0, end;
 	int err, has_next;
 
+	*fres = 0;
 	/* Last FDE starting at or before pc. */
 	err = sframe_fde_find(sec, pc, &lo);
 	if (err)
@@ -457,11 +567,14 @@ int sfu_sframe_find_row(const struct sfu_sframe_section *sec, unsigned long pc,
 		return 0;
 	}
 
+	err = sframe_fre_span_find(sec, &fde, target, &span);
+	if (err)
+		return err;
 	/* Set on every path that finds one; gcc cannot always tell. */
 	fre.start = 0;
 	fre.info = 0;
 	fre.count = 0;
-	has_next = sframe_fre_find(sec, &fde, target, &fre, &next_start);
+	has_next = sframe_fre_find(sec, &fde, &span, target, &fre, &next_start, fres);
 	if (has_next < 0)
 		return has_next;
 
@@ -477,4 +590,64 @@ int sfu_sframe_find_row(const struct sfu_sframe_section *sec, unsigned long pc,
 	row->end = fde.func_start + min_t(u64, end, fde.func_size);
 	return 0;
 }
+
+/**
+ * sfu_sframe_find_row() - the row that describes @pc
+ * @sec: initialized (and preferably validated) section, with its FRE index
+ *       if it has functions of more than SFRAME_FRE_INDEX_STRIDE FREs
+ * @pc: address to look up
+ * @row: filled on success
+ *
+ * Binary search over the FDEs, then a scan of at most SFRAME_FRE_SCAN_MAX
+ * of the function's FREs that decodes only the row found: from the first
+ * FRE for a function of up to SFRAME_FRE_INDEX_STRIDE FREs, from the FRE
+ * index's last mark at or before @pc (a binary search too) for a longer
+ * one.  Safe on its own even if the section bytes changed after
+ * validation: every offset is re-checked, the search takes at most 22
+ * probes (plus at most SFRAME_MAX_EMPTY_FDE_SKIP zero-size FDEs stepped
+ * over), the index searches at most 32 more (21 over 2^20 functions, 11
+ * over a function's 2047 marks), the scan reads at most
+ * SFRAME_FRE_SCAN_MAX FREs whatever the bytes or the index say, and
+ * nothing divides by a value read from the section without checking it.
+ * A PC at a function's end belongs to the next function or none; a
+ * zero-size function matches nothing.  A V3 FDE without FREs describes an
+ * outermost frame.
+ *
+ * Section bytes are read in runs: in place from a buffer; from user memory
+ * with one copy per probed FDE start until the FDEs left to probe fit in
+ * 128 bytes, one for those, one for the FDE found (two for V3) and one per
+ * window of up to 128 bytes of FREs.
+ *
+ * Return: 0, -SFRAME_E_NO_FDE, -SFRAME_E_NO_FRE, -SFRAME_E_NO_INDEX for a
+ * function of more than SFRAME_FRE_INDEX_STRIDE FREs that @sec has no FRE
+ * index for, or another -SFRAME_E_xxx if the data is bad.
+ */
+int sfu_sframe_find_row(const struct sfu_sframe_section *sec, unsigned long pc,
+			struct sfu_sframe_row *row)
+{
+	u32 fres;
+
+	return sframe_find_row(sec, pc, row, &fres);
+}
 EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_find_row);
+
+/**
+ * sfu_sframe_find_row_counted() - sfu_sframe_find_row(), counting its work
+ * @sec: as for sfu_sframe_find_row()
+ * @pc: address to look up
+ * @row: filled on success
+ * @fres: set to the number of FREs whose start offset the scan read, the
+ *        work that depends on the function's size: at most
+ *        SFRAME_FRE_SCAN_MAX, also when the lookup fails (0 when it failed
+ *        before the scan)
+ *
+ * For the tests and tools that show the bound holds.
+ *
+ * Return: as sfu_sframe_find_row().
+ */
+int sfu_sframe_find_row_counted(const struct sfu_sframe_section *sec, unsigned long pc,
+				struct sfu_sframe_row *row, u32 *fres)
+{
+	return sframe_find_row(sec, pc, row, fres);
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_find_row_counted);

@@ -313,3 +313,155 @@ int sfu_sframe_section_validate(const struct sfu_sframe_section *sec)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_section_validate);
+
+/* Bytes of an FRE index of @nr_fdes functions with @nr_marks marks in all. */
+static size_t sframe_fre_index_bytes(u32 nr_fdes, u32 nr_marks)
+{
+	return sizeof(struct sfu_sframe_fre_index) +
+	       ((size_t)nr_fdes + 1) * sizeof(struct sfu_sframe_fre_index_fde) +
+	       (size_t)nr_marks * sizeof(struct sfu_sframe_fre_mark);
+}
+
+/*
+ * The functions of @sec with more than SFRAME_FRE_INDEX_STRIDE FREs, and
+ * their marks: (num_fres - 1) / SFRAME_FRE_INDEX_STRIDE each.  FRE counts
+ * adding up past the header's total are refused, as validation does, so
+ * that the index stays below num_fres / SFRAME_FRE_INDEX_STRIDE marks.
+ */
+static int sframe_fre_index_count(const struct sfu_sframe_section *sec, u32 *nr_fdes,
+				  u32 *nr_marks)
+{
+	struct sfu_sframe_fde fde;
+	u64 fres = 0;
+	u32 i;
+	int err;
+
+	*nr_fdes = 0;
+	*nr_marks = 0;
+	for (i = 0; i < sec->num_fdes; i++) {
+		err = sfu_sframe_fde_get(sec, i, &fde);
+		if (err)
+			return err;
+		fres += fde.num_fres;
+		if (fres > sec->num_fres)
+			return -SFRAME_E_BAD_FDE;
+		if (fde.num_fres <= SFRAME_FRE_INDEX_STRIDE)
+			continue;
+		(*nr_fdes)++;
+		*nr_marks += (fde.num_fres - 1) / SFRAME_FRE_INDEX_STRIDE;
+	}
+	return 0;
+}
+
+/**
+ * sfu_sframe_fre_index_size() - the memory the FRE index of a section takes
+ * @sec: initialized (and preferably validated) section
+ * @bytes: set to the bytes sfu_sframe_fre_index_build() needs, 0 if no
+ *         function has more than SFRAME_FRE_INDEX_STRIDE FREs
+ *
+ * 8 bytes per indexed function and per mark, a mark per
+ * SFRAME_FRE_INDEX_STRIDE FREs of those functions: at most a quarter of a
+ * byte per FRE of the section and 8 bytes per function with more than
+ * SFRAME_FRE_INDEX_STRIDE FREs, plus 32.  Reads every FDE once.
+ *
+ * Return: 0 or -SFRAME_E_xxx.
+ */
+int sfu_sframe_fre_index_size(const struct sfu_sframe_section *sec, size_t *bytes)
+{
+	u32 nr_fdes, nr_marks;
+	int err;
+
+	*bytes = 0;
+	err = sframe_fre_index_count(sec, &nr_fdes, &nr_marks);
+	if (err)
+		return err;
+	if (nr_fdes)
+		*bytes = sframe_fre_index_bytes(nr_fdes, nr_marks);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_fre_index_size);
+
+/**
+ * sfu_sframe_fre_index_build() - index the functions of many FREs of a section
+ * @sec: initialized and (preferably) validated section; its @fre_index is
+ *       set on success
+ * @mem: at least the bytes sfu_sframe_fre_index_size() gave, aligned for a
+ *       pointer; the caller keeps it until no lookup can use @sec (or a
+ *       copy of it) any more, then frees it
+ * @bytes: size of @mem
+ *
+ * Walks the FREs of every function of more than SFRAME_FRE_INDEX_STRIDE
+ * FREs and marks every SFRAME_FRE_INDEX_STRIDE-th: its start offset and
+ * where it lies.  Every read is bounds-checked and the FREs must start in
+ * strictly ascending order, so the marks are sorted; counts that changed
+ * since sfu_sframe_fre_index_size() are refused.  Without such a function
+ * nothing is written and @sec keeps no index: it needs none.  Work is
+ * O(num_fdes + num_fres), like validation's.
+ *
+ * Return: 0, -SFRAME_E_TOO_BIG if @bytes is too small, or another
+ * -SFRAME_E_xxx.
+ */
+int sfu_sframe_fre_index_build(struct sfu_sframe_section *sec, void *mem, size_t bytes)
+{
+	struct sfu_sframe_fre_index *ix = mem;
+	struct sfu_sframe_fre_index_fde *fdes;
+	struct sfu_sframe_fre_mark *marks;
+	u32 nr_fdes, nr_marks, f = 0, m = 0, i, j, prev = 0;
+	struct sframe_fre_raw fre;
+	struct sfu_sframe_fde fde;
+	u64 pos, fres = 0;
+	int err;
+
+	err = sframe_fre_index_count(sec, &nr_fdes, &nr_marks);
+	if (err || !nr_fdes)
+		return err;
+	if (bytes < sframe_fre_index_bytes(nr_fdes, nr_marks))
+		return -SFRAME_E_TOO_BIG;
+	fdes = (struct sfu_sframe_fre_index_fde *)(ix + 1);
+	marks = (struct sfu_sframe_fre_mark *)(fdes + nr_fdes + 1);
+
+	for (i = 0; i < sec->num_fdes; i++) {
+		err = sfu_sframe_fde_get(sec, i, &fde);
+		if (err)
+			return err;
+		/* The walk stays within the header's count, as in the first pass. */
+		fres += fde.num_fres;
+		if (fres > sec->num_fres)
+			return -SFRAME_E_BAD_FDE;
+		if (fde.num_fres <= SFRAME_FRE_INDEX_STRIDE)
+			continue;
+		if (f == nr_fdes)
+			return -SFRAME_E_BAD_FDE;
+		fdes[f].fde_idx = i;
+		fdes[f].first = m;
+		f++;
+		pos = fde.fres_off;
+		for (j = 0; j < fde.num_fres; j++) {
+			err = sfu_sframe_fre_read(sec, &fde, pos, &fre);
+			if (err)
+				return err;
+			if (j && fre.start <= prev)
+				return -SFRAME_E_FRE_ORDER;
+			prev = fre.start;
+			if (j && !(j % SFRAME_FRE_INDEX_STRIDE)) {
+				if (m == nr_marks)
+					return -SFRAME_E_BAD_FDE;
+				marks[m].start = fre.start;
+				marks[m].off = pos - fde.fres_off;
+				m++;
+			}
+			pos += fre.bytes;
+		}
+	}
+	if (f != nr_fdes || m != nr_marks)
+		return -SFRAME_E_BAD_FDE;
+	fdes[f].fde_idx = ~0U;
+	fdes[f].first = m;
+	ix->nr_fdes = nr_fdes;
+	ix->nr_marks = nr_marks;
+	ix->fdes = fdes;
+	ix->marks = marks;
+	sec->fre_index = ix;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_fre_index_build);

@@ -5,9 +5,10 @@
  * of the AMD64 and AArch64 (little-endian) ABIs.
  *
  * The same source builds in the kernel module and in the userspace tools.
- * It allocates nothing, and every section byte is read through
- * sfu_sframe_read() or sfu_sframe_read_ptr(), so the section may live in user memory
- * that changes or disappears at any time: sfu_sframe_find_row() re-checks
+ * It allocates nothing (the memory of an FRE index is the caller's), and
+ * every section byte is read through sfu_sframe_read() or
+ * sfu_sframe_read_ptr(), so the section may live in user memory that
+ * changes or disappears at any time: sfu_sframe_find_row() re-checks
  * everything it reads.
  */
 #ifndef _SFRAME_H
@@ -23,7 +24,7 @@
  * Fixed limits, refused with SFRAME_E_TOO_BIG before any loop runs.  Real
  * sections are far below them (a large shared library has some 10^5 FDEs).
  * The per-function FRE limit is V3's own (a u16 count) applied to V1/V2 as
- * well, so that a lookup scans at most that many rows.
+ * well; it bounds the marks of one function in an FRE index (2047).
  */
 #define SFRAME_MAX_SECTION_SIZE	(256ULL << 20)
 #define SFRAME_MAX_FDES		(1024U * 1024U)
@@ -31,6 +32,60 @@
 #define SFRAME_MAX_FDE_FRES	0xffffU
 /* Zero-size FDEs a lookup steps over to reach the function before them. */
 #define SFRAME_MAX_EMPTY_FDE_SKIP	16
+
+/*
+ * FREs are variable-size and a function may have 65535 of them, so a scan
+ * from the first would be unbounded work for a lookup in NMI context.  A
+ * function of more than SFRAME_FRE_INDEX_STRIDE FREs is looked up through
+ * the section's FRE index, which marks every SFRAME_FRE_INDEX_STRIDE-th of
+ * its FREs: a binary search over the marks, then a scan of at most
+ * SFRAME_FRE_SCAN_MAX FREs.  Without an index such a function is refused
+ * (SFRAME_E_NO_INDEX); a shorter one is scanned whole.
+ */
+#define SFRAME_FRE_INDEX_STRIDE	32
+#define SFRAME_FRE_SCAN_MAX	(SFRAME_FRE_INDEX_STRIDE + 1)
+
+/**
+ * struct sfu_sframe_fre_mark - where one marked FRE lies
+ * @start: its start offset, as stored
+ * @off: its offset in bytes from the function's first FRE
+ */
+struct sfu_sframe_fre_mark {
+	u32 start;
+	u32 off;
+};
+
+/**
+ * struct sfu_sframe_fre_index_fde - the marks of one indexed function
+ * @fde_idx: its index in the FDE array
+ * @first: index in &sfu_sframe_fre_index.marks of its first mark (FRE
+ *         SFRAME_FRE_INDEX_STRIDE); its marks end where the next
+ *         function's begin
+ */
+struct sfu_sframe_fre_index_fde {
+	u32 fde_idx;
+	u32 first;
+};
+
+/**
+ * struct sfu_sframe_fre_index - marks of the functions with many FREs
+ * @nr_fdes: functions indexed
+ * @nr_marks: marks of all of them
+ * @fdes: the functions, by ascending @fde_idx, then an entry whose @first
+ *        is @nr_marks
+ * @marks: FREs SFRAME_FRE_INDEX_STRIDE, 2 * SFRAME_FRE_INDEX_STRIDE, ...
+ *         of each function in turn
+ *
+ * Built by sfu_sframe_fre_index_build() in one block of memory the caller
+ * provides; 8 bytes per mark and per indexed function.  A lookup trusts
+ * the index to be the one it built, not to match the section's bytes.
+ */
+struct sfu_sframe_fre_index {
+	u32 nr_fdes;
+	u32 nr_marks;
+	const struct sfu_sframe_fre_index_fde *fdes;
+	const struct sfu_sframe_fre_mark *marks;
+};
 
 /**
  * struct sfu_sframe_section - a section whose header has been checked
@@ -50,6 +105,8 @@
  * @fde_off: section offset of the FDE array
  * @fre_off: section offset of the FRE sub-section
  * @fre_end: @fre_off + @fre_len; bytes after it are ignored
+ * @fre_index: the FRE index, NULL until sfu_sframe_fre_index_build(); the
+ *             memory is the caller's, and must outlive every lookup
  */
 struct sfu_sframe_section {
 	struct sfu_sframe_reader reader;
@@ -66,6 +123,7 @@ struct sfu_sframe_section {
 	u64 fde_off;
 	u64 fre_off;
 	u64 fre_end;
+	const struct sfu_sframe_fre_index *fre_index;
 };
 
 /**
@@ -190,8 +248,12 @@ struct sfu_sframe_row {
 int sfu_sframe_section_init(struct sfu_sframe_section *sec, const struct sfu_sframe_reader *r,
 			    unsigned long sframe_vaddr, int expected_abi);
 int sfu_sframe_section_validate(const struct sfu_sframe_section *sec);
+int sfu_sframe_fre_index_size(const struct sfu_sframe_section *sec, size_t *bytes);
+int sfu_sframe_fre_index_build(struct sfu_sframe_section *sec, void *mem, size_t bytes);
 int sfu_sframe_find_row(const struct sfu_sframe_section *sec, unsigned long pc,
 			struct sfu_sframe_row *row);
+int sfu_sframe_find_row_counted(const struct sfu_sframe_section *sec, unsigned long pc,
+				struct sfu_sframe_row *row, u32 *fres);
 int sfu_sframe_fde_get(const struct sfu_sframe_section *sec, u32 idx, struct sfu_sframe_fde *fde);
 int sfu_sframe_fre_next(const struct sfu_sframe_section *sec, const struct sfu_sframe_fde *fde,
 			u64 *pos, struct sfu_sframe_row *row);

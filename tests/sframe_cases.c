@@ -1003,6 +1003,44 @@ static size_t b_flex_zero_word_left_over(u8 *b, size_t cap, u64 *va)
 	return patched(b_flex(b, cap, va), b, cap, case_fre_pos(&flex_v3, 0, 3) + 2 + 2, 0, 1);
 }
 
+/* ---- functions of many rows -------------------------------------- */
+
+/*
+ * One function of SFRAME_FRE_INDEX_STRIDE rows (the most a lookup scans
+ * without an FRE index) or one more (the fewest it refuses without one):
+ * row n at offset n, CFA sp + 8, 16 or 24.
+ */
+#define ROW(start, cfa) { start, FRE_SP | FRE_N(1) | FRE_S1, { cfa } }
+static const struct case_fre rows33[] = {
+	ROW(0, 8), ROW(1, 16), ROW(2, 24), ROW(3, 8), ROW(4, 16), ROW(5, 24), ROW(6, 8),
+	ROW(7, 16), ROW(8, 24), ROW(9, 8), ROW(10, 16), ROW(11, 24), ROW(12, 8), ROW(13, 16),
+	ROW(14, 24), ROW(15, 8), ROW(16, 16), ROW(17, 24), ROW(18, 8), ROW(19, 16),
+	ROW(20, 24), ROW(21, 8), ROW(22, 16), ROW(23, 24), ROW(24, 8), ROW(25, 16),
+	ROW(26, 24), ROW(27, 8), ROW(28, 16), ROW(29, 24), ROW(30, 8), ROW(31, 16),
+	ROW(32, 24)
+};
+
+#undef ROW
+
+static size_t b_rows(u8 *b, size_t cap, u64 *va, u8 n)
+{
+	const struct case_fde fdes[] = { { 0x1000, 0x40, FDE_ADDR1, 0, 0, n, rows33 } };
+	const struct case_sec s = { 3, SFRAME_F_FDE_SORTED, SFRAME_ABI_AMD64_ENDIAN_LITTLE, -8, 0,
+				    ARRAY_SIZE(fdes), fdes };
+
+	return case_build(&s, b, cap, va);
+}
+
+static size_t b_rows_stride(u8 *b, size_t cap, u64 *va)
+{
+	return b_rows(b, cap, va, SFRAME_FRE_INDEX_STRIDE);
+}
+
+static size_t b_rows_stride_plus_1(u8 *b, size_t cap, u64 *va)
+{
+	return b_rows(b, cap, va, SFRAME_FRE_INDEX_STRIDE + 1);
+}
+
 /* ---- outermost rows ----------------------------------------------- */
 
 static size_t b_outermost(u8 *b, size_t cap, u64 *va)
@@ -1501,6 +1539,10 @@ const struct sframe_case sframe_cases[] = {
 	FIND("flex_ra_zero_and_fp_zero", b_flex_zero, AMD64, 0x5004, 0, "sp+16 u U"),
 	FIND("flex_fp_zero_after_ra_pair", b_flex_zero, AMD64, 0x500b, 0, "sp+16 u c-8"),
 	FIND("flex_ra_zero_then_fp_pair", b_flex_zero, AMD64, 0x501f, 0, "fp+16 c-16 U"),
+	FIND("function_of_32_rows_is_scanned_without_an_index", b_rows_stride, AMD64, 0x101e, 0,
+	     "sp+8 u f"),
+	FIND("function_of_33_rows_without_an_index_is_no_index", b_rows_stride_plus_1, AMD64,
+	     0x1000, E(NO_INDEX), NULL),
 
 	/* lookups that must stay safe when the bytes change after validation */
 	FIND_AFTER("fde_starts_rewritten_after_validation", b_fx_v2, av_all_starts_huge, AMD64,
@@ -1529,6 +1571,8 @@ const struct sframe_case sframe_cases[] = {
 		 NULL),
 	FIND_RAW("unvalidated_wrapping_function_is_bad_fde", b_func_wraps, AMD64,
 		 0xfffffffffffff800ULL, E(BAD_FDE), NULL),
+	FIND_RAW("unvalidated_function_of_33_rows_is_no_index", b_rows_stride_plus_1, AMD64,
+		 0x1020, E(NO_INDEX), NULL),
 };
 
 const unsigned int sframe_num_cases = ARRAY_SIZE(sframe_cases);

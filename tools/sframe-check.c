@@ -30,6 +30,7 @@
 #include <linux/kernel.h>
 
 #include "sframe/sframe.h"
+#include "tools/sframe_user.h"
 
 #ifndef EM_AARCH64
 #define EM_AARCH64 183
@@ -439,7 +440,19 @@ int main(int argc, char **argv)
 	if (o.dump) {
 		err = dump(&sec);
 	} else if (o.lookup) {
-		err = lookup(&sec, &o);
+		/*
+		 * What the kernel does with a validated copy.  Without
+		 * validation a section the index cannot walk is looked up
+		 * without one: its long functions then give NO_INDEX.
+		 */
+		err = sfu_sframe_fre_index_alloc(&sec);
+		if (err && !o.no_validate) {
+			printf("%s: refused: %s (FRE index)\n", name, sfu_sframe_strerror(err));
+			err = 1;
+		} else {
+			err = lookup(&sec, &o);
+		}
+		sfu_sframe_fre_index_free(&sec);
 	} else {
 		printf("%s: SFrame version %u, abi %s, flags 0x%02x (", name, sec.version,
 		       abi_name(sec.abi), sec.flags);

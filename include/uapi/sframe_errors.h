@@ -28,6 +28,9 @@
  * @SFRAME_E_NO_FDE: no function covers the PC
  * @SFRAME_E_NO_FRE: a function covers the PC but none of its rows does
  * @SFRAME_E_FAULT: the section memory could not be read
+ * @SFRAME_E_NO_INDEX: the PC's function has more rows than a lookup scans
+ *                     (SFRAME_FRE_INDEX_STRIDE), and the section has no FRE
+ *                     index for it: the lookup is refused, not done slowly
  * @SFRAME_E_NR: number of codes plus one (not an error)
  */
 enum sfu_sframe_error {
@@ -48,6 +51,7 @@ enum sfu_sframe_error {
 	SFRAME_E_NO_FDE,
 	SFRAME_E_NO_FRE,
 	SFRAME_E_FAULT,
+	SFRAME_E_NO_INDEX,
 	SFRAME_E_NR,
 };
 

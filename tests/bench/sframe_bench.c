@@ -35,6 +35,7 @@
 #else
 #include <linux/types.h>
 #include "sframe/sframe.h"
+#include "tools/sframe_user.h"
 #endif
 
 struct lookup {
@@ -131,6 +132,9 @@ static void setup(const char *buf, size_t size, unsigned long long vaddr)
 	err = sfu_sframe_section_init(&sec, &r, vaddr, 0);
 	if (!err)
 		err = sfu_sframe_section_validate(&sec);
+	/* As the kernel's copies have it: functions of many rows need it. */
+	if (!err)
+		err = sfu_sframe_fre_index_alloc(&sec);
 	if (err)
 		die("the decoder refuses the section", sfu_sframe_strerror(err));
 }

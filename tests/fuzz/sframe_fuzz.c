@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness for the SFrame decoder: the input is a section.  For a
- * few mapping addresses and both ABIs it runs init, validate, a dump-style
- * walk of every FDE and FRE, and lookups of PCs around each function, and
- * traps when a property the kernel relies on breaks:
+ * few mapping addresses and both ABIs it runs init, validate, the FRE
+ * index build, a dump-style walk of every FDE and FRE, and lookups of PCs
+ * around each function with the index and without, and traps when a
+ * property the kernel relies on breaks:
  *  - a row found for a PC covers the PC and lies inside its function;
  *  - formatted rows fit SFRAME_ROW_FORMAT_MAX;
- *  - on a section that validated, a lookup gives a row or NO_FDE/NO_FRE,
- *    never a data error.
- * Memory errors are the sanitizers' business.
+ *  - no lookup reads more than SFRAME_FRE_SCAN_MAX FREs;
+ *  - a section that validated gets its FRE index, and a lookup with it
+ *    gives a row or NO_FDE/NO_FRE, never a data error (without it, also
+ *    NO_INDEX).
+ * The index is built for sections that do not validate too, when it can
+ * be, so that lookups with an index that does not fit the bytes are
+ * fuzzed as well.  Memory errors are the sanitizers' business.
  */
 #include <stddef.h>
 
@@ -16,6 +21,7 @@
 #include <linux/kernel.h>
 
 #include "sframe/sframe.h"
+#include "tools/sframe_user.h"
 
 static const u64 fuzz_vaddrs[] = {
 	0x21b0, 0x47d500, 0x7ffff7dd0000ULL, 0xfffffffffffff000ULL,
@@ -29,11 +35,15 @@ static void fuzz_lookup(const struct sfu_sframe_section *sec, u64 pc, bool valid
 {
 	char text[SFRAME_ROW_FORMAT_MAX];
 	struct sfu_sframe_row row;
+	u32 fres;
 	int err;
 
-	err = sfu_sframe_find_row(sec, pc, &row);
+	err = sfu_sframe_find_row_counted(sec, pc, &row, &fres);
+	if (fres > SFRAME_FRE_SCAN_MAX)
+		__builtin_trap();
 	if (err) {
-		if (valid && err != -SFRAME_E_NO_FDE && err != -SFRAME_E_NO_FRE)
+		if (valid && err != -SFRAME_E_NO_FDE && err != -SFRAME_E_NO_FRE &&
+		    (sec->fre_index || err != -SFRAME_E_NO_INDEX))
 			__builtin_trap();
 		return;
 	}
@@ -44,9 +54,8 @@ static void fuzz_lookup(const struct sfu_sframe_section *sec, u64 pc, bool valid
 		__builtin_trap();
 }
 
-static void fuzz_section(const struct sfu_sframe_section *sec)
+static void fuzz_lookups(const struct sfu_sframe_section *sec, bool valid)
 {
-	bool valid = !sfu_sframe_section_validate(sec);
 	struct sfu_sframe_row row;
 	struct sfu_sframe_fde fde;
 	u32 i, j;
@@ -70,6 +79,21 @@ static void fuzz_section(const struct sfu_sframe_section *sec)
 				break;
 			fuzz_lookup(sec, row.start, valid);
 		}
+	}
+}
+
+static void fuzz_section(struct sfu_sframe_section *sec)
+{
+	bool valid = !sfu_sframe_section_validate(sec);
+	int err;
+
+	fuzz_lookups(sec, valid);
+	err = sfu_sframe_fre_index_alloc(sec);
+	if (valid && err)
+		__builtin_trap();
+	if (!err && sec->fre_index) {
+		fuzz_lookups(sec, valid);
+		sfu_sframe_fre_index_free(sec);
 	}
 }
 

@@ -24,6 +24,7 @@
 
 #include "sframe/sframe.h"
 #include "tools/sframe_gen.h"
+#include "tools/sframe_user.h"
 
 static void fuzz_check_output(const struct sfg_output *out)
 {
@@ -47,7 +48,8 @@ static void fuzz_check_output(const struct sfg_output *out)
 	if (st->sframe_bytes != out->len)
 		__builtin_trap();
 
-	if (sfu_sframe_section_init(&sec, &r, 0, out->abi) || sfu_sframe_section_validate(&sec))
+	if (sfu_sframe_section_init(&sec, &r, 0, out->abi) || sfu_sframe_section_validate(&sec) ||
+	    sfu_sframe_fre_index_alloc(&sec))
 		__builtin_trap();
 	if (sec.version != SFRAME_VERSION_3 || sec.num_fdes != st->fdes || sec.num_fres != st->fres)
 		__builtin_trap();
@@ -61,6 +63,7 @@ static void fuzz_check_output(const struct sfg_output *out)
 		if (fde.func_size && sfu_sframe_find_row(&sec, fde.func_start, &row))
 			__builtin_trap();
 	}
+	sfu_sframe_fre_index_free(&sec);
 }
 
 /* The next FDE from *@i on that covers a byte; false at the end. */
