@@ -147,15 +147,21 @@ static void sfu_unwind_req_put(struct sfu_unwind_req *req)
 	kvfree(req);
 }
 
+/* Off sfu_remote_list: the target runs it, or it was never queued. */
+static void sfu_remote_unlist(struct sfu_unwind_req *req)
+{
+	spin_lock(&sfu_remote_lock);
+	list_del_init(&req->node);
+	spin_unlock(&sfu_remote_lock);
+	atomic_dec(&sfu_remote_pending);
+}
+
 /* Runs in the target thread, on its way back to user space or at exit. */
 static void sfu_unwind_task_work(struct callback_head *head)
 {
 	struct sfu_unwind_req *req = container_of(head, struct sfu_unwind_req, work);
 
-	spin_lock(&sfu_remote_lock);
-	list_del_init(&req->node);
-	spin_unlock(&sfu_remote_lock);
-	atomic_dec(&sfu_remote_pending);
+	sfu_remote_unlist(req);
 	/*
 	 * At exit the user stack is gone; after exec it is another program's,
 	 * in another mm, which the caller's permission does not cover; and
@@ -312,10 +318,7 @@ static int sfu_unwind_remote(struct task_struct *task, struct sfu_unwind_req **r
 		err = sfu_task_work_add(task, &req->work, sfu_unwind_task_work, TWA_SIGNAL);
 		if (err) {
 			/* The target is past the point where it runs task_work. */
-			spin_lock(&sfu_remote_lock);
-			list_del_init(&req->node);
-			spin_unlock(&sfu_remote_lock);
-			atomic_dec(&sfu_remote_pending);
+			sfu_remote_unlist(req);
 			sfu_unwind_req_put(req);
 			return -ESRCH;
 		}

@@ -26,6 +26,11 @@ param=/sys/module/sframe_unwind/parameters/sidecar_dir
 dbg=/sys/kernel/debug/sframe_unwind
 stat() { awk -v k="$1" '$1 == k { print $2 }' $dbg/stats; }
 bad() { echo "FAILED: $*"; fail=1; }
+# listed PID REGEX: a section line of PID in the sections file matches REGEX
+listed() {
+	re=$2 awk -v p="$1" '$1 == "mm" { on = $2 == p } on && $0 ~ ENVIRON["re"] { f = 1 }
+		END { exit !f }' $dbg/sections
+}
 # expect COUNTER CMD...: CMD runs and COUNTER goes up
 expect() {
 	c=$1
@@ -113,8 +118,7 @@ before=$(stat sidecar_used)
 setpriv --reuid=65534 --regid=65534 --clear-groups "$prog" 0 > /dev/null &
 spin=$!
 i=0
-until awk -v p="$spin" '$1 == "mm" { on = $2 == p } on && / chain-O2.nosframe sidecar$/ { f = 1 }
-	END { exit !f }' $dbg/sections; do
+until listed $spin ' chain-O2\.nosframe sidecar$'; do
 	i=$((i + 1))
 	[ $i -le 50 ] || { bad "nobody's process got no sidecar from a directory it cannot enter"; break; }
 	sleep 0.1
@@ -146,8 +150,7 @@ run chain --at body --nofault "$orig"
 
 # The vDSO: listed with the rows of its sidecar once it has one, not before.
 vdso_listed() { # PID: the sections of PID list the vDSO
-	awk -v p="$1" '$1 == "mm" { on = $2 == p } on && / \[vdso\] sidecar$/ { f = 1 } END { exit !f }' \
-		$dbg/sections
+	listed "$1" ' \[vdso\] sidecar$'
 }
 sleep 30 &
 pid=$!
