@@ -527,15 +527,22 @@ static int sfg_fde_add(struct sfg_fde_list *l, const struct sfg_fde *f)
 
 /*
  * List the FDEs of one CFI section with their PC ranges.  Entries libdw
- * cannot parse are skipped; FDEs whose range cannot be decoded are listed
- * nowhere (their bytes count as "no CFI").
+ * cannot parse are skipped (their bytes count as "no CFI").
+ *
+ * libdw finds the FDE for an address by its own lookup, which need not
+ * pick the FDE listed here where FDEs overlap, or where it reads an FDE
+ * this parser cannot.  So when an FDE of the section, with its CIE, names
+ * a register above SFG_MAX_DWARF_REG, or has a CIE or range that cannot be
+ * read here, no FDE of the section is walked with libdw at all.
  */
 static int sfg_list_fdes(Elf *elf, Elf_Scn *scn, bool eh_frame, const struct sfg_arch *arch,
 			 struct sfg_fde_list *l)
 {
 	const unsigned char *ident;
 	Dwarf_Off off = 0, next, cnext;
+	size_t first = l->n, i;
 	Dwarf_CFI_Entry e, ce;
+	bool unsafe = false;
 	Elf_Data *data;
 	GElf_Shdr sh;
 	int err;
@@ -563,21 +570,29 @@ static int sfg_list_fdes(Elf *elf, Elf_Scn *scn, bool eh_frame, const struct sfg
 		if (ret < 0 || dwarf_cfi_cie_p(&e))
 			continue;
 		if (dwarf_next_cfi(ident, data, eh_frame, e.fde.CIE_pointer, &cnext, &ce) ||
-		    !dwarf_cfi_cie_p(&ce) || !sfg_cie_parse(&ce.cie, eh_frame, &cie))
+		    !dwarf_cfi_cie_p(&ce))
 			continue;
+		if (!sfg_cie_parse(&ce.cie, eh_frame, &cie)) {
+			unsafe = true;
+			continue;
+		}
 
 		c.p = e.fde.start;
 		c.end = e.fde.end;
 		if (!sfg_read_encoded(&c, cie.fde_enc,
 				      sh.sh_addr + (u64)(e.fde.start - (const u8 *)data->d_buf),
 				      &f.lo) ||
-		    !sfg_read_encoded(&c, cie.fde_enc & 0x0f, 0, &range))
+		    !sfg_read_encoded(&c, cie.fde_enc & 0x0f, 0, &range)) {
+			unsafe = true;
 			continue;
+		}
 		if (!range)
 			continue;
 		f.hi = f.lo + range;
-		if (f.hi < f.lo)
+		if (f.hi < f.lo) {
+			unsafe = true;
 			continue;
+		}
 		if (range > UINT32_MAX)
 			f.reason = SFG_TOO_BIG;
 		f.insn_bytes = (u64)(cie.insns_end - cie.insns) + (u64)(c.end - c.p) + 1;
@@ -608,11 +623,14 @@ static int sfg_list_fdes(Elf *elf, Elf_Scn *scn, bool eh_frame, const struct sfg
 				f.reason = SFG_PAUTH;
 		}
 		if (scan & SFG_SCAN_BIG_REG)
-			f.reason = SFG_BAD_CFI;
+			unsafe = true;
 		err = sfg_fde_add(l, &f);
 		if (err)
 			return err;
 	}
+	if (unsafe)
+		for (i = first; i < l->n; i++)
+			l->v[i].reason = SFG_BAD_CFI;
 	return 0;
 }
 
