@@ -84,6 +84,7 @@ struct uw_flex {
 	u8 reg;
 	bool deref;
 	s32 off;
+	s32 add;	/* CFA only: SFRAME_F_SFU_CFA_ADDEND's addend after the deref */
 };
 
 struct uw_row {
@@ -122,6 +123,7 @@ struct uw_sec {
 #define R_FLEX(s, n, ...)	{ .start = (s), .kind = UW_ROW_FLEX, .nflex = (n), \
 				  .flex = { __VA_ARGS__ } }
 #define FX(r, d, o)		{ .reg = UW_REG_##r, .deref = (d), .off = (o) }
+#define FXA(r, o, a)		{ .reg = UW_REG_##r, .deref = true, .off = (o), .add = (a) }
 
 #define FN1(i, r0)		{ .idx = (i), .nrows = 1, .rows = { r0 } }
 #define FN2(i, r0, r1)		{ .idx = (i), .nrows = 2, .rows = { r0, r1 } }
@@ -189,7 +191,7 @@ static const struct uw_sec sec_pac = {
 /* V3 FLEX rows: every kind of CFA, RA and FP rule. */
 static const struct uw_sec sec_flex = {
 	.version = SFRAME_VERSION_3,
-	.nfuncs = 9,
+	.nfuncs = 10,
 	.funcs = {
 		/* CFA = *(FP - 8), RA = *(CFA - 8), FP = *(CFA - 16) */
 		FN1(0, R_FLEX(0, 6, FX(FP, true, -8), FX(CFA, true, -8), FX(CFA, true, -16))),
@@ -208,6 +210,8 @@ static const struct uw_sec sec_flex = {
 		/* CFA = SP + 16, RA = *(CFA - 8), FP unchanged */
 		FN1(7, R_FLEX(0, 4, FX(SP, false, 16), FX(CFA, true, -8))),
 		FN1(8, R_OUTERMOST(0)),
+		/* CFA = *(SP + 16) + 8 (OpenSSL's), RA = *(CFA - 8) */
+		FN1(9, R_FLEX(0, 4, FXA(SP, 16, 8), FX(CFA, true, -8))),
 	},
 };
 
@@ -769,6 +773,18 @@ static const struct uw_case uw_cases[] = {
 		.stop = SFU_STOP_OUTERMOST,
 	},
 	{
+		/* The SP the function saved, plus the RA's slot: the caller's SP. */
+		.name = "flex_cfa_loaded_then_the_addend_added",
+		.sec = &sec_flex,
+		.ip = V_TXT(9, 0x10), .sp = V_STK(0x1000),
+		.stack = { W(0x1010, V_STK(0x1ff8)), W(0x1ff8, V_TXT(8, 0x40)) },
+		.frames = {
+			F(V_TXT(9, 0x10), V_STK(0x2000), REGS),
+			F(V_TXT(8, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
+	},
+	{
 		.name = "flex_cfa_from_another_register_in_the_topmost_frame",
 		.sec = &sec_flex,
 		.ip = V_TXT(1, 0x10), .sp = V_STK(0x1000), .scratch = V_STK(0x1400),
@@ -1176,8 +1192,11 @@ static unsigned int uw_fre_words(const struct uw_row *r, s64 *w, u8 *info)
 	case UW_ROW_FLEX:
 		*info = 0;
 		for (i = 0; i < r->nflex / 2; i++) {
-			w[n++] = uw_flex_ctrl(&r->flex[i]);
+			w[n++] = uw_flex_ctrl(&r->flex[i]) |
+				 (r->flex[i].add ? SFRAME_FLEX_CTRL_SFU_ADDEND : 0);
 			w[n++] = r->flex[i].off;
+			if (r->flex[i].add)
+				w[n++] = r->flex[i].add;
 		}
 		break;
 	}
@@ -1242,7 +1261,7 @@ static size_t uw_build_section(const struct uw_env *env, const struct uw_sec *s,
 	uw_put_le(buf, SFRAME_HDR_MAGIC, SFRAME_MAGIC, 2);
 	uw_put_le(buf, SFRAME_HDR_VERSION, s->version, 1);
 	uw_put_le(buf, SFRAME_HDR_FLAGS, SFRAME_F_FDE_SORTED |
-		  (v3 ? SFRAME_F_FDE_FUNC_START_PCREL : 0), 1);
+		  (v3 ? SFRAME_F_FDE_FUNC_START_PCREL | SFRAME_F_SFU_CFA_ADDEND : 0), 1);
 	uw_put_le(buf, SFRAME_HDR_ABI_ARCH, uw_arch.id == UW_ARCH_X86_64 ?
 		  SFRAME_ABI_AMD64_ENDIAN_LITTLE : SFRAME_ABI_AARCH64_ENDIAN_LITTLE, 1);
 	uw_put_le(buf, SFRAME_HDR_CFA_FIXED_RA, (u8)uw_arch.fixed_ra, 1);

@@ -77,6 +77,7 @@ static __always_inline void sfu_sframe_rules(const struct sfu_sframe_row *row,
 		r->flags |= SFU_RULES_KEY_B;
 	r->cfa.base = sfu_sframe_base(row->cfa.base);
 	r->cfa.deref = row->cfa.deref;
+	r->cfa.addend = row->cfa.addend;
 	r->cfa.regnum = min_t(u32, row->cfa.regnum, U16_MAX);
 	r->cfa.offset = row->cfa.offset;
 	sfu_sframe_reg_rule(&row->ra, &r->ra);

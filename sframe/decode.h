@@ -286,12 +286,20 @@ static inline int sframe_decode_flex(const struct sfu_sframe_section *sec,
 		return -SFRAME_E_BAD_FRE;
 
 	/* The CFA is always computed from a register. */
-	if (!(ctrl & SFRAME_FLEX_CTRL_REG_P) || (ctrl & SFRAME_FLEX_CTRL_RESERVED))
+	if (!(ctrl & SFRAME_FLEX_CTRL_REG_P))
 		return -SFRAME_E_BAD_FRE;
 	row->cfa.regnum = SFRAME_FLEX_CTRL_REGNUM(ctrl);
 	row->cfa.base = sframe_reg_base(sec, row->cfa.regnum);
 	row->cfa.deref = ctrl & SFRAME_FLEX_CTRL_DEREF_P;
 	row->cfa.offset = fre->sword[SFRAME_FLEX_CFA_OFF];
+	/* The extension's addend: only after a deref, only where flagged. */
+	if (ctrl & SFRAME_FLEX_CTRL_SFU_ADDEND) {
+		if (!(sec->flags & SFRAME_F_SFU_CFA_ADDEND) || !row->cfa.deref ||
+		    fre->count <= SFRAME_FLEX_CFA_ADDEND)
+			return -SFRAME_E_BAD_FRE;
+		row->cfa.addend = fre->sword[SFRAME_FLEX_CFA_ADDEND];
+		w = SFRAME_FLEX_CFA_ADDEND + 1;
+	}
 
 	/* Then RA and FP, each a (control, offset) pair or one padding word. */
 	sframe_default_ra(sec, &row->ra);

@@ -56,7 +56,7 @@ static void sframe_format_rule(char *buf, size_t len, const struct sfu_sframe_re
  * @len: size of @buf; SFRAME_ROW_FORMAT_MAX is always enough
  *
  * The notation of binutils trunk: "sp+16", "fp+16" (FLEX: "sp+8",
- * "(r6-8)", "r10+0"), "c-16" for a slot at CFA-16, "u" for not saved,
+ * "(r6-8)", "r10+0"; "(sp+8)+8" with the extension's addend), "c-16" for a slot at CFA-16, "u" for not saved,
  * "f" for the fixed AMD64 RA slot, "U" for an RA padding word, "[s]" after
  * a signed RA; "RA undefined" for an outermost row.  Columns are separated
  * by one space.
@@ -65,17 +65,22 @@ static void sframe_format_rule(char *buf, size_t len, const struct sfu_sframe_re
  */
 int sfu_sframe_row_format(const struct sfu_sframe_row *row, char *buf, size_t len)
 {
-	char cfa[32], fp[32], ra[32];
+	char cfa[48], fp[32], ra[32];
 
 	if (row->flags & SFRAME_ROW_OUTERMOST)
 		return snprintf(buf, len, "RA undefined");
 
-	if (row->flags & SFRAME_ROW_FLEX)
+	if (row->flags & SFRAME_ROW_FLEX) {
 		sframe_format_reg(cfa, sizeof(cfa), row->cfa.base, row->cfa.regnum,
 				  row->cfa.deref, row->cfa.offset);
-	else
+		/* The extension's addend after the deref: "(sp+8)+8". */
+		if (row->cfa.addend)
+			snprintf(cfa + strlen(cfa), sizeof(cfa) - strlen(cfa), "%+d",
+				 row->cfa.addend);
+	} else {
 		snprintf(cfa, sizeof(cfa), "%s+%lld",
 			 row->cfa.base == SFRAME_BASE_SP ? "sp" : "fp", row->cfa.offset);
+	}
 	sframe_format_rule(fp, sizeof(fp), &row->fp);
 	if (row->flags & SFRAME_ROW_RA_PADDING)
 		snprintf(ra, sizeof(ra), "U");

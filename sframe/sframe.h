@@ -167,12 +167,14 @@ enum sfu_sframe_base {
  * @deref: CFA = *(base + offset) instead of base + offset (FLEX only)
  * @regnum: DWARF register number of the base (FLEX rows; SP/FP numbers are
  *          filled in for DEFAULT rows too)
+ * @addend: added after the deref (SFRAME_F_SFU_CFA_ADDEND sections), else 0
  * @offset: signed offset
  */
 struct sfu_sframe_cfa_rule {
 	u8 base;
 	bool deref;
 	u32 regnum;
+	s32 addend;
 	s64 offset;
 };
 

@@ -23,9 +23,16 @@
 #define SFRAME_F_FDE_SORTED		0x1	/* FDEs sorted by start address */
 #define SFRAME_F_FRAME_POINTER		0x2	/* V1/V2 only, never set by gas */
 #define SFRAME_F_FDE_FUNC_START_PCREL	0x4	/* function start relative to the field */
+/*
+ * sframe-unwind's extension of V3, set by sframe-gen only where it is used
+ * (Documentation/sframe-format.rst): the CFA of a FLEX FRE may be
+ * *(base + offset) + addend, for CFI's DW_OP_deref; DW_OP_plus_uconst.
+ * Other readers refuse the section for the unknown flag.
+ */
+#define SFRAME_F_SFU_CFA_ADDEND		0x80
 #define SFRAME_V1_F_ALL			0x7
 #define SFRAME_V2_F_ALL			0x7
-#define SFRAME_V3_F_ALL			0x5
+#define SFRAME_V3_F_ALL			(0x5 | SFRAME_F_SFU_CFA_ADDEND)
 
 /* abi_arch values. */
 #define SFRAME_ABI_AARCH64_ENDIAN_BIG		1
@@ -152,6 +159,14 @@
 #define SFRAME_FLEX_CTRL_REG_P		0x1	/* base is DWARF reg ctrl >> 3, else CFA */
 #define SFRAME_FLEX_CTRL_DEREF_P	0x2	/* value = *(base + offset) */
 #define SFRAME_FLEX_CTRL_RESERVED	0x4
+/*
+ * With SFRAME_F_SFU_CFA_ADDEND, the reserved bit in the CFA's control word
+ * (with deref_p) says a third word follows the CFA's pair, an addend:
+ * CFA = *(base + offset) + addend.  RA and FP follow as before, in the
+ * words that remain of the six.
+ */
+#define SFRAME_FLEX_CTRL_SFU_ADDEND	SFRAME_FLEX_CTRL_RESERVED
+#define SFRAME_FLEX_CFA_ADDEND		2
 #define SFRAME_FLEX_CTRL_REGNUM(ctrl)	((ctrl) >> 3)
 #define SFRAME_FLEX_CTRL_PADDING	0	/* no rule: the ABI default applies */
 #define SFRAME_FLEX_CFA_CTRL		0

@@ -1003,6 +1003,66 @@ static size_t b_flex_zero_word_left_over(u8 *b, size_t cap, u64 *va)
 	return patched(b_flex(b, cap, va), b, cap, case_fre_pos(&flex_v3, 0, 3) + 2 + 2, 0, 1);
 }
 
+/* ---- sframe-unwind's CFA addend (SFRAME_F_SFU_CFA_ADDEND) ------------ */
+
+/*
+ * The CFA's control word with the reserved bit: a third word, added after
+ * the deref.  What sframe-gen writes for OpenSSL's realigned frames.
+ *
+ * [0x6000,0x6004) sp+8 u f          no addend in a flagged section
+ * [0x6004,0x6008) (sp+24)+8 c-24 U  CFA = *(rsp + 24) + 8, RA padding, FP pair
+ * [0x6008,0x6010) (fp+88)+56 u f    CFA = *(rbp + 88) + 56, nothing else
+ */
+#define CTRL_ADD(ctrl)	((ctrl) | SFRAME_FLEX_CTRL_SFU_ADDEND)
+static const struct case_fre flex_add_fres[] = {
+	{ 0x00, FRE_N(2) | FRE_S1, { CTRL_REG(7), 8 } },
+	{ 0x04, FRE_N(6) | FRE_S1, { CTRL_ADD(CTRL_REG_DEREF(7)), 24, 8, 0, CTRL_CFA_DEREF, -24 } },
+	{ 0x08, FRE_N(3) | FRE_S1, { CTRL_ADD(CTRL_REG_DEREF(6)), 88, 56 } },
+};
+
+static const struct case_fde flex_add_fdes[] = {
+	{ 0x6000, 0x10, FDE_ADDR1, SFRAME_FDE_TYPE_FLEX, 0, ARRAY_SIZE(flex_add_fres),
+	  flex_add_fres },
+};
+
+static const struct case_sec flex_add_v3 = {
+	3, SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL | SFRAME_F_SFU_CFA_ADDEND,
+	SFRAME_ABI_AMD64_ENDIAN_LITTLE, -8, 0, ARRAY_SIZE(flex_add_fdes), flex_add_fdes
+};
+
+static size_t b_flex_add(u8 *b, size_t cap, u64 *va)
+{
+	return case_build(&flex_add_v3, b, cap, va);
+}
+
+static size_t b_flex_add_unflagged(u8 *b, size_t cap, u64 *va)
+{
+	struct case_sec s = flex_add_v3;
+
+	s.flags &= ~SFRAME_F_SFU_CFA_ADDEND;
+	return case_build(&s, b, cap, va);
+}
+
+static size_t b_flex_add_without_deref(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_flex_add(b, cap, va), b, cap, case_fre_pos(&flex_add_v3, 0, 2) + 2,
+		       CTRL_ADD(CTRL_REG(6)), 1);
+}
+
+static size_t b_flex_add_word_missing(u8 *b, size_t cap, u64 *va)
+{
+	/* N = 2: the control word asks for an addend the FRE does not have. */
+	size_t len = b_flex_add(b, cap, va), pos = case_fre_pos(&flex_add_v3, 0, 2);
+
+	len = patched(len, b, cap, pos + 1, FRE_N(2) | FRE_S1, 1);
+	return patched(len, b, cap, pos + 2, CTRL_ADD(CTRL_REG_DEREF(6)), 1);
+}
+
+static size_t b_flex_add_v2(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_flex_add(b, cap, va), b, cap, SFRAME_HDR_VERSION, 2, 1);
+}
+
 /* ---- functions of many rows -------------------------------------- */
 
 /*
@@ -1482,6 +1542,14 @@ const struct sframe_case sframe_cases[] = {
 	      E(BAD_FRE)),
 	VALID("flex_register_number_without_reg_p_is_bad_fre", b_flex_fp_regnum_without_reg_p,
 	      AMD64, E(BAD_FRE)),
+	VALID("flex_cfa_addend_in_flagged_section", b_flex_add, AMD64, 0),
+	VALID("flex_cfa_addend_without_the_flag_is_bad_fre", b_flex_add_unflagged, AMD64,
+	      E(BAD_FRE)),
+	VALID("flex_cfa_addend_without_deref_is_bad_fre", b_flex_add_without_deref, AMD64,
+	      E(BAD_FRE)),
+	VALID("flex_cfa_addend_word_missing_is_bad_fre", b_flex_add_word_missing, AMD64,
+	      E(BAD_FRE)),
+	INIT("v2_with_the_cfa_addend_flag_is_refused", b_flex_add_v2, 0, E(FLAGS)),
 
 	/* lookups */
 	FIND("pc_before_first_function_has_no_fde", b_amd64_v2, AMD64, 0xfff, E(NO_FDE), NULL),
@@ -1538,6 +1606,10 @@ const struct sframe_case sframe_cases[] = {
 	FIND("flex_ra_zero_ends_the_row", b_flex_zero, AMD64, 0x5003, 0, "sp+8 u U"),
 	FIND("flex_ra_zero_and_fp_zero", b_flex_zero, AMD64, 0x5004, 0, "sp+16 u U"),
 	FIND("flex_fp_zero_after_ra_pair", b_flex_zero, AMD64, 0x500b, 0, "sp+16 u c-8"),
+	FIND("flex_cfa_addend_flagged_but_unused", b_flex_add, AMD64, 0x6003, 0, "sp+8 u f"),
+	FIND("flex_cfa_deref_plus_addend_ra_padding_fp", b_flex_add, AMD64, 0x6004, 0,
+	     "(sp+24)+8 c-24 U"),
+	FIND("flex_cfa_deref_plus_addend_alone", b_flex_add, AMD64, 0x600f, 0, "(fp+88)+56 u f"),
 	FIND("flex_ra_zero_then_fp_pair", b_flex_zero, AMD64, 0x501f, 0, "fp+16 c-16 U"),
 	FIND("function_of_32_rows_is_scanned_without_an_index", b_rows_stride, AMD64, 0x101e, 0,
 	     "sp+8 u f"),

@@ -221,8 +221,12 @@ static void print_flag_names(u8 flags)
 		printf("%sFRAME_POINTER", sep);
 		sep = "|";
 	}
-	if (flags & SFRAME_F_FDE_FUNC_START_PCREL)
+	if (flags & SFRAME_F_FDE_FUNC_START_PCREL) {
 		printf("%sFDE_FUNC_START_PCREL", sep);
+		sep = "|";
+	}
+	if (flags & SFRAME_F_SFU_CFA_ADDEND)
+		printf("%sSFU_CFA_ADDEND", sep);
 }
 
 /* The header part of objdump --sframe (binutils trunk). */
@@ -245,8 +249,14 @@ static void dump_header(const struct sfu_sframe_section *sec)
 		printf("%11s%s%s\n", prefix, "SFRAME_F_FRAME_POINTER", flags ? "," : "");
 		prefix = " ";
 	}
-	if (flags & SFRAME_F_FDE_FUNC_START_PCREL)
-		printf("%11s%s\n", prefix, "SFRAME_F_FDE_FUNC_START_PCREL");
+	if (flags & SFRAME_F_FDE_FUNC_START_PCREL) {
+		flags &= ~SFRAME_F_FDE_FUNC_START_PCREL;
+		printf("%11s%s%s\n", prefix, "SFRAME_F_FDE_FUNC_START_PCREL", flags ? "," : "");
+		prefix = " ";
+	}
+	/* sframe-unwind's own extension: no objdump prints it. */
+	if (flags & SFRAME_F_SFU_CFA_ADDEND)
+		printf("%11s%s\n", prefix, "SFRAME_F_SFU_CFA_ADDEND");
 	if (sec->cfa_fixed_fp_offset)
 		printf("    CFA fixed FP offset: %d\n", sec->cfa_fixed_fp_offset);
 	if (sec->cfa_fixed_ra_offset)
@@ -271,7 +281,12 @@ static void dump_row(const struct sfu_sframe_row *row, u64 startpc)
 	fp = strtok_r(NULL, " ", &rest);
 	snprintf(ra, sizeof(ra), "%s%s", rest,
 		 (row->flags & SFRAME_ROW_RA_MANGLED) ? "" : "   ");
-	printf("  %-10s%-10s%-13s", cfa, fp, ra);
+	/*
+	 * objdump's columns; one that fills its width ("(sp+16)+64", with
+	 * sframe-unwind's CFA addend) gets a space after it, to stay apart.
+	 */
+	printf("  %-10s%s%-10s%s%-13s", cfa, strlen(cfa) >= 10 ? " " : "", fp,
+	       strlen(fp) >= 10 ? " " : "", ra);
 }
 
 static int dump(const struct sfu_sframe_section *sec)

@@ -717,15 +717,22 @@ static u8 sfg_classify_cfa(const struct sfg_arch *arch, Dwarf_Frame *frame,
 		return SFG_CFA_UNDEFINED;
 	if (sfg_plt_expr(arch, ops, n, rule))
 		return SFG_ROW_OK;
-	if (n > 2 || !sfg_op_breg(&ops[0], &reg, &off) || (n == 2 && ops[1].atom != DW_OP_deref))
+	/*
+	 * reg + off; *(reg + off), a CFA saved on a realigned stack; and
+	 * *(reg + off) + K, OpenSSL's form of it, whose saved value is the SP
+	 * before the call's return address was pushed.
+	 */
+	if (n > 3 || !sfg_op_breg(&ops[0], &reg, &off) || (n >= 2 && ops[1].atom != DW_OP_deref) ||
+	    (n == 3 && ops[2].atom != DW_OP_plus_uconst))
 		return SFG_CFA_EXPR;
 	if (reg > 0xff)
 		return SFG_CFA_EXPR;
-	if (!sfg_fits32(off))
+	if (!sfg_fits32(off) || (n == 3 && ops[2].number > INT32_MAX))
 		return SFG_OFFSET;
 	rule->cfa_reg = (u8)reg;
 	rule->cfa_off = (s32)off;
-	rule->cfa_deref = n == 2;
+	rule->cfa_deref = n >= 2;
+	rule->cfa_add = n == 3 ? (s32)ops[2].number : 0;
 	if (!arch->flex) {
 		if (rule->cfa_deref)
 			return SFG_CFA_EXPR;
@@ -837,6 +844,10 @@ static u8 sfg_classify(const struct sfg_arch *arch, Dwarf_Frame *frame, int ra_r
 	if (rule->rep_size &&
 	    (rule->ra.kind != SFG_LOC_CFA || rule->ra.off != arch->fixed_ra ||
 	     rule->fp.kind != SFG_LOC_SAME))
+		return SFG_CFA_EXPR;
+	/* An addend takes a word: with RA and FP pairs that is seven of six. */
+	if (rule->cfa_add && !sfg_rule_ra_default(arch, &rule->ra) &&
+	    rule->fp.kind != SFG_LOC_SAME)
 		return SFG_CFA_EXPR;
 	return SFG_ROW_OK;
 }

@@ -50,6 +50,7 @@ struct sfg_emit {
 	size_t cap_fdes;
 	struct sfg_buf fres;
 	u64 nfres;
+	bool cfa_addend;	/* a row uses SFRAME_F_SFU_CFA_ADDEND */
 };
 
 static int sfg_buf_put(struct sfg_buf *b, const void *src, size_t len)
@@ -113,12 +114,20 @@ static bool sfg_rule_equal(const struct sfg_rule *a, const struct sfg_rule *b)
 		return a->outermost == b->outermost;
 	return a->ra_signed == b->ra_signed &&
 	       a->cfa_reg == b->cfa_reg && a->cfa_deref == b->cfa_deref &&
-	       a->cfa_off == b->cfa_off && sfg_loc_equal(&a->ra, &b->ra) &&
+	       a->cfa_off == b->cfa_off && a->cfa_add == b->cfa_add && sfg_loc_equal(&a->ra, &b->ra) &&
 	       sfg_loc_equal(&a->fp, &b->fp) && a->rep_size == b->rep_size &&
 	       a->mask_split == b->mask_split && a->mask_add == b->mask_add;
 }
 
-static bool sfg_ra_is_default(const struct sfg_arch *arch, const struct sfg_loc *ra)
+/**
+ * sfg_rule_ra_default() - whether @ra is where the ABI puts it by default
+ * @arch: the ABI
+ * @ra: the RA's location
+ *
+ * Return: true when an FRE need not say where RA is (AMD64: the header's
+ * fixed slot; AArch64: still in the link register).
+ */
+bool sfg_rule_ra_default(const struct sfg_arch *arch, const struct sfg_loc *ra)
 {
 	if (arch->fixed_ra)
 		return ra->kind == SFG_LOC_CFA && ra->off == arch->fixed_ra;
@@ -139,7 +148,7 @@ bool sfg_rule_needs_flex(const struct sfg_arch *arch, const struct sfg_rule *rul
 		return false;
 	if ((rule->cfa_reg != arch->sp && rule->cfa_reg != arch->fp) || rule->cfa_deref)
 		return true;
-	if (arch->fixed_ra && !sfg_ra_is_default(arch, &rule->ra))
+	if (arch->fixed_ra && !sfg_rule_ra_default(arch, &rule->ra))
 		return true;
 	return rule->ra.kind == SFG_LOC_REG || rule->fp.kind == SFG_LOC_REG;
 }
@@ -171,12 +180,16 @@ static void sfg_words_flex(const struct sfg_arch *arch, const struct sfg_rule *r
 			   struct sfg_words *w)
 {
 	u32 ctrl = ((u32)rule->cfa_reg << 3) | SFRAME_FLEX_CTRL_REG_P;
-	bool ra_default = sfg_ra_is_default(arch, &rule->ra);
+	bool ra_default = sfg_rule_ra_default(arch, &rule->ra);
 
 	if (rule->cfa_deref)
 		ctrl |= SFRAME_FLEX_CTRL_DEREF_P;
+	if (rule->cfa_add)
+		ctrl |= SFRAME_FLEX_CTRL_SFU_ADDEND;
 	sfg_word(w, ctrl, true);
 	sfg_word(w, rule->cfa_off, false);
+	if (rule->cfa_add)
+		sfg_word(w, rule->cfa_add, false);
 	if (!ra_default)
 		sfg_flex_loc(w, &rule->ra);
 	if (rule->fp.kind == SFG_LOC_SAME)
@@ -313,6 +326,8 @@ static int sfg_emit_run(struct sfg_emit *em, const struct sfg_row *const *rows, 
 			    flex ? SFRAME_FDE_TYPE_FLEX : SFRAME_FDE_TYPE_DEFAULT, 0);
 	for (i = 0; !err && i < n; i++) {
 		sfg_words_for(em->arch, &rows[i]->rule, flex, &w);
+		if (rows[i]->rule.cfa_add && !rows[i]->rule.outermost)
+			em->cfa_addend = true;
 		err = sfg_put_fre(em, (u32)(rows[i]->start - start), addr_bytes, &w);
 	}
 	return err;
@@ -455,7 +470,8 @@ int sfg_emit_finish(struct sfg_emit *em, struct sfg_output *out)
 
 	sfg_put_le(buf + SFRAME_HDR_MAGIC, SFRAME_MAGIC, 2);
 	buf[SFRAME_HDR_VERSION] = SFRAME_VERSION_3;
-	buf[SFRAME_HDR_FLAGS] = SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL;
+	buf[SFRAME_HDR_FLAGS] = SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL |
+				(em->cfa_addend ? SFRAME_F_SFU_CFA_ADDEND : 0);
 	buf[SFRAME_HDR_ABI_ARCH] = em->arch->abi;
 	buf[SFRAME_HDR_CFA_FIXED_FP] = SFRAME_CFA_FIXED_OFFSET_NONE;
 	buf[SFRAME_HDR_CFA_FIXED_RA] = (u8)em->arch->fixed_ra;

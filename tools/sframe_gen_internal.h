@@ -41,7 +41,8 @@ struct sfg_loc {
 /*
  * One set of unwind rules.  @rep_size != 0 makes it a PLT rule: with
  * r = (pc - function start) % @rep_size, CFA = SP + @cfa_off, plus
- * @mask_add once r >= @mask_split.
+ * @mask_add once r >= @mask_split.  A CFA of *(reg + @cfa_off) + @cfa_add
+ * (@cfa_add != 0, @cfa_deref only) needs SFRAME_F_SFU_CFA_ADDEND.
  */
 struct sfg_rule {
 	bool outermost;		/* RA undefined: the stack ends here */
@@ -49,6 +50,7 @@ struct sfg_rule {
 	u8 cfa_reg;
 	bool cfa_deref;
 	s32 cfa_off;
+	s32 cfa_add;
 	struct sfg_loc ra;
 	struct sfg_loc fp;
 	u8 rep_size;
@@ -77,6 +79,7 @@ int sfg_emit_fde(struct sfg_emit *em, const struct sfg_row *rows, u32 nrows, u8 
 int sfg_emit_finish(struct sfg_emit *em, struct sfg_output *out);
 void sfg_emit_free(struct sfg_emit *em);
 bool sfg_rule_needs_flex(const struct sfg_arch *arch, const struct sfg_rule *rule);
+bool sfg_rule_ra_default(const struct sfg_arch *arch, const struct sfg_loc *ra);
 
 /**
  * struct sfg_text - executable address ranges, sorted and disjoint

@@ -333,6 +333,7 @@ static int sfu_unwind_step(struct sfu_unwind_state *st, const struct sfu_frame_r
 		reason = sfu_read_word(st, cfa, &cfa);
 		if (reason)
 			return reason;
+		cfa += r->cfa.addend;
 	}
 
 	reason = sfu_check_cfa(st, cfa);

@@ -20,16 +20,18 @@ enum sfu_base {
 };
 
 /**
- * struct sfu_cfa_rule - CFA = base + offset, or *(base + offset)
+ * struct sfu_cfa_rule - CFA = base + offset, or *(base + offset) + addend
  * @base: enum sfu_base
  * @deref: read a word at base + offset
  * @regnum: DWARF register number for SFU_BASE_REG
+ * @addend: added to the word read (@deref only), else 0
  * @offset: signed offset
  */
 struct sfu_cfa_rule {
 	u8 base;
 	bool deref;
 	u16 regnum;
+	s32 addend;
 	long offset;
 };
 
