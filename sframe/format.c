@@ -56,10 +56,10 @@ static void sframe_format_rule(char *buf, size_t len, const struct sfu_sframe_re
  * @len: size of @buf; SFRAME_ROW_FORMAT_MAX is always enough
  *
  * The notation of binutils trunk: "sp+16", "fp+16" (FLEX: "sp+8",
- * "(r6-8)", "r10+0"; "(sp+8)+8" with the extension's addend), "c-16" for a slot at CFA-16, "u" for not saved,
- * "f" for the fixed AMD64 RA slot, "U" for an RA padding word, "[s]" after
- * a signed RA; "RA undefined" for an outermost row.  Columns are separated
- * by one space.
+ * "(r6-8)", "r10+0"; "(sp+8)+8" with the project's CFA addend), "c-16"
+ * for a slot at CFA-16, "u" for not saved, "f" for the fixed AMD64 RA
+ * slot, "U" for an RA padding word, "[s]" after a signed RA; "RA
+ * undefined" for an outermost row.  Columns are separated by one space.
  *
  * Return: what snprintf() returns: the length of the full text.
  */
