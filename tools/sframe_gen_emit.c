@@ -114,8 +114,9 @@ static bool sfg_rule_equal(const struct sfg_rule *a, const struct sfg_rule *b)
 		return a->outermost == b->outermost;
 	return a->ra_signed == b->ra_signed &&
 	       a->cfa_reg == b->cfa_reg && a->cfa_deref == b->cfa_deref &&
-	       a->cfa_off == b->cfa_off && a->cfa_add == b->cfa_add && sfg_loc_equal(&a->ra, &b->ra) &&
-	       sfg_loc_equal(&a->fp, &b->fp) && a->rep_size == b->rep_size &&
+	       a->cfa_off == b->cfa_off && a->cfa_add == b->cfa_add &&
+	       sfg_loc_equal(&a->ra, &b->ra) && sfg_loc_equal(&a->fp, &b->fp) &&
+	       a->rep_size == b->rep_size &&
 	       a->mask_split == b->mask_split && a->mask_add == b->mask_add;
 }
 
