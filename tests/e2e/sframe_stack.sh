@@ -32,7 +32,7 @@ names() {
 in_order() {
 	f=$1
 	shift
-	names "$f" | tr '\n' ' ' | grep -q " $* " || names "$f" | tr '\n' ' ' | grep -q "^$* "
+	{ printf ' '; names "$f" | tr '\n' ' '; } | grep -q " $* "
 }
 
 start_target() {
