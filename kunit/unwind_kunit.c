@@ -1190,6 +1190,36 @@ static const struct uw_case uw_cases[] = {
 		.stop = SFU_STOP_RA_UNCHECKED,
 	},
 	{
+		/*
+		 * The frame pointer is not this frame's (code without frame
+		 * pointers leaves it alone): a return address of its own lies
+		 * below the record, which would skip its caller.
+		 */
+		.name = "fp_record_above_a_return_address_of_the_frame_stops_with_fp_skips",
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.stack = {
+			W(0x1028, V_TXT(2, 0x40)),
+			W(0x1100, V_ABS(0)), W(0x1108, V_TXT(1, 0x40)),
+		},
+		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		.stop = SFU_STOP_FP_SKIPS,
+	},
+	{
+		/* Words that are no return address do not stop the walk. */
+		.name = "fp_record_above_other_words_of_the_frame_is_taken",
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.stack = {
+			W(0x1010, V_TXT(2, 0x80)), W(0x1018, V_STK(0x1040)),
+			W(0x1020, V_ABS(0x20)),
+			W(0x1100, V_ABS(0)), W(0x1108, V_TXT(1, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS),
+			F(V_TXT(1, 0x40), C0, FP),
+		},
+		.stop = SFU_STOP_FP_END,
+	},
+	{
 		/* No call put it there: the kernel did, for the handler's return. */
 		.name = "x86_fp_return_address_at_a_signal_trampoline_is_taken",
 		.arch = UW_ARCH_X86_64,

@@ -74,6 +74,7 @@ static const char *const sfu_stop_names[SFU_STOP_NR] = {
 	[SFU_STOP_RA_NOT_TEXT] = "ra_not_text",
 	[SFU_STOP_RA_NOT_CALL] = "ra_not_call",
 	[SFU_STOP_RA_UNCHECKED] = "ra_unchecked",
+	[SFU_STOP_FP_SKIPS] = "fp_skips",
 };
 
 /**
@@ -564,23 +565,23 @@ out:
 }
 
 /*
- * A return address found without unwind rows, by the frame-pointer
- * fallback, is taken only if it is one: in executable user text (the page
- * of the call's last byte, RA - 1, so that a call ending its text counts)
- * and right after a call instruction (the arch hook), or at the signal
- * trampoline a handler returns to.  In code built without frame pointers
- * the chain reads whatever the frame-pointer register holds; a profiler
- * must stop rather than invent a caller.  A faultable unwind faults a
- * page that is not present in and looks again; a no-fault one cannot
- * check it and stops.  Returns 0 or the stop reason.
+ * Is @ra a return address: in executable user text (the page of the
+ * call's last byte, RA - 1, so that a call ending its text counts), right
+ * after a call instruction (the arch hook), or at the signal trampoline a
+ * handler returns to?  A faultable unwind faults a page that is not
+ * present in and looks again; a no-fault one cannot check it.  A @scan
+ * of stack words faults nothing in: a page not present is not text.
+ * Returns 0 or the stop reason.
  */
-static noinline int sfu_fp_ra_check(const struct sfu_unwind_state *st)
+static int sfu_check_ra(struct sfu_unwind_state *st, unsigned long ra, bool scan)
 {
-	unsigned long ra = st->ip;
-	int text;
+	unsigned long ip = st->ip;
+	int text, reason;
 	u8 byte;
 
 	text = sfu_user_text(current->mm, ra - 1);
+	if (scan && text != SFU_TEXT_YES)
+		return SFU_STOP_RA_NOT_TEXT;
 	if (text == SFU_TEXT_UNKNOWN && !(st->flags & SFU_UNWIND_NOFAULT)) {
 		/* Nothing readable is mapped there: no text either. */
 		if (sfu_unwind_read(st, ra - 1, &byte, 1))
@@ -591,10 +592,47 @@ static noinline int sfu_fp_ra_check(const struct sfu_unwind_state *st)
 		return SFU_STOP_RA_NOT_TEXT;
 	if (text == SFU_TEXT_UNKNOWN)
 		return SFU_STOP_RA_UNCHECKED;
-	/* A handler returns to the signal trampoline, where no call left it. */
-	if (sfu_arch_sigreturn_at(st))
-		return 0;
-	return sfu_arch_call_before(st, ra);
+	/* The trampoline hook reads the code at the frame's IP. */
+	st->ip = ra;
+	reason = sfu_arch_sigreturn_at(st) ? 0 : sfu_arch_call_before(st, ra);
+	st->ip = ip;
+	return reason;
+}
+
+/* Words of a frame that the frame-pointer check looks at, from its SP up. */
+#define SFU_FP_SCAN_WORDS	128
+
+/*
+ * A return address found without unwind rows, by the frame-pointer
+ * fallback, is taken only if it is one (sfu_check_ra()).  In code built
+ * without frame pointers the chain reads whatever the frame-pointer
+ * register holds: a number, a stack or heap address, or the frame record
+ * of a function several frames up, whose return address is a true one
+ * that skips the frames between.  Those frames' own return addresses lie
+ * on the stack between the frame's SP and the record: where SP is exact,
+ * the words from it up to the return address's slot (at most
+ * SFU_FP_SCAN_WORDS, read no-fault) must hold no return address either.
+ * @st is the caller, @sp and @exact the frame's stack pointer.  A
+ * profiler must stop rather than invent a caller.  Returns 0 or the stop
+ * reason.
+ */
+static noinline int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long sp, bool exact)
+{
+	unsigned long end = st->sp - st->ws, word;
+	unsigned int n = 0;
+	int reason;
+
+	reason = sfu_check_ra(st, st->ip, false);
+	if (reason || !exact)
+		return reason;
+	for (; sp < end && n < SFU_FP_SCAN_WORDS; sp += st->ws, n++) {
+		if (sfu_read_word(st, sp, &word))
+			break;
+		word = sfu_arch_return_address(word);
+		if (word > PAGE_SIZE && word < TASK_SIZE && !sfu_check_ra(st, word, true))
+			return SFU_STOP_FP_SKIPS;
+	}
+	return 0;
 }
 
 static void sfu_unwind_stop(struct sfu_unwind_state *st, int reason)
@@ -643,9 +681,9 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 				     struct sfu_unwind_scratch *scratch)
 {
 	struct sfu_frame_rules *rules = &scratch->rules;
-	unsigned long cfa = 0;
+	unsigned long cfa = 0, sp = st->sp;
 	u8 method = SFU_FRAME_SFRAME;
-	bool stepped = false;
+	bool stepped = false, sp_exact = st->sp_exact;
 	int reason;
 
 	if (st->compat && (st->flags & SFU_UNWIND_NO_FP || !SFU_ARCH_COMPAT_FP)) {
@@ -686,7 +724,7 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 		reason = sfu_unwind_step(st, rules, &cfa);
 	/* @st is at the caller now: its IP is the return address to check. */
 	if (!reason && method == SFU_FRAME_FP)
-		reason = sfu_fp_ra_check(st);
+		reason = sfu_fp_ra_check(st, sp, sp_exact);
 	if (reason) {
 		sfu_unwind_stop(st, reason);
 		return 0;

@@ -142,6 +142,10 @@ struct sfu_unwind {
  * @SFU_STOP_RA_UNCHECKED: such a return address could not be checked: its
  *	page is not present (no-fault unwinds) or its instruction bytes could
  *	not be read
+ * @SFU_STOP_FP_SKIPS: the frame-pointer fallback found a frame record
+ *	above a word of the frame that is itself a return address (in text,
+ *	after a call): the frame pointer is not the frame's, and its record
+ *	would skip frames
  * @SFU_STOP_NR: number of reasons (not a reason)
  *
  * Values are part of the user ABI (struct sfu_unwind.stop_reason and the
@@ -164,6 +168,7 @@ enum sfu_stop_reason {
 	SFU_STOP_RA_NOT_TEXT,
 	SFU_STOP_RA_NOT_CALL,
 	SFU_STOP_RA_UNCHECKED,
+	SFU_STOP_FP_SKIPS,
 	SFU_STOP_NR,
 };
 

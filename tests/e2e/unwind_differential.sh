@@ -14,7 +14,8 @@
 # that differs: the module invented a caller); with sidecars at least 99 %
 # must be identical all the way.  Prints a line per program and run:
 # samples, identical, module shorter, module longer, contradicted, not
-# aligned on the PC, and the stop reasons of the shorter samples.  x86_64
+# aligned on the PC, and the stop reasons of the shorter samples ("workload"
+# lines, which scripts/guest/e2e-run shows below a pass).  x86_64
 # only (the arm64 guest has no dynamic programs).
 arch=$(uname -m)
 if [ "$arch" != x86_64 ]; then
@@ -83,7 +84,7 @@ measure() {
 	s=$(field "$line" samples)
 	i=$(field "$line" identical)
 	c=$(field "$line" contradicted)
-	echo "differential $1 $2 sidecars: samples $s identical $i shorter $(field "$line" shorter)" \
+	echo "workload differential $1 $2 sidecars: samples $s identical $i shorter $(field "$line" shorter)" \
 		"longer $(field "$line" longer) contradicted $c unaligned $(field "$line" unaligned)" \
 		"errors $(field "$line" errors) stops $(field "$line" stops)"
 	if [ "$s" -lt $min_samples ]; then
@@ -99,13 +100,13 @@ measure() {
 	fi
 }
 
-before=$(grep -E '^stop_ra_' /sys/kernel/debug/sframe_unwind/unwind_stats | tr '\n' ' ')
+before=$(grep -E '^stop_(ra_|fp_skips)' /sys/kernel/debug/sframe_unwind/unwind_stats | tr '\n' ' ')
 echo "" > $param/sidecar_dir
 for p in $progs; do
 	measure "$p" without
 done
-echo "unwind_stats before: $before"
-echo "unwind_stats after:  $(grep -E '^stop_ra_' /sys/kernel/debug/sframe_unwind/unwind_stats |
+echo "workload unwind_stats before: $before"
+echo "workload unwind_stats after:  $(grep -E '^stop_(ra_|fp_skips)' /sys/kernel/debug/sframe_unwind/unwind_stats |
 	tr '\n' ' ')"
 
 bins="$cc1plus $(command -v sqlite3) $(command -v perl) $(readlink -f /usr/bin/python3) $wl/threads-heavy"
