@@ -609,10 +609,14 @@ static int sfu_check_ra(struct sfu_unwind_state *st, unsigned long ra, bool scan
  * register holds: a number, a stack or heap address, or the frame record
  * of a function several frames up, whose return address is a true one
  * that skips the frames between.  Those frames' own return addresses lie
- * on the stack between the frame's SP and the record: where SP is exact,
- * the words from it up to the return address's slot (at most
+ * on the stack between the frame's SP and the record: in a frame whose
+ * registers are all known (the topmost, one a signal interrupted) the
+ * words from SP up to the return address's slot (at most
  * SFU_FP_SCAN_WORDS, read no-fault) must hold no return address either.
- * @st is the caller, @sp and @exact the frame's stack pointer.  A
+ * Deeper frames are not scanned: their locals may hold stale return
+ * addresses, which would stop walks of code built with frame pointers.
+ * @st is the caller, @sp the frame's stack pointer, @exact whether to
+ * scan.  A
  * profiler must stop rather than invent a caller.  Returns 0 or the stop
  * reason.
  */
@@ -683,7 +687,7 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 	struct sfu_frame_rules *rules = &scratch->rules;
 	unsigned long cfa = 0, sp = st->sp;
 	u8 method = SFU_FRAME_SFRAME;
-	bool stepped = false, sp_exact = st->sp_exact;
+	bool stepped = false, sp_exact = st->sp_exact, topmost = st->topmost;
 	int reason;
 
 	if (st->compat && (st->flags & SFU_UNWIND_NO_FP || !SFU_ARCH_COMPAT_FP)) {
@@ -724,7 +728,7 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 		reason = sfu_unwind_step(st, rules, &cfa);
 	/* @st is at the caller now: its IP is the return address to check. */
 	if (!reason && method == SFU_FRAME_FP)
-		reason = sfu_fp_ra_check(st, sp, sp_exact);
+		reason = sfu_fp_ra_check(st, sp, sp_exact && topmost);
 	if (reason) {
 		sfu_unwind_stop(st, reason);
 		return 0;
