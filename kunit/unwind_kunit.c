@@ -279,6 +279,31 @@ enum {
 #define F(i, c, m)		{ .ip = i, .cfa = c, .method = SFU_FRAME_##m }
 #define C0			V_ABS(0)
 
+/*
+ * The topmost frame's record returns to f1 + 0x80, right after the code
+ * given in bytes: a call (the frame-pointer fallback takes the caller) or
+ * not (the walk stops with ra_not_call).
+ */
+#define UW_CODE_LEN(...)	sizeof((const u8[]){ __VA_ARGS__ })
+#define UW_FP_RA_CASE(nm, a, ...)						\
+	.name = (nm), .arch = (a),						\
+	.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),	\
+	.text = { .at = V_TXT(1, 0x80 - UW_CODE_LEN(__VA_ARGS__)),		\
+		  .len = UW_CODE_LEN(__VA_ARGS__), .bytes = { __VA_ARGS__ } },	\
+	.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_TXT(1, 0x80)) }
+
+#define UW_FP_CALL(nm, a, ...) {						\
+	UW_FP_RA_CASE(nm, a, __VA_ARGS__),					\
+	.frames = { F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS), F(V_TXT(1, 0x80), C0, FP) }, \
+	.stop = SFU_STOP_FP_END,						\
+}
+
+#define UW_FP_NOT_CALL(nm, a, ...) {						\
+	UW_FP_RA_CASE(nm, a, __VA_ARGS__),					\
+	.frames = { F(V_TXT(0, 0x10), C0, REGS) },				\
+	.stop = SFU_STOP_RA_NOT_CALL,						\
+}
+
 static const struct uw_case uw_cases[] = {
 	{
 		.name = "sp_based_rows_unwind_every_frame_up_to_the_outermost_one",
@@ -1072,6 +1097,167 @@ static const struct uw_case uw_cases[] = {
 		},
 		.stop = SFU_STOP_FP_END,
 	},
+	/*
+	 * A return address the frame-pointer fallback finds must be in
+	 * executable user text, right after a call instruction (or at a
+	 * signal trampoline).  Every function of the text has a call ending
+	 * at its + 0x40 (uw_map_all()); these cases place code ending at
+	 * f1 + 0x80, the return address of the topmost frame's record.
+	 */
+	UW_FP_CALL("x86_fp_return_address_after_call_rel32_is_taken", UW_ARCH_X86_64,
+		   0xe8, 0x00, 0x01, 0x00, 0x00),
+	UW_FP_CALL("x86_fp_return_address_after_call_through_a_register_is_taken",
+		   UW_ARCH_X86_64, 0xff, 0xd0),
+	UW_FP_CALL("x86_fp_return_address_after_call_through_r8_with_rex_is_taken",
+		   UW_ARCH_X86_64, 0x41, 0xff, 0xd0),
+	UW_FP_CALL("x86_fp_return_address_after_notrack_call_is_taken", UW_ARCH_X86_64,
+		   0x3e, 0xff, 0xd0),
+	UW_FP_CALL("x86_fp_return_address_after_call_through_memory_is_taken",
+		   UW_ARCH_X86_64, 0xff, 0x10),
+	UW_FP_CALL("x86_fp_return_address_after_call_through_disp8_is_taken", UW_ARCH_X86_64,
+		   0xff, 0x53, 0x08),
+	UW_FP_CALL("x86_fp_return_address_after_call_through_sib_is_taken", UW_ARCH_X86_64,
+		   0xff, 0x14, 0x24),
+	UW_FP_CALL("x86_fp_return_address_after_call_through_sib_disp8_is_taken",
+		   UW_ARCH_X86_64, 0xff, 0x54, 0x24, 0x08),
+	UW_FP_CALL("x86_fp_return_address_after_call_through_disp32_is_taken",
+		   UW_ARCH_X86_64, 0xff, 0x93, 0x00, 0x01, 0x00, 0x00),
+	UW_FP_CALL("x86_fp_return_address_after_call_rip_relative_is_taken", UW_ARCH_X86_64,
+		   0xff, 0x15, 0x10, 0x00, 0x00, 0x00),
+	UW_FP_CALL("x86_fp_return_address_after_call_through_sib_disp32_is_taken",
+		   UW_ARCH_X86_64, 0xff, 0x94, 0x24, 0x00, 0x01, 0x00, 0x00),
+	UW_FP_CALL("x86_fp_return_address_after_call_through_a_table_is_taken",
+		   UW_ARCH_X86_64, 0xff, 0x14, 0xc5, 0x00, 0x10, 0x00, 0x00),
+	UW_FP_NOT_CALL("x86_fp_return_address_after_jmp_rel32_stops", UW_ARCH_X86_64,
+		       0xe9, 0x00, 0x01, 0x00, 0x00),
+	UW_FP_NOT_CALL("x86_fp_return_address_after_jmp_through_a_register_stops",
+		       UW_ARCH_X86_64, 0xff, 0xe0),
+	UW_FP_NOT_CALL("x86_fp_return_address_after_jmp_rip_relative_stops", UW_ARCH_X86_64,
+		       0xff, 0x25, 0x10, 0x00, 0x00, 0x00),
+	UW_FP_NOT_CALL("x86_fp_return_address_after_a_far_call_stops", UW_ARCH_X86_64, 0xff, 0x18),
+	UW_FP_NOT_CALL("x86_fp_return_address_inside_a_call_stops", UW_ARCH_X86_64,
+		       0xff, 0x15, 0x10, 0x00, 0x00, 0x00, 0x90),
+	UW_FP_NOT_CALL("x86_fp_return_address_after_a_call_of_another_length_stops",
+		       UW_ARCH_X86_64, 0xff, 0x15, 0x10, 0x00),
+	UW_FP_CALL("arm64_fp_return_address_after_bl_is_taken", UW_ARCH_ARM64,
+		   0x00, 0x00, 0x00, 0x94),
+	UW_FP_CALL("arm64_fp_return_address_after_blr_is_taken", UW_ARCH_ARM64,
+		   0x20, 0x00, 0x3f, 0xd6),
+	UW_FP_CALL("arm64_fp_return_address_after_blraa_is_taken", UW_ARCH_ARM64,
+		   0x22, 0x08, 0x3f, 0xd7),
+	UW_FP_CALL("arm64_fp_return_address_after_blraaz_is_taken", UW_ARCH_ARM64,
+		   0x3f, 0x08, 0x3f, 0xd6),
+	UW_FP_CALL("arm64_fp_return_address_after_blrab_is_taken", UW_ARCH_ARM64,
+		   0x22, 0x0c, 0x3f, 0xd7),
+	UW_FP_CALL("arm64_fp_return_address_after_blrabz_is_taken", UW_ARCH_ARM64,
+		   0x3f, 0x0c, 0x3f, 0xd6),
+	UW_FP_NOT_CALL("arm64_fp_return_address_after_b_stops", UW_ARCH_ARM64,
+		       0x00, 0x00, 0x00, 0x14),
+	UW_FP_NOT_CALL("arm64_fp_return_address_after_br_stops", UW_ARCH_ARM64,
+		       0x20, 0x00, 0x1f, 0xd6),
+	UW_FP_NOT_CALL("arm64_fp_return_address_after_braa_stops", UW_ARCH_ARM64,
+		       0x22, 0x08, 0x1f, 0xd7),
+	UW_FP_NOT_CALL("arm64_fp_return_address_after_ret_stops", UW_ARCH_ARM64,
+		       0xc0, 0x03, 0x5f, 0xd6),
+	UW_FP_NOT_CALL("fp_return_address_after_zeroed_text_stops", 0, 0x00),
+	{
+		.name = "arm64_fp_misaligned_return_address_stops_with_ra_not_call",
+		.arch = UW_ARCH_ARM64,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.text = { .at = V_TXT(1, 0x80), .len = 4, .bytes = { 0x00, 0x00, 0x00, 0x94 } },
+		.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_TXT(1, 0x86)) },
+		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		.stop = SFU_STOP_RA_NOT_CALL,
+	},
+	{
+		.name = "arm64_fp_link_register_not_after_a_call_stops_with_ra_not_call",
+		.arch = UW_ARCH_ARM64,
+		.ip = V_TXT(12, 0), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.lr = V_TXT(13, 0x80),
+		.text = { .at = V_TXT(12, 0), .len = 4, .bytes = { 0x3f, 0x23, 0x03, 0xd5 } },
+		.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_TXT(14, 0x40)) },
+		.frames = { F(V_TXT(12, 0), C0, REGS) },
+		.stop = SFU_STOP_RA_NOT_CALL,
+	},
+	{
+		.name = "fp_return_address_in_the_stack_stops_with_ra_not_text",
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.stack = {
+			W(0x1100, V_STK(0x1200)), W(0x1108, V_STK(0x1800)),
+			W(0x1200, V_ABS(0)), W(0x1208, V_TXT(3, 0x40)),
+		},
+		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		.stop = SFU_STOP_RA_NOT_TEXT,
+	},
+	{
+		.name = "fp_return_address_in_unmapped_memory_stops_with_ra_not_text",
+		.one_mode = true,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_HOLE(0x100)) },
+		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		.stop = SFU_STOP_RA_NOT_TEXT,
+	},
+	{
+		.name = "nofault_fp_return_address_in_a_page_not_present_stops_with_ra_unchecked",
+		.one_mode = true, .flags = SFU_UNWIND_NOFAULT,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_HOLE(0x100)) },
+		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		.stop = SFU_STOP_RA_UNCHECKED,
+	},
+	{
+		/*
+		 * The frame pointer is not this frame's (code without frame
+		 * pointers leaves it alone): a return address of its own lies
+		 * below the record, which would skip its caller.
+		 */
+		.name = "fp_record_above_a_return_address_of_the_frame_stops_with_fp_skips",
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.stack = {
+			W(0x1028, V_TXT(2, 0x40)),
+			W(0x1100, V_ABS(0)), W(0x1108, V_TXT(1, 0x40)),
+		},
+		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		.stop = SFU_STOP_FP_SKIPS,
+	},
+	{
+		/* Words that are no return address do not stop the walk. */
+		.name = "fp_record_above_other_words_of_the_frame_is_taken",
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.stack = {
+			W(0x1010, V_TXT(2, 0x80)), W(0x1018, V_STK(0x1040)),
+			W(0x1020, V_ABS(0x20)),
+			W(0x1100, V_ABS(0)), W(0x1108, V_TXT(1, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS),
+			F(V_TXT(1, 0x40), C0, FP),
+		},
+		.stop = SFU_STOP_FP_END,
+	},
+	{
+		/* No call put it there: the kernel did, for the handler's return. */
+		.name = "x86_fp_return_address_at_a_signal_trampoline_is_taken",
+		.arch = UW_ARCH_X86_64,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		/* mov $15, %rax; syscall */
+		.text = { .at = V_TXT(12, 0), .len = 9, .bytes = {
+			0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05 } },
+		.stack = {
+			W(0x1100, V_ABS(0)), W(0x1108, V_TXT(12, 0)),
+			W(0x1110 + UW_SIG_IP, V_TXT(1, 0x10)),
+			W(0x1110 + UW_SIG_SP, V_STK(0x3000)),
+			W(0x1110 + UW_SIG_FP, V_STK(0x3100)),
+			W(0x3100, V_ABS(0)), W(0x3108, V_TXT(3, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_STK(0x1110), REGS),
+			F(V_TXT(12, 0), C0, FP),
+			F(V_TXT(1, 0x10), V_STK(0x3110), SIGNAL),
+			F(V_TXT(3, 0x40), C0, FP),
+		},
+		.stop = SFU_STOP_FP_END,
+	},
 	{
 		.name = "arm64_compat_task_stops_with_compat",
 		.arch = UW_ARCH_ARM64, .compat = true,
@@ -1273,8 +1459,9 @@ static size_t uw_build_section(const struct uw_env *env, const struct uw_sec *s,
 	return pos;
 }
 
-/* Map readable, writable, executable memory, near @hint if not 0. */
-static unsigned long uw_map(struct uw_env *env, unsigned long hint, size_t len)
+/* Map readable, writable memory with @prot, near @hint if not 0. */
+static unsigned long uw_map(struct uw_env *env, unsigned long hint, size_t len,
+			    unsigned long prot)
 {
 	struct sfu_user_ctx *u = &env->u;
 	unsigned long addr;
@@ -1284,7 +1471,7 @@ static unsigned long uw_map(struct uw_env *env, unsigned long hint, size_t len)
 		return 0;
 	}
 	len = PAGE_ALIGN(len);
-	addr = vm_mmap(NULL, hint, len, PROT_READ | PROT_WRITE | PROT_EXEC,
+	addr = vm_mmap(NULL, hint, len, PROT_READ | PROT_WRITE | prot,
 		       MAP_ANONYMOUS | MAP_PRIVATE, 0);
 	if (IS_ERR_VALUE(addr)) {
 		KUNIT_FAIL(env->test, "vm_mmap(%zu) failed: %ld", len, (long)addr);
@@ -1307,6 +1494,26 @@ static void uw_stack_put(struct uw_env *env, u32 at, unsigned long val)
 }
 
 /*
+ * A call instruction ending at every function's + 0x40, the return
+ * address the cases' stacks hold: the frame-pointer fallback takes no
+ * other.  This also makes the text page present.
+ */
+static bool uw_write_calls(struct uw_env *env)
+{
+	unsigned long at;
+	unsigned int fn;
+
+	for (fn = 0; fn < PAGE_SIZE / UW_FUNC_SIZE; fn++) {
+		at = env->text + fn * UW_FUNC_SIZE + 0x40 - uw_arch.call_len;
+		if (copy_to_user((void __user *)at, uw_arch.call, uw_arch.call_len)) {
+			KUNIT_FAIL(env->test, "cannot write the text");
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
  * Map text, stack (with an unmapped page after it) and, for @sec, the
  * section near @hint; build and register the section.  Only pages with
  * words written to them are touched: the others are not present until
@@ -1317,13 +1524,15 @@ static bool uw_map_all(struct uw_env *env, const struct uw_sec *sec, unsigned lo
 	struct kunit *test = env->test;
 	int err, serr;
 
-	env->text = uw_map(env, hint, PAGE_SIZE);
-	env->stack = uw_map(env, hint ? hint + PAGE_SIZE : 0, UW_STACK_SIZE + PAGE_SIZE);
+	env->text = uw_map(env, hint, PAGE_SIZE, PROT_EXEC);
+	/* Not executable: a return address there is no text. */
+	env->stack = uw_map(env, hint ? hint + PAGE_SIZE : 0, UW_STACK_SIZE + PAGE_SIZE, 0);
 	if (sec)
 		env->sec = sfu_user_map(&env->u, UW_SEC_CAP);
 	/* The guard page last, so that no later mapping fills the hole. */
 	if (!env->text || !env->stack || (sec && !env->sec) ||
-	    !sfu_user_unmap(&env->u, env->stack + UW_STACK_SIZE, PAGE_SIZE))
+	    !sfu_user_unmap(&env->u, env->stack + UW_STACK_SIZE, PAGE_SIZE) ||
+	    !uw_write_calls(env))
 		return false;
 	if (!sec)
 		return true;

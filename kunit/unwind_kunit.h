@@ -26,6 +26,9 @@ struct pt_regs;
  * @dwarf_fp: DWARF number of the frame pointer
  * @dwarf_scratch: DWARF number of a general register uw_arch_set_regs() sets
  * @dwarf_bad: a DWARF number the unwinder cannot read from pt_regs
+ * @call: a call instruction, which the frame-pointer fallback's return
+ *        addresses must follow
+ * @call_len: its length in bytes
  */
 struct uw_arch_facts {
 	unsigned int id;
@@ -36,6 +39,8 @@ struct uw_arch_facts {
 	u16 dwarf_fp;
 	u16 dwarf_scratch;
 	u16 dwarf_bad;
+	u8 call[8];
+	u8 call_len;
 };
 
 /**

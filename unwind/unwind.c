@@ -19,6 +19,7 @@
 #include <linux/irqflags.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
+#include <linux/pgtable.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
@@ -70,6 +71,10 @@ static const char *const sfu_stop_names[SFU_STOP_NR] = {
 	[SFU_STOP_BAD_RULE] = "bad_rule",
 	[SFU_STOP_SIGNAL] = "signal",
 	[SFU_STOP_NOT_USER] = "not_user",
+	[SFU_STOP_RA_NOT_TEXT] = "ra_not_text",
+	[SFU_STOP_RA_NOT_CALL] = "ra_not_call",
+	[SFU_STOP_RA_UNCHECKED] = "ra_unchecked",
+	[SFU_STOP_FP_SKIPS] = "fp_skips",
 };
 
 /**
@@ -503,6 +508,138 @@ static noinline int sfu_signal_step(struct sfu_unwind_state *st)
 	return 0;
 }
 
+/* What the page tables say about a user page (sfu_user_text()). */
+enum sfu_text {
+	SFU_TEXT_NO,		/* present, not user-executable */
+	SFU_TEXT_YES,		/* present and user-executable */
+	SFU_TEXT_UNKNOWN,	/* not present, or a leaf the walk does not read */
+};
+
+/*
+ * Whether @addr is in executable user text of @mm, as the CPU would see
+ * it on a return there: the page-table entry that maps it.  The walk is
+ * GUP-fast's and perf's (perf_get_page_size()): lockless, with interrupts
+ * disabled, which keeps the tables from being freed under it; so it works
+ * in any context, NMI included, and costs a few loads.  A page that is not
+ * present cannot be judged (SFU_TEXT_UNKNOWN); nor can a PUD leaf (1 GB
+ * hugetlb, never user text in practice).
+ */
+static int sfu_user_text(struct mm_struct *mm, unsigned long addr)
+{
+	int ret = SFU_TEXT_UNKNOWN;
+	unsigned long flags;
+	pgd_t *pgdp, pgd;
+	p4d_t *p4dp, p4d;
+	pud_t *pudp, pud;
+	pmd_t *pmdp, pmd;
+	pte_t *ptep, pte;
+
+	local_irq_save(flags);
+	pgdp = pgd_offset(mm, addr);
+	pgd = READ_ONCE(*pgdp);
+	if (pgd_none(pgd))
+		goto out;
+	p4dp = p4d_offset_lockless(pgdp, pgd, addr);
+	p4d = READ_ONCE(*p4dp);
+	if (!p4d_present(p4d))
+		goto out;
+	pudp = pud_offset_lockless(p4dp, p4d, addr);
+	pud = READ_ONCE(*pudp);
+	if (!pud_present(pud) || pud_leaf(pud))
+		goto out;
+	pmdp = pmd_offset_lockless(pudp, pud, addr);
+	pmd = READ_ONCE(*pmdp);
+	if (!pmd_present(pmd))
+		goto out;
+	if (pmd_leaf(pmd)) {
+		ret = sfu_arch_pmd_user_exec(pmd) ? SFU_TEXT_YES : SFU_TEXT_NO;
+		goto out;
+	}
+	/* 64-bit only: a table of PTEs is never in high memory. */
+	ptep = pte_offset_kernel(&pmd, addr);
+	pte = READ_ONCE(*ptep);
+	if (pte_present(pte))
+		ret = sfu_arch_pte_user_exec(pte) ? SFU_TEXT_YES : SFU_TEXT_NO;
+out:
+	local_irq_restore(flags);
+	return ret;
+}
+
+/*
+ * Is @ra a return address: in executable user text (the page of the
+ * call's last byte, RA - 1, so that a call ending its text counts), right
+ * after a call instruction (the arch hook), or at the signal trampoline a
+ * handler returns to?  A faultable unwind faults a page that is not
+ * present in and looks again; a no-fault one cannot check it.  A @scan
+ * of stack words faults nothing in: a page not present is not text.
+ * Returns 0 or the stop reason.
+ */
+static int sfu_check_ra(struct sfu_unwind_state *st, unsigned long ra, bool scan)
+{
+	unsigned long ip = st->ip;
+	int text, reason;
+	u8 byte;
+
+	text = sfu_user_text(current->mm, ra - 1);
+	if (scan && text != SFU_TEXT_YES)
+		return SFU_STOP_RA_NOT_TEXT;
+	if (text == SFU_TEXT_UNKNOWN && !(st->flags & SFU_UNWIND_NOFAULT)) {
+		/* Nothing readable is mapped there: no text either. */
+		if (sfu_unwind_read(st, ra - 1, &byte, 1))
+			return SFU_STOP_RA_NOT_TEXT;
+		text = sfu_user_text(current->mm, ra - 1);
+	}
+	if (text == SFU_TEXT_NO)
+		return SFU_STOP_RA_NOT_TEXT;
+	if (text == SFU_TEXT_UNKNOWN)
+		return SFU_STOP_RA_UNCHECKED;
+	/* The trampoline hook reads the code at the frame's IP. */
+	st->ip = ra;
+	reason = sfu_arch_sigreturn_at(st) ? 0 : sfu_arch_call_before(st, ra);
+	st->ip = ip;
+	return reason;
+}
+
+/* Words of a frame that the frame-pointer check looks at, from its SP up. */
+#define SFU_FP_SCAN_WORDS	128
+
+/*
+ * A return address found without unwind rows, by the frame-pointer
+ * fallback, is taken only if it is one (sfu_check_ra()).  In code built
+ * without frame pointers the chain reads whatever the frame-pointer
+ * register holds: a number, a stack or heap address, or the frame record
+ * of a function several frames up, whose return address is a true one
+ * that skips the frames between.  Those frames' own return addresses lie
+ * on the stack between the frame's SP and the record: in a frame whose
+ * registers are all known (the topmost, one a signal interrupted) the
+ * words from SP up to the return address's slot (at most
+ * SFU_FP_SCAN_WORDS, read no-fault) must hold no return address either.
+ * Deeper frames are not scanned: their locals may hold stale return
+ * addresses, which would stop walks of code built with frame pointers.
+ * @st is the caller, @sp the frame's stack pointer, @exact whether to
+ * scan.  A
+ * profiler must stop rather than invent a caller.  Returns 0 or the stop
+ * reason.
+ */
+static noinline int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long sp, bool exact)
+{
+	unsigned long end = st->sp - st->ws, word;
+	unsigned int n = 0;
+	int reason;
+
+	reason = sfu_check_ra(st, st->ip, false);
+	if (reason || !exact)
+		return reason;
+	for (; sp < end && n < SFU_FP_SCAN_WORDS; sp += st->ws, n++) {
+		if (sfu_read_word(st, sp, &word))
+			break;
+		word = sfu_arch_return_address(word);
+		if (word > PAGE_SIZE && word < TASK_SIZE && !sfu_check_ra(st, word, true))
+			return SFU_STOP_FP_SKIPS;
+	}
+	return 0;
+}
+
 static void sfu_unwind_stop(struct sfu_unwind_state *st, int reason)
 {
 	st->done = true;
@@ -549,9 +686,9 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 				     struct sfu_unwind_scratch *scratch)
 {
 	struct sfu_frame_rules *rules = &scratch->rules;
-	unsigned long cfa = 0;
+	unsigned long cfa = 0, sp = st->sp;
 	u8 method = SFU_FRAME_SFRAME;
-	bool stepped = false;
+	bool stepped = false, sp_exact = st->sp_exact, topmost = st->topmost;
 	int reason;
 
 	if (st->compat && (st->flags & SFU_UNWIND_NO_FP || !SFU_ARCH_COMPAT_FP)) {
@@ -590,6 +727,9 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 	/* One call of the common step, which the compiler then inlines. */
 	if (!reason && !stepped)
 		reason = sfu_unwind_step(st, rules, &cfa);
+	/* @st is at the caller now: its IP is the return address to check. */
+	if (!reason && method == SFU_FRAME_FP)
+		reason = sfu_fp_ra_check(st, sp, sp_exact && topmost);
 	if (reason) {
 		sfu_unwind_stop(st, reason);
 		return 0;

@@ -221,6 +221,52 @@ void sfu_arch_fp_rules(const struct sfu_unwind_state *st, struct sfu_frame_rules
 	r->flags = SFU_RULES_CFA_BOUND;
 }
 
+/*
+ * The calls that leave their return address in x30, exactly: BL imm26,
+ * BLR Xn, and the pointer-authenticating BLRAA Xn, Xm, BLRAB Xn, Xm,
+ * BLRAAZ Xn, BLRABZ Xn.
+ */
+#define SFU_ARM64_BL_MASK	0xfc000000U
+#define SFU_ARM64_BL		0x94000000U
+#define SFU_ARM64_BLR_MASK	0xfffffc1fU	/* Rn free */
+#define SFU_ARM64_BLR		0xd63f0000U
+#define SFU_ARM64_BLRAAZ	0xd63f081fU
+#define SFU_ARM64_BLRABZ	0xd63f0c1fU
+#define SFU_ARM64_BLRAX_MASK	0xfffffc00U	/* Rn, Rm free */
+#define SFU_ARM64_BLRAA		0xd73f0800U
+#define SFU_ARM64_BLRAB		0xd73f0c00U
+
+static bool sfu_arm64_is_call(u32 insn)
+{
+	return (insn & SFU_ARM64_BL_MASK) == SFU_ARM64_BL ||
+	       (insn & SFU_ARM64_BLR_MASK) == SFU_ARM64_BLR ||
+	       (insn & SFU_ARM64_BLR_MASK) == SFU_ARM64_BLRAAZ ||
+	       (insn & SFU_ARM64_BLR_MASK) == SFU_ARM64_BLRABZ ||
+	       (insn & SFU_ARM64_BLRAX_MASK) == SFU_ARM64_BLRAA ||
+	       (insn & SFU_ARM64_BLRAX_MASK) == SFU_ARM64_BLRAB;
+}
+
+/**
+ * sfu_arch_call_before() - is the instruction before a return address a call
+ * @st: the unwind (for its read mode)
+ * @ra: the return address (PAC already stripped), found without unwind
+ *	rows: from a frame record, or from x30 in the topmost frame
+ *
+ * Return: 0 if @ra is 4-byte aligned and the instruction at @ra - 4 is
+ * BL, BLR, BLRAA, BLRAAZ, BLRAB or BLRABZ; SFU_STOP_RA_NOT_CALL if not;
+ * SFU_STOP_RA_UNCHECKED if it could not be read.
+ */
+int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra)
+{
+	__le32 raw;
+
+	if (ra & 3)
+		return SFU_STOP_RA_NOT_CALL;
+	if (sfu_unwind_read(st, ra - 4, &raw, sizeof(raw)))
+		return SFU_STOP_RA_UNCHECKED;
+	return sfu_arm64_is_call(le32_to_cpu(raw)) ? 0 : SFU_STOP_RA_NOT_CALL;
+}
+
 /**
  * sfu_arch_reg_value() - a register of the topmost frame
  * @regs: the task's user registers

@@ -14,6 +14,7 @@
 #ifndef _SFU_ARCH_ARM64_UNWIND_ARCH_H
 #define _SFU_ARCH_ARM64_UNWIND_ARCH_H
 
+#include <linux/pgtable.h>
 #include <asm/pointer_auth.h>
 #include <asm/ptrace.h>
 
@@ -81,6 +82,28 @@ static inline unsigned long sfu_arch_return_address(unsigned long ra)
 	return sfu_ptrauth_strip_user(ra);
 }
 
+/**
+ * sfu_arch_pte_user_exec() - does a present PTE map executable user code
+ * @pte: the entry
+ *
+ * Return: true if it is valid (not PROT_NONE) and not user-execute-never.
+ */
+static inline bool sfu_arch_pte_user_exec(pte_t pte)
+{
+	return pte_valid(pte) && pte_user_exec(pte);
+}
+
+/**
+ * sfu_arch_pmd_user_exec() - does a PMD block (huge page) map executable user code
+ * @pmd: the entry
+ *
+ * Return: as sfu_arch_pte_user_exec() for the block's attributes.
+ */
+static inline bool sfu_arch_pmd_user_exec(pmd_t pmd)
+{
+	return sfu_arch_pte_user_exec(pmd_pte(pmd));
+}
+
 /* The registers a signal step reads from the saved context (PC: ours, 32). */
 #define SFU_ARCH_DWARF_IP		32
 #define SFU_ARCH_DWARF_SP		SFU_ARM64_DWARF_SP
@@ -92,5 +115,6 @@ bool sfu_arch_signal_frame(const struct sfu_unwind_state *st, unsigned long *sig
 bool sfu_arch_sigreturn_at(const struct sfu_unwind_state *st);
 int sfu_arch_sigctx_reg(const struct sfu_unwind_state *st, unsigned int regnum,
 			unsigned long *val);
+int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra);
 
 #endif /* _SFU_ARCH_ARM64_UNWIND_ARCH_H */

@@ -18,6 +18,8 @@ const struct uw_arch_facts uw_arch = {
 	.dwarf_fp = SFU_ARM64_DWARF_FP,
 	.dwarf_scratch = 9,	/* x9 */
 	.dwarf_bad = 32,	/* not a general register */
+	.call = { 0x00, 0x00, 0x00, 0x94 },	/* bl . */
+	.call_len = 4,
 };
 
 /**

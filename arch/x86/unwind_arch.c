@@ -4,6 +4,7 @@
  * registers of the topmost frame, and those a signal frame saved.
  */
 #include <linux/kernel.h>
+#include <linux/mm.h>
 #include <linux/string.h>
 #include <linux/signal.h>
 #include <asm/ptrace.h>
@@ -99,6 +100,98 @@ void sfu_arch_fp_rules(const struct sfu_unwind_state *st, struct sfu_frame_rules
 		r->fp.offset = -2 * ws;
 		break;
 	}
+}
+
+/* The longest call instruction ending at a return address (prefixes apart). */
+#define SFU_X86_CALL_MAX	7
+#define SFU_X86_CALL_REL32	0xe8
+#define SFU_X86_GRP5		0xff	/* FF /2 is call near, absolute indirect */
+
+/*
+ * The length of "FF /2" from its opcode to its end, given its ModRM byte
+ * and the byte after it (the SIB byte when ModRM says there is one): 2 for
+ * a register or [reg], +1 for a SIB byte, +1 for disp8, +4 for disp32
+ * (mod 10; mod 00 with r/m 101, RIP-relative in 64-bit mode, absolute in
+ * 32-bit mode; mod 00 with a SIB base of 101).  The same in both modes; a
+ * REX prefix changes no length (REX.B does not turn r/m 101 into a base),
+ * so prefixes are not looked at.
+ */
+static unsigned int sfu_x86_ff2_len(u8 modrm, u8 sib)
+{
+	u8 mod = modrm >> 6, rm = modrm & 7;
+
+	switch (mod) {
+	case 3:
+		return 2;
+	case 0:
+		if (rm == 4)
+			return (sib & 7) == 5 ? 7 : 3;
+		return rm == 5 ? 6 : 2;
+	case 1:
+		return rm == 4 ? 4 : 3;
+	default:
+		return rm == 4 ? 7 : 6;
+	}
+}
+
+/*
+ * Does a call instruction end where @end points?  @avail bytes before
+ * @end may be read (at most 7 are).
+ *
+ * A near call is "E8 rel32" (5 bytes), or "FF /2" (ModRM reg field 2):
+ * call through a register (2 bytes, 3 with REX: "41 FF D0" is call *%r8),
+ * through memory at [reg] (2), [reg + disp8] (3), [reg + disp32] (6),
+ * with a SIB byte (3, 4 and 7), RIP-relative or absolute disp32 (6: the
+ * "call *sym@GOTPCREL(%rip)" of -fno-plt), or [index * scale + disp32]
+ * (7: jump tables of calls).  Each of the lengths 2, 3, 4, 6 and 7 is
+ * tried: the bytes at @end - length must be FF and a ModRM of reg 2 whose
+ * form has exactly that length.  Prefixes (REX, notrack 3E, bnd F2,
+ * segment) come before the opcode and never change where a call ends, so
+ * an instruction with them is recognised by its opcode and operands.  Far
+ * calls (FF /3, 9A) are not near calls of user code and are refused.
+ */
+static bool sfu_x86_call_ends_at(const u8 *end, unsigned int avail)
+{
+	unsigned int len;
+	const u8 *op;
+
+	if (avail >= 5 && end[-5] == SFU_X86_CALL_REL32)
+		return true;
+	for (len = 2; len <= min_t(unsigned int, avail, SFU_X86_CALL_MAX); len++) {
+		op = end - len;
+		if (op[0] != SFU_X86_GRP5 || (op[1] & 0x38) != 0x10)
+			continue;
+		/* op[2] is the SIB byte only where the form has one (len >= 3). */
+		if (sfu_x86_ff2_len(op[1], len > 2 ? op[2] : 0) == len)
+			return true;
+	}
+	return false;
+}
+
+/**
+ * sfu_arch_call_before() - does a call instruction end at a return address
+ * @st: the unwind (for its read mode)
+ * @ra: the return address, found without unwind rows
+ *
+ * Reads the 7 bytes before @ra; when those cross into a page that cannot
+ * be read, only those on @ra's page.
+ *
+ * Return: 0 if a call ends at @ra (sfu_x86_call_ends_at()),
+ * SFU_STOP_RA_NOT_CALL if none does, SFU_STOP_RA_UNCHECKED if the bytes
+ * could not be read.
+ */
+int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra)
+{
+	u8 code[SFU_X86_CALL_MAX];
+	unsigned int n = SFU_X86_CALL_MAX;
+
+	if (sfu_unwind_read(st, ra - n, code, n)) {
+		n = offset_in_page(ra);
+		if (!n || n >= SFU_X86_CALL_MAX ||
+		    sfu_unwind_read(st, ra - n, code + SFU_X86_CALL_MAX - n, n))
+			return SFU_STOP_RA_UNCHECKED;
+	}
+	return sfu_x86_call_ends_at(code + SFU_X86_CALL_MAX, n) ? 0 : SFU_STOP_RA_NOT_CALL;
 }
 
 /* pt_regs offsets of DWARF registers 0-16 (x86-64 psABI numbering). */

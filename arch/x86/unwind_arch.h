@@ -11,6 +11,7 @@
 #ifndef _SFU_ARCH_X86_UNWIND_ARCH_H
 #define _SFU_ARCH_X86_UNWIND_ARCH_H
 
+#include <linux/pgtable.h>
 #include <asm/ptrace.h>
 
 #include "sframe_unwind/unwind.h"
@@ -75,6 +76,32 @@ static inline unsigned long sfu_arch_return_address(unsigned long ra)
 	return ra;
 }
 
+/* Present, user-accessible and not no-execute: code the task may run. */
+#define SFU_X86_USER_TEXT_MASK	(_PAGE_PRESENT | _PAGE_USER | _PAGE_NX)
+#define SFU_X86_USER_TEXT	(_PAGE_PRESENT | _PAGE_USER)
+
+/**
+ * sfu_arch_pte_user_exec() - does a present PTE map executable user code
+ * @pte: the entry
+ *
+ * Return: true if user mode may execute from the page.
+ */
+static inline bool sfu_arch_pte_user_exec(pte_t pte)
+{
+	return (pte_flags(pte) & SFU_X86_USER_TEXT_MASK) == SFU_X86_USER_TEXT;
+}
+
+/**
+ * sfu_arch_pmd_user_exec() - does a PMD leaf (huge page) map executable user code
+ * @pmd: the entry
+ *
+ * Return: true if user mode may execute from the page.
+ */
+static inline bool sfu_arch_pmd_user_exec(pmd_t pmd)
+{
+	return (pmd_flags(pmd) & SFU_X86_USER_TEXT_MASK) == SFU_X86_USER_TEXT;
+}
+
 /* The registers a signal step reads from the saved context. */
 #define SFU_ARCH_DWARF_IP		SFU_X86_DWARF_RIP
 #define SFU_ARCH_DWARF_SP		SFU_X86_DWARF_RSP
@@ -86,5 +113,6 @@ bool sfu_arch_signal_frame(const struct sfu_unwind_state *st, unsigned long *sig
 bool sfu_arch_sigreturn_at(const struct sfu_unwind_state *st);
 int sfu_arch_sigctx_reg(const struct sfu_unwind_state *st, unsigned int regnum,
 			unsigned long *val);
+int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra);
 
 #endif /* _SFU_ARCH_X86_UNWIND_ARCH_H */

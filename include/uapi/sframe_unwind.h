@@ -133,6 +133,19 @@ struct sfu_unwind {
  *	the hook
  * @SFU_STOP_NOT_USER: there is no user context to unwind (kernel thread,
  *	no mm, registers not from user mode)
+ * @SFU_STOP_RA_NOT_TEXT: a return address found without an SFrame row
+ *	(the frame-pointer fallback) is not in executable user memory: the
+ *	page-table entry of its call instruction's last byte is not
+ *	user-executable, or nothing is mapped there
+ * @SFU_STOP_RA_NOT_CALL: such a return address is in executable memory,
+ *	but no call instruction ends there
+ * @SFU_STOP_RA_UNCHECKED: such a return address could not be checked: its
+ *	page is not present (no-fault unwinds) or its instruction bytes could
+ *	not be read
+ * @SFU_STOP_FP_SKIPS: the frame-pointer fallback found a frame record
+ *	above a word of the frame that is itself a return address (in text,
+ *	after a call): the frame pointer is not the frame's, and its record
+ *	would skip frames
  * @SFU_STOP_NR: number of reasons (not a reason)
  *
  * Values are part of the user ABI (struct sfu_unwind.stop_reason and the
@@ -152,6 +165,10 @@ enum sfu_stop_reason {
 	SFU_STOP_BAD_RULE,
 	SFU_STOP_SIGNAL,
 	SFU_STOP_NOT_USER,
+	SFU_STOP_RA_NOT_TEXT,
+	SFU_STOP_RA_NOT_CALL,
+	SFU_STOP_RA_UNCHECKED,
+	SFU_STOP_FP_SKIPS,
 	SFU_STOP_NR,
 };
 

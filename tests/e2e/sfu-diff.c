@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libsfu-diff.so - the module's unwind against libgcc's, at signals, in a
+ * real program.  Preloaded (LD_PRELOAD) into any dynamic program, it arms
+ * ITIMER_PROF; at each SIGPROF the handler takes glibc's backtrace()
+ * (libgcc's DWARF unwinder, from .eh_frame) and the module's
+ * SFU_IOC_UNWIND_SELF at the same instant, and compares them frame by
+ * frame from the interrupted PC on (both walk the handler and the signal
+ * trampoline first; each is aligned on the PC the kernel saved in the
+ * ucontext).  A sample is:
+ *
+ *   identical     both give the same addresses all the way
+ *   shorter       the module stops first; where both have a frame it is
+ *                 the same (a profiler's incomplete but true callchain)
+ *   longer        libgcc stops first (the same otherwise)
+ *   contradicted  at some frame both have, the addresses differ: the
+ *                 module (or libgcc) invented a caller
+ *   unaligned     the module's walk, or libgcc's, does not reach the
+ *                 interrupted PC (neither gets through the signal frame)
+ *
+ * At exit the library appends one line per process to $SFU_DIFF_OUT
+ * (default: stderr):
+ *
+ *   sfu-diff prog=NAME pid=N samples=N identical=N shorter=N longer=N
+ *            contradicted=N unaligned=N errors=N stops=REASON:N,...
+ *
+ * and a line per contradicted sample (up to 8): the frame index from the
+ * PC, libgcc's address and the module's, each as object+offset, and the
+ * method of the module's frame and of the one before it.  stops= counts
+ * the module's stop reasons of the shorter samples.
+ *
+ * Environment: SFU_DIFF_US the timer's interval in microseconds of CPU
+ * time (default 2000); SFU_DIFF_MAX the most samples to take (default
+ * 1000); SFU_DIFF_FLAGS the ioctl's flags (default 0: faultable reads);
+ * SFU_DIFF_PROG only in the process whose /proc/self/exe ends with this
+ * name (others load the library and do nothing).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <execinfo.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "../../include/uapi/sframe_unwind.h"
+
+#define MAX_FRAMES	512
+#define MAX_DETAILS	8
+#define NR_STOPS	32
+
+static const char *const stop_names[] = {
+	"none", "outermost", "fp_end", "depth", "bad_cfa", "cfa_not_increasing",
+	"bad_ra", "fault", "no_info", "compat", "bad_rule", "signal", "not_user",
+	"ra_not_text", "ra_not_call", "ra_unchecked", "fp_skips",
+};
+
+struct detail {
+	int depth;
+	unsigned long pc, gcc, mod;
+	unsigned int method, prev_method;
+};
+
+static int dev_fd = -1;
+static unsigned int max_samples = 1000, ioctl_flags;
+static volatile int active;
+static unsigned long samples, identical, shorter, longer, contradicted, unaligned, errors;
+static unsigned long stops[NR_STOPS];
+static struct detail details[MAX_DETAILS];
+static unsigned long ndetails;
+static char prog[64];
+
+/* Static TLS: no allocation at a thread's first signal. */
+#define TLS_IE __attribute__((tls_model("initial-exec")))
+
+/*
+ * The system call made here, not in libc's wrapper: the module's walk then
+ * starts in this library, which has .sframe, and reaches the signal frame
+ * whether or not libc has unwind rows (sidecars).
+ */
+static inline long raw_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	long ret;
+
+	asm volatile("syscall"
+		     : "=a"(ret)
+		     : "0"((long)SYS_ioctl), "D"((long)fd), "S"(cmd), "d"(arg)
+		     : "rcx", "r11", "memory");
+	return ret;
+}
+
+static unsigned long count(unsigned long *c)
+{
+	return __atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
+}
+
+static void disarm(void)
+{
+	struct itimerval it = {};
+
+	setitimer(ITIMER_PROF, &it, NULL);
+}
+
+static void on_prof(int sig, siginfo_t *si, void *ucv)
+{
+	static __thread TLS_IE struct sfu_frame frames[MAX_FRAMES];
+	static __thread TLS_IE void *bt[MAX_FRAMES];
+	ucontext_t *uc = ucv;
+	struct sfu_unwind req = {
+		.frames = (uintptr_t)frames, .max = MAX_FRAMES, .flags = ioctl_flags,
+	};
+	unsigned long pc = uc->uc_mcontext.gregs[REG_RIP];
+	int saved = errno, n, i, j = -1, g = -1, k;
+
+	(void)sig;
+	(void)si;
+	if (!active)
+		return;
+	if (count(&samples) >= max_samples) {
+		active = 0;
+		disarm();
+		__atomic_fetch_sub(&samples, 1, __ATOMIC_RELAXED);
+		goto out;
+	}
+	n = backtrace(bt, MAX_FRAMES);
+	if (raw_ioctl(dev_fd, SFU_IOC_UNWIND_SELF, &req)) {
+		count(&errors);
+		goto out;
+	}
+	for (i = 0; i < (int)req.nr; i++) {
+		if (frames[i].ip == pc && frames[i].method == SFU_FRAME_SIGNAL) {
+			j = i;
+			break;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if ((unsigned long)bt[i] == pc) {
+			g = i;
+			break;
+		}
+	}
+	if (j < 0 || g < 0) {
+		count(&unaligned);
+		goto out;
+	}
+	for (k = 0; g + k < n && j + k < (int)req.nr; k++) {
+		if ((unsigned long)bt[g + k] != frames[j + k].ip) {
+			unsigned long d = count(&contradicted);
+
+			if (d < MAX_DETAILS) {
+				details[d].depth = k;
+				details[d].pc = pc;
+				details[d].gcc = (unsigned long)bt[g + k];
+				details[d].mod = frames[j + k].ip;
+				details[d].method = frames[j + k].method;
+				details[d].prev_method = frames[j + k - 1].method;
+				__atomic_fetch_add(&ndetails, 1, __ATOMIC_RELEASE);
+			}
+			goto out;
+		}
+	}
+	if (g + k == n && j + k == (int)req.nr) {
+		count(&identical);
+	} else if (j + k == (int)req.nr) {
+		count(&shorter);
+		if (req.stop_reason >= 0 && req.stop_reason < NR_STOPS)
+			count(&stops[req.stop_reason]);
+	} else {
+		count(&longer);
+	}
+out:
+	errno = saved;
+}
+
+/* "object+0xoff" of @addr, or the bare address. */
+static void where(unsigned long addr, char *buf, size_t len)
+{
+	Dl_info info;
+	const char *base;
+
+	if (dladdr((void *)addr, &info) && info.dli_fname) {
+		base = strrchr(info.dli_fname, '/');
+		base = base ? base + 1 : info.dli_fname;
+		if (!*base)
+			base = prog;
+		snprintf(buf, len, "%s+%#lx", base, addr - (unsigned long)info.dli_fbase);
+	} else {
+		snprintf(buf, len, "%#lx", addr);
+	}
+}
+
+static const char *stop_name(unsigned int i)
+{
+	return i < sizeof(stop_names) / sizeof(stop_names[0]) ? stop_names[i] : "?";
+}
+
+__attribute__((constructor)) static void sfu_diff_start(void)
+{
+	const char *us = getenv("SFU_DIFF_US"), *max = getenv("SFU_DIFF_MAX");
+	const char *flags = getenv("SFU_DIFF_FLAGS"), *want = getenv("SFU_DIFF_PROG");
+	struct sigaction sa = {};
+	struct itimerval it = {};
+	char exe[PATH_MAX], *base;
+	void *warm[4];
+	ssize_t len;
+	long usec;
+
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[len > 0 ? len : 0] = 0;
+	base = strrchr(exe, '/');
+	base = base ? base + 1 : exe;
+	len = strlen(base);
+	memcpy(prog, base, len < (ssize_t)sizeof(prog) ? len : (ssize_t)sizeof(prog) - 1);
+	if (want && *want && strcmp(prog, want))
+		return;
+	dev_fd = open("/dev/sframe_unwind", O_RDONLY | O_CLOEXEC);
+	if (dev_fd < 0) {
+		fprintf(stderr, "sfu-diff: /dev/sframe_unwind: %s\n", strerror(errno));
+		return;
+	}
+	/* The first backtrace() loads libgcc_s: not in a signal handler. */
+	backtrace(warm, 4);
+	usec = us ? strtol(us, NULL, 0) : 2000;
+	if (max)
+		max_samples = strtoul(max, NULL, 0);
+	if (flags)
+		ioctl_flags = strtoul(flags, NULL, 0);
+	sa.sa_sigaction = on_prof;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGPROF, &sa, NULL)) {
+		perror("sfu-diff: sigaction");
+		return;
+	}
+	it.it_interval.tv_sec = usec / 1000000;
+	it.it_interval.tv_usec = usec % 1000000;
+	it.it_value = it.it_interval;
+	active = 1;
+	if (setitimer(ITIMER_PROF, &it, NULL))
+		perror("sfu-diff: setitimer");
+}
+
+__attribute__((destructor)) static void sfu_diff_report(void)
+{
+	const char *out = getenv("SFU_DIFF_OUT");
+	char line[4096], a[256], b[256];
+	unsigned long i, nd;
+	int fd = 2, len, pos;
+
+	if (dev_fd < 0)
+		return;
+	active = 0;
+	disarm();
+	if (out && *out)
+		fd = open(out, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	pos = snprintf(line, sizeof(line),
+		       "sfu-diff prog=%s pid=%d samples=%lu identical=%lu shorter=%lu longer=%lu contradicted=%lu unaligned=%lu errors=%lu stops=",
+		       prog, getpid(), samples, identical, shorter, longer, contradicted,
+		       unaligned, errors);
+	for (i = 0; i < NR_STOPS && pos < (int)sizeof(line) - 64; i++) {
+		if (stops[i])
+			pos += snprintf(line + pos, sizeof(line) - pos, "%s%s:%lu",
+					line[pos - 1] == '=' ? "" : ",", stop_name(i), stops[i]);
+	}
+	pos += snprintf(line + pos, sizeof(line) - pos, "\n");
+	nd = __atomic_load_n(&ndetails, __ATOMIC_ACQUIRE);
+	for (i = 0; i < nd && i < MAX_DETAILS && pos < (int)sizeof(line) - 600; i++) {
+		where(details[i].gcc, a, sizeof(a));
+		where(details[i].mod, b, sizeof(b));
+		len = snprintf(line + pos, sizeof(line) - pos,
+			       "sfu-diff   contradicted prog=%s frame %d from the PC: libgcc %s, module %s (method %u after %u)\n",
+			       prog, details[i].depth, a, b, details[i].method,
+			       details[i].prev_method);
+		pos += len;
+	}
+	if (write(fd, line, pos) < 0)
+		perror("sfu-diff: write");
+	if (fd != 2)
+		close(fd);
+}
