@@ -19,7 +19,6 @@
 #include <linux/irqflags.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
-#include <linux/pgtable.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
@@ -31,6 +30,7 @@
 #include "unwind_arch.h"
 #include "sframe_unwind/unwind.h"
 #include "sframe_unwind/compat.h"
+#include "ra_check.h"
 
 static unsigned int sfu_max_depth = SFU_UNWIND_DEFAULT_DEPTH;
 
@@ -56,40 +56,6 @@ struct sfu_unwind_stats {
 };
 
 static DEFINE_PER_CPU(struct sfu_unwind_stats, sfu_unwind_stats);
-
-static const char *const sfu_stop_names[SFU_STOP_NR] = {
-	[SFU_STOP_NONE] = "none",
-	[SFU_STOP_OUTERMOST] = "outermost",
-	[SFU_STOP_FP_END] = "fp_end",
-	[SFU_STOP_DEPTH] = "depth",
-	[SFU_STOP_BAD_CFA] = "bad_cfa",
-	[SFU_STOP_CFA_NOT_INCREASING] = "cfa_not_increasing",
-	[SFU_STOP_BAD_RA] = "bad_ra",
-	[SFU_STOP_FAULT] = "fault",
-	[SFU_STOP_NO_INFO] = "no_info",
-	[SFU_STOP_COMPAT] = "compat",
-	[SFU_STOP_BAD_RULE] = "bad_rule",
-	[SFU_STOP_SIGNAL] = "signal",
-	[SFU_STOP_NOT_USER] = "not_user",
-	[SFU_STOP_RA_NOT_TEXT] = "ra_not_text",
-	[SFU_STOP_RA_NOT_CALL] = "ra_not_call",
-	[SFU_STOP_RA_UNCHECKED] = "ra_unchecked",
-	[SFU_STOP_FP_SKIPS] = "fp_skips",
-};
-
-/**
- * sfu_stop_reason_name() - a stop reason as a short name
- * @reason: enum sfu_stop_reason
- *
- * Return: e.g. "outermost", or "unknown" for a value out of range.
- */
-const char *sfu_stop_reason_name(int reason)
-{
-	if (reason < 0 || reason >= SFU_STOP_NR)
-		return "unknown";
-	return sfu_stop_names[reason];
-}
-EXPORT_SYMBOL_NS_GPL(sfu_stop_reason_name, SFU_NS);
 
 /**
  * sfu_unwind_depth_limit() - the max_depth module parameter
@@ -192,7 +158,15 @@ static int sfu_read_words(const struct sfu_unwind_state *st, unsigned long addr,
 	return sfu_read_words_slow(st, addr, words, n);
 }
 
-static int sfu_read_word(const struct sfu_unwind_state *st, unsigned long addr,
+/**
+ * sfu_unwind_read_word() - read one word of the task's size
+ * @st: the unwind, whose flags say how user memory may be read
+ * @addr: user address
+ * @word: the word read, zero-extended for a compat task
+ *
+ * Return: 0, or SFU_STOP_FAULT.
+ */
+int sfu_unwind_read_word(const struct sfu_unwind_state *st, unsigned long addr,
 			 unsigned long *word)
 {
 	return sfu_read_words(st, addr, word, 1);
@@ -240,7 +214,7 @@ static int sfu_rule_value(const struct sfu_unwind_state *st, const struct sfu_re
 		*val = cur;
 		return 0;
 	case SFU_RULE_CFA_DEREF:
-		return sfu_read_word(st, cfa + rule->offset, val);
+		return sfu_unwind_read_word(st, cfa + rule->offset, val);
 	case SFU_RULE_REG:
 	case SFU_RULE_REG_DEREF:
 		reason = sfu_base_value(st, rule->base, rule->regnum, &base);
@@ -250,7 +224,7 @@ static int sfu_rule_value(const struct sfu_unwind_state *st, const struct sfu_re
 			*val = base + rule->offset;
 			return 0;
 		}
-		return sfu_read_word(st, base + rule->offset, val);
+		return sfu_unwind_read_word(st, base + rule->offset, val);
 	case SFU_RULE_UNDEFINED:
 		*val = 0;
 		return 0;
@@ -335,7 +309,7 @@ static int sfu_unwind_step(struct sfu_unwind_state *st, const struct sfu_frame_r
 		return reason;
 	cfa += r->cfa.offset;
 	if (r->cfa.deref) {
-		reason = sfu_read_word(st, cfa, &cfa);
+		reason = sfu_unwind_read_word(st, cfa, &cfa);
 		if (reason)
 			return reason;
 		cfa += r->cfa.addend;
@@ -449,7 +423,7 @@ static __always_inline int sfu_fast_step(struct sfu_unwind_state *st,
 		return reason;
 
 	if (fp_kind == SFU_RULE_RETAIN) {
-		reason = sfu_read_word(st, cfa + r->ra.offset, &ra);
+		reason = sfu_unwind_read_word(st, cfa + r->ra.offset, &ra);
 		fp = st->fp;
 	} else if (r->fp.offset == r->ra.offset - (long)st->ws) {
 		/* A frame record {FP, RA}: one read for both. */
@@ -459,9 +433,9 @@ static __always_inline int sfu_fast_step(struct sfu_unwind_state *st,
 		fp = record[0];
 		ra = record[1];
 	} else {
-		reason = sfu_read_word(st, cfa + r->ra.offset, &ra);
+		reason = sfu_unwind_read_word(st, cfa + r->ra.offset, &ra);
 		if (!reason)
-			reason = sfu_read_word(st, cfa + r->fp.offset, &fp);
+			reason = sfu_unwind_read_word(st, cfa + r->fp.offset, &fp);
 	}
 	if (reason)
 		return reason;
@@ -505,138 +479,6 @@ static noinline int sfu_signal_step(struct sfu_unwind_state *st)
 	st->fp = fp;
 	st->prev_cfa = 0;
 	st->sp_exact = true;
-	return 0;
-}
-
-/* What the page tables say about a user page (sfu_user_text()). */
-enum sfu_text {
-	SFU_TEXT_NO,		/* present, not user-executable */
-	SFU_TEXT_YES,		/* present and user-executable */
-	SFU_TEXT_UNKNOWN,	/* not present, or a leaf the walk does not read */
-};
-
-/*
- * Whether @addr is in executable user text of @mm, as the CPU would see
- * it on a return there: the page-table entry that maps it.  The walk is
- * GUP-fast's and perf's (perf_get_page_size()): lockless, with interrupts
- * disabled, which keeps the tables from being freed under it; so it works
- * in any context, NMI included, and costs a few loads.  A page that is not
- * present cannot be judged (SFU_TEXT_UNKNOWN); nor can a PUD leaf (1 GB
- * hugetlb, never user text in practice).
- */
-static int sfu_user_text(struct mm_struct *mm, unsigned long addr)
-{
-	int ret = SFU_TEXT_UNKNOWN;
-	unsigned long flags;
-	pgd_t *pgdp, pgd;
-	p4d_t *p4dp, p4d;
-	pud_t *pudp, pud;
-	pmd_t *pmdp, pmd;
-	pte_t *ptep, pte;
-
-	local_irq_save(flags);
-	pgdp = pgd_offset(mm, addr);
-	pgd = READ_ONCE(*pgdp);
-	if (pgd_none(pgd))
-		goto out;
-	p4dp = p4d_offset_lockless(pgdp, pgd, addr);
-	p4d = READ_ONCE(*p4dp);
-	if (!p4d_present(p4d))
-		goto out;
-	pudp = pud_offset_lockless(p4dp, p4d, addr);
-	pud = READ_ONCE(*pudp);
-	if (!pud_present(pud) || pud_leaf(pud))
-		goto out;
-	pmdp = pmd_offset_lockless(pudp, pud, addr);
-	pmd = READ_ONCE(*pmdp);
-	if (!pmd_present(pmd))
-		goto out;
-	if (pmd_leaf(pmd)) {
-		ret = sfu_arch_pmd_user_exec(pmd) ? SFU_TEXT_YES : SFU_TEXT_NO;
-		goto out;
-	}
-	/* 64-bit only: a table of PTEs is never in high memory. */
-	ptep = pte_offset_kernel(&pmd, addr);
-	pte = READ_ONCE(*ptep);
-	if (pte_present(pte))
-		ret = sfu_arch_pte_user_exec(pte) ? SFU_TEXT_YES : SFU_TEXT_NO;
-out:
-	local_irq_restore(flags);
-	return ret;
-}
-
-/*
- * Is @ra a return address: in executable user text (the page of the
- * call's last byte, RA - 1, so that a call ending its text counts), right
- * after a call instruction (the arch hook), or at the signal trampoline a
- * handler returns to?  A faultable unwind faults a page that is not
- * present in and looks again; a no-fault one cannot check it.  A @scan
- * of stack words faults nothing in: a page not present is not text.
- * Returns 0 or the stop reason.
- */
-static int sfu_check_ra(struct sfu_unwind_state *st, unsigned long ra, bool scan)
-{
-	unsigned long ip = st->ip;
-	int text, reason;
-	u8 byte;
-
-	text = sfu_user_text(current->mm, ra - 1);
-	if (scan && text != SFU_TEXT_YES)
-		return SFU_STOP_RA_NOT_TEXT;
-	if (text == SFU_TEXT_UNKNOWN && !(st->flags & SFU_UNWIND_NOFAULT)) {
-		/* Nothing readable is mapped there: no text either. */
-		if (sfu_unwind_read(st, ra - 1, &byte, 1))
-			return SFU_STOP_RA_NOT_TEXT;
-		text = sfu_user_text(current->mm, ra - 1);
-	}
-	if (text == SFU_TEXT_NO)
-		return SFU_STOP_RA_NOT_TEXT;
-	if (text == SFU_TEXT_UNKNOWN)
-		return SFU_STOP_RA_UNCHECKED;
-	/* The trampoline hook reads the code at the frame's IP. */
-	st->ip = ra;
-	reason = sfu_arch_sigreturn_at(st) ? 0 : sfu_arch_call_before(st, ra);
-	st->ip = ip;
-	return reason;
-}
-
-/* Words of a frame that the frame-pointer check looks at, from its SP up. */
-#define SFU_FP_SCAN_WORDS	128
-
-/*
- * A return address found without unwind rows, by the frame-pointer
- * fallback, is taken only if it is one (sfu_check_ra()).  In code built
- * without frame pointers the chain reads whatever the frame-pointer
- * register holds: a number, a stack or heap address, or the frame record
- * of a function several frames up, whose return address is a true one
- * that skips the frames between.  Those frames' own return addresses lie
- * on the stack between the frame's SP and the record: in a frame whose
- * registers are all known (the topmost, one a signal interrupted) the
- * words from SP up to the return address's slot (at most
- * SFU_FP_SCAN_WORDS, read no-fault) must hold no return address either.
- * Deeper frames are not scanned: their locals may hold stale return
- * addresses, which would stop walks of code built with frame pointers.
- * @st is the caller, @sp the frame's stack pointer, @exact whether to
- * scan.  A
- * profiler must stop rather than invent a caller.  Returns 0 or the stop
- * reason.
- */
-static noinline int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long sp, bool exact)
-{
-	unsigned long end = st->sp - st->ws, word;
-	unsigned int n = 0;
-	int reason;
-
-	reason = sfu_check_ra(st, st->ip, false);
-	if (reason || !exact)
-		return reason;
-	for (; sp < end && n < SFU_FP_SCAN_WORDS; sp += st->ws, n++) {
-		if (sfu_read_word(st, sp, &word))
-			break;
-		word = sfu_arch_return_address(word);
-		if (word > PAGE_SIZE && word < TASK_SIZE && !sfu_check_ra(st, word, true))
-			return SFU_STOP_FP_SKIPS;
-	}
 	return 0;
 }
 
@@ -919,7 +761,7 @@ static int sfu_unwind_stats_show(struct seq_file *m, void *v)
 	for (i = SFU_FRAME_REGS; i <= SFU_FRAME_SIGNAL; i++)
 		seq_printf(m, "frames_%s %llu\n", methods[i], sum.frames[i]);
 	for (i = SFU_STOP_NONE + 1; i < SFU_STOP_NR; i++)
-		seq_printf(m, "stop_%s %llu\n", sfu_stop_names[i], sum.stops[i]);
+		seq_printf(m, "stop_%s %llu\n", sfu_stop_reason_name(i), sum.stops[i]);
 	seq_printf(m, "sframe_faults %llu\n", sum.sframe_faults);
 	seq_printf(m, "sframe_errors %llu\n", sum.sframe_errors);
 	return 0;

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Checks of return addresses found without unwind rows (ra_check.c). */
+#ifndef _SFU_UNWIND_RA_CHECK_H
+#define _SFU_UNWIND_RA_CHECK_H
+
+#include <linux/types.h>
+
+struct sfu_unwind_state;
+
+int sfu_unwind_read_word(const struct sfu_unwind_state *st, unsigned long addr,
+			 unsigned long *word);
+int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long sp, bool exact);
+
+#endif /* _SFU_UNWIND_RA_CHECK_H */
