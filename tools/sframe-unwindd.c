@@ -18,8 +18,8 @@
  *    not a regular file, and, without --any-owner, one not owned by root
  *    or writable by group or others (its rows could be made to describe
  *    another file of the same build-id); and one whose sidecar exists;
- *  - waits for a token of the rate limit (--rate per minute, default 120,
- *    --burst at once, default 30): the module's queue, capped, then drops
+ *  - waits for a token of the rate limit (--rate per minute, default 300,
+ *    --burst at once, default 100): the module's queue, capped, then drops
  *    what comes meanwhile and counts it;
  *  - refuses once it wrote --max-sidecars (default 10000) sidecars or
  *    --max-bytes (default 1 GiB) since it started;
@@ -104,8 +104,8 @@ static struct {
 	.max_sidecars = 10000,
 	.max_bytes = 1ULL << 30,
 	.mem = 2ULL << 30,
-	.rate = 120,
-	.burst = 30,
+	.rate = 300,
+	.burst = 100,
 	.cpu = 60,
 	.timeout = 120,
 	.rescan_ms = 250,
