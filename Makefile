@@ -25,6 +25,7 @@
 #                                        counted in guest instructions
 #   make fuzz [FUZZ_SECONDS=N]           fuzz the decoder (default 600 s)
 #   make install-sidecars                install sframe-gen, sframe-unwind-sidecars,
+#                                        the sidecar daemon sframe-unwindd,
 #                                        its systemd units and APT hook, enable
 #                                        the units and make every sidecar
 #                                        (PREFIX=/usr/local, DESTDIR: only copy)
