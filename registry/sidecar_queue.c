@@ -36,6 +36,7 @@
 #include <linux/uidgid.h>
 #include <linux/wait.h>
 
+#include "sframe_unwind/compat.h"
 #include "sframe_unwind/lib.h"
 #include "sframe_unwind/registry.h"
 #include "uapi/sframe_unwind.h"
@@ -192,6 +193,7 @@ out:
 	kfree(seen);
 	kfree(r);
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_sidecar_request);
 
 /**
  * sfu_sidecar_queue_attach() - make @owner the daemon
@@ -220,6 +222,7 @@ int sfu_sidecar_queue_attach(const void *owner)
 		kfree(e);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_sidecar_queue_attach);
 
 /**
  * sfu_sidecar_queue_detach() - the daemon @owner is gone
@@ -255,6 +258,7 @@ void sfu_sidecar_queue_detach(const void *owner)
 	list_for_each_entry_safe(e, enext, &gone, fifo)
 		kfree(e);
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_sidecar_queue_detach);
 
 static bool sfu_sq_ready(const void *owner)
 {
@@ -325,6 +329,7 @@ struct file *sfu_sidecar_queue_next(const void *owner, long timeout,
 	kfree(r);
 	return f;
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_sidecar_queue_next);
 
 /**
  * sfu_sidecar_rescan() - look again for the sidecars that were missing
