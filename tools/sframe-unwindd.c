@@ -170,12 +170,25 @@ static void print_stats(FILE *f)
 		st.failed, st.killed, st.write_failed, st.rate_waits, st.rescans);
 }
 
+/* The totals on one line of the log, as print_stats() writes them. */
 static void log_stats(void)
 {
-	logmsg("totals: received %llu converted %llu (%llu bytes) exists %llu refused: size %llu type %llu owner %llu quota %llu mismatch %llu; not ELF %llu nothing %llu failed %llu killed %llu write-failed %llu; rate waits %llu rescans %llu",
-	       st.received, st.converted, st.bytes, st.exists, st.refused_size, st.refused_type,
-	       st.refused_owner, st.refused_quota, st.refused_mismatch, st.not_elf, st.nothing,
-	       st.failed, st.killed, st.write_failed, st.rate_waits, st.rescans);
+	char *buf = NULL, *p;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return;
+	print_stats(f);
+	if (fclose(f)) {
+		free(buf);
+		return;
+	}
+	for (p = buf; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	logmsg("totals: %s", buf);
+	free(buf);
 }
 
 /* --stats FILE: the totals, replaced whole. */
@@ -202,7 +215,7 @@ static void on_signal(int sig)
 		stop = 1;
 }
 
-static noreturn void usage(void)
+static noreturn void bad_usage(void)
 {
 	fprintf(stderr,
 		"usage: sframe-unwindd [--dir DIR] [--user NAME] [--max-size BYTES] [--max-output BYTES]\n"
@@ -220,14 +233,23 @@ static unsigned long long number(const char *s)
 	errno = 0;
 	v = strtoull(s, &end, 0);
 	if (errno || end == s)
-		usage();
+		bad_usage();
 	switch (*end) {
-	case 'K': v <<= 10; end++; break;
-	case 'M': v <<= 20; end++; break;
-	case 'G': v <<= 30; end++; break;
+	case 'K':
+		v <<= 10;
+		end++;
+		break;
+	case 'M':
+		v <<= 20;
+		end++;
+		break;
+	case 'G':
+		v <<= 30;
+		end++;
+		break;
 	}
 	if (*end)
-		usage();
+		bad_usage();
 	return v;
 }
 
@@ -243,7 +265,7 @@ static void parse_args(int argc, char **argv)
 			continue;
 		}
 		if (!v)
-			usage();
+			bad_usage();
 		i++;
 		if (!strcmp(a, "--dir"))
 			opt.dir = v;
@@ -272,10 +294,10 @@ static void parse_args(int argc, char **argv)
 		else if (!strcmp(a, "--rescan-ms"))
 			opt.rescan_ms = number(v);
 		else
-			usage();
+			bad_usage();
 	}
 	if (!opt.rate || !opt.burst || !opt.cpu || !opt.timeout || opt.dir[0] != '/')
-		usage();
+		bad_usage();
 }
 
 /* The file's name as the module saw it, printable. */
@@ -391,7 +413,8 @@ static noreturn void child(int in, int out, const char *want)
 	hdr.section_off = sizeof(hdr);
 	hdr.section_size = o.len;
 	for (i = 0; i < n; i++)
-		sscanf(id + 2 * i, "%2hhx", &hdr.build_id[i]);
+		if (sscanf(id + 2 * i, "%2hhx", &hdr.build_id[i]) != 1)
+			_exit(CHILD_FAILED);
 	if (write_all(out, &hdr, sizeof(hdr)) || write_all(out, o.buf, o.len))
 		_exit(CHILD_WRITE);
 	_exit(CHILD_OK);
@@ -521,10 +544,10 @@ static int install(const char *id, const char *buf, size_t len)
 	return ret;
 }
 
-static void rescan(void)
+static void ask_rescan(void)
 {
 	if (ioctl(dev, SFU_IOC_SIDECAR_RESCAN))
-		logmsg("rescan: %s", strerror(errno));
+		logmsg("SFU_IOC_SIDECAR_RESCAN: %s", strerror(errno));
 	st.rescans++;
 	rescan_pending = false;
 	clock_gettime(CLOCK_MONOTONIC, &last_rescan);
@@ -546,7 +569,7 @@ static void rate_limit(void)
 		st.rate_waits++;
 		/* A pending rescan is not held up by the wait. */
 		if (rescan_pending)
-			rescan();
+			ask_rescan();
 		while (nanosleep(&ts, &ts) && errno == EINTR && !stop)
 			;
 		tokens = 1;
@@ -584,8 +607,8 @@ static void handle(struct sfu_sidecar_request *r)
 		return;
 	}
 	if (!opt.any_owner && (s.st_uid || (s.st_mode & 022))) {
-		logmsg("%s %s (uid %u): refused: owner %u mode %o (only root's files without --any-owner)",
-		       id, name, r->uid, s.st_uid, s.st_mode & 07777);
+		logmsg("%s %s (uid %u): refused: owner %u mode %o (not root's only)", id, name,
+		       r->uid, s.st_uid, s.st_mode & 07777);
 		st.refused_owner++;
 		return;
 	}
@@ -597,8 +620,8 @@ static void handle(struct sfu_sidecar_request *r)
 		return;
 	}
 	if (st.converted >= opt.max_sidecars || st.bytes >= opt.max_bytes) {
-		logmsg("%s %s (uid %u): refused: %llu sidecars, %llu bytes written (--max-sidecars, --max-bytes)",
-		       id, name, r->uid, st.converted, st.bytes);
+		logmsg("%s %s (uid %u): refused: %llu sidecars, %llu bytes written (quota)", id,
+		       name, r->uid, st.converted, st.bytes);
 		st.refused_quota++;
 		return;
 	}
@@ -703,7 +726,7 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &last_refill);
 	logmsg("attached; sidecars in %s, converting as uid %u", opt.dir, child_uid);
 	/* The files mapped before it started. */
-	rescan();
+	ask_rescan();
 	write_stats();
 	while (!stop) {
 		struct sfu_sidecar_request r = { .timeout_ms = 5000, .fd = -1 };
@@ -714,7 +737,7 @@ int main(int argc, char **argv)
 			log_stats();
 		}
 		if (rescan_pending && since >= opt.rescan_ms)
-			rescan();
+			ask_rescan();
 		if (rescan_pending)
 			r.timeout_ms = opt.rescan_ms - since + 1;
 		if (ioctl(dev, SFU_IOC_SIDECAR_NEXT, &r)) {
@@ -728,7 +751,7 @@ int main(int argc, char **argv)
 		write_stats();
 	}
 	if (rescan_pending)
-		rescan();
+		ask_rescan();
 	log_stats();
 	write_stats();
 	return 0;

@@ -18,7 +18,6 @@
 #define _GNU_SOURCE
 #include <elf.h>
 #include <fcntl.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,7 +95,7 @@ int main(int argc, char **argv)
 {
 	size_t len, id;
 	unsigned char *buf;
-	uint64_t salt;
+	unsigned long long salt;
 	char path[4096];
 	long i, n;
 
@@ -116,7 +115,7 @@ int main(int argc, char **argv)
 	buf = load(argv[2], &len, &id);
 	n = atol(argv[4]);
 	for (i = 0; i < n; i++) {
-		salt = ((uint64_t)getpid() << 32) | (uint64_t)i;
+		salt = ((unsigned long long)getpid() << 32) | (unsigned long long)i;
 		memcpy(buf + id, &salt, sizeof(salt));
 		snprintf(path, sizeof(path), "%s/f%ld", argv[3], i);
 		write_file(path, buf, len);
