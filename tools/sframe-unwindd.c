@@ -40,6 +40,12 @@
  * It logs one line per request and its outcome to stderr, and the totals
  * on SIGUSR1 and at exit; --stats FILE keeps the totals in FILE, rewritten
  * after each request.  SIGTERM or SIGINT end it.
+ *
+ *   sframe-unwindd [OPTIONS] --convert FILE...
+ *
+ * handles each FILE as a request, without the module (no rescan): for
+ * tests (tests/sidecars/run), and for an administrator's own files.  The
+ * build-id is read from FILE's program headers, as the module does.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -96,6 +102,8 @@ static struct {
 	unsigned int timeout;
 	unsigned int rescan_ms;
 	bool any_owner;
+	char **convert;
+	int num_convert;
 } opt = {
 	.dir = SFU_SIDECAR_DEFAULT_DIR,
 	.user = "nobody",
@@ -221,7 +229,8 @@ static noreturn void bad_usage(void)
 		"usage: sframe-unwindd [--dir DIR] [--user NAME] [--max-size BYTES] [--max-output BYTES]\n"
 		"                      [--max-sidecars N] [--max-bytes BYTES] [--rate N] [--burst N]\n"
 		"                      [--cpu SECONDS] [--timeout SECONDS] [--mem BYTES]\n"
-		"                      [--rescan-ms MS] [--any-owner] [--stats FILE]\n");
+		"                      [--rescan-ms MS] [--any-owner] [--stats FILE]\n"
+		"                      [--convert FILE...]\n");
 	exit(2);
 }
 
@@ -263,6 +272,13 @@ static void parse_args(int argc, char **argv)
 		if (!strcmp(a, "--any-owner")) {
 			opt.any_owner = true;
 			continue;
+		}
+		if (!strcmp(a, "--convert")) {
+			opt.convert = argv + i + 1;
+			opt.num_convert = argc - i - 1;
+			if (!opt.num_convert)
+				bad_usage();
+			break;
 		}
 		if (!v)
 			bad_usage();
@@ -427,10 +443,10 @@ static noreturn void child(int in, int out, const char *want)
  */
 static int convert(int fd, const char *want, char **buf, size_t *len)
 {
-	size_t cap = 1 << 16, n = 0;
+	size_t cap = opt.max_output < 1 << 16 ? opt.max_output : 1 << 16, n = 0;
 	struct timespec start;
 	int p[2], status, killed = 0;
-	char *b = malloc(cap);
+	char *b = malloc(cap ?: 1);
 	pid_t pid;
 
 	*buf = NULL;
@@ -546,6 +562,10 @@ static int install(const char *id, const char *buf, size_t len)
 
 static void ask_rescan(void)
 {
+	rescan_pending = false;
+	/* --convert: no module to tell. */
+	if (dev < 0)
+		return;
 	if (ioctl(dev, SFU_IOC_SIDECAR_RESCAN))
 		logmsg("SFU_IOC_SIDECAR_RESCAN: %s", strerror(errno));
 	st.rescans++;
@@ -687,6 +707,75 @@ static void handle(struct sfu_sidecar_request *r)
 	free(buf);
 }
 
+/* The GNU build-id in @fd's PT_NOTE segments, as the module reads it; 0 if found. */
+static int read_build_id(int fd, struct sfu_sidecar_request *r)
+{
+	unsigned char note[4096];
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int i;
+
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_phentsize != sizeof(ph) || eh.e_phnum > 256)
+		return -1;
+	for (i = 0; i < eh.e_phnum; i++) {
+		size_t p = 0, len;
+
+		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)) != sizeof(ph))
+			return -1;
+		if (ph.p_type != PT_NOTE)
+			continue;
+		len = ph.p_filesz < sizeof(note) ? ph.p_filesz : sizeof(note);
+		if (pread(fd, note, len, ph.p_offset) != (ssize_t)len)
+			return -1;
+		while (p + sizeof(Elf64_Nhdr) <= len) {
+			const Elf64_Nhdr *n = (const Elf64_Nhdr *)(note + p);
+			size_t name = (n->n_namesz + 3) & ~3UL, desc = (n->n_descsz + 3) & ~3UL;
+
+			if (name > len || desc > len || p + sizeof(*n) + name + desc > len)
+				break;
+			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+			    !memcmp(note + p + sizeof(*n), "GNU", 4) && n->n_descsz &&
+			    n->n_descsz <= SFU_SIDECAR_BUILD_ID_MAX) {
+				r->build_id_len = n->n_descsz;
+				memcpy(r->build_id, note + p + sizeof(*n) + name, n->n_descsz);
+				return 0;
+			}
+			p += sizeof(*n) + name + desc;
+		}
+	}
+	return -1;
+}
+
+/* --convert: each file as a request; 0 if every one was converted or had a sidecar. */
+static int convert_files(void)
+{
+	int i, ret = 0;
+
+	for (i = 0; i < opt.num_convert; i++) {
+		struct sfu_sidecar_request r = { .uid = getuid() };
+		const char *base = strrchr(opt.convert[i], '/');
+		u64 before = st.converted + st.exists;
+
+		r.fd = open(opt.convert[i], O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (r.fd < 0 || read_build_id(r.fd, &r)) {
+			logmsg("%s: %s", opt.convert[i], r.fd < 0 ? strerror(errno) : "no build-id");
+			if (r.fd >= 0)
+				close(r.fd);
+			ret = 1;
+			continue;
+		}
+		snprintf(r.name, sizeof(r.name), "%s", base ? base + 1 : opt.convert[i]);
+		handle(&r);
+		close(r.fd);
+		if (st.converted + st.exists == before)
+			ret = 1;
+	}
+	log_stats();
+	write_stats();
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -713,6 +802,10 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if (open_dir())
 		return 2;
+	tokens = opt.burst;
+	clock_gettime(CLOCK_MONOTONIC, &last_refill);
+	if (opt.convert)
+		return convert_files();
 	dev = open(DEVICE, O_RDWR | O_CLOEXEC);
 	if (dev < 0) {
 		logmsg("%s: %s (is sframe_unwind loaded?)", DEVICE, strerror(errno));
@@ -722,8 +815,6 @@ int main(int argc, char **argv)
 		logmsg("attach: %s", strerror(errno));
 		return 2;
 	}
-	tokens = opt.burst;
-	clock_gettime(CLOCK_MONOTONIC, &last_refill);
 	logmsg("attached; sidecars in %s, converting as uid %u", opt.dir, child_uid);
 	/* The files mapped before it started. */
 	ask_rescan();
