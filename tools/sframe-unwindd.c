@@ -37,7 +37,8 @@
  *  - has the module rescan (at most every --rescan-ms, default 250), so
  *    the processes that map the file use the sidecar at once.
  *
- * It logs one line per request and its outcome to stderr, and the totals
+ * It logs one line per request and its outcome to stderr (refusals at
+ * most 10 a second after the first 100, the rest counted), and the totals
  * on SIGUSR1 and at exit; --stats FILE keeps the totals in FILE, rewritten
  * after each request.  SIGTERM or SIGINT end it.
  *
@@ -137,6 +138,7 @@ static struct {
 	u64 write_failed;
 	u64 rate_waits;
 	u64 rescans;
+	u64 log_suppressed;
 } st;
 
 static volatile sig_atomic_t stop, dump;
@@ -166,6 +168,33 @@ static double now_s(const struct timespec *since)
 	return (t.tv_sec - since->tv_sec) + (t.tv_nsec - since->tv_nsec) / 1e9;
 }
 
+/*
+ * A line about one request, within a budget of 100 at once and 10 a
+ * second after that: a flood of requests refused fast is not a flood of
+ * the log.  What is left out is counted (log_suppressed).
+ */
+static void reqlog(const char *fmt, ...)
+{
+	static struct timespec last;
+	static double budget = 100;
+	va_list ap;
+
+	budget += now_s(&last) * 10;
+	clock_gettime(CLOCK_MONOTONIC, &last);
+	if (budget > 100)
+		budget = 100;
+	if (budget < 1) {
+		st.log_suppressed++;
+		return;
+	}
+	budget -= 1;
+	va_start(ap, fmt);
+	fputs("sframe-unwindd: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
 static void print_stats(FILE *f)
 {
 	fprintf(f, "received %llu\nconverted %llu\nbytes %llu\nexists %llu\n", st.received,
@@ -176,6 +205,7 @@ static void print_stats(FILE *f)
 		st.refused_quota, st.refused_mismatch, st.not_elf, st.nothing);
 	fprintf(f, "failed %llu\nkilled %llu\nwrite_failed %llu\nrate_waits %llu\nrescans %llu\n",
 		st.failed, st.killed, st.write_failed, st.rate_waits, st.rescans);
+	fprintf(f, "log_suppressed %llu\n", st.log_suppressed);
 }
 
 /* The totals on one line of the log, as print_stats() writes them. */
@@ -611,36 +641,36 @@ static void handle(struct sfu_sidecar_request *r)
 	hex(r, id);
 	printable(r->name, name, sizeof(name));
 	if (r->build_id_len < 2 || r->build_id_len > SFU_SIDECAR_BUILD_ID_MAX) {
-		logmsg("%s (uid %u): bad build-id length %u", name, r->uid, r->build_id_len);
+		reqlog("%s (uid %u): bad build-id length %u", name, r->uid, r->build_id_len);
 		st.refused_mismatch++;
 		return;
 	}
 	if (fstat(r->fd, &s) || !S_ISREG(s.st_mode)) {
-		logmsg("%s %s (uid %u): refused: not a regular file", id, name, r->uid);
+		reqlog("%s %s (uid %u): refused: not a regular file", id, name, r->uid);
 		st.refused_type++;
 		return;
 	}
 	if ((unsigned long long)s.st_size > opt.max_size) {
-		logmsg("%s %s (uid %u): refused: %lld bytes > --max-size %llu", id, name, r->uid,
+		reqlog("%s %s (uid %u): refused: %lld bytes > --max-size %llu", id, name, r->uid,
 		       (long long)s.st_size, opt.max_size);
 		st.refused_size++;
 		return;
 	}
 	if (!opt.any_owner && (s.st_uid || (s.st_mode & 022))) {
-		logmsg("%s %s (uid %u): refused: owner %u mode %o (not root's only)", id, name,
+		reqlog("%s %s (uid %u): refused: owner %u mode %o (not root's only)", id, name,
 		       r->uid, s.st_uid, s.st_mode & 07777);
 		st.refused_owner++;
 		return;
 	}
 	snprintf(path, sizeof(path), "%.2s/%s.sframe", id, id + 2);
 	if (!fstatat(dirfd, path, &s, AT_SYMLINK_NOFOLLOW)) {
-		logmsg("%s %s (uid %u): a sidecar exists", id, name, r->uid);
+		reqlog("%s %s (uid %u): a sidecar exists", id, name, r->uid);
 		st.exists++;
 		rescan_pending = true;
 		return;
 	}
 	if (st.converted >= opt.max_sidecars || st.bytes >= opt.max_bytes) {
-		logmsg("%s %s (uid %u): refused: %llu sidecars, %llu bytes written (quota)", id,
+		reqlog("%s %s (uid %u): refused: %llu sidecars, %llu bytes written (quota)", id,
 		       name, r->uid, st.converted, st.bytes);
 		st.refused_quota++;
 		return;
@@ -654,24 +684,24 @@ static void handle(struct sfu_sidecar_request *r)
 		    hdr->build_id_len != r->build_id_len ||
 		    memcmp(hdr->build_id, r->build_id, r->build_id_len) ||
 		    hdr->section_off != sizeof(*hdr) || hdr->section_size != len - sizeof(*hdr)) {
-			logmsg("%s %s (uid %u): the converter's output is not a sidecar of it", id,
+			reqlog("%s %s (uid %u): the converter's output is not a sidecar of it", id,
 			       name, r->uid);
 			st.failed++;
 			break;
 		}
 		if (st.bytes + len > opt.max_bytes) {
-			logmsg("%s %s (uid %u): refused: %zu bytes more would pass --max-bytes", id,
+			reqlog("%s %s (uid %u): refused: %zu bytes more would pass --max-bytes", id,
 			       name, r->uid, len);
 			st.refused_quota++;
 			break;
 		}
 		ret = install(id, buf, len);
 		if (ret < 0) {
-			logmsg("%s %s (uid %u): writing the sidecar: %s", id, name, r->uid,
+			reqlog("%s %s (uid %u): writing the sidecar: %s", id, name, r->uid,
 			       strerror(errno));
 			st.write_failed++;
 		} else if (ret) {
-			logmsg("%s %s (uid %u): a sidecar exists", id, name, r->uid);
+			reqlog("%s %s (uid %u): a sidecar exists", id, name, r->uid);
 			st.exists++;
 			rescan_pending = true;
 		} else {
@@ -682,25 +712,25 @@ static void handle(struct sfu_sidecar_request *r)
 		}
 		break;
 	case CHILD_NOT_ELF:
-		logmsg("%s %s (uid %u): not a native ELF file", id, name, r->uid);
+		reqlog("%s %s (uid %u): not a native ELF file", id, name, r->uid);
 		st.not_elf++;
 		break;
 	case CHILD_MISMATCH:
-		logmsg("%s %s (uid %u): refused: the file has another build-id now", id, name,
+		reqlog("%s %s (uid %u): refused: the file has another build-id now", id, name,
 		       r->uid);
 		st.refused_mismatch++;
 		break;
 	case CHILD_NOTHING:
-		logmsg("%s %s (uid %u): no CFI to convert", id, name, r->uid);
+		reqlog("%s %s (uid %u): no CFI to convert", id, name, r->uid);
 		st.nothing++;
 		break;
 	case -1:
-		logmsg("%s %s (uid %u): converter killed (--timeout, --cpu, --mem or --max-output)",
+		reqlog("%s %s (uid %u): converter killed (--timeout, --cpu, --mem or --max-output)",
 		       id, name, r->uid);
 		st.killed++;
 		break;
 	default:
-		logmsg("%s %s (uid %u): conversion failed (%d)", id, name, r->uid, ret);
+		reqlog("%s %s (uid %u): conversion failed (%d)", id, name, r->uid, ret);
 		st.failed++;
 		break;
 	}
