@@ -789,7 +789,8 @@ static int convert_files(void)
 
 		r.fd = open(opt.convert[i], O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 		if (r.fd < 0 || read_build_id(r.fd, &r)) {
-			logmsg("%s: %s", opt.convert[i], r.fd < 0 ? strerror(errno) : "no build-id");
+			logmsg("%s: %s", opt.convert[i],
+			       r.fd < 0 ? strerror(errno) : "no build-id");
 			if (r.fd >= 0)
 				close(r.fd);
 			ret = 1;
