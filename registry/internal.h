@@ -262,6 +262,7 @@ struct file *sfu_sidecar_open(const u8 *build_id, unsigned int len, u64 *off, u6
 			      u64 *vaddr);
 struct sfu_sframe_copy *sfu_sidecar_copy(const u8 *build_id, unsigned int len);
 void sfu_sidecar_forget(void);
+void sfu_sidecar_forget_missing(void);
 void sfu_sidecar_init(void);
 void sfu_sidecar_exit(void);
 

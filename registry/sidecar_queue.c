@@ -334,9 +334,9 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_sidecar_queue_next);
 /**
  * sfu_sidecar_rescan() - look again for the sidecars that were missing
  *
- * Forgets every file the module found no sidecar for, and scans the
- * running processes: their mappings of those files get the sidecars
- * written since, at once.
+ * Forgets every file (and every build-id looked up alone: the vDSO's) the
+ * module found no sidecar for, and scans the running processes: their
+ * mappings of those files get the sidecars written since, at once.
  *
  * Context: task context, may sleep (long: every process is scanned).
  */
@@ -346,6 +346,7 @@ void sfu_sidecar_rescan(void)
 		return;
 	sfu_stat_inc(SFU_STAT_sidecar_rescans);
 	sfu_fcache_forget_missing();
+	sfu_sidecar_forget_missing();
 	sfu_scan_running_processes();
 }
 

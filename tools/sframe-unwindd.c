@@ -37,6 +37,10 @@
  *  - has the module rescan (at most every --rescan-ms, default 250), so
  *    the processes that map the file use the sidecar at once.
  *
+ * At start it also writes the sidecar of the running kernel's vDSO, which
+ * has no file (converted from its own mapping, as sframe-gen --install
+ * --vdso does).
+ *
  * It logs one line per request and its outcome to stderr (refusals at
  * most 10 a second after the first 100, the rest counted), and the totals
  * on SIGUSR1 and at exit; --stats FILE keeps the totals in FILE, rewritten
@@ -45,7 +49,8 @@
  *   sframe-unwindd [OPTIONS] --convert FILE...
  *
  * handles each FILE as a request, without the module (no rescan): for
- * tests (tests/sidecars/run), and for an administrator's own files.  The
+ * tests (tests/sidecars/run), and for an administrator's own files;
+ * "[vdso]" stands for the running kernel's vDSO.  The
  * build-id is read from FILE's program headers, as the module does.
  */
 #define _GNU_SOURCE
@@ -60,6 +65,7 @@
 #include <stdlib.h>
 #include <stdnoreturn.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -142,6 +148,8 @@ static struct {
 } st;
 
 static volatile sig_atomic_t stop, dump;
+/* Bytes of this process's vDSO mapping (children have the same). */
+static size_t vdso_size;
 static int dev = -1, dirfd = -1;
 static uid_t child_uid = 65534;
 static gid_t child_gid = 65534;
@@ -439,10 +447,20 @@ static noreturn void child(int in, int out, const char *want)
 		_exit(CHILD_SETUP);
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		_exit(CHILD_SETUP);
-	elf = elf_begin(in, ELF_C_READ_MMAP, NULL);
+	if (in >= 0) {
+		elf = elf_begin(in, ELF_C_READ_MMAP, NULL);
+	} else {
+		/* The vDSO, this process's own: a private copy, as sframe-gen's. */
+		char *copy = malloc(vdso_size);
+
+		if (!copy)
+			_exit(CHILD_FAILED);
+		memcpy(copy, (const void *)getauxval(AT_SYSINFO_EHDR), vdso_size);
+		elf = elf_memory(copy, vdso_size);
+	}
 	if (!elf || sfg_elf_machine_abi(elf) < 0)
 		_exit(CHILD_NOT_ELF);
-	if (sfg_elf_build_id(elf, id, sizeof(id)) || strcmp(id, want))
+	if (sfg_elf_build_id(elf, id, sizeof(id)) || (want && strcmp(id, want)))
 		_exit(CHILD_MISMATCH);
 	/* As sframe-gen --install: the module reads a file's own section first. */
 	err = sfg_convert(elf, 0, SFG_COMPLEMENT, &o);
@@ -737,6 +755,63 @@ static void handle(struct sfu_sidecar_request *r)
 	free(buf);
 }
 
+/*
+ * The running kernel's vDSO, which has no file to be mapped from: its
+ * sidecar, converted from the daemon's own mapping, as sframe-gen
+ * --install --vdso does.
+ */
+static void do_vdso(void)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR), lo, hi;
+	const struct sfu_sidecar_header *hdr;
+	char line[512], id[2 * SFU_SIDECAR_BUILD_ID_MAX + 1], path[300];
+	unsigned int i;
+	struct stat s;
+	size_t len;
+	char *buf;
+	FILE *maps;
+	int ret;
+
+	maps = fopen("/proc/self/maps", "re");
+	while (base && maps && fgets(line, sizeof(line), maps))
+		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2 &&
+		    lo == base && hi > lo && hi - lo <= 64 << 20)
+			vdso_size = hi - lo;
+	if (maps)
+		fclose(maps);
+	if (!vdso_size) {
+		logmsg("[vdso]: none in this process");
+		return;
+	}
+	st.received++;
+	ret = convert(-1, NULL, &buf, &len);
+	hdr = (const void *)buf;
+	if (ret || len <= sizeof(*hdr) || memcmp(hdr->magic, SFU_SIDECAR_MAGIC, 8) ||
+	    !hdr->build_id_len || hdr->build_id_len > SFU_SIDECAR_BUILD_ID_MAX ||
+	    hdr->section_off != sizeof(*hdr) || hdr->section_size != len - sizeof(*hdr)) {
+		logmsg("[vdso]: conversion failed (%d)", ret);
+		st.failed++;
+		free(buf);
+		return;
+	}
+	for (i = 0; i < hdr->build_id_len; i++)
+		sprintf(id + 2 * i, "%02x", hdr->build_id[i]);
+	snprintf(path, sizeof(path), "%.2s/%s.sframe", id, id + 2);
+	ret = fstatat(dirfd, path, &s, AT_SYMLINK_NOFOLLOW) ? install(id, buf, len) : 1;
+	if (ret < 0) {
+		logmsg("%s [vdso]: writing the sidecar: %s", id, strerror(errno));
+		st.write_failed++;
+	} else if (ret) {
+		logmsg("%s [vdso]: a sidecar exists", id);
+		st.exists++;
+	} else {
+		logmsg("%s [vdso]: converted, %zu bytes", id, len);
+		st.converted++;
+		st.bytes += len;
+	}
+	free(buf);
+}
+
 /* The GNU build-id in @fd's PT_NOTE segments, as the module reads it; 0 if found. */
 static int read_build_id(int fd, struct sfu_sidecar_request *r)
 {
@@ -787,6 +862,12 @@ static int convert_files(void)
 		const char *base = strrchr(opt.convert[i], '/');
 		u64 before = st.converted + st.exists;
 
+		if (!strcmp(opt.convert[i], "[vdso]")) {
+			do_vdso();
+			if (st.converted + st.exists == before)
+				ret = 1;
+			continue;
+		}
 		r.fd = open(opt.convert[i], O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 		if (r.fd < 0 || read_build_id(r.fd, &r)) {
 			logmsg("%s: %s", opt.convert[i],
@@ -846,6 +927,7 @@ int main(int argc, char **argv)
 		logmsg("attach: %s", strerror(errno));
 		return 2;
 	}
+	do_vdso();
 	logmsg("attached; sidecars in %s, converting as uid %u", opt.dir, child_uid);
 	/* The files mapped before it started. */
 	ask_rescan();
