@@ -783,7 +783,7 @@ static void do_vdso(void)
 		logmsg("[vdso]: none in this process");
 		return;
 	}
-	st.received++;
+	/* Not a request of the module's: not in received. */
 	ret = convert(-1, NULL, &buf, &len);
 	hdr = (const void *)buf;
 	if (ret || len <= sizeof(*hdr) || memcmp(hdr->magic, SFU_SIDECAR_MAGIC, 8) ||
