@@ -168,7 +168,7 @@ while time.time() < end:
     np.linalg.inv(a @ a.T + np.eye(200))'
 
 progs="cc1plus openssl outside mountns"
-if python3 -c 'import numpy' 2> /dev/null; then
+if /usr/bin/python3 -c "import numpy" 2> /dev/null; then
 	progs="$progs numpy"
 else
 	echo "workload numpy: python3-numpy is not installed: not covered"
@@ -184,7 +184,7 @@ measure() {
 		;;
 	cc1plus) set -- g++ -O2 -c "$work/heavy.cc" -o "$work/heavy.o" ;;
 	openssl) set -- openssl speed -seconds $secs -bytes 16384 sha256 ;;
-	numpy) set -- python3 -c "$numpy_prog" $secs ;;
+	numpy) set -- /usr/bin/python3 -c "$numpy_prog" $secs ;;
 	outside) set -- "$wl/libc-heavy-lld" $secs ;;
 	esac
 	perf record -q -g -e cpu-clock:u -c 500000 -o "$d.data" -- "$@" > "$d.out" 2>&1 ||
@@ -285,7 +285,7 @@ start_daemon "$work/hostile.log" "$work/hostile.stats" --dir "$sc2" --any-owner 
 grep -q "attach: Device or resource busy" "$work/second.log" ||
 	bad "a second daemon was not refused with EBUSY: $(cat "$work/second.log")"
 for c in 0xb505 0xb507; do
-	setpriv --reuid=12345 --regid=12345 --clear-groups python3 -c "
+	setpriv --reuid=12345 --regid=12345 --clear-groups /usr/bin/python3 -c "
 import fcntl, os, sys
 fd = os.open('/dev/sframe_unwind', os.O_RDWR)
 try:
