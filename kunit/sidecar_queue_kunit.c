@@ -5,7 +5,8 @@
  * queued once; at most SFU_SQ_PER_USER requests of one user and
  * SFU_SQ_MAX in all, every drop counted; requests come out oldest first
  * with the build-id and the user they were queued with, and only to the
- * daemon; a daemon that goes away takes its queue with it, counted.
+ * daemon, a file open for writing opened again read-only; a daemon that
+ * goes away takes its queue with it, counted.
  *
  * The files are shmem files; the users, credentials of this thread's with
  * another uid.
@@ -130,7 +131,11 @@ static void a_build_id_is_queued_once_and_handed_over_with_its_user(struct kunit
 
 	f = sfu_sidecar_queue_next(&owner_a, 0, &r);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
-	KUNIT_EXPECT_PTR_EQ(test, f, ctx->file);
+	/* The shmem file is open for writing: handed over opened again, read-only. */
+	KUNIT_EXPECT_PTR_NE(test, f, ctx->file);
+	KUNIT_EXPECT_PTR_EQ(test, file_inode(f), file_inode(ctx->file));
+	KUNIT_EXPECT_TRUE(test, f->f_mode & FMODE_READ);
+	KUNIT_EXPECT_FALSE(test, f->f_mode & FMODE_WRITE);
 	KUNIT_EXPECT_EQ(test, r.build_id_len, 20U);
 	KUNIT_EXPECT_EQ(test, r.build_id[0], 0xb1);
 	KUNIT_EXPECT_EQ(test, r.build_id[2], 7);
