@@ -25,6 +25,7 @@
 #                                        counted in guest instructions
 #   make fuzz [FUZZ_SECONDS=N]           fuzz the decoder (default 600 s)
 #   make install-sidecars                install sframe-gen, sframe-unwind-sidecars,
+#                                        the sidecar daemon sframe-unwindd,
 #                                        its systemd units and APT hook, enable
 #                                        the units and make every sidecar
 #                                        (PREFIX=/usr/local, DESTDIR: only copy)
@@ -116,9 +117,11 @@ kernels:
 # Sidecars for the files of this system (Documentation/sidecars.rst):
 # sframe-gen, the script that runs it over the library and program
 # directories, a systemd path unit that starts it when they change and an
-# APT hook that runs it after every dpkg run.  With DESTDIR (or
-# ENABLE_SIDECARS=no) the files are only copied; without, the units are
-# enabled where systemd runs and the sidecars are made once.
+# APT hook that runs it after every dpkg run; and the daemon that makes
+# sidecars on demand for any other file (sframe-unwindd, a service).
+# With DESTDIR (or ENABLE_SIDECARS=no) the files are only copied; without,
+# the units are enabled (the daemon started) where systemd runs and the
+# sidecars are made once.
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 SBINDIR ?= $(PREFIX)/sbin
@@ -128,13 +131,14 @@ SIDECAR_DIR ?= /var/lib/sframe-unwind
 MULTIARCH ?= $(or $(shell gcc -print-multiarch 2>/dev/null),$(shell uname -m)-linux-gnu)
 ENABLE_SIDECARS ?= $(if $(DESTDIR),no,yes)
 SIDECAR_FILES := sframe-unwind-sidecars sframe-unwind-sidecars.service \
-	sframe-unwind-sidecars.path 80sframe-unwind-sidecars
+	sframe-unwind-sidecars.path 80sframe-unwind-sidecars sframe-unwindd.service
 SIDECAR_UNIT := sframe-unwind-sidecars.path
 SIDECAR_BOOT_UNIT := sframe-unwind-sidecars.service
+SIDECAR_DAEMON_UNIT := sframe-unwindd.service
 
 # The templates get this run's paths every time.
 install-sidecars:
-	$(MAKE) -C tools sframe-gen
+	$(MAKE) -C tools sframe-gen sframe-unwindd
 	@mkdir -p build/sidecars
 	for f in $(SIDECAR_FILES); do \
 		sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SBINDIR@|$(SBINDIR)|g' \
@@ -144,14 +148,17 @@ install-sidecars:
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(SYSTEMDUNITDIR) \
 		$(DESTDIR)$(APTCONFDIR)
 	install -m 0755 tools/sframe-gen $(DESTDIR)$(BINDIR)/sframe-gen
+	install -m 0755 tools/sframe-unwindd $(DESTDIR)$(SBINDIR)/sframe-unwindd
 	install -m 0755 build/sidecars/sframe-unwind-sidecars $(DESTDIR)$(SBINDIR)/
 	install -m 0644 build/sidecars/sframe-unwind-sidecars.service \
-		build/sidecars/sframe-unwind-sidecars.path $(DESTDIR)$(SYSTEMDUNITDIR)/
+		build/sidecars/sframe-unwind-sidecars.path build/sidecars/sframe-unwindd.service \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/
 	install -m 0644 build/sidecars/80sframe-unwind-sidecars $(DESTDIR)$(APTCONFDIR)/
 ifeq ($(ENABLE_SIDECARS),yes)
 	if [ -d /run/systemd/system ]; then \
 		systemctl daemon-reload && systemctl enable --now $(SIDECAR_UNIT) && \
-		systemctl enable $(SIDECAR_BOOT_UNIT); \
+		systemctl enable $(SIDECAR_BOOT_UNIT) && \
+		systemctl enable --now $(SIDECAR_DAEMON_UNIT); \
 	fi
 	$(SBINDIR)/sframe-unwind-sidecars
 endif
@@ -159,11 +166,14 @@ endif
 uninstall-sidecars:
 ifeq ($(ENABLE_SIDECARS),yes)
 	if [ -d /run/systemd/system ]; then \
-		systemctl disable --now $(SIDECAR_UNIT) $(SIDECAR_BOOT_UNIT) || true; \
+		systemctl disable --now $(SIDECAR_UNIT) $(SIDECAR_BOOT_UNIT) \
+			$(SIDECAR_DAEMON_UNIT) || true; \
 	fi
 endif
 	rm -f $(DESTDIR)$(BINDIR)/sframe-gen $(DESTDIR)$(SBINDIR)/sframe-unwind-sidecars \
+		$(DESTDIR)$(SBINDIR)/sframe-unwindd \
 		$(DESTDIR)$(SYSTEMDUNITDIR)/sframe-unwind-sidecars.service \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/sframe-unwindd.service \
 		$(DESTDIR)$(SYSTEMDUNITDIR)/sframe-unwind-sidecars.path \
 		$(DESTDIR)$(APTCONFDIR)/80sframe-unwind-sidecars
 ifeq ($(ENABLE_SIDECARS),yes)

@@ -6,9 +6,14 @@
  *
  * A process can only register or remove sections of its own mm, and only
  * unwind threads of its own or of a process whose /proc/PID/mem it could
- * open (consumers/ioctl.c), so the device is open to everyone.
+ * open (consumers/ioctl.c), so the device is open to everyone.  The
+ * sidecar daemon's calls check CAP_SYS_ADMIN at each call.
  */
+#include <linux/capability.h>
+#include <linux/fcntl.h>
+#include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/jiffies.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/sched.h>
@@ -48,11 +53,64 @@ static long sfu_ioctl_register(struct sfu_register __user *uarg, bool add)
 	return err;
 }
 
+/* The longest SFU_IOC_SIDECAR_NEXT waits, in ms. */
+#define SFU_SIDECAR_WAIT_MAX	60000
+
+/*
+ * SFU_IOC_SIDECAR_NEXT: the oldest request as a new fd, installed only
+ * once the rest of the answer reached the caller.
+ */
+static long sfu_ioctl_sidecar_next(struct file *file, struct sfu_sidecar_request __user *uarg)
+{
+	struct sfu_sidecar_request req;
+	struct file *f;
+	int fd;
+
+	if (copy_from_user(&req, uarg, sizeof(req)))
+		return -EFAULT;
+	if (req.flags || req.timeout_ms > SFU_SIDECAR_WAIT_MAX)
+		return -EINVAL;
+	fd = get_unused_fd_flags(O_CLOEXEC);
+	if (fd < 0)
+		return fd;
+	f = sfu_sidecar_queue_next(file, msecs_to_jiffies(req.timeout_ms), &req);
+	if (IS_ERR(f)) {
+		put_unused_fd(fd);
+		return PTR_ERR(f);
+	}
+	req.fd = fd;
+	if (copy_to_user(uarg, &req, sizeof(req))) {
+		put_unused_fd(fd);
+		fput(f);
+		return -EFAULT;
+	}
+	fd_install(fd, f);
+	return 0;
+}
+
+static long sfu_ioctl_sidecar(struct file *file, unsigned int cmd, void __user *uarg)
+{
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	switch (cmd) {
+	case SFU_IOC_SIDECAR_ATTACH:
+		return sfu_sidecar_queue_attach(file);
+	case SFU_IOC_SIDECAR_NEXT:
+		return sfu_ioctl_sidecar_next(file, uarg);
+	}
+	sfu_sidecar_rescan();
+	return 0;
+}
+
 static long sfu_unlocked_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	void __user *uarg = (void __user *)arg;
 
 	switch (cmd) {
+	case SFU_IOC_SIDECAR_ATTACH:
+	case SFU_IOC_SIDECAR_NEXT:
+	case SFU_IOC_SIDECAR_RESCAN:
+		return sfu_ioctl_sidecar(file, cmd, uarg);
 	case SFU_IOC_REGISTER:
 		return sfu_ioctl_register(uarg, true);
 	case SFU_IOC_UNREGISTER:
@@ -61,8 +119,16 @@ static long sfu_unlocked_ioctl(struct file *file, unsigned int cmd, unsigned lon
 	return sfu_unwind_ioctl(cmd, uarg);
 }
 
+/* A daemon's file closed: it is no longer the daemon. */
+static int sfu_release(struct inode *inode, struct file *file)
+{
+	sfu_sidecar_queue_detach(file);
+	return 0;
+}
+
 static const struct file_operations sfu_fops = {
 	.owner = THIS_MODULE,
+	.release = sfu_release,
 	.unlocked_ioctl = sfu_unlocked_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = noop_llseek,

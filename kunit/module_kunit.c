@@ -12,7 +12,7 @@
 /* The files each layer adds through sfu_debugfs_file(). */
 static const char *const sfu_debugfs_files[] = {
 	"version",					/* lib/ */
-	"stats", "sections", "memory",			/* registry/ */
+	"stats", "sections", "memory", "sidecar_queue",	/* registry/ */
 	"unwind_stats", "deferred_stats",		/* unwind/ */
 	"perf_callchain", "sampler", "trigger", "device_stats",	/* consumers/ */
 };

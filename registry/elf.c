@@ -523,6 +523,8 @@ static int sfu_load_of(const struct sfu_file_info *info, unsigned long file_off)
  * @id: its identity (sfu_file_id_get())
  * @vm_start: where the mapping starts
  * @file_off: the file offset mapped at @vm_start
+ * @cred: the credentials of the mapping's process: whose request for a
+ *        sidecar a file without one is (sfu_sidecar_request())
  * @out: on success, where the section lies and this mapping's load bias
  * @sec: on success, the parsed header; its vaddr is the link-time address
  *       and its reader points nowhere: the caller rebases both
@@ -544,7 +546,7 @@ static int sfu_load_of(const struct sfu_file_info *info, unsigned long file_off)
  * max_kernel_bytes allows no copy; -ENOMEM.
  */
 int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned long vm_start,
-		    unsigned long file_off, struct sfu_elf_sframe *out,
+		    unsigned long file_off, const struct cred *cred, struct sfu_elf_sframe *out,
 		    struct sfu_sframe_section *sec, struct sfu_sframe_copy **copy)
 {
 	struct sfu_sframe_copy *c = NULL;
@@ -576,6 +578,10 @@ int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned lo
 				/* Not looked at: the next mapping tries again. */
 				remember = PTR_ERR(sc) == -ENOENT;
 				sc = NULL;
+				/* None: the daemon, if one runs, may make it. */
+				if (remember)
+					sfu_sidecar_request(file, info->build_id,
+							    info->build_id_len, cred);
 			}
 		}
 		if (!info->status)
@@ -654,4 +660,29 @@ void sfu_fcache_forget(void)
 	}
 	sfu_fcache_count = 0;
 	spin_unlock(&sfu_fcache_lock);
+}
+
+/**
+ * sfu_fcache_forget_missing() - forget the files found without a sidecar
+ *
+ * ELF files with a build-id but neither PT_GNU_SFRAME nor a sidecar are
+ * looked at again when next mapped (or scanned); the rest stays known.
+ */
+void sfu_fcache_forget_missing(void)
+{
+	struct sfu_file_info *e, *next;
+	LIST_HEAD(gone);
+
+	spin_lock(&sfu_fcache_lock);
+	list_for_each_entry_safe(e, next, &sfu_fcache_lru, lru) {
+		if (e->status != -ENOENT || !e->build_id_len)
+			continue;
+		hash_del(&e->node);
+		list_move(&e->lru, &gone);
+		sfu_copy_clear_slot(&e->copy);
+		sfu_fcache_count--;
+	}
+	spin_unlock(&sfu_fcache_lock);
+	list_for_each_entry_safe(e, next, &gone, lru)
+		kfree(e);
 }

@@ -243,10 +243,11 @@ struct sfu_elf_sframe {
 void sfu_file_id_get(struct file *file, struct sfu_file_id *id);
 bool sfu_file_id_equal(const struct sfu_file_id *a, const struct sfu_file_id *b);
 int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned long vm_start,
-		    unsigned long file_off, struct sfu_elf_sframe *out,
+		    unsigned long file_off, const struct cred *cred, struct sfu_elf_sframe *out,
 		    struct sfu_sframe_section *sec, struct sfu_sframe_copy **copy);
 int sfu_native_sframe_abi(void);
 void sfu_fcache_forget(void);
+void sfu_fcache_forget_missing(void);
 struct sfu_sframe_copy *sfu_copy_read(struct file *file, u64 off, u64 size, u64 vaddr, int *err);
 void sfu_parse_build_id(const u8 *buf, size_t len, u8 *id, u8 *id_len);
 
@@ -261,8 +262,15 @@ struct file *sfu_sidecar_open(const u8 *build_id, unsigned int len, u64 *off, u6
 			      u64 *vaddr);
 struct sfu_sframe_copy *sfu_sidecar_copy(const u8 *build_id, unsigned int len);
 void sfu_sidecar_forget(void);
+void sfu_sidecar_forget_missing(void);
 void sfu_sidecar_init(void);
 void sfu_sidecar_exit(void);
+
+/* sidecar_queue.c */
+void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len,
+			 const struct cred *cred);
+void sfu_sidecar_queue_init(void);
+void sfu_sidecar_queue_exit(void);
 
 /* registry.c */
 bool sfu_registry_running(void);

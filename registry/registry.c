@@ -115,6 +115,7 @@ int sfu_registry_init(void)
 		return err;
 	}
 	sfu_stats_debugfs_init();
+	sfu_sidecar_queue_init();
 	sfu_users_init();
 	sfu_debugfs_file("memory", 0444, NULL, &sfu_memory_fops);
 	err = sfu_hooks_init();
@@ -154,6 +155,7 @@ void sfu_registry_exit(void)
 	sfu_mm_table_exit();
 	sfu_fcache_forget();
 	sfu_sidecar_exit();
+	sfu_sidecar_queue_exit();
 	/* The sections' RCU callbacks, which free the copies, must be done. */
 	rcu_barrier();
 	WARN_ON(sfu_sections_total());

@@ -423,7 +423,8 @@ void sfu_recheck(struct mm_struct *mm)
 
 /* A prepared section for the ELF file mapped at [@vm_start, @vm_end), or NULL. */
 static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_start,
-					   unsigned long vm_end, unsigned long pgoff)
+					   unsigned long vm_end, unsigned long pgoff,
+					   const struct cred *cred)
 {
 	struct sfu_elf_sframe elf;
 	struct sfu_section *s;
@@ -433,7 +434,7 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 		return NULL;
 	INIT_LIST_HEAD(&s->pending);
 	sfu_file_id_get(file, &s->file);
-	if (sfu_file_sframe(file, &s->file, vm_start, pgoff << PAGE_SHIFT, &elf, &s->sec,
+	if (sfu_file_sframe(file, &s->file, vm_start, pgoff << PAGE_SHIFT, cred, &elf, &s->sec,
 			    &s->copy)) {
 		kfree(s);
 		return NULL;
@@ -537,7 +538,7 @@ void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_
 				s = sfu_prepare_vdso(mm, batch[i].start, batch[i].end);
 			} else {
 				s = sfu_prepare_elf(batch[i].file, batch[i].start, batch[i].end,
-						    batch[i].pgoff);
+						    batch[i].pgoff, cred);
 				fput(batch[i].file);
 			}
 			if (!s)

@@ -476,6 +476,29 @@ void sfu_sidecar_forget(void)
 }
 
 /**
+ * sfu_sidecar_forget_missing() - forget the build-ids found without a sidecar
+ *
+ * Those looked up by build-id alone (the vDSO's, complements): the next
+ * mapping looks in the directory again.  Found sidecars stay known.
+ */
+void sfu_sidecar_forget_missing(void)
+{
+	struct sfu_scache_entry *e, *next;
+	LIST_HEAD(gone);
+
+	spin_lock(&sfu_scache_lock);
+	list_for_each_entry_safe(e, next, &sfu_scache_lru, lru) {
+		if (!e->status)
+			continue;
+		sfu_scache_del_locked(e);
+		list_add(&e->lru, &gone);
+	}
+	spin_unlock(&sfu_scache_lock);
+	list_for_each_entry_safe(e, next, &gone, lru)
+		kfree(e);
+}
+
+/**
  * sfu_sidecar_init() - resolve the directory named at load
  *
  * Context: module init, in the context of whoever loads the module.

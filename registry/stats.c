@@ -57,6 +57,22 @@ static const char *const sfu_stat_names[SFU_STAT_NR] = {
 	[SFU_STAT_sidecar_extra] = "sidecar_extra",
 	/* vDSO mappings given the rows of the vDSO's sidecar */
 	[SFU_STAT_sidecar_vdso] = "sidecar_vdso",
+	/* files without .sframe or sidecar queued for the sidecar daemon */
+	[SFU_STAT_sidecar_req_queued] = "sidecar_req_queued",
+	/* such files not queued: their build-id was queued before */
+	[SFU_STAT_sidecar_req_duplicate] = "sidecar_req_duplicate",
+	/* such files not queued: the queue was full (or no memory) */
+	[SFU_STAT_sidecar_req_dropped_full] = "sidecar_req_dropped_full",
+	/* such files not queued: the user had the most requests one may queue */
+	[SFU_STAT_sidecar_req_dropped_user] = "sidecar_req_dropped_user",
+	/* requests dropped unread: the daemon went away */
+	[SFU_STAT_sidecar_req_flushed] = "sidecar_req_flushed",
+	/* requests handed to the daemon as a file descriptor */
+	[SFU_STAT_sidecar_req_handed] = "sidecar_req_handed",
+	/* requests dropped: the file could not be opened read-only again */
+	[SFU_STAT_sidecar_req_open_failed] = "sidecar_req_open_failed",
+	/* rescans the daemon asked for, after writing sidecars */
+	[SFU_STAT_sidecar_rescans] = "sidecar_rescans",
 	/* executable mappings whose ELF headers could not be read */
 	[SFU_STAT_elf_unreadable] = "elf_unreadable",
 	/* mappings answered from the per-file cache, without reading the file */

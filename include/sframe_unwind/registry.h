@@ -87,4 +87,11 @@ int sfu_registry_remove(struct mm_struct *mm, unsigned long text_start);
 int sfu_registry_sync(struct mm_struct *mm, pid_t tgid);
 void sfu_registry_memory(struct sfu_registry_memory *mem);
 
+struct sfu_sidecar_request;
+int sfu_sidecar_queue_attach(const void *owner);
+void sfu_sidecar_queue_detach(const void *owner);
+struct file *sfu_sidecar_queue_next(const void *owner, long timeout,
+				    struct sfu_sidecar_request *out);
+void sfu_sidecar_rescan(void);
+
 #endif /* _SFRAME_UNWIND_REGISTRY_H */

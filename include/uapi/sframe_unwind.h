@@ -103,6 +103,48 @@ struct sfu_unwind {
 #define SFU_IOC_UNWIND_TASK	_IOWR(SFU_IOC_MAGIC, 4, struct sfu_unwind)
 
 /**
+ * struct sfu_sidecar_request - a file the sidecar daemon is asked to convert
+ * @timeout_ms: in: how long SFU_IOC_SIDECAR_NEXT waits for a request
+ *	(0: not at all); at most 60000
+ * @flags: in: 0
+ * @fd: out: a new file descriptor (close-on-exec, read-only) on the very
+ *	file that was mapped, opened without any path lookup
+ * @uid: out: the user the mapping was charged to (in the initial user
+ *	namespace: the real user behind a container)
+ * @size: out: the file's size when it was opened
+ * @build_id_len: out: bytes of @build_id
+ * @reserved: 0
+ * @build_id: out: the file's GNU build-id, read by the module from the
+ *	file when it was mapped: it names the sidecar to write
+ * @name: out: the last component of the file's name as it was mapped,
+ *	NUL-terminated, for logs only (chosen by whoever made the file)
+ */
+struct sfu_sidecar_request {
+	__u32 timeout_ms;
+	__u32 flags;
+	__s32 fd;
+	__u32 uid;
+	__u64 size;
+	__u32 build_id_len;
+	__u32 reserved;
+	__u8 build_id[64];	/* SFU_SIDECAR_BUILD_ID_MAX */
+	char name[64];
+};
+
+/*
+ * The sidecar daemon's calls (Documentation/uapi.rst), CAP_SYS_ADMIN only.
+ * ATTACH makes this open file the daemon's (one at a time): from then on,
+ * until it is closed, executable mappings of files with neither .sframe
+ * nor a sidecar are queued for it, once per build-id.  NEXT takes the
+ * oldest.  RESCAN makes the module look for sidecars again for every file
+ * it found none for, and scan the running processes, which so pick up the
+ * sidecars written since.
+ */
+#define SFU_IOC_SIDECAR_ATTACH	_IO(SFU_IOC_MAGIC, 5)
+#define SFU_IOC_SIDECAR_NEXT	_IOWR(SFU_IOC_MAGIC, 6, struct sfu_sidecar_request)
+#define SFU_IOC_SIDECAR_RESCAN	_IO(SFU_IOC_MAGIC, 7)
+
+/**
  * enum sfu_stop_reason - why an unwind ended
  * @SFU_STOP_NONE: not stopped (internal; never returned)
  * @SFU_STOP_OUTERMOST: an SFrame row marks the outermost frame (return

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for the sidecar daemon's queue (registry/sidecar_queue.c):
+ * nothing is queued without a daemon; one daemon at a time; a build-id is
+ * queued once; at most SFU_SQ_PER_USER requests of one user and
+ * SFU_SQ_MAX in all, every drop counted; requests come out oldest first
+ * with the build-id and the user they were queued with, and only to the
+ * daemon, a file open for writing opened again read-only; a daemon that
+ * goes away takes its queue with it, counted.
+ *
+ * The files are shmem files; the users, credentials of this thread's with
+ * another uid.
+ */
+#include <kunit/test.h>
+#include <linux/cred.h>
+#include <linux/err.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/uidgid.h>
+
+#include "sframe_unwind/compat.h"
+#include "sframe_unwind/registry.h"
+#include "uapi/sframe_unwind.h"
+#include "registry/internal.h"
+#include "registry/stats.h"
+
+/* The caps of registry/sidecar_queue.c. */
+#define SQ_MAX		64
+#define SQ_PER_USER	16
+
+static int owner_a, owner_b;
+
+struct sq_ctx {
+	struct file *file;
+	const struct cred *users[8];
+};
+
+static const struct cred *sq_user(struct kunit *test, uid_t uid)
+{
+	struct cred *c = prepare_creds();
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->uid = KUIDT_INIT(uid);
+	c->euid = c->uid;
+	return c;
+}
+
+static int sq_init(struct kunit *test)
+{
+	struct sq_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	unsigned int i;
+
+	if (!ctx)
+		return -ENOMEM;
+	ctx->file = sfu_shmem_file_setup("sfu-kunit-queue", PAGE_SIZE, VM_NORESERVE);
+	if (IS_ERR(ctx->file))
+		return PTR_ERR(ctx->file);
+	for (i = 0; i < ARRAY_SIZE(ctx->users); i++)
+		ctx->users[i] = sq_user(test, 20000 + i);
+	test->priv = ctx;
+	return 0;
+}
+
+static void sq_exit(struct kunit *test)
+{
+	struct sq_ctx *ctx = test->priv;
+	unsigned int i;
+
+	sfu_sidecar_queue_detach(&owner_a);
+	sfu_sidecar_queue_detach(&owner_b);
+	for (i = 0; i < ARRAY_SIZE(ctx->users); i++)
+		put_cred(ctx->users[i]);
+	fput(ctx->file);
+}
+
+/* Queue the build-id made of @n for the user @u of the context. */
+static void sq_request(struct kunit *test, unsigned int n, unsigned int u)
+{
+	struct sq_ctx *ctx = test->priv;
+	u8 id[20] = { 0xb1, 0xd0 };
+
+	memcpy(id + 2, &n, sizeof(n));
+	sfu_sidecar_request(ctx->file, id, sizeof(id), ctx->users[u]);
+}
+
+static u64 sq_stat(enum sfu_stat s)
+{
+	return sfu_stat_read(s);
+}
+
+static void nothing_is_queued_without_a_daemon(struct kunit *test)
+{
+	u64 queued = sq_stat(SFU_STAT_sidecar_req_queued);
+	struct sfu_sidecar_request r;
+
+	sq_request(test, 1, 0);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_sidecar_req_queued), queued);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(sfu_sidecar_queue_next(&owner_a, 0, &r)), -EPERM);
+}
+
+static void one_daemon_at_a_time(struct kunit *test)
+{
+	struct sfu_sidecar_request r;
+
+	KUNIT_ASSERT_EQ(test, sfu_sidecar_queue_attach(&owner_a), 0);
+	KUNIT_EXPECT_EQ(test, sfu_sidecar_queue_attach(&owner_b), -EBUSY);
+	KUNIT_EXPECT_EQ(test, sfu_sidecar_queue_attach(&owner_a), 0);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(sfu_sidecar_queue_next(&owner_b, 0, &r)), -EPERM);
+	/* Another's detach changes nothing. */
+	sfu_sidecar_queue_detach(&owner_b);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(sfu_sidecar_queue_next(&owner_a, 0, &r)), -EAGAIN);
+	sfu_sidecar_queue_detach(&owner_a);
+	KUNIT_EXPECT_EQ(test, sfu_sidecar_queue_attach(&owner_b), 0);
+}
+
+static void a_build_id_is_queued_once_and_handed_over_with_its_user(struct kunit *test)
+{
+	struct sq_ctx *ctx = test->priv;
+	u64 queued = sq_stat(SFU_STAT_sidecar_req_queued);
+	u64 dup = sq_stat(SFU_STAT_sidecar_req_duplicate);
+	struct sfu_sidecar_request r;
+	struct file *f;
+
+	KUNIT_ASSERT_EQ(test, sfu_sidecar_queue_attach(&owner_a), 0);
+	sq_request(test, 7, 1);
+	sq_request(test, 7, 2);
+	sq_request(test, 8, 2);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_sidecar_req_queued), queued + 2);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_sidecar_req_duplicate), dup + 1);
+
+	f = sfu_sidecar_queue_next(&owner_a, 0, &r);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	/* The shmem file is open for writing: handed over opened again, read-only. */
+	KUNIT_EXPECT_PTR_NE(test, f, ctx->file);
+	KUNIT_EXPECT_PTR_EQ(test, file_inode(f), file_inode(ctx->file));
+	KUNIT_EXPECT_TRUE(test, f->f_mode & FMODE_READ);
+	KUNIT_EXPECT_FALSE(test, f->f_mode & FMODE_WRITE);
+	KUNIT_EXPECT_EQ(test, r.build_id_len, 20U);
+	KUNIT_EXPECT_EQ(test, r.build_id[0], 0xb1);
+	KUNIT_EXPECT_EQ(test, r.build_id[2], 7);
+	KUNIT_EXPECT_EQ(test, r.uid, 20001U);
+	KUNIT_EXPECT_EQ(test, r.size, (u64)PAGE_SIZE);
+	KUNIT_EXPECT_STREQ(test, r.name, "sfu-kunit-queue");
+	fput(f);
+	f = sfu_sidecar_queue_next(&owner_a, 0, &r);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	KUNIT_EXPECT_EQ(test, r.build_id[2], 8);
+	KUNIT_EXPECT_EQ(test, r.uid, 20002U);
+	fput(f);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(sfu_sidecar_queue_next(&owner_a, 0, &r)), -EAGAIN);
+	/* Handed over, still remembered: not queued again. */
+	sq_request(test, 7, 3);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_sidecar_req_duplicate), dup + 2);
+	/* A new daemon hears of it again. */
+	sfu_sidecar_queue_detach(&owner_a);
+	KUNIT_ASSERT_EQ(test, sfu_sidecar_queue_attach(&owner_a), 0);
+	sq_request(test, 7, 3);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_sidecar_req_queued), queued + 3);
+}
+
+static void the_caps_hold_and_every_drop_is_counted(struct kunit *test)
+{
+	u64 queued = sq_stat(SFU_STAT_sidecar_req_queued);
+	u64 full = sq_stat(SFU_STAT_sidecar_req_dropped_full);
+	u64 user = sq_stat(SFU_STAT_sidecar_req_dropped_user);
+	u64 flushed = sq_stat(SFU_STAT_sidecar_req_flushed);
+	unsigned int i, u, n = 1000;
+
+	KUNIT_ASSERT_EQ(test, sfu_sidecar_queue_attach(&owner_a), 0);
+	/* One user: SQ_PER_USER, then dropped. */
+	for (i = 0; i < SQ_PER_USER + 10; i++)
+		sq_request(test, n++, 0);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_sidecar_req_queued), queued + SQ_PER_USER);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_sidecar_req_dropped_user), user + 10);
+	/* The others fill the queue up to SQ_MAX; the rest dropped. */
+	for (u = 1; u < 8; u++)
+		for (i = 0; i < SQ_PER_USER; i++)
+			sq_request(test, n++, u);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_sidecar_req_queued), queued + SQ_MAX);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_sidecar_req_dropped_full) - full,
+			7ULL * SQ_PER_USER - (SQ_MAX - SQ_PER_USER));
+	/* The daemon goes: its queue with it, counted. */
+	sfu_sidecar_queue_detach(&owner_a);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_sidecar_req_flushed), flushed + SQ_MAX);
+	sq_request(test, n++, 1);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_sidecar_req_queued), queued + SQ_MAX);
+}
+
+static struct kunit_case sfu_sidecar_queue_cases[] = {
+	KUNIT_CASE(nothing_is_queued_without_a_daemon),
+	KUNIT_CASE(one_daemon_at_a_time),
+	KUNIT_CASE(a_build_id_is_queued_once_and_handed_over_with_its_user),
+	KUNIT_CASE(the_caps_hold_and_every_drop_is_counted),
+	{}
+};
+
+static struct kunit_suite sfu_sidecar_queue_suite = {
+	.name = "sframe_sidecar_queue",
+	.init = sq_init,
+	.exit = sq_exit,
+	.test_cases = sfu_sidecar_queue_cases,
+};
+
+kunit_test_suites(&sfu_sidecar_queue_suite);

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Requests for sidecars: the files the sidecar daemon (tools/
+ * sframe-unwindd) is asked to convert.
+ *
+ * While a daemon is attached (SFU_IOC_SIDECAR_ATTACH, CAP_SYS_ADMIN), an
+ * executable mapping of an ELF file that has a build-id but neither
+ * PT_GNU_SFRAME nor a sidecar queues a request: the file itself (a
+ * reference to the struct file that was mapped: the module never looks a
+ * path up for it), its build-id, the user it is charged to and its name,
+ * for logs.  The daemon takes requests (SFU_IOC_SIDECAR_NEXT) as file
+ * descriptors, writes sidecars by build-id and has the module look again
+ * (sfu_sidecar_rescan()).
+ *
+ * Mapping files is open to every user, so what they can queue is bounded:
+ * at most SFU_SQ_MAX requests are queued, at most SFU_SQ_PER_USER of one
+ * user's; a build-id is queued once (the last SFU_SQ_SEEN_MAX build-ids
+ * queued are remembered, until a daemon attaches again); everything else
+ * is dropped and counted.  Nothing is queued while no daemon is attached.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cred.h>
+#include <linux/dcache.h>
+#include <linux/err.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/hashtable.h>
+#include <linux/jhash.h>
+#include <linux/list.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/uidgid.h>
+#include <linux/wait.h>
+
+#include "sframe_unwind/compat.h"
+#include "sframe_unwind/lib.h"
+#include "sframe_unwind/registry.h"
+#include "uapi/sframe_unwind.h"
+#include "internal.h"
+#include "stats.h"
+
+/* Requests queued at once, of one user, and build-ids remembered as queued. */
+#define SFU_SQ_MAX		64
+#define SFU_SQ_PER_USER		16
+#define SFU_SQ_SEEN_MAX		4096
+
+/**
+ * struct sfu_sq_req - one queued request
+ * @node: link in sfu_sq_queue, oldest first
+ * @file: the mapped file (a reference)
+ * @uid: the user the mapping was charged to (sfu_user_account())
+ * @len: bytes of @build_id
+ * @build_id: the file's build-id
+ * @name: the file's name when mapped, for logs
+ */
+struct sfu_sq_req {
+	struct list_head node;
+	struct file *file;
+	kuid_t uid;
+	u8 len;
+	u8 build_id[SFU_SIDECAR_BUILD_ID_MAX];
+	char name[SFU_NAME_LEN];
+};
+
+/**
+ * struct sfu_sq_seen - a build-id queued once
+ * @node: link in sfu_sq_seen, keyed by the build-id
+ * @fifo: link in sfu_sq_seen_fifo, oldest first
+ * @len: bytes of @build_id
+ * @build_id: the build-id
+ */
+struct sfu_sq_seen {
+	struct hlist_node node;
+	struct list_head fifo;
+	u8 len;
+	u8 build_id[SFU_SIDECAR_BUILD_ID_MAX];
+};
+
+static DEFINE_SPINLOCK(sfu_sq_lock);
+static LIST_HEAD(sfu_sq_queue);
+static unsigned int sfu_sq_len;
+static DEFINE_HASHTABLE(sfu_sq_seen, 8);
+static LIST_HEAD(sfu_sq_seen_fifo);
+static unsigned int sfu_sq_seen_count;
+/* The daemon's open file, compared only; NULL: no daemon. */
+static const void *sfu_sq_owner;
+static DECLARE_WAIT_QUEUE_HEAD(sfu_sq_wait);
+
+static struct sfu_sq_seen *sfu_sq_seen_find_locked(const u8 *id, unsigned int len)
+{
+	struct sfu_sq_seen *e;
+
+	hash_for_each_possible(sfu_sq_seen, e, node, jhash(id, len, 0))
+		if (e->len == len && !memcmp(e->build_id, id, len))
+			return e;
+	return NULL;
+}
+
+/* Forget every build-id; the entries go to @gone, to be freed unlocked. */
+static void sfu_sq_seen_clear_locked(struct list_head *gone)
+{
+	struct sfu_sq_seen *e, *next;
+
+	list_for_each_entry_safe(e, next, &sfu_sq_seen_fifo, fifo) {
+		hash_del(&e->node);
+		list_move(&e->fifo, gone);
+	}
+	sfu_sq_seen_count = 0;
+}
+
+static unsigned int sfu_sq_user_count_locked(kuid_t uid)
+{
+	struct sfu_sq_req *r;
+	unsigned int n = 0;
+
+	list_for_each_entry(r, &sfu_sq_queue, node)
+		n += uid_eq(r->uid, uid);
+	return n;
+}
+
+/**
+ * sfu_sidecar_request() - ask the daemon for the sidecar of a mapped file
+ * @file: the file, mapped executable, with neither .sframe nor a sidecar
+ * @build_id: its build-id
+ * @len: its bytes
+ * @cred: the credentials of the mapping's process, which say whose
+ *        request it is (sfu_user_account())
+ *
+ * Nothing without a daemon attached, for a build-id queued before, or
+ * beyond the caps (counted).
+ *
+ * Context: task context.
+ */
+void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len,
+			 const struct cred *cred)
+{
+	struct sfu_sq_seen *seen, *old = NULL;
+	struct sfu_sq_req *r;
+	enum sfu_stat stat;
+
+	if (!READ_ONCE(sfu_sq_owner) || !len || len > SFU_SIDECAR_BUILD_ID_MAX)
+		return;
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	seen = kzalloc(sizeof(*seen), GFP_KERNEL);
+	if (!r || !seen) {
+		sfu_stat_inc(SFU_STAT_sidecar_req_dropped_full);
+		goto out;
+	}
+	r->uid = sfu_user_account(cred);
+	r->len = len;
+	memcpy(r->build_id, build_id, len);
+	strscpy(r->name, file_dentry(file)->d_name.name, sizeof(r->name));
+	seen->len = len;
+	memcpy(seen->build_id, build_id, len);
+
+	spin_lock(&sfu_sq_lock);
+	if (!sfu_sq_owner) {
+		spin_unlock(&sfu_sq_lock);
+		goto out;
+	}
+	if (sfu_sq_seen_find_locked(build_id, len)) {
+		stat = SFU_STAT_sidecar_req_duplicate;
+	} else if (sfu_sq_len >= SFU_SQ_MAX) {
+		stat = SFU_STAT_sidecar_req_dropped_full;
+	} else if (sfu_sq_user_count_locked(r->uid) >= SFU_SQ_PER_USER) {
+		stat = SFU_STAT_sidecar_req_dropped_user;
+	} else {
+		stat = SFU_STAT_sidecar_req_queued;
+		hash_add(sfu_sq_seen, &seen->node, jhash(build_id, len, 0));
+		list_add_tail(&seen->fifo, &sfu_sq_seen_fifo);
+		seen = NULL;
+		if (++sfu_sq_seen_count > SFU_SQ_SEEN_MAX) {
+			old = list_first_entry(&sfu_sq_seen_fifo, struct sfu_sq_seen, fifo);
+			hash_del(&old->node);
+			list_del(&old->fifo);
+			sfu_sq_seen_count--;
+		}
+		r->file = get_file(file);
+		list_add_tail(&r->node, &sfu_sq_queue);
+		sfu_sq_len++;
+		r = NULL;
+	}
+	spin_unlock(&sfu_sq_lock);
+	sfu_stat_inc(stat);
+	if (stat == SFU_STAT_sidecar_req_queued)
+		wake_up_interruptible(&sfu_sq_wait);
+out:
+	kfree(old);
+	kfree(seen);
+	kfree(r);
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_sidecar_request);
+
+/**
+ * sfu_sidecar_queue_attach() - make @owner the daemon
+ * @owner: the daemon's open file (compared only)
+ *
+ * Forgets which build-ids were queued: a new daemon hears of every file
+ * again.
+ *
+ * Return: 0, or -EBUSY while another daemon is attached.
+ */
+int sfu_sidecar_queue_attach(const void *owner)
+{
+	struct sfu_sq_seen *e, *next;
+	LIST_HEAD(gone);
+	int err = 0;
+
+	spin_lock(&sfu_sq_lock);
+	if (sfu_sq_owner && sfu_sq_owner != owner) {
+		err = -EBUSY;
+	} else {
+		sfu_sq_owner = owner;
+		sfu_sq_seen_clear_locked(&gone);
+	}
+	spin_unlock(&sfu_sq_lock);
+	list_for_each_entry_safe(e, next, &gone, fifo)
+		kfree(e);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_sidecar_queue_attach);
+
+/**
+ * sfu_sidecar_queue_detach() - the daemon @owner is gone
+ * @owner: what was passed to sfu_sidecar_queue_attach()
+ *
+ * Drops the queued requests (counted) if @owner is the daemon.
+ *
+ * Context: task context (puts files).
+ */
+void sfu_sidecar_queue_detach(const void *owner)
+{
+	struct sfu_sq_seen *e, *enext;
+	struct sfu_sq_req *r, *next;
+	LIST_HEAD(reqs);
+	LIST_HEAD(gone);
+
+	spin_lock(&sfu_sq_lock);
+	if (!owner || sfu_sq_owner != owner) {
+		spin_unlock(&sfu_sq_lock);
+		return;
+	}
+	sfu_sq_owner = NULL;
+	list_splice_init(&sfu_sq_queue, &reqs);
+	sfu_sq_len = 0;
+	sfu_sq_seen_clear_locked(&gone);
+	spin_unlock(&sfu_sq_lock);
+	wake_up_interruptible_all(&sfu_sq_wait);
+	list_for_each_entry_safe(r, next, &reqs, node) {
+		sfu_stat_inc(SFU_STAT_sidecar_req_flushed);
+		fput(r->file);
+		kfree(r);
+	}
+	list_for_each_entry_safe(e, enext, &gone, fifo)
+		kfree(e);
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_sidecar_queue_detach);
+
+static bool sfu_sq_ready(const void *owner)
+{
+	return !list_empty_careful(&sfu_sq_queue) || READ_ONCE(sfu_sq_owner) != owner;
+}
+
+/**
+ * sfu_sidecar_queue_next() - the oldest request, for the daemon
+ * @owner: the daemon's open file
+ * @timeout: jiffies to wait for one (0: none)
+ * @out: filled in but for @out->fd, @out->timeout_ms and @out->flags
+ *
+ * The file is handed over as it was mapped, unless it was opened for
+ * writing: then it is opened again, read-only, from its path (the same
+ * dentry and mount, no lookup), with the caller's credentials.
+ *
+ * Context: task context, may sleep.
+ * Return: the file, with a reference for the caller; ERR_PTR(-EPERM) if
+ * @owner is not the daemon, -EAGAIN if no request came in time, -EINTR
+ * on a signal, or the error of opening the file again (counted).
+ */
+struct file *sfu_sidecar_queue_next(const void *owner, long timeout,
+				    struct sfu_sidecar_request *out)
+{
+	struct sfu_sq_req *r = NULL;
+	struct file *f;
+
+	BUILD_BUG_ON(sizeof(out->build_id) != SFU_SIDECAR_BUILD_ID_MAX);
+	BUILD_BUG_ON(sizeof(out->name) < SFU_NAME_LEN);
+	if (READ_ONCE(sfu_sq_owner) != owner)
+		return ERR_PTR(-EPERM);
+	if (timeout && wait_event_interruptible_timeout(sfu_sq_wait, sfu_sq_ready(owner),
+							timeout) < 0)
+		return ERR_PTR(-EINTR);
+	spin_lock(&sfu_sq_lock);
+	if (sfu_sq_owner != owner) {
+		spin_unlock(&sfu_sq_lock);
+		return ERR_PTR(-EPERM);
+	}
+	r = list_first_entry_or_null(&sfu_sq_queue, struct sfu_sq_req, node);
+	if (r) {
+		list_del(&r->node);
+		sfu_sq_len--;
+	}
+	spin_unlock(&sfu_sq_lock);
+	if (!r)
+		return ERR_PTR(-EAGAIN);
+
+	if (r->file->f_mode & FMODE_WRITE) {
+		f = dentry_open(&r->file->f_path, O_RDONLY | O_LARGEFILE, current_cred());
+		fput(r->file);
+	} else {
+		f = r->file;
+	}
+	if (IS_ERR(f)) {
+		sfu_stat_inc(SFU_STAT_sidecar_req_open_failed);
+	} else {
+		sfu_stat_inc(SFU_STAT_sidecar_req_handed);
+		out->uid = from_kuid_munged(&init_user_ns, r->uid);
+		out->size = i_size_read(file_inode(f));
+		out->build_id_len = r->len;
+		out->reserved = 0;
+		memset(out->build_id, 0, sizeof(out->build_id));
+		memcpy(out->build_id, r->build_id, r->len);
+		memset(out->name, 0, sizeof(out->name));
+		strscpy(out->name, r->name, sizeof(out->name));
+	}
+	kfree(r);
+	return f;
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_sidecar_queue_next);
+
+/**
+ * sfu_sidecar_rescan() - look again for the sidecars that were missing
+ *
+ * Forgets every file (and every build-id looked up alone: the vDSO's) the
+ * module found no sidecar for, and scans the running processes: their
+ * mappings of those files get the sidecars written since, at once.
+ *
+ * Context: task context, may sleep (long: every process is scanned).
+ */
+void sfu_sidecar_rescan(void)
+{
+	if (!sfu_registry_running())
+		return;
+	sfu_stat_inc(SFU_STAT_sidecar_rescans);
+	sfu_fcache_forget_missing();
+	sfu_sidecar_forget_missing();
+	sfu_scan_running_processes();
+}
+
+static int sfu_sidecar_queue_show(struct seq_file *m, void *v)
+{
+	struct sfu_sq_req *r;
+
+	spin_lock(&sfu_sq_lock);
+	seq_printf(m, "daemon %d\nqueued %u max %u per_user %u\nseen %u max %u\n",
+		   !!sfu_sq_owner, sfu_sq_len, SFU_SQ_MAX, SFU_SQ_PER_USER,
+		   sfu_sq_seen_count, SFU_SQ_SEEN_MAX);
+	list_for_each_entry(r, &sfu_sq_queue, node)
+		seq_printf(m, "%*phN uid %u %*pE\n", r->len, r->build_id,
+			   from_kuid_munged(&init_user_ns, r->uid),
+			   (int)strnlen(r->name, sizeof(r->name)), r->name);
+	spin_unlock(&sfu_sq_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sfu_sidecar_queue);
+
+/**
+ * sfu_sidecar_queue_init() - create <debugfs>/sframe_unwind/sidecar_queue
+ */
+void sfu_sidecar_queue_init(void)
+{
+	/* Root only: it names the files of every user. */
+	sfu_debugfs_file("sidecar_queue", 0400, NULL, &sfu_sidecar_queue_fops);
+}
+
+/**
+ * sfu_sidecar_queue_exit() - remove the debugfs file
+ *
+ * Context: module exit, after the device is gone (no daemon left).
+ */
+void sfu_sidecar_queue_exit(void)
+{
+	sfu_debugfs_remove("sidecar_queue");
+	sfu_sidecar_queue_detach(READ_ONCE(sfu_sq_owner));
+}

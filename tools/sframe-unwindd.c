@@ -1,0 +1,962 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sframe-unwindd - make SFrame sidecars on demand, for the files the
+ * sframe_unwind module finds mapped executable without .sframe or sidecar
+ *
+ *   sframe-unwindd [--dir DIR] [--user NAME] [--max-size BYTES]
+ *                  [--max-output BYTES] [--max-sidecars N] [--max-bytes BYTES]
+ *                  [--rate N] [--burst N] [--cpu SECONDS] [--timeout SECONDS]
+ *                  [--mem BYTES] [--rescan-ms MS] [--any-owner] [--stats FILE]
+ *
+ * Root only.  It attaches to /dev/sframe_unwind (SFU_IOC_SIDECAR_ATTACH),
+ * has the module queue the files already mapped (SFU_IOC_SIDECAR_RESCAN),
+ * then takes one request at a time (SFU_IOC_SIDECAR_NEXT): a file
+ * descriptor on the very file that was mapped, whatever mount namespace
+ * it is in, and its build-id.  For each it:
+ *
+ *  - refuses a file larger than --max-size (default 512 MiB), one that is
+ *    not a regular file, and, without --any-owner, one not owned by root
+ *    or writable by group or others (its rows could be made to describe
+ *    another file of the same build-id); and one whose sidecar exists;
+ *  - waits for a token of the rate limit (--rate per minute, default 300,
+ *    --burst at once, default 100): the module's queue, capped, then drops
+ *    what comes meanwhile and counts it;
+ *  - refuses once it wrote --max-sidecars (default 10000) sidecars or
+ *    --max-bytes (default 1 GiB) since it started;
+ *  - converts the file in a child that drops to --user (default nobody),
+ *    with no new privileges, RLIMIT_CPU --cpu (default 60 s), RLIMIT_AS
+ *    --mem (default 2 GiB), RLIMIT_FSIZE 0 and RLIMIT_NOFILE 16, killed
+ *    after --timeout (default 120 s) or beyond --max-output bytes (default
+ *    64 MiB); the child reads only the descriptor it inherits and writes
+ *    the sidecar to a pipe; it must find the build-id the module read;
+ *  - writes the sidecar, checked, to DIR/<2 hex>/<rest>.sframe through a
+ *    temporary file (O_EXCL) and a rename that replaces nothing; the name
+ *    comes from the build-id bytes alone, so nothing is written outside
+ *    DIR (default /var/lib/sframe-unwind, which must be root's and
+ *    writable by nobody else);
+ *  - has the module rescan (at most every --rescan-ms, default 250), so
+ *    the processes that map the file use the sidecar at once.
+ *
+ * At start it also writes the sidecar of the running kernel's vDSO, which
+ * has no file (converted from its own mapping, as sframe-gen --install
+ * --vdso does).
+ *
+ * It logs one line per request and its outcome to stderr (refusals at
+ * most 10 a second after the first 100, the rest counted), and the totals
+ * on SIGUSR1 and at exit; --stats FILE keeps the totals in FILE, rewritten
+ * after each request.  SIGTERM or SIGINT end it.
+ *
+ *   sframe-unwindd [OPTIONS] --convert FILE...
+ *
+ * handles each FILE as a request, without the module (no rescan): for
+ * tests (tests/sidecars/run), and for an administrator's own files;
+ * "[vdso]" stands for the running kernel's vDSO.  The
+ * build-id is read from FILE's program headers, as the module does.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdnoreturn.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gelf.h>
+#include <linux/kernel.h>
+
+#include "sframe_gen.h"
+#include "uapi/sframe_sidecar.h"
+#include "uapi/sframe_unwind.h"
+
+#define DEVICE		"/dev/sframe_unwind"
+
+/* Exit codes of the converting child. */
+enum child_exit {
+	CHILD_OK = 0,
+	CHILD_SETUP = 10,	/* limits or privileges could not be set */
+	CHILD_NOT_ELF,		/* not a native ELF file */
+	CHILD_MISMATCH,		/* another build-id than the module read */
+	CHILD_NOTHING,		/* no CFI, or nothing the own section lacks */
+	CHILD_FAILED,		/* the conversion failed */
+	CHILD_WRITE,		/* the pipe took no more */
+};
+
+static struct {
+	const char *dir;
+	const char *user;
+	const char *stats;
+	unsigned long long max_size;
+	unsigned long long max_output;
+	unsigned long long max_sidecars;
+	unsigned long long max_bytes;
+	unsigned long long mem;
+	unsigned int rate;
+	unsigned int burst;
+	unsigned int cpu;
+	unsigned int timeout;
+	unsigned int rescan_ms;
+	bool any_owner;
+	char **convert;
+	int num_convert;
+} opt = {
+	.dir = SFU_SIDECAR_DEFAULT_DIR,
+	.user = "nobody",
+	.max_size = 512ULL << 20,
+	.max_output = 64ULL << 20,
+	.max_sidecars = 10000,
+	.max_bytes = 1ULL << 30,
+	.mem = 2ULL << 30,
+	.rate = 300,
+	.burst = 100,
+	.cpu = 60,
+	.timeout = 120,
+	.rescan_ms = 250,
+};
+
+/* What happened to the requests; printed as "name value" pairs. */
+static struct {
+	u64 received;
+	u64 converted;
+	u64 bytes;
+	u64 exists;
+	u64 refused_size;
+	u64 refused_type;
+	u64 refused_owner;
+	u64 refused_quota;
+	u64 refused_mismatch;
+	u64 not_elf;
+	u64 nothing;
+	u64 failed;
+	u64 killed;
+	u64 write_failed;
+	u64 rate_waits;
+	u64 rescans;
+	u64 log_suppressed;
+} st;
+
+static volatile sig_atomic_t stop, dump;
+/* Bytes of this process's vDSO mapping (children have the same). */
+static size_t vdso_size;
+static int dev = -1, dirfd = -1;
+static uid_t child_uid = 65534;
+static gid_t child_gid = 65534;
+static double tokens;
+static struct timespec last_refill, last_rescan;
+static bool rescan_pending;
+
+static void logmsg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("sframe-unwindd: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static double now_s(const struct timespec *since)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - since->tv_sec) + (t.tv_nsec - since->tv_nsec) / 1e9;
+}
+
+/*
+ * A line about one request, within a budget of 100 at once and 10 a
+ * second after that: a flood of requests refused fast is not a flood of
+ * the log.  What is left out is counted (log_suppressed).
+ */
+static void reqlog(const char *fmt, ...)
+{
+	static struct timespec last;
+	static double budget = 100;
+	va_list ap;
+
+	budget += now_s(&last) * 10;
+	clock_gettime(CLOCK_MONOTONIC, &last);
+	if (budget > 100)
+		budget = 100;
+	if (budget < 1) {
+		st.log_suppressed++;
+		return;
+	}
+	budget -= 1;
+	va_start(ap, fmt);
+	fputs("sframe-unwindd: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static void print_stats(FILE *f)
+{
+	fprintf(f, "received %llu\nconverted %llu\nbytes %llu\nexists %llu\n", st.received,
+		st.converted, st.bytes, st.exists);
+	fprintf(f, "refused_size %llu\nrefused_type %llu\nrefused_owner %llu\n",
+		st.refused_size, st.refused_type, st.refused_owner);
+	fprintf(f, "refused_quota %llu\nrefused_mismatch %llu\nnot_elf %llu\nnothing %llu\n",
+		st.refused_quota, st.refused_mismatch, st.not_elf, st.nothing);
+	fprintf(f, "failed %llu\nkilled %llu\nwrite_failed %llu\nrate_waits %llu\nrescans %llu\n",
+		st.failed, st.killed, st.write_failed, st.rate_waits, st.rescans);
+	fprintf(f, "log_suppressed %llu\n", st.log_suppressed);
+}
+
+/* The totals on one line of the log, as print_stats() writes them. */
+static void log_stats(void)
+{
+	char *buf = NULL, *p;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return;
+	print_stats(f);
+	if (fclose(f)) {
+		free(buf);
+		return;
+	}
+	for (p = buf; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	logmsg("totals: %s", buf);
+	free(buf);
+}
+
+/* --stats FILE: the totals, replaced whole. */
+static void write_stats(void)
+{
+	char tmp[4096];
+	FILE *f;
+
+	if (!opt.stats || snprintf(tmp, sizeof(tmp), "%s.tmp", opt.stats) >= (int)sizeof(tmp))
+		return;
+	f = fopen(tmp, "we");
+	if (!f)
+		return;
+	print_stats(f);
+	if (fclose(f) || rename(tmp, opt.stats))
+		unlink(tmp);
+}
+
+static void on_signal(int sig)
+{
+	if (sig == SIGUSR1)
+		dump = 1;
+	else
+		stop = 1;
+}
+
+static noreturn void bad_usage(void)
+{
+	fprintf(stderr,
+		"usage: sframe-unwindd [--dir DIR] [--user NAME] [--max-size BYTES] [--max-output BYTES]\n"
+		"                      [--max-sidecars N] [--max-bytes BYTES] [--rate N] [--burst N]\n"
+		"                      [--cpu SECONDS] [--timeout SECONDS] [--mem BYTES]\n"
+		"                      [--rescan-ms MS] [--any-owner] [--stats FILE]\n"
+		"                      [--convert FILE...]\n");
+	exit(2);
+}
+
+static unsigned long long number(const char *s)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s)
+		bad_usage();
+	switch (*end) {
+	case 'K':
+		v <<= 10;
+		end++;
+		break;
+	case 'M':
+		v <<= 20;
+		end++;
+		break;
+	case 'G':
+		v <<= 30;
+		end++;
+		break;
+	}
+	if (*end)
+		bad_usage();
+	return v;
+}
+
+static void parse_args(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--any-owner")) {
+			opt.any_owner = true;
+			continue;
+		}
+		if (!strcmp(a, "--convert")) {
+			opt.convert = argv + i + 1;
+			opt.num_convert = argc - i - 1;
+			if (!opt.num_convert)
+				bad_usage();
+			break;
+		}
+		if (!v)
+			bad_usage();
+		i++;
+		if (!strcmp(a, "--dir"))
+			opt.dir = v;
+		else if (!strcmp(a, "--user"))
+			opt.user = v;
+		else if (!strcmp(a, "--stats"))
+			opt.stats = v;
+		else if (!strcmp(a, "--max-size"))
+			opt.max_size = number(v);
+		else if (!strcmp(a, "--max-output"))
+			opt.max_output = number(v);
+		else if (!strcmp(a, "--max-sidecars"))
+			opt.max_sidecars = number(v);
+		else if (!strcmp(a, "--max-bytes"))
+			opt.max_bytes = number(v);
+		else if (!strcmp(a, "--mem"))
+			opt.mem = number(v);
+		else if (!strcmp(a, "--rate"))
+			opt.rate = number(v);
+		else if (!strcmp(a, "--burst"))
+			opt.burst = number(v);
+		else if (!strcmp(a, "--cpu"))
+			opt.cpu = number(v);
+		else if (!strcmp(a, "--timeout"))
+			opt.timeout = number(v);
+		else if (!strcmp(a, "--rescan-ms"))
+			opt.rescan_ms = number(v);
+		else
+			bad_usage();
+	}
+	if (!opt.rate || !opt.burst || !opt.cpu || !opt.timeout || opt.dir[0] != '/')
+		bad_usage();
+}
+
+/* The file's name as the module saw it, printable. */
+static void printable(const char *in, char *out, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len && in[i]; i++)
+		out[i] = in[i] > 0x20 && in[i] < 0x7f ? in[i] : '?';
+	out[i] = '\0';
+}
+
+static void hex(const struct sfu_sidecar_request *r, char *out)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->build_id_len; i++)
+		sprintf(out + 2 * i, "%02x", r->build_id[i]);
+	out[2 * i] = '\0';
+}
+
+/* Open DIR, which must be a directory of root's that nobody else may write. */
+static int open_dir(void)
+{
+	struct stat s;
+
+	if (mkdir(opt.dir, 0755) && errno != EEXIST) {
+		logmsg("%s: %s", opt.dir, strerror(errno));
+		return -1;
+	}
+	dirfd = open(opt.dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dirfd < 0 || fstat(dirfd, &s)) {
+		logmsg("%s: %s", opt.dir, strerror(errno));
+		return -1;
+	}
+	if (s.st_uid || (s.st_mode & 022)) {
+		logmsg("%s: not root's, or writable by others: refused", opt.dir);
+		return -1;
+	}
+	return 0;
+}
+
+/* In the child: limits, then the unprivileged user, then nothing else open. */
+static int child_setup(int in, int out)
+{
+	struct rlimit cpu = { opt.cpu, opt.cpu + 1 }, as = { opt.mem, opt.mem };
+	struct rlimit zero = { 0, 0 }, files = { 16, 16 };
+	int fd;
+
+	for (fd = 3; fd < 1024; fd++)
+		if (fd != in && fd != out)
+			close(fd);
+	if (setrlimit(RLIMIT_CPU, &cpu) || setrlimit(RLIMIT_AS, &as) ||
+	    setrlimit(RLIMIT_FSIZE, &zero) || setrlimit(RLIMIT_CORE, &zero) ||
+	    setrlimit(RLIMIT_NOFILE, &files))
+		return -1;
+	if (setgroups(0, NULL) || setresgid(child_gid, child_gid, child_gid) ||
+	    setresuid(child_uid, child_uid, child_uid) || !getuid())
+		return -1;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
+		return -1;
+	return 0;
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* The child: convert the ELF file on @in into a sidecar written to @out. */
+static noreturn void child(int in, int out, const char *want)
+{
+	struct sfu_sidecar_header hdr;
+	char id[2 * SFU_SIDECAR_BUILD_ID_MAX + 1];
+	struct sfg_output o;
+	unsigned int i, n;
+	Elf *elf;
+	int err;
+
+	if (child_setup(in, out))
+		_exit(CHILD_SETUP);
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		_exit(CHILD_SETUP);
+	if (in >= 0) {
+		elf = elf_begin(in, ELF_C_READ_MMAP, NULL);
+	} else {
+		/* The vDSO, this process's own: a private copy, as sframe-gen's. */
+		char *copy = malloc(vdso_size);
+
+		if (!copy)
+			_exit(CHILD_FAILED);
+		memcpy(copy, (const void *)getauxval(AT_SYSINFO_EHDR), vdso_size);
+		elf = elf_memory(copy, vdso_size);
+	}
+	if (!elf || sfg_elf_machine_abi(elf) < 0)
+		_exit(CHILD_NOT_ELF);
+	if (sfg_elf_build_id(elf, id, sizeof(id)) || (want && strcmp(id, want)))
+		_exit(CHILD_MISMATCH);
+	/* As sframe-gen --install: the module reads a file's own section first. */
+	err = sfg_convert(elf, 0, SFG_COMPLEMENT, &o);
+	if (err == -SFG_E_NO_CFI)
+		_exit(CHILD_NOTHING);
+	if (err)
+		_exit(CHILD_FAILED);
+	if (o.stats.own_sframe && !o.stats.fdes)
+		_exit(CHILD_NOTHING);
+	n = strlen(id) / 2;
+	memset(&hdr, 0, sizeof(hdr));
+	memcpy(hdr.magic, SFU_SIDECAR_MAGIC, sizeof(hdr.magic));
+	hdr.build_id_len = n;
+	hdr.section_off = sizeof(hdr);
+	hdr.section_size = o.len;
+	for (i = 0; i < n; i++)
+		if (sscanf(id + 2 * i, "%2hhx", &hdr.build_id[i]) != 1)
+			_exit(CHILD_FAILED);
+	if (write_all(out, &hdr, sizeof(hdr)) || write_all(out, o.buf, o.len))
+		_exit(CHILD_WRITE);
+	_exit(CHILD_OK);
+}
+
+/*
+ * Run the child on @fd and read what it writes, at most --max-output
+ * bytes, within --timeout.  Return: the child's exit code, -1 if it was
+ * killed or could not be run; *@buf, *@len the output.
+ */
+static int convert(int fd, const char *want, char **buf, size_t *len)
+{
+	size_t cap = opt.max_output < 1 << 16 ? opt.max_output : 1 << 16, n = 0;
+	struct timespec start;
+	int p[2], status, killed = 0;
+	char *b = malloc(cap ?: 1);
+	pid_t pid;
+
+	*buf = NULL;
+	*len = 0;
+	if (!b || pipe2(p, O_CLOEXEC)) {
+		free(b);
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		free(b);
+		return -1;
+	}
+	if (!pid) {
+		/* The inherited fds survive close-on-exec: there is no exec. */
+		close(p[0]);
+		child(fd, p[1], want);
+	}
+	close(p[1]);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
+		double left = opt.timeout - now_s(&start);
+		ssize_t r;
+
+		if (left <= 0) {
+			killed = 1;
+			break;
+		}
+		if (poll(&pfd, 1, left * 1000 + 1) < 0) {
+			if (errno == EINTR)
+				continue;
+			killed = 1;
+			break;
+		}
+		if (!pfd.revents)
+			continue;
+		if (n == cap) {
+			char *nb;
+
+			if (cap >= opt.max_output) {
+				killed = 1;
+				break;
+			}
+			cap = cap * 2 > opt.max_output ? opt.max_output : cap * 2;
+			nb = realloc(b, cap);
+			if (!nb) {
+				killed = 1;
+				break;
+			}
+			b = nb;
+		}
+		r = read(p[0], b + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += r;
+	}
+	if (killed)
+		kill(pid, SIGKILL);
+	close(p[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (killed || !WIFEXITED(status)) {
+		free(b);
+		return -1;
+	}
+	*buf = b;
+	*len = n;
+	return WEXITSTATUS(status);
+}
+
+/* Write the sidecar into DIR/<2 hex>/<rest>.sframe; 1 if one is there already. */
+static int install(const char *id, const char *buf, size_t len)
+{
+	char sub[3] = { id[0], id[1], 0 }, tmp[64], name[2 * SFU_SIDECAR_BUILD_ID_MAX + 8];
+	static unsigned long long seq;
+	struct stat s;
+	int d, fd, ret = -1;
+
+	if (mkdirat(dirfd, sub, 0755) && errno != EEXIST)
+		return -1;
+	d = openat(dirfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (d < 0)
+		return -1;
+	if (fstat(d, &s) || s.st_uid || (s.st_mode & 022)) {
+		logmsg("%s/%s: not root's, or writable by others: nothing written", opt.dir, sub);
+		close(d);
+		return -1;
+	}
+	snprintf(name, sizeof(name), "%s.sframe", id + 2);
+	snprintf(tmp, sizeof(tmp), ".tmp.%d.%llu", getpid(), ++seq);
+	fd = openat(d, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		close(d);
+		return -1;
+	}
+	if (!fchmod(fd, 0644) && !write_all(fd, buf, len) && !fsync(fd)) {
+		if (!renameat2(d, tmp, d, name, RENAME_NOREPLACE))
+			ret = 0;
+		else if (errno == EEXIST)
+			ret = 1;
+	}
+	close(fd);
+	if (ret)
+		unlinkat(d, tmp, 0);
+	close(d);
+	return ret;
+}
+
+static void ask_rescan(void)
+{
+	rescan_pending = false;
+	/* --convert: no module to tell. */
+	if (dev < 0)
+		return;
+	if (ioctl(dev, SFU_IOC_SIDECAR_RESCAN))
+		logmsg("SFU_IOC_SIDECAR_RESCAN: %s", strerror(errno));
+	st.rescans++;
+	rescan_pending = false;
+	clock_gettime(CLOCK_MONOTONIC, &last_rescan);
+}
+
+/* Take a token of the rate limit, waiting for one if there is none. */
+static void rate_limit(void)
+{
+	double per_s = opt.rate / 60.0;
+
+	tokens += now_s(&last_refill) * per_s;
+	clock_gettime(CLOCK_MONOTONIC, &last_refill);
+	if (tokens > opt.burst)
+		tokens = opt.burst;
+	if (tokens < 1) {
+		double wait = (1 - tokens) / per_s;
+		struct timespec ts = { (time_t)wait, (long)((wait - (time_t)wait) * 1e9) };
+
+		st.rate_waits++;
+		/* A pending rescan is not held up by the wait. */
+		if (rescan_pending)
+			ask_rescan();
+		while (nanosleep(&ts, &ts) && errno == EINTR && !stop)
+			;
+		tokens = 1;
+		clock_gettime(CLOCK_MONOTONIC, &last_refill);
+	}
+	tokens -= 1;
+}
+
+static void handle(struct sfu_sidecar_request *r)
+{
+	char id[2 * SFU_SIDECAR_BUILD_ID_MAX + 1], name[sizeof(r->name)], path[300];
+	const struct sfu_sidecar_header *hdr;
+	struct stat s;
+	size_t len;
+	char *buf;
+	int ret;
+
+	st.received++;
+	hex(r, id);
+	printable(r->name, name, sizeof(name));
+	if (r->build_id_len < 2 || r->build_id_len > SFU_SIDECAR_BUILD_ID_MAX) {
+		reqlog("%s (uid %u): bad build-id length %u", name, r->uid, r->build_id_len);
+		st.refused_mismatch++;
+		return;
+	}
+	if (fstat(r->fd, &s) || !S_ISREG(s.st_mode)) {
+		reqlog("%s %s (uid %u): refused: not a regular file", id, name, r->uid);
+		st.refused_type++;
+		return;
+	}
+	if ((unsigned long long)s.st_size > opt.max_size) {
+		reqlog("%s %s (uid %u): refused: %lld bytes > --max-size %llu", id, name, r->uid,
+		       (long long)s.st_size, opt.max_size);
+		st.refused_size++;
+		return;
+	}
+	if (!opt.any_owner && (s.st_uid || (s.st_mode & 022))) {
+		reqlog("%s %s (uid %u): refused: owner %u mode %o (not root's only)", id, name,
+		       r->uid, s.st_uid, s.st_mode & 07777);
+		st.refused_owner++;
+		return;
+	}
+	snprintf(path, sizeof(path), "%.2s/%s.sframe", id, id + 2);
+	if (!fstatat(dirfd, path, &s, AT_SYMLINK_NOFOLLOW)) {
+		reqlog("%s %s (uid %u): a sidecar exists", id, name, r->uid);
+		st.exists++;
+		rescan_pending = true;
+		return;
+	}
+	if (st.converted >= opt.max_sidecars || st.bytes >= opt.max_bytes) {
+		reqlog("%s %s (uid %u): refused: %llu sidecars, %llu bytes written (quota)", id,
+		       name, r->uid, st.converted, st.bytes);
+		st.refused_quota++;
+		return;
+	}
+	rate_limit();
+	ret = convert(r->fd, id, &buf, &len);
+	hdr = (const void *)buf;
+	switch (ret) {
+	case CHILD_OK:
+		if (len <= sizeof(*hdr) || memcmp(hdr->magic, SFU_SIDECAR_MAGIC, 8) ||
+		    hdr->build_id_len != r->build_id_len ||
+		    memcmp(hdr->build_id, r->build_id, r->build_id_len) ||
+		    hdr->section_off != sizeof(*hdr) || hdr->section_size != len - sizeof(*hdr)) {
+			reqlog("%s %s (uid %u): the converter's output is not a sidecar of it", id,
+			       name, r->uid);
+			st.failed++;
+			break;
+		}
+		if (st.bytes + len > opt.max_bytes) {
+			reqlog("%s %s (uid %u): refused: %zu bytes more would pass --max-bytes", id,
+			       name, r->uid, len);
+			st.refused_quota++;
+			break;
+		}
+		ret = install(id, buf, len);
+		if (ret < 0) {
+			reqlog("%s %s (uid %u): writing the sidecar: %s", id, name, r->uid,
+			       strerror(errno));
+			st.write_failed++;
+		} else if (ret) {
+			reqlog("%s %s (uid %u): a sidecar exists", id, name, r->uid);
+			st.exists++;
+			rescan_pending = true;
+		} else {
+			logmsg("%s %s (uid %u): converted, %zu bytes", id, name, r->uid, len);
+			st.converted++;
+			st.bytes += len;
+			rescan_pending = true;
+		}
+		break;
+	case CHILD_NOT_ELF:
+		reqlog("%s %s (uid %u): not a native ELF file", id, name, r->uid);
+		st.not_elf++;
+		break;
+	case CHILD_MISMATCH:
+		reqlog("%s %s (uid %u): refused: the file has another build-id now", id, name,
+		       r->uid);
+		st.refused_mismatch++;
+		break;
+	case CHILD_NOTHING:
+		reqlog("%s %s (uid %u): no CFI to convert", id, name, r->uid);
+		st.nothing++;
+		break;
+	case -1:
+		reqlog("%s %s (uid %u): converter killed (--timeout, --cpu, --mem or --max-output)",
+		       id, name, r->uid);
+		st.killed++;
+		break;
+	default:
+		reqlog("%s %s (uid %u): conversion failed (%d)", id, name, r->uid, ret);
+		st.failed++;
+		break;
+	}
+	free(buf);
+}
+
+/*
+ * The running kernel's vDSO, which has no file to be mapped from: its
+ * sidecar, converted from the daemon's own mapping, as sframe-gen
+ * --install --vdso does.
+ */
+static void do_vdso(void)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR), lo, hi;
+	const struct sfu_sidecar_header *hdr;
+	char line[512], id[2 * SFU_SIDECAR_BUILD_ID_MAX + 1], path[300];
+	unsigned int i;
+	struct stat s;
+	size_t len;
+	char *buf;
+	FILE *maps;
+	int ret;
+
+	maps = fopen("/proc/self/maps", "re");
+	while (base && maps && fgets(line, sizeof(line), maps))
+		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2 &&
+		    lo == base && hi > lo && hi - lo <= 64 << 20)
+			vdso_size = hi - lo;
+	if (maps)
+		fclose(maps);
+	if (!vdso_size) {
+		logmsg("[vdso]: none in this process");
+		return;
+	}
+	/* Not a request of the module's: not in received. */
+	ret = convert(-1, NULL, &buf, &len);
+	hdr = (const void *)buf;
+	if (ret || len <= sizeof(*hdr) || memcmp(hdr->magic, SFU_SIDECAR_MAGIC, 8) ||
+	    !hdr->build_id_len || hdr->build_id_len > SFU_SIDECAR_BUILD_ID_MAX ||
+	    hdr->section_off != sizeof(*hdr) || hdr->section_size != len - sizeof(*hdr)) {
+		logmsg("[vdso]: conversion failed (%d)", ret);
+		st.failed++;
+		free(buf);
+		return;
+	}
+	for (i = 0; i < hdr->build_id_len; i++)
+		sprintf(id + 2 * i, "%02x", hdr->build_id[i]);
+	snprintf(path, sizeof(path), "%.2s/%s.sframe", id, id + 2);
+	ret = fstatat(dirfd, path, &s, AT_SYMLINK_NOFOLLOW) ? install(id, buf, len) : 1;
+	if (ret < 0) {
+		logmsg("%s [vdso]: writing the sidecar: %s", id, strerror(errno));
+		st.write_failed++;
+	} else if (ret) {
+		logmsg("%s [vdso]: a sidecar exists", id);
+		st.exists++;
+	} else {
+		logmsg("%s [vdso]: converted, %zu bytes", id, len);
+		st.converted++;
+		st.bytes += len;
+	}
+	free(buf);
+}
+
+/* The GNU build-id in @fd's PT_NOTE segments, as the module reads it; 0 if found. */
+static int read_build_id(int fd, struct sfu_sidecar_request *r)
+{
+	unsigned char note[4096];
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int i;
+
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_phentsize != sizeof(ph) || eh.e_phnum > 256)
+		return -1;
+	for (i = 0; i < eh.e_phnum; i++) {
+		size_t p = 0, len;
+
+		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)) != sizeof(ph))
+			return -1;
+		if (ph.p_type != PT_NOTE)
+			continue;
+		len = ph.p_filesz < sizeof(note) ? ph.p_filesz : sizeof(note);
+		if (pread(fd, note, len, ph.p_offset) != (ssize_t)len)
+			return -1;
+		while (p + sizeof(Elf64_Nhdr) <= len) {
+			const Elf64_Nhdr *n = (const Elf64_Nhdr *)(note + p);
+			size_t name = (n->n_namesz + 3) & ~3UL, desc = (n->n_descsz + 3) & ~3UL;
+
+			if (name > len || desc > len || p + sizeof(*n) + name + desc > len)
+				break;
+			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+			    !memcmp(note + p + sizeof(*n), "GNU", 4) && n->n_descsz &&
+			    n->n_descsz <= SFU_SIDECAR_BUILD_ID_MAX) {
+				r->build_id_len = n->n_descsz;
+				memcpy(r->build_id, note + p + sizeof(*n) + name, n->n_descsz);
+				return 0;
+			}
+			p += sizeof(*n) + name + desc;
+		}
+	}
+	return -1;
+}
+
+/* --convert: each file as a request; 0 if every one was converted or had a sidecar. */
+static int convert_files(void)
+{
+	int i, ret = 0;
+
+	for (i = 0; i < opt.num_convert; i++) {
+		struct sfu_sidecar_request r = { .uid = getuid() };
+		const char *base = strrchr(opt.convert[i], '/');
+		u64 before = st.converted + st.exists;
+
+		if (!strcmp(opt.convert[i], "[vdso]")) {
+			do_vdso();
+			if (st.converted + st.exists == before)
+				ret = 1;
+			continue;
+		}
+		r.fd = open(opt.convert[i], O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (r.fd < 0 || read_build_id(r.fd, &r)) {
+			logmsg("%s: %s", opt.convert[i],
+			       r.fd < 0 ? strerror(errno) : "no build-id");
+			if (r.fd >= 0)
+				close(r.fd);
+			ret = 1;
+			continue;
+		}
+		snprintf(r.name, sizeof(r.name), "%s", base ? base + 1 : opt.convert[i]);
+		handle(&r);
+		close(r.fd);
+		if (st.converted + st.exists == before)
+			ret = 1;
+	}
+	log_stats();
+	write_stats();
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct passwd *pw;
+
+	parse_args(argc, argv);
+	if (geteuid()) {
+		logmsg("must run as root");
+		return 2;
+	}
+	pw = getpwnam(opt.user);
+	if (pw) {
+		child_uid = pw->pw_uid;
+		child_gid = pw->pw_gid;
+	}
+	if (!child_uid) {
+		logmsg("--user %s is root: refused", opt.user);
+		return 2;
+	}
+	umask(022);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (open_dir())
+		return 2;
+	tokens = opt.burst;
+	clock_gettime(CLOCK_MONOTONIC, &last_refill);
+	if (opt.convert)
+		return convert_files();
+	dev = open(DEVICE, O_RDWR | O_CLOEXEC);
+	if (dev < 0) {
+		logmsg("%s: %s (is sframe_unwind loaded?)", DEVICE, strerror(errno));
+		return 2;
+	}
+	if (ioctl(dev, SFU_IOC_SIDECAR_ATTACH)) {
+		logmsg("attach: %s", strerror(errno));
+		return 2;
+	}
+	do_vdso();
+	logmsg("attached; sidecars in %s, converting as uid %u", opt.dir, child_uid);
+	/* The files mapped before it started. */
+	ask_rescan();
+	write_stats();
+	while (!stop) {
+		struct sfu_sidecar_request r = { .timeout_ms = 5000, .fd = -1 };
+		double since = now_s(&last_rescan) * 1000;
+
+		if (dump) {
+			dump = 0;
+			log_stats();
+		}
+		if (rescan_pending && since >= opt.rescan_ms)
+			ask_rescan();
+		if (rescan_pending)
+			r.timeout_ms = opt.rescan_ms - since + 1;
+		if (ioctl(dev, SFU_IOC_SIDECAR_NEXT, &r)) {
+			if (errno == EAGAIN || errno == EINTR)
+				continue;
+			logmsg("next: %s", strerror(errno));
+			break;
+		}
+		handle(&r);
+		close(r.fd);
+		write_stats();
+	}
+	if (rescan_pending)
+		ask_rescan();
+	log_stats();
+	write_stats();
+	return 0;
+}
