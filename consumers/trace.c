@@ -219,8 +219,8 @@ static int sfu_sampler_parse(char *buf)
 	return err;
 }
 
-static ssize_t sfu_sampler_write(struct file *file, const char __user *ubuf, size_t len,
-				 loff_t *ppos)
+/* A control file's write: one line of at most 95 bytes, parsed under the mutex. */
+static ssize_t sfu_control_write(const char __user *ubuf, size_t len, int (*parse)(char *))
 {
 	char buf[96];
 	int err;
@@ -231,9 +231,15 @@ static ssize_t sfu_sampler_write(struct file *file, const char __user *ubuf, siz
 		return -EFAULT;
 	buf[len] = '\0';
 	mutex_lock(&sfu_trace_mutex);
-	err = sfu_sampler_parse(buf);
+	err = parse(buf);
 	mutex_unlock(&sfu_trace_mutex);
 	return err ? err : len;
+}
+
+static ssize_t sfu_sampler_write(struct file *file, const char __user *ubuf, size_t len,
+				 loff_t *ppos)
+{
+	return sfu_control_write(ubuf, len, sfu_sampler_parse);
 }
 
 static int sfu_sampler_show(struct seq_file *m, void *v)
@@ -365,18 +371,7 @@ static int sfu_trigger_parse(char *buf)
 static ssize_t sfu_trigger_write(struct file *file, const char __user *ubuf, size_t len,
 				 loff_t *ppos)
 {
-	char buf[96];
-	int err;
-
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = '\0';
-	mutex_lock(&sfu_trace_mutex);
-	err = sfu_trigger_parse(buf);
-	mutex_unlock(&sfu_trace_mutex);
-	return err ? err : len;
+	return sfu_control_write(ubuf, len, sfu_trigger_parse);
 }
 
 static int sfu_trigger_show(struct seq_file *m, void *v)

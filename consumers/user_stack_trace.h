@@ -24,7 +24,7 @@ TRACE_EVENT(user_stack,
 	    TP_fast_assign(__entry->pid = pid;
 			   __entry->cookie = cookie;
 			   __entry->nr = nr;
-			   /* unsigned long is u64 (asserted in core/trace.c) */
+			   /* unsigned long is u64 (asserted in consumers/trace.c) */
 			   memcpy(__get_dynamic_array(ips), ips, nr * sizeof(u64));),
 	    TP_printk("pid=%d cookie=0x%llx nr=%u ips=%s", __entry->pid, __entry->cookie,
 		      __entry->nr, __print_array(__get_dynamic_array(ips), __entry->nr, 8))

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite for the kernel copies of sections (core/registry_copy.c) and
- * the per-CPU row cache (core/row_cache.c): lookups never read user memory
+ * KUnit suite for the kernel copies of sections (registry/copy.c) and
+ * the per-CPU row cache (registry/rules_cache.c): lookups never read user memory
  * once a section has a copy, every mapping of one file shares one copy,
  * the copy goes with the last section using it, a section beyond
  * max_kernel_bytes reads user memory and finds the same rows, and a row

@@ -71,8 +71,8 @@ static void sfu_copy_uncharge(struct sfu_user *user, size_t bytes)
  * sfu_copy_alloc() - a new, empty copy of @size section bytes, within the budget
  * @size: bytes of the section
  *
- * The caller fills @data, sets up @sec with sfu_copy_init() or
- * validation, adds the FRE index with sfu_copy_index() and hands out the
+ * The caller fills @data, validates it into @sec (sfu_elf_*: the
+ * bytes read for validation are the copy's), adds the FRE index with sfu_copy_index() and hands out the
  * one reference it gets.
  *
  * Context: task context.
@@ -161,22 +161,6 @@ int sfu_copy_index(struct sfu_sframe_copy *c)
 	c->index = ix;
 	c->index_size = bytes;
 	return 0;
-}
-
-/**
- * sfu_copy_init() - check the header of a filled copy and set up its reader
- * @c: the copy, its @data filled
- * @vaddr: the address function starts are relative to (see sfu_sframe_section)
- *
- * Return: 0 or the decoder's -SFRAME_E_xxx.
- */
-int sfu_copy_init(struct sfu_sframe_copy *c, unsigned long vaddr)
-{
-	struct sfu_sframe_reader r = {
-		.kind = SFRAME_READER_BUFFER, .buf = c->data, .size = c->size,
-	};
-
-	return sfu_sframe_section_init(&c->sec, &r, vaddr, sfu_native_sframe_abi());
 }
 
 /**

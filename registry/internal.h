@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Internals of the per-mm registry, shared by registry.c (data structures,
- * lookups, insertion, re-checks), registry_elf.c (ELF program headers and
- * the per-file validation cache) and registry_hooks.c (mmap, VMA, fork and
- * exit hooks; building registries of running processes).
+ * Internals of the per-mm registry, shared by the files of registry/:
+ * registry.c (data structures, lookups, insertion, re-checks), elf.c (ELF
+ * program headers and the per-file validation cache), hooks.c (mmap, VMA,
+ * fork and exit hooks; building registries of running processes) and the
+ * rest.
  */
 #ifndef _SFU_REGISTRY_INTERNAL_H
 #define _SFU_REGISTRY_INTERNAL_H
@@ -277,7 +278,6 @@ bool sfu_registry_running(void);
 
 /* copy.c */
 struct sfu_sframe_copy *sfu_copy_alloc(size_t size);
-int sfu_copy_init(struct sfu_sframe_copy *c, unsigned long vaddr);
 int sfu_copy_index(struct sfu_sframe_copy *c);
 void sfu_copy_put(struct sfu_sframe_copy *c);
 struct sfu_sframe_copy *sfu_copy_get_slot(struct sfu_sframe_copy **slot);

@@ -8,7 +8,7 @@
 
 #include <linux/percpu.h>
 
-/* The counters; their meanings are in core/stats.c and Documentation/. */
+/* The counters; their meanings are in registry/stats.c and Documentation/. */
 enum sfu_stat {
 	SFU_STAT_registered_elf,
 	SFU_STAT_registered_explicit,

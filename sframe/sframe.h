@@ -262,6 +262,5 @@ int sfu_sframe_fre_next(const struct sfu_sframe_section *sec, const struct sfu_s
 int sfu_sframe_row_format(const struct sfu_sframe_row *row, char *buf, size_t len);
 int sfu_sframe_abi_of_elf(unsigned int e_machine, bool big_endian);
 const char *sfu_sframe_strerror(int err);
-int sfu_sframe_err_to_errno(int err);
 
 #endif /* _SFRAME_H */

@@ -39,7 +39,7 @@ struct task_struct;
  * already served for this kernel entry), or, for one that set its
  * requester's bit (@SFU_DF_queued + @SFU_DF_joined), @SFU_DF_delivered or
  * a drop (@SFU_DF_dropped_*) once the task ran its unwind.  The names and
- * meanings are in core/deferred.c and Documentation/deferred.rst.
+ * meanings are in unwind/deferred.c and Documentation/deferred.rst.
  */
 enum sfu_deferred_stat {
 	SFU_DF_requests,

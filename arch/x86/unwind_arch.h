@@ -24,7 +24,6 @@
 /* DWARF register numbers (x86-64 psABI). */
 #define SFU_X86_DWARF_RBP	6
 #define SFU_X86_DWARF_RSP	7
-#define SFU_X86_DWARF_R15	15
 #define SFU_X86_DWARF_RIP	16
 
 /**

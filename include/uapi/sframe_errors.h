@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * SFrame decoder error codes, as SFU_IOC_REGISTER reports them and as the
- * decoder returns them (negated); see
- * sfu_sframe_strerror() for names and sfu_sframe_err_to_errno() for the -errno.
+ * decoder returns them (negated); sfu_sframe_strerror() gives their names.
  */
 #ifndef _UAPI_SFRAME_ERRORS_H
 #define _UAPI_SFRAME_ERRORS_H
