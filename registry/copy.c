@@ -71,9 +71,9 @@ static void sfu_copy_uncharge(struct sfu_user *user, size_t bytes)
  * sfu_copy_alloc() - a new, empty copy of @size section bytes, within the budget
  * @size: bytes of the section
  *
- * The caller fills @data, validates it into @sec (sfu_elf_*: the
- * bytes read for validation are the copy's), adds the FRE index with sfu_copy_index() and hands out the
- * one reference it gets.
+ * The caller fills @data, validates it into @sec (the bytes read for
+ * validation are the copy's: registry/elf.c), adds the FRE index with
+ * sfu_copy_index() and hands out the one reference it gets.
  *
  * Context: task context.
  * The copy is charged to the current task's user, sfu_user_account()
