@@ -64,6 +64,18 @@ check() {
 		return
 	fi
 	score=$(perf_chain_score "$data")
+	# A guest on a loaded host takes fewer cpu-clock samples of the same
+	# work (its timer fires late): once, twice the work.
+	if [ "${score% *}" -lt 60 ]; then
+		echo "workload $1${3:+/$3} $2: ${score% *} samples in leaf, recorded again with twice the work"
+		if ! perf_chain_record "$data" "$bin" $((iters * 2)) -e cpu-clock:u -c 500000; then
+			echo "FAILED: perf record $1 ($2):"
+			cat "$data.err"
+			fail=1
+			return
+		fi
+		score=$(perf_chain_score "$data")
+	fi
 	echo "workload $1${3:+/$3} $2: ${score#* } of ${score% *} samples in leaf complete"
 	perf_chain_judge "$1${3:+/$3}" "$2" "$score" || fail=1
 }
