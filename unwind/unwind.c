@@ -195,15 +195,93 @@ static int sfu_read_word(const struct sfu_unwind_state *st, unsigned long addr,
 
 /*
  * Another register of a frame whose registers are known: from the task's
- * registers, or from those a signal frame saved in user memory.
+ * registers, or from those a signal frame saved in user memory.  Below
+ * them, a tracked callee-saved register whose save the frames above
+ * listed.
  */
 static int sfu_reg_value(const struct sfu_unwind_state *st, u16 regnum, unsigned long *val)
 {
-	if (!st->topmost)
-		return SFU_STOP_BAD_RULE;
+	int slot;
+
+	if (!st->topmost) {
+		slot = sfu_arch_tracked_slot(regnum);
+		if (slot < 0 || !(st->tracked_known & BIT(slot)))
+			return SFU_STOP_BAD_RULE;
+		*val = st->tracked[slot];
+		return 0;
+	}
 	if (st->sigctx)
 		return sfu_arch_sigctx_reg(st, regnum, val);
 	return sfu_arch_reg_value(st->regs, regnum, val) ? 0 : SFU_STOP_BAD_RULE;
+}
+
+/* Whether this frame knows register @regnum: all in the topmost, tracked ones below. */
+static bool sfu_reg_known(const struct sfu_unwind_state *st, u16 regnum)
+{
+	int slot;
+
+	if (st->topmost)
+		return true;
+	slot = sfu_arch_tracked_slot(regnum);
+	return slot >= 0 && (st->tracked_known & BIT(slot));
+}
+
+/*
+ * The tracked registers of a frame whose registers are all known (the
+ * topmost, or one a signal interrupted), for the frames below it, where
+ * rules that list no save leave them unchanged.  None in a compat task.
+ */
+static void sfu_tracked_load(struct sfu_unwind_state *st)
+{
+	unsigned long val;
+	int slot;
+
+	BUILD_BUG_ON(SFU_ARCH_NR_TRACKED > SFU_MAX_SAVED_RULES);
+	st->tracked_known = 0;
+	if (st->compat)
+		return;
+	for (slot = 0; slot < SFU_ARCH_NR_TRACKED; slot++) {
+		if (sfu_reg_value(st, sfu_arch_tracked_regnum(slot), &val))
+			continue;
+		st->tracked[slot] = val;
+		st->tracked_known |= BIT(slot);
+	}
+}
+
+/*
+ * After a step through a frame with rules @r and CFA @cfa: the caller's
+ * tracked registers.  Rules that list every save say which changed: *(CFA +
+ * offset) for a listed slot (a failed read loses the value, it does not
+ * end the walk), lost for one saved where the rules cannot say, unchanged
+ * for the others.  Rules that list none (SFrame of gas, frame pointers, JIT
+ * code) may have changed any of them.
+ */
+static __always_inline void sfu_tracked_step(struct sfu_unwind_state *st,
+					     const struct sfu_frame_rules *r, unsigned long cfa)
+{
+	const struct sfu_saved_rule *sr;
+	unsigned long val;
+	unsigned int i;
+	int slot;
+
+	if (!st->tracked_known)
+		return;
+	if (!(r->flags & SFU_RULES_SAVED_REGS)) {
+		st->tracked_known = 0;
+		return;
+	}
+	for (i = 0; i < SFU_MAX_SAVED_RULES; i++) {
+		sr = &r->saved[i];
+		if (sr->kind == SFU_SAVED_NONE)
+			continue;
+		slot = sfu_arch_tracked_slot(sr->regnum);
+		if (slot < 0)
+			continue;
+		if (sr->kind == SFU_SAVED_CFA_DEREF && !sfu_read_word(st, cfa + sr->offset, &val))
+			st->tracked[slot] = val;
+		else
+			st->tracked_known &= ~BIT(slot);
+	}
 }
 
 /* The value a rule is based on: SP and FP of any frame, others topmost only. */
@@ -253,17 +331,18 @@ static int sfu_rule_value(const struct sfu_unwind_state *st, const struct sfu_re
 	return SFU_STOP_BAD_RULE;
 }
 
-static bool sfu_rule_needs_topmost(const struct sfu_reg_rule *rule)
+static bool sfu_rule_reg_known(const struct sfu_unwind_state *st, const struct sfu_reg_rule *rule)
 {
-	return (rule->kind == SFU_RULE_REG || rule->kind == SFU_RULE_REG_DEREF) &&
-	       rule->base == SFU_BASE_REG;
+	return !((rule->kind == SFU_RULE_REG || rule->kind == SFU_RULE_REG_DEREF) &&
+		 rule->base == SFU_BASE_REG) || sfu_reg_known(st, rule->regnum);
 }
 
-/* Rules that read registers other than SP and FP. */
-static bool sfu_rules_need_topmost(const struct sfu_frame_rules *r)
+/* Whether the registers other than SP and FP that the rules read are known. */
+static bool sfu_rules_regs_known(const struct sfu_unwind_state *st,
+				 const struct sfu_frame_rules *r)
 {
-	return r->cfa.base == SFU_BASE_REG || sfu_rule_needs_topmost(&r->ra) ||
-	       sfu_rule_needs_topmost(&r->fp);
+	return (r->cfa.base != SFU_BASE_REG || sfu_reg_known(st, r->cfa.regnum)) &&
+	       sfu_rule_reg_known(st, &r->ra) && sfu_rule_reg_known(st, &r->fp);
 }
 
 /* The checks of every frame's CFA: 0, or a stop reason. */
@@ -321,8 +400,8 @@ static int sfu_unwind_step(struct sfu_unwind_state *st, const struct sfu_frame_r
 		return SFU_STOP_OUTERMOST;
 	if (r->flags & SFU_RULES_SIGNAL)
 		return SFU_STOP_SIGNAL;
-	/* Deeper frames' registers (but SP and FP) are not recovered. */
-	if (r->ra.kind == SFU_RULE_RETAIN || (!st->topmost && sfu_rules_need_topmost(r)))
+	/* Deeper frames' registers (but SP, FP and tracked ones) are not recovered. */
+	if (r->ra.kind == SFU_RULE_RETAIN || !sfu_rules_regs_known(st, r))
 		return SFU_STOP_BAD_RULE;
 
 	reason = sfu_base_value(st, r->cfa.base, r->cfa.regnum, &cfa);
@@ -355,7 +434,10 @@ static int sfu_unwind_step(struct sfu_unwind_state *st, const struct sfu_frame_r
 	}
 	if (reason)
 		return reason;
-	return sfu_step_to_caller(st, cfa, ra, fp, !(r->flags & SFU_RULES_CFA_BOUND), cfa_out);
+	reason = sfu_step_to_caller(st, cfa, ra, fp, !(r->flags & SFU_RULES_CFA_BOUND), cfa_out);
+	if (!reason)
+		sfu_tracked_step(st, r, cfa);
+	return reason;
 }
 
 /*
@@ -426,7 +508,7 @@ static __always_inline int sfu_fast_step(struct sfu_unwind_state *st,
 	unsigned long cfa, ra, fp;
 	int reason;
 
-	if (r->flags || r->cfa.deref || r->cfa.base == SFU_BASE_REG ||
+	if ((r->flags & ~SFU_RULES_SAVED_REGS) || r->cfa.deref || r->cfa.base == SFU_BASE_REG ||
 	    ra_kind != SFU_RULE_CFA_DEREF ||
 	    (fp_kind != SFU_RULE_RETAIN && fp_kind != SFU_RULE_CFA_DEREF))
 		return SFU_STEP_NOT_COMMON;
@@ -460,7 +542,10 @@ static __always_inline int sfu_fast_step(struct sfu_unwind_state *st,
 	}
 	if (reason)
 		return reason;
-	return sfu_step_to_caller(st, cfa, ra, fp, true, cfa_out);
+	reason = sfu_step_to_caller(st, cfa, ra, fp, true, cfa_out);
+	if (!reason)
+		sfu_tracked_step(st, r, cfa);
+	return reason;
 }
 
 /*
@@ -500,6 +585,7 @@ static noinline int sfu_signal_step(struct sfu_unwind_state *st)
 	st->fp = fp;
 	st->prev_cfa = 0;
 	st->sp_exact = true;
+	sfu_tracked_load(st);
 	return 0;
 }
 
@@ -527,8 +613,11 @@ static void sfu_unwind_start(struct sfu_unwind_state *st, struct pt_regs *regs,
 		return;
 	}
 	reason = sfu_arch_start(st, regs);
-	if (reason)
+	if (reason) {
 		sfu_unwind_stop(st, reason);
+		return;
+	}
+	sfu_tracked_load(st);
 }
 
 /*
