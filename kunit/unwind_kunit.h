@@ -26,6 +26,8 @@ struct pt_regs;
  * @dwarf_fp: DWARF number of the frame pointer
  * @dwarf_scratch: DWARF number of a general register uw_arch_set_regs() sets
  * @dwarf_bad: a DWARF number the unwinder cannot read from pt_regs
+ * @dwarf_tracked: DWARF number of the callee-saved register the unwinder
+ *                 tracks below the topmost frame (x86_64 rbx); 0: none
  */
 struct uw_arch_facts {
 	unsigned int id;
@@ -36,6 +38,7 @@ struct uw_arch_facts {
 	u16 dwarf_fp;
 	u16 dwarf_scratch;
 	u16 dwarf_bad;
+	u16 dwarf_tracked;
 };
 
 /**
@@ -45,6 +48,7 @@ struct uw_arch_facts {
  * @fp: frame pointer
  * @lr: link register (arm64 x30; ignored on x86_64)
  * @scratch: the register numbered uw_arch_facts.dwarf_scratch
+ * @tracked: the register numbered uw_arch_facts.dwarf_tracked, if any
  * @compat: a compat (32-bit) task
  * @kernel: registers of kernel mode rather than user mode
  */
@@ -54,6 +58,7 @@ struct uw_user_regs {
 	unsigned long fp;
 	unsigned long lr;
 	unsigned long scratch;
+	unsigned long tracked;
 	bool compat;
 	bool kernel;
 };

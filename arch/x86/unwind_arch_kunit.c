@@ -19,6 +19,7 @@ const struct uw_arch_facts uw_arch = {
 	.dwarf_fp = SFU_X86_DWARF_RBP,
 	.dwarf_scratch = 10,	/* r10 */
 	.dwarf_bad = 17,	/* xmm0 */
+	.dwarf_tracked = SFU_X86_DWARF_RBX,
 };
 
 /**
@@ -32,6 +33,7 @@ void uw_arch_set_regs(struct pt_regs *regs, const struct uw_user_regs *r)
 	regs->sp = r->sp;
 	regs->bp = r->fp;
 	regs->r10 = r->scratch;
+	regs->bx = r->tracked;
 	if (r->kernel) {
 		regs->cs = __KERNEL_CS;
 		regs->ss = __KERNEL_DS;
