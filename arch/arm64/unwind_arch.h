@@ -84,8 +84,8 @@ static inline unsigned long sfu_arch_return_address(unsigned long ra)
 /* The registers a signal step reads from the saved context (PC: ours, 32). */
 /*
  * Callee-saved registers the unwinder follows below the topmost frame:
- * none.  AArch64 code bases its CFA on SP or x29; SFrame sections that
- * list saved registers are refused for AArch64 (SFRAME_E_FLAGS).
+ * none.  AArch64 code bases its CFA on SP or x29; the decoder refuses
+ * sections that would list saved registers for AArch64.
  */
 #define SFU_ARCH_NR_TRACKED		0
 
