@@ -78,6 +78,14 @@ enum uw_reg {
 	UW_REG_FP,
 	UW_REG_SCRATCH,		/* uw_arch.dwarf_scratch */
 	UW_REG_BAD,		/* uw_arch.dwarf_bad */
+	UW_REG_TRACKED,		/* uw_arch.dwarf_tracked */
+};
+
+/* Where a FLEX row says the tracked register was saved (SFRAME_F_SFU_SAVED_REGS). */
+enum uw_saved {
+	UW_SAVED_NONE,		/* no pair: unchanged */
+	UW_SAVED_AT,		/* at CFA + @saved_off */
+	UW_SAVED_LOST,		/* saved where SFrame cannot say */
 };
 
 struct uw_flex {
@@ -96,6 +104,8 @@ struct uw_row {
 	s32 fp;
 	u8 nflex;
 	struct uw_flex flex[3];	/* CFA, RA, FP */
+	u8 saved;		/* enum uw_saved */
+	s32 saved_off;
 };
 
 #define UW_MAX_ROWS	2
@@ -110,6 +120,7 @@ struct uw_func {
 
 struct uw_sec {
 	u8 version;
+	bool saved_regs;	/* SFRAME_F_SFU_SAVED_REGS */
 	u8 nfuncs;
 	struct uw_func funcs[UW_MAX_FUNCS];
 };
@@ -122,6 +133,9 @@ struct uw_sec {
 #define R_OUTERMOST(s)		{ .start = (s), .kind = UW_ROW_OUTERMOST }
 #define R_FLEX(s, n, ...)	{ .start = (s), .kind = UW_ROW_FLEX, .nflex = (n), \
 				  .flex = { __VA_ARGS__ } }
+#define R_FLEX_SAVED(s, k, o, n, ...)	{ .start = (s), .kind = UW_ROW_FLEX, .nflex = (n), \
+					  .flex = { __VA_ARGS__ }, .saved = UW_SAVED_##k, \
+					  .saved_off = (o) }
 #define FX(r, d, o)		{ .reg = UW_REG_##r, .deref = (d), .off = (o) }
 #define FXA(r, o, a)		{ .reg = UW_REG_##r, .deref = true, .off = (o), .add = (a) }
 
@@ -215,6 +229,30 @@ static const struct uw_sec sec_flex = {
 	},
 };
 
+/*
+ * ld.so's lazy-binding trampoline and what it calls (x86_64): f1 keeps its
+ * CFA in rbx (CFA = rbx + 24) while it calls f0, which pushed rbx (saved at
+ * CFA - 16); f2 is a DEFAULT FDE, rbx unchanged; f4 saved rbx where SFrame
+ * cannot say; f5 saves nothing.
+ */
+#define UW_SEC_SAVED(flag, k0, k4)	{ \
+	.version = SFRAME_VERSION_3, \
+	.saved_regs = (flag), \
+	.nfuncs = 6, \
+	.funcs = { \
+		FN1(0, R_FLEX_SAVED(0, k0, -16, 4, FX(SP, false, 16), FX(CFA, true, -8))), \
+		FN1(1, R_FLEX(0, 4, FX(TRACKED, false, 24), FX(CFA, true, -8))), \
+		FN2(2, R_ENTRY(0), R_SP(4, 32, -16)), \
+		FN1(3, R_OUTERMOST(0)), \
+		FN1(4, R_FLEX_SAVED(0, k4, 0, 4, FX(SP, false, 16), FX(CFA, true, -8))), \
+		FN1(5, R_FLEX(0, 4, FX(SP, false, 16), FX(CFA, true, -8))), \
+	}, \
+}
+
+static const struct uw_sec sec_saved = UW_SEC_SAVED(true, AT, LOST);
+/* The same CFI as sframe-gen --no-saved-regs writes it: no flag, no pairs. */
+static const struct uw_sec sec_saved_unflagged = UW_SEC_SAVED(false, NONE, NONE);
+
 struct uw_word {
 	u32 at;
 	struct uw_val val;
@@ -242,6 +280,7 @@ struct uw_text {
  * @fp: initial frame pointer
  * @lr: initial link register (arm64)
  * @scratch: initial value of uw_arch.dwarf_scratch
+ * @tracked: initial value of uw_arch.dwarf_tracked
  * @compat: registers of a compat task
  * @stack: words on the stack (offsets from its start)
  * @text: instruction bytes to place in the text
@@ -256,7 +295,7 @@ struct uw_case {
 	const char *name;
 	unsigned int arch;
 	const struct uw_sec *sec;
-	struct uw_val ip, sp, fp, lr, scratch;
+	struct uw_val ip, sp, fp, lr, scratch, tracked;
 	bool compat;
 	struct uw_word stack[UW_MAX_WORDS];
 	struct uw_text text;
@@ -810,6 +849,92 @@ static const struct uw_case uw_cases[] = {
 		.stop = SFU_STOP_OUTERMOST,
 	},
 	{
+		/*
+		 * ld.so's _dl_runtime_resolve_* (f1, CFA = rbx + 24) below
+		 * _dl_fixup (f0), which pushed rbx: its row says where.
+		 */
+		.name = "cfa_on_rbx_below_the_top_from_where_the_callee_saved_rbx",
+		.arch = UW_ARCH_X86_64,
+		.sec = &sec_saved,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .tracked = V_ABS(0x5a5a),
+		.stack = {
+			W(0x1000, V_STK(0x1100)), W(0x1008, V_TXT(1, 0x40)),
+			W(0x1110, V_TXT(2, 0x40)), W(0x1130, V_TXT(3, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_STK(0x1010), REGS),
+			F(V_TXT(1, 0x40), V_STK(0x1118), SFRAME),
+			F(V_TXT(2, 0x40), V_STK(0x1138), SFRAME),
+			F(V_TXT(3, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
+	},
+	{
+		.name = "cfa_on_rbx_below_the_top_without_saved_registers_is_a_bad_rule",
+		.arch = UW_ARCH_X86_64,
+		.sec = &sec_saved_unflagged,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .tracked = V_ABS(0x5a5a),
+		.stack = {
+			W(0x1000, V_STK(0x1100)), W(0x1008, V_TXT(1, 0x40)),
+			W(0x1110, V_TXT(2, 0x40)), W(0x1130, V_TXT(3, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_STK(0x1010), REGS),
+			F(V_TXT(1, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_BAD_RULE,
+	},
+	{
+		/* f5's row lists no save: rbx is still the topmost frame's. */
+		.name = "rbx_a_frame_does_not_save_keeps_the_value_of_the_registers",
+		.arch = UW_ARCH_X86_64,
+		.sec = &sec_saved,
+		.ip = V_TXT(5, 0x10), .sp = V_STK(0x1000), .tracked = V_STK(0x1100),
+		.stack = {
+			W(0x1008, V_TXT(1, 0x40)), W(0x1110, V_TXT(2, 0x40)),
+			W(0x1130, V_TXT(3, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(5, 0x10), V_STK(0x1010), REGS),
+			F(V_TXT(1, 0x40), V_STK(0x1118), SFRAME),
+			F(V_TXT(2, 0x40), V_STK(0x1138), SFRAME),
+			F(V_TXT(3, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_OUTERMOST,
+	},
+	{
+		.name = "rbx_saved_where_sframe_cannot_say_is_lost_to_the_caller",
+		.arch = UW_ARCH_X86_64,
+		.sec = &sec_saved,
+		.ip = V_TXT(4, 0x10), .sp = V_STK(0x1000), .tracked = V_STK(0x1100),
+		.stack = {
+			W(0x1000, V_STK(0x1100)), W(0x1008, V_TXT(1, 0x40)),
+			W(0x1110, V_TXT(2, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(4, 0x10), V_STK(0x1010), REGS),
+			F(V_TXT(1, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_STOP_BAD_RULE,
+	},
+	{
+		/* Frame pointers say nothing of rbx: unknown above them. */
+		.name = "rbx_is_unknown_after_a_frame_pointer_step",
+		.arch = UW_ARCH_X86_64,
+		.sec = &sec_saved,
+		.ip = V_TXT(12, 0x10), .sp = V_STK(0x0f00), .fp = V_STK(0x1000),
+		.tracked = V_STK(0x1100),
+		.stack = {
+			W(0x1000, V_STK(0x1200)), W(0x1008, V_TXT(1, 0x40)),
+			W(0x1110, V_TXT(2, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(12, 0x10), V_STK(0x1010), REGS),
+			F(V_TXT(1, 0x40), C0, FP),
+		},
+		.stop = SFU_STOP_BAD_RULE,
+	},
+	{
 		.name = "flex_cfa_from_another_register_in_the_topmost_frame",
 		.sec = &sec_flex,
 		.ip = V_TXT(1, 0x10), .sp = V_STK(0x1000), .scratch = V_STK(0x1400),
@@ -1334,6 +1459,8 @@ static u16 uw_dwarf(u8 reg)
 		return uw_arch.dwarf_fp;
 	case UW_REG_SCRATCH:
 		return uw_arch.dwarf_scratch;
+	case UW_REG_TRACKED:
+		return uw_arch.dwarf_tracked;
 	default:
 		return uw_arch.dwarf_bad;
 	}
@@ -1384,6 +1511,14 @@ static unsigned int uw_fre_words(const struct uw_row *r, s64 *w, u8 *info)
 			if (r->flex[i].add)
 				w[n++] = r->flex[i].add;
 		}
+		if (r->saved == UW_SAVED_NONE)
+			break;
+		/* RA and FP present, as padding if need be, then the saved register. */
+		for (i = r->nflex / 2; i < 3; i++)
+			w[n++] = SFRAME_FLEX_CTRL_PADDING;
+		w[n++] = (uw_arch.dwarf_tracked << 3) |
+			 (r->saved == UW_SAVED_AT ? SFRAME_FLEX_CTRL_DEREF_P : 0);
+		w[n++] = r->saved == UW_SAVED_AT ? r->saved_off : 0;
 		break;
 	}
 	for (i = 0; i < n; i++)
@@ -1447,7 +1582,8 @@ static size_t uw_build_section(const struct uw_env *env, const struct uw_sec *s,
 	uw_put_le(buf, SFRAME_HDR_MAGIC, SFRAME_MAGIC, 2);
 	uw_put_le(buf, SFRAME_HDR_VERSION, s->version, 1);
 	uw_put_le(buf, SFRAME_HDR_FLAGS, SFRAME_F_FDE_SORTED |
-		  (v3 ? SFRAME_F_FDE_FUNC_START_PCREL | SFRAME_F_SFU_CFA_ADDEND : 0), 1);
+		  (v3 ? SFRAME_F_FDE_FUNC_START_PCREL | SFRAME_F_SFU_CFA_ADDEND : 0) |
+		  (s->saved_regs ? SFRAME_F_SFU_SAVED_REGS : 0), 1);
 	uw_put_le(buf, SFRAME_HDR_ABI_ARCH, uw_arch.id == UW_ARCH_X86_64 ?
 		  SFRAME_ABI_AMD64_ENDIAN_LITTLE : SFRAME_ABI_AARCH64_ENDIAN_LITTLE, 1);
 	uw_put_le(buf, SFRAME_HDR_CFA_FIXED_RA, (u8)uw_arch.fixed_ra, 1);
@@ -1648,6 +1784,7 @@ static void uw_run_case(struct kunit *test, const struct uw_case *c, unsigned in
 		r.fp = uw_value(env, &c->fp);
 		r.lr = uw_value(env, &c->lr);
 		r.scratch = uw_value(env, &c->scratch);
+		r.tracked = uw_value(env, &c->tracked);
 		r.compat = c->compat;
 		uw_arch_set_regs(regs, &r);
 		if (c->caller == UW_CALLER_PREEMPT_OFF)

@@ -29,6 +29,8 @@ struct pt_regs;
  * @call: a call instruction, which the frame-pointer fallback's return
  *        addresses must follow
  * @call_len: its length in bytes
+ * @dwarf_tracked: DWARF number of the callee-saved register the unwinder
+ *                 tracks below the topmost frame (x86_64 rbx); 0: none
  */
 struct uw_arch_facts {
 	unsigned int id;
@@ -41,6 +43,7 @@ struct uw_arch_facts {
 	u16 dwarf_bad;
 	u8 call[8];
 	u8 call_len;
+	u16 dwarf_tracked;
 };
 
 /**
@@ -50,6 +53,7 @@ struct uw_arch_facts {
  * @fp: frame pointer
  * @lr: link register (arm64 x30; ignored on x86_64)
  * @scratch: the register numbered uw_arch_facts.dwarf_scratch
+ * @tracked: the register numbered uw_arch_facts.dwarf_tracked, if any
  * @compat: a compat (32-bit) task
  * @kernel: registers of kernel mode rather than user mode
  */
@@ -59,6 +63,7 @@ struct uw_user_regs {
 	unsigned long fp;
 	unsigned long lr;
 	unsigned long scratch;
+	unsigned long tracked;
 	bool compat;
 	bool kernel;
 };

@@ -52,12 +52,16 @@ static __always_inline void sfu_sframe_reg_rule(const struct sfu_sframe_reg_rule
  * rules and the flag that says what they are (a V3 signal FDE without rows,
  * which the decoder reports as outermost, is a signal frame too: the
  * unwinder reads the kernel's frame, not the rules); a signed return address
- * (AArch64 PAC) keeps its key.  Which registers a rule may use in which
- * frame is the unwinder's to check.
+ * (AArch64 PAC) keeps its key; a row of a section that lists saved
+ * registers (SFRAME_F_SFU_SAVED_REGS) gives its list, and the flag that
+ * says it is complete.  Which registers a rule may use in which frame is
+ * the unwinder's to check.
  */
 static __always_inline void sfu_sframe_rules(const struct sfu_sframe_row *row,
 					     struct sfu_frame_rules *r)
 {
+	u32 i;
+
 	memset(r, 0, sizeof(*r));
 	/* A signal FDE without rows is the trampoline, whose rules are the kernel's. */
 	if ((row->flags & (SFRAME_ROW_OUTERMOST | SFRAME_ROW_SIGNAL)) ==
@@ -82,6 +86,20 @@ static __always_inline void sfu_sframe_rules(const struct sfu_sframe_row *row,
 	r->cfa.offset = row->cfa.offset;
 	sfu_sframe_reg_rule(&row->ra, &r->ra);
 	sfu_sframe_reg_rule(&row->fp, &r->fp);
+	if (row->flags & SFRAME_ROW_SAVED_REGS) {
+		r->flags |= SFU_RULES_SAVED_REGS;
+		for (i = 0; i < row->nr_saved && i < SFU_MAX_SAVED_RULES; i++) {
+			const struct sfu_sframe_saved_reg *in = &row->saved[i];
+			struct sfu_saved_rule *out = &r->saved[i];
+
+			out->regnum = in->regnum;
+			out->offset = in->offset;
+			out->kind = SFU_SAVED_LOST;
+			/* A slot further than an s16 reaches is as good as lost. */
+			if (in->kind == SFRAME_SAVED_CFA_DEREF && out->offset == in->offset)
+				out->kind = SFU_SAVED_CFA_DEREF;
+		}
+	}
 }
 
 #endif /* _SFU_REGISTRY_SFRAME_RULES_H */

@@ -14,7 +14,10 @@
 
 #include "sframe.h"
 
-/* Longest FRE: a 4-byte start offset, the info byte and six 4-byte words. */
+/*
+ * Longest FRE: a 4-byte start offset, the info byte and SFRAME_FRE_MAX_WORDS
+ * 4-byte words.
+ */
 #define SFRAME_FRE_MAX_BYTES	(4 + 1 + SFRAME_FRE_MAX_WORDS * 4)
 /* One FRE as stored: start offset, info byte and its data words. */
 struct sframe_fre_raw {
@@ -270,6 +273,59 @@ static inline int sframe_flex_entry(const struct sfu_sframe_section *sec,
 	return err;
 }
 
+/* Whether SFRAME_F_SFU_SAVED_REGS tracks DWARF register @regnum in @sec's ABI. */
+static inline bool sframe_saved_reg_tracked(const struct sfu_sframe_section *sec, u32 regnum)
+{
+	return sframe_is_amd64(sec) && regnum == SFRAME_AMD64_DWARF_RBX;
+}
+
+/*
+ * The saved-register pairs after a FLEX FRE's FP entry, from word @w
+ * (SFRAME_F_SFU_SAVED_REGS): each a tracked register, once, saved at a
+ * word-aligned slot below the CFA or lost; anything else is
+ * -SFRAME_E_SAVED_REG.  Without the flag a word here belongs to no entity,
+ * as in any V3 section: -SFRAME_E_BAD_FRE.
+ */
+static inline int sframe_decode_saved(const struct sfu_sframe_section *sec,
+				      const struct sframe_fre_raw *fre, unsigned int w,
+				      struct sfu_sframe_row *row)
+{
+	struct sfu_sframe_saved_reg *sr;
+	u32 ctrl, regnum, i;
+	s32 off;
+
+	if (w < fre->count && !(sec->flags & SFRAME_F_SFU_SAVED_REGS))
+		return -SFRAME_E_BAD_FRE;
+	for (; w < fre->count; w += 2) {
+		if (w + 1 >= fre->count)
+			return -SFRAME_E_SAVED_REG;
+		ctrl = fre->uword[w];
+		off = fre->sword[w + 1];
+		regnum = SFRAME_FLEX_CTRL_REGNUM(ctrl);
+		if ((ctrl & ~SFRAME_FLEX_SAVED_CTRL_MASK) || !sframe_saved_reg_tracked(sec, regnum))
+			return -SFRAME_E_SAVED_REG;
+		for (i = 0; i < row->nr_saved; i++)
+			if (row->saved[i].regnum == regnum)
+				return -SFRAME_E_SAVED_REG;
+		/* Not reached while every tracked register is one of a kind. */
+		if (row->nr_saved >= SFRAME_SFU_MAX_SAVED_REGS)
+			return -SFRAME_E_SAVED_REG;
+		if (ctrl & SFRAME_FLEX_CTRL_DEREF_P) {
+			/* A slot of the frame's own, below the CFA (8-byte words: AMD64). */
+			if (off >= 0 || (off & 7))
+				return -SFRAME_E_SAVED_REG;
+		} else if (off) {
+			return -SFRAME_E_SAVED_REG;
+		}
+		sr = &row->saved[row->nr_saved++];
+		sr->kind = (ctrl & SFRAME_FLEX_CTRL_DEREF_P) ? SFRAME_SAVED_CFA_DEREF :
+							      SFRAME_SAVED_LOST;
+		sr->regnum = regnum;
+		sr->offset = off;
+	}
+	return 0;
+}
+
 static inline int sframe_decode_flex(const struct sfu_sframe_section *sec,
 				     const struct sframe_fre_raw *fre, struct sfu_sframe_row *row)
 {
@@ -311,10 +367,8 @@ static inline int sframe_decode_flex(const struct sfu_sframe_section *sec,
 	err = sframe_flex_entry(sec, fre, &w, &row->fp, &padding);
 	if (err)
 		return err;
-	/* A word no entity accounts for. */
-	if (w != fre->count)
-		return -SFRAME_E_BAD_FRE;
-	return 0;
+	/* Words after FP: saved registers, RA and FP present so their place is known. */
+	return sframe_decode_saved(sec, fre, w, row);
 }
 
 static __always_inline int sframe_decode_default(const struct sfu_sframe_section *sec,
@@ -376,6 +430,7 @@ static __always_inline int sframe_fre_decode(const struct sfu_sframe_section *se
 	memset(&row->cfa, 0, sizeof(row->cfa));
 	memset(&row->ra, 0, sizeof(row->ra));
 	memset(&row->fp, 0, sizeof(row->fp));
+	row->nr_saved = 0;
 	row->fre_start = fre->start;
 	row->flags = 0;
 	if (fde->pcmask)
@@ -397,6 +452,13 @@ static __always_inline int sframe_fre_decode(const struct sfu_sframe_section *se
 		row->flags |= SFRAME_ROW_OUTERMOST;
 		return 0;
 	}
+	/* Rows of other sections hold at most the CFA, RA and FP pairs. */
+	if (fre->count > SFRAME_FRE_STD_MAX_WORDS &&
+	    (fde->type != SFRAME_FDE_TYPE_FLEX || !(sec->flags & SFRAME_F_SFU_SAVED_REGS)))
+		return -SFRAME_E_BAD_FRE;
+	/* A row of such a section lists every tracked register the frame saved. */
+	if (sec->flags & SFRAME_F_SFU_SAVED_REGS)
+		row->flags |= SFRAME_ROW_SAVED_REGS;
 
 	if (fde->type == SFRAME_FDE_TYPE_FLEX)
 		err = sframe_decode_flex(sec, fre, row);

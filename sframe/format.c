@@ -60,12 +60,18 @@ static void sframe_format_rule(char *buf, size_t len, const struct sfu_sframe_re
  * for a slot at CFA-16, "u" for not saved, "f" for the fixed AMD64 RA
  * slot, "U" for an RA padding word, "[s]" after a signed RA; "RA
  * undefined" for an outermost row.  Columns are separated by one space.
+ * Then, for a row of a section with SFRAME_F_SFU_SAVED_REGS, one column per
+ * tracked register the frame saved: "rbx=c-16" (at CFA-16), "rbx=u" (not
+ * recoverable).
  *
  * Return: what snprintf() returns: the length of the full text.
  */
 int sfu_sframe_row_format(const struct sfu_sframe_row *row, char *buf, size_t len)
 {
-	char cfa[48], fp[32], ra[32];
+	char cfa[48], fp[32], ra[32], saved[24 * SFRAME_SFU_MAX_SAVED_REGS + 1] = "";
+	const struct sfu_sframe_saved_reg *sr;
+	size_t used = 0;
+	u32 i;
 
 	if (row->flags & SFRAME_ROW_OUTERMOST)
 		return snprintf(buf, len, "RA undefined");
@@ -87,8 +93,20 @@ int sfu_sframe_row_format(const struct sfu_sframe_row *row, char *buf, size_t le
 	else
 		sframe_format_rule(ra, sizeof(ra), &row->ra);
 
-	return snprintf(buf, len, "%s %s %s%s", cfa, fp, ra,
-			(row->flags & SFRAME_ROW_RA_MANGLED) ? "[s]" : "");
+	/* Only AMD64 tracks a register: rbx. */
+	for (i = 0; i < row->nr_saved && i < SFRAME_SFU_MAX_SAVED_REGS; i++) {
+		sr = &row->saved[i];
+		if (sr->kind == SFRAME_SAVED_CFA_DEREF)
+			snprintf(saved + used, sizeof(saved) - used, " %s=c%+d",
+				 sr->regnum == SFRAME_AMD64_DWARF_RBX ? "rbx" : "r?", sr->offset);
+		else
+			snprintf(saved + used, sizeof(saved) - used, " %s=u",
+				 sr->regnum == SFRAME_AMD64_DWARF_RBX ? "rbx" : "r?");
+		used = strlen(saved);
+	}
+
+	return snprintf(buf, len, "%s %s %s%s%s", cfa, fp, ra,
+			(row->flags & SFRAME_ROW_RA_MANGLED) ? "[s]" : "", saved);
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_row_format);
 
@@ -112,6 +130,7 @@ static const char * const sframe_error_names[SFRAME_E_NR] = {
 	[SFRAME_E_NO_FRE]	= "NO_FRE",
 	[SFRAME_E_FAULT]	= "FAULT",
 	[SFRAME_E_NO_INDEX]	= "NO_INDEX",
+	[SFRAME_E_SAVED_REG]	= "SAVED_REG",
 };
 
 static unsigned int sframe_err_code(int err)

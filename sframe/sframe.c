@@ -59,6 +59,7 @@ int sfu_sframe_fre_read(const struct sfu_sframe_section *sec, const struct sfu_s
 		return -SFRAME_E_BAD_FRE;
 	word_bytes = 1U << SFRAME_FRE_INFO_SIZE(fre->info);
 	fre->count = SFRAME_FRE_INFO_COUNT(fre->info);
+	/* More than any section may have; sframe_fre_decode() checks this one's limit. */
 	if (fre->count > SFRAME_FRE_MAX_WORDS)
 		return -SFRAME_E_BAD_FRE;
 
@@ -141,6 +142,9 @@ int sfu_sframe_section_init(struct sfu_sframe_section *sec, const struct sfu_sfr
 		return -SFRAME_E_ABI;
 	if (expected_abi && sec->abi != expected_abi)
 		return -SFRAME_E_ABI_MISMATCH;
+	/* AArch64 tracks no saved register: the flag would promise nothing. */
+	if ((sec->flags & SFRAME_F_SFU_SAVED_REGS) && !sframe_is_amd64(sec))
+		return -SFRAME_E_FLAGS;
 
 	/*
 	 * No toolchain writes a fixed FP offset, and the RA is either at a

@@ -205,6 +205,24 @@ struct sfu_sframe_reg_rule {
 	s64 offset;
 };
 
+/* How a tracked register was saved (SFRAME_F_SFU_SAVED_REGS). */
+enum sfu_sframe_saved_kind {
+	SFRAME_SAVED_CFA_DEREF,	/* the caller's value is at *(CFA + offset) */
+	SFRAME_SAVED_LOST,	/* saved where SFrame cannot say: not recoverable */
+};
+
+/**
+ * struct sfu_sframe_saved_reg - where a frame saved a tracked register
+ * @kind: enum sfu_sframe_saved_kind
+ * @regnum: its DWARF register number
+ * @offset: from the CFA, for SFRAME_SAVED_CFA_DEREF (negative, word-aligned)
+ */
+struct sfu_sframe_saved_reg {
+	u8 kind;
+	u8 regnum;
+	s32 offset;
+};
+
 /* sfu_sframe_row.flags */
 #define SFRAME_ROW_OUTERMOST	0x01	/* RA undefined: the stack ends here */
 #define SFRAME_ROW_RA_MANGLED	0x02	/* RA carries a pointer signature (PAC) */
@@ -214,6 +232,8 @@ struct sfu_sframe_reg_rule {
 #define SFRAME_ROW_PCMASK	0x20	/* from a PC-mask FDE (PLT) */
 #define SFRAME_ROW_RA_PADDING	0x40	/* RA word present as padding ("U") */
 #define SFRAME_ROW_TOPMOST_ONLY	0x80	/* needs registers only the topmost frame has */
+/* Lists every tracked register the frame saved: the others are unchanged. */
+#define SFRAME_ROW_SAVED_REGS	0x100
 
 /**
  * struct sfu_sframe_row - the unwind rules that hold for a range of PCs
@@ -228,6 +248,8 @@ struct sfu_sframe_reg_rule {
  * @cfa: CFA rule
  * @ra: return address rule
  * @fp: frame pointer rule
+ * @nr_saved: entries of @saved (SFRAME_ROW_SAVED_REGS rows only)
+ * @saved: where the frame saved tracked registers, in the FRE's order
  *
  * An outermost row (SFRAME_ROW_OUTERMOST) has no meaningful rules.
  */
@@ -242,10 +264,12 @@ struct sfu_sframe_row {
 	struct sfu_sframe_cfa_rule cfa;
 	struct sfu_sframe_reg_rule ra;
 	struct sfu_sframe_reg_rule fp;
+	u32 nr_saved;
+	struct sfu_sframe_saved_reg saved[SFRAME_SFU_MAX_SAVED_REGS];
 };
 
 /* Longest sfu_sframe_row_format() output is well below this. */
-#define SFRAME_ROW_FORMAT_MAX	96
+#define SFRAME_ROW_FORMAT_MAX	128
 
 int sfu_sframe_section_init(struct sfu_sframe_section *sec, const struct sfu_sframe_reader *r,
 			    unsigned long sframe_vaddr, int expected_abi);

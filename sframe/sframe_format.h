@@ -30,9 +30,16 @@
  * Other readers refuse the section for the unknown flag.
  */
 #define SFRAME_F_SFU_CFA_ADDEND		0x80
+/*
+ * sframe-unwind's second extension of V3 (AMD64 only): every row of the
+ * section says where the frame saved each tracked callee-saved register
+ * (SFRAME_AMD64_DWARF_RBX), in (control, offset) pairs after a FLEX FRE's
+ * FP entry; a row without a pair leaves them unchanged.
+ */
+#define SFRAME_F_SFU_SAVED_REGS		0x40
 #define SFRAME_V1_F_ALL			0x7
 #define SFRAME_V2_F_ALL			0x7
-#define SFRAME_V3_F_ALL			(0x5 | SFRAME_F_SFU_CFA_ADDEND)
+#define SFRAME_V3_F_ALL			(0x5 | SFRAME_F_SFU_CFA_ADDEND | SFRAME_F_SFU_SAVED_REGS)
 
 /* abi_arch values. */
 #define SFRAME_ABI_AARCH64_ENDIAN_BIG		1
@@ -136,8 +143,14 @@
 #define SFRAME_FRE_DATAWORD_2B		1
 #define SFRAME_FRE_DATAWORD_4B		2	/* code 3 is invalid */
 
-/* N = 0: RA undefined, the outermost frame (V2 erratum 2, V3). */
-#define SFRAME_FRE_MAX_WORDS		6	/* FLEX: CFA, RA and FP pairs */
+/*
+ * N = 0: RA undefined, the outermost frame (V2 erratum 2, V3).  A FLEX FRE
+ * holds at most six words (CFA, RA and FP pairs); one of a section with
+ * SFRAME_F_SFU_SAVED_REGS may hold a pair more per tracked register.
+ */
+#define SFRAME_FRE_STD_MAX_WORDS	6
+#define SFRAME_SFU_MAX_SAVED_REGS	1	/* tracked registers of any ABI */
+#define SFRAME_FRE_MAX_WORDS		(SFRAME_FRE_STD_MAX_WORDS + 2 * SFRAME_SFU_MAX_SAVED_REGS)
 
 /* Data word indexes of DEFAULT FDEs. */
 #define SFRAME_FRE_CFA_WORD		0
@@ -172,12 +185,26 @@
 #define SFRAME_FLEX_CFA_CTRL		0
 #define SFRAME_FLEX_CFA_OFF		1
 #define SFRAME_FLEX_RA_CTRL		2	/* the first word after the CFA's */
+/*
+ * With SFRAME_F_SFU_SAVED_REGS, the words after the FP entry are one pair
+ * per tracked register the frame saved: control (regnum << 3) | deref_p
+ * with a negative, word-aligned offset (the register's value is at CFA +
+ * offset), or control (regnum << 3) with offset 0 (the frame saved it
+ * where SFrame cannot say: its value is lost).  reg_p and bit 2 are 0.
+ */
+#define SFRAME_FLEX_SAVED_CTRL_MASK	(~0U << 3 | SFRAME_FLEX_CTRL_DEREF_P)
 
 /* DWARF register numbers of SP and FP. */
 #define SFRAME_AMD64_DWARF_SP		7	/* rsp */
 #define SFRAME_AMD64_DWARF_FP		6	/* rbp */
 #define SFRAME_AARCH64_DWARF_SP		31	/* sp */
 #define SFRAME_AARCH64_DWARF_FP		29	/* x29 */
+/*
+ * The register SFRAME_F_SFU_SAVED_REGS tracks on AMD64: the one
+ * callee-saved register but rbp that code uses as a CFA base across a
+ * call (glibc's _dl_runtime_resolve_*).  AArch64 tracks none.
+ */
+#define SFRAME_AMD64_DWARF_RBX		3	/* rbx */
 
 /* Program header type of the segment that holds .sframe. */
 #define SFRAME_PT_GNU_SFRAME		0x6474e554

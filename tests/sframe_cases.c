@@ -1063,6 +1063,159 @@ static size_t b_flex_add_v2(u8 *b, size_t cap, u64 *va)
 	return patched(b_flex_add(b, cap, va), b, cap, SFRAME_HDR_VERSION, 2, 1);
 }
 
+/* ---- sframe-unwind's saved registers (SFRAME_F_SFU_SAVED_REGS) ---- */
+
+/*
+ * Where frames save rbx, after RA and FP: what sframe-gen writes for
+ * x86_64 code.  A FLEX FDE of six rows and a DEFAULT one:
+ *
+ * [0x7000,0x7004) sp+8 u f               no pair: rbx unchanged
+ * [0x7004,0x7008) sp+16 u U rbx=c-16     push %rbx: CFA, RA 0, FP 0, rbx
+ * [0x7008,0x700c) sp+24 c-24 U rbx=c-16  then push %rbp: FP pair too
+ * [0x700c,0x7010) r3+24 u U rbx=u        ld.so's trampoline: CFA on rbx, rbx lost
+ * [0x7010,0x7018) (sp+24)+8 c-24 U rbx=c-32  addend and FP pair: eight words
+ * [0x7018,0x7020) sp+16 c-16 U rbx=c-8000    2-byte words
+ * [0x7020,0x7030) sp+16 c-16 f           DEFAULT FDE: rbx unchanged
+ */
+#define CTRL_SAVED(r)	(((r) << 3) | SFRAME_FLEX_CTRL_DEREF_P)
+#define CTRL_LOST(r)	((r) << 3)
+#define RBX		SFRAME_AMD64_DWARF_RBX
+static const struct case_fre saved_fres[] = {
+	{ 0x00, FRE_N(2) | FRE_S1, { CTRL_REG(7), 8 } },
+	{ 0x04, FRE_N(6) | FRE_S1, { CTRL_REG(7), 16, 0, 0, CTRL_SAVED(RBX), -16 } },
+	{ 0x08, FRE_N(7) | FRE_S1, { CTRL_REG(7), 24, 0, CTRL_CFA_DEREF, -24,
+				     CTRL_SAVED(RBX), -16 } },
+	{ 0x0c, FRE_N(6) | FRE_S1, { CTRL_REG(RBX), 24, 0, 0, CTRL_LOST(RBX), 0 } },
+	{ 0x10, FRE_N(8) | FRE_S1, { CTRL_ADD(CTRL_REG_DEREF(7)), 24, 8, 0, CTRL_CFA_DEREF, -24,
+				     CTRL_SAVED(RBX), -32 } },
+};
+
+static const struct case_fre saved_fres_2b[] = {
+	{ 0x00, FRE_N(7) | FRE_S2, { CTRL_REG(7), 16, 0, CTRL_CFA_DEREF, -16,
+				     CTRL_SAVED(RBX), -8000 } },
+};
+
+static const struct case_fre saved_default_fres[] = {
+	{ 0x00, FRE_SP | FRE_N(2) | FRE_S1, { 16, -16 } },
+};
+
+static const struct case_fde saved_fdes[] = {
+	{ 0x7000, 0x18, FDE_ADDR1, SFRAME_FDE_TYPE_FLEX, 0, ARRAY_SIZE(saved_fres), saved_fres },
+	{ 0x7018, 0x08, FDE_ADDR1, SFRAME_FDE_TYPE_FLEX, 0, ARRAY_SIZE(saved_fres_2b),
+	  saved_fres_2b },
+	{ 0x7020, 0x10, FDE_ADDR1, 0, 0, ARRAY_SIZE(saved_default_fres), saved_default_fres },
+};
+
+static const struct case_sec saved_v3 = {
+	3, SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL | SFRAME_F_SFU_CFA_ADDEND |
+	SFRAME_F_SFU_SAVED_REGS,
+	SFRAME_ABI_AMD64_ENDIAN_LITTLE, -8, 0, ARRAY_SIZE(saved_fdes), saved_fdes
+};
+
+static size_t b_saved(u8 *b, size_t cap, u64 *va)
+{
+	return case_build(&saved_v3, b, cap, va);
+}
+
+static size_t b_saved_unflagged(u8 *b, size_t cap, u64 *va)
+{
+	struct case_sec s = saved_v3;
+
+	s.flags &= ~SFRAME_F_SFU_SAVED_REGS;
+	return case_build(&s, b, cap, va);
+}
+
+/* Word @w of row 1 (CFA, RA 0, FP 0, rbx at CFA-16) rewritten to @v. */
+static size_t b_saved_word(u8 *b, size_t cap, u64 *va, unsigned int w, u8 v)
+{
+	return patched(b_saved(b, cap, va), b, cap, case_fre_pos(&saved_v3, 0, 1) + 2 + w, v, 1);
+}
+
+static size_t b_saved_untracked_reg(u8 *b, size_t cap, u64 *va)
+{
+	return b_saved_word(b, cap, va, 4, CTRL_SAVED(12));	/* r12 */
+}
+
+static size_t b_saved_reg_p(u8 *b, size_t cap, u64 *va)
+{
+	return b_saved_word(b, cap, va, 4, CTRL_SAVED(RBX) | SFRAME_FLEX_CTRL_REG_P);
+}
+
+static size_t b_saved_reserved_bit(u8 *b, size_t cap, u64 *va)
+{
+	return b_saved_word(b, cap, va, 4, CTRL_SAVED(RBX) | SFRAME_FLEX_CTRL_RESERVED);
+}
+
+static size_t b_saved_offset_zero(u8 *b, size_t cap, u64 *va)
+{
+	return b_saved_word(b, cap, va, 5, 0);
+}
+
+static size_t b_saved_offset_positive(u8 *b, size_t cap, u64 *va)
+{
+	return b_saved_word(b, cap, va, 5, 16);
+}
+
+static size_t b_saved_offset_unaligned(u8 *b, size_t cap, u64 *va)
+{
+	return b_saved_word(b, cap, va, 5, (u8)-12);
+}
+
+static size_t b_saved_lost_with_offset(u8 *b, size_t cap, u64 *va)
+{
+	return b_saved_word(b, cap, va, 4, CTRL_LOST(RBX));	/* offset stays -16 */
+}
+
+static size_t b_saved_twice(u8 *b, size_t cap, u64 *va)
+{
+	/* Row 1 as CFA, RA 0, FP 0, rbx, rbx: eight words. */
+	static const struct case_fre fres[] = {
+		{ 0x00, FRE_N(8) | FRE_S1, { CTRL_REG(7), 16, 0, 0, CTRL_SAVED(RBX), -16,
+					     CTRL_LOST(RBX), 0 } },
+	};
+	static const struct case_fde fdes[] = {
+		{ 0x7000, 0x10, FDE_ADDR1, SFRAME_FDE_TYPE_FLEX, 0, ARRAY_SIZE(fres), fres },
+	};
+	struct case_sec s = saved_v3;
+
+	s.num_fdes = ARRAY_SIZE(fdes);
+	s.fdes = fdes;
+	return case_build(&s, b, cap, va);
+}
+
+static size_t b_saved_odd_word(u8 *b, size_t cap, u64 *va)
+{
+	/* Row 1 cut to CFA, RA 0, FP 0, rbx's control word: no offset. */
+	return patched(b_saved(b, cap, va), b, cap, case_fre_pos(&saved_v3, 0, 1) + 1,
+		       FRE_N(5) | FRE_S1, 1);
+}
+
+static size_t b_saved_nine_words(u8 *b, size_t cap, u64 *va)
+{
+	/* Row 4 (eight words) claims nine: more than a flagged section allows. */
+	return patched(b_saved(b, cap, va), b, cap, case_fre_pos(&saved_v3, 0, 4) + 1,
+		       FRE_N(9) | FRE_S1, 1);
+}
+
+static size_t b_saved_fp_absent(u8 *b, size_t cap, u64 *va)
+{
+	/* CFA, RA 0 and the rbx pair where FP belongs: read as an FP rule. */
+	return b_saved_word(b, cap, va, 3, CTRL_SAVED(RBX));
+}
+
+static size_t b_saved_v2(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_saved(b, cap, va), b, cap, SFRAME_HDR_VERSION, 2, 1);
+}
+
+static size_t b_saved_aarch64(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_a64_v3(b, cap, va), b, cap, SFRAME_HDR_FLAGS,
+		       a64_v3.flags | SFRAME_F_SFU_SAVED_REGS, 1);
+}
+
+#undef RBX
+
 /* ---- functions of many rows -------------------------------------- */
 
 /*
@@ -1550,6 +1703,30 @@ const struct sframe_case sframe_cases[] = {
 	VALID("flex_cfa_addend_word_missing_is_bad_fre", b_flex_add_word_missing, AMD64,
 	      E(BAD_FRE)),
 	INIT("v2_with_the_cfa_addend_flag_is_refused", b_flex_add_v2, 0, E(FLAGS)),
+	VALID("saved_registers_in_flagged_section", b_saved, AMD64, 0),
+	VALID("saved_register_pair_without_the_flag_is_bad_fre", b_saved_unflagged, AMD64,
+	      E(BAD_FRE)),
+	VALID("saved_register_not_tracked_is_saved_reg", b_saved_untracked_reg, AMD64,
+	      E(SAVED_REG)),
+	VALID("saved_register_control_with_reg_p_is_saved_reg", b_saved_reg_p, AMD64,
+	      E(SAVED_REG)),
+	VALID("saved_register_control_reserved_bit_is_saved_reg", b_saved_reserved_bit, AMD64,
+	      E(SAVED_REG)),
+	VALID("saved_register_at_cfa_is_saved_reg", b_saved_offset_zero, AMD64, E(SAVED_REG)),
+	VALID("saved_register_above_cfa_is_saved_reg", b_saved_offset_positive, AMD64,
+	      E(SAVED_REG)),
+	VALID("saved_register_unaligned_slot_is_saved_reg", b_saved_offset_unaligned, AMD64,
+	      E(SAVED_REG)),
+	VALID("saved_register_lost_with_an_offset_is_saved_reg", b_saved_lost_with_offset, AMD64,
+	      E(SAVED_REG)),
+	VALID("saved_register_twice_is_saved_reg", b_saved_twice, AMD64, E(SAVED_REG)),
+	VALID("saved_register_without_offset_word_is_saved_reg", b_saved_odd_word, AMD64,
+	      E(SAVED_REG)),
+	VALID("saved_registers_nine_words_is_bad_fre", b_saved_nine_words, AMD64, E(BAD_FRE)),
+	VALID("saved_register_in_place_of_fp_is_bad_fre", b_saved_fp_absent, AMD64,
+	      E(BAD_FRE)),
+	INIT("v2_with_the_saved_registers_flag_is_refused", b_saved_v2, 0, E(FLAGS)),
+	INIT("aarch64_with_the_saved_registers_flag_is_refused", b_saved_aarch64, 0, E(FLAGS)),
 
 	/* lookups */
 	FIND("pc_before_first_function_has_no_fde", b_amd64_v2, AMD64, 0xfff, E(NO_FDE), NULL),
@@ -1611,6 +1788,17 @@ const struct sframe_case sframe_cases[] = {
 	     "(sp+24)+8 c-24 U"),
 	FIND("flex_cfa_deref_plus_addend_alone", b_flex_add, AMD64, 0x600f, 0, "(fp+88)+56 u f"),
 	FIND("flex_ra_zero_then_fp_pair", b_flex_zero, AMD64, 0x501f, 0, "fp+16 c-16 U"),
+	FIND("saved_registers_none_listed_in_flex_row", b_saved, AMD64, 0x7003, 0, "sp+8 u f"),
+	FIND("saved_register_pushed_rbx", b_saved, AMD64, 0x7004, 0, "sp+16 u U rbx=c-16"),
+	FIND("saved_register_after_fp_pair", b_saved, AMD64, 0x700b, 0,
+	     "sp+24 c-24 U rbx=c-16"),
+	FIND("saved_register_lost_cfa_on_it", b_saved, AMD64, 0x700c, 0, "r3+24 u U rbx=u"),
+	FIND("saved_register_with_cfa_addend_eight_words", b_saved, AMD64, 0x7017, 0,
+	     "(sp+24)+8 c-24 U rbx=c-32"),
+	FIND("saved_register_two_byte_words", b_saved, AMD64, 0x7018, 0,
+	     "sp+16 c-16 U rbx=c-8000"),
+	FIND("saved_registers_default_fde_in_flagged_section", b_saved, AMD64, 0x7020, 0,
+	     "sp+16 c-16 f"),
 	FIND("function_of_32_rows_is_scanned_without_an_index", b_rows_stride, AMD64, 0x101e, 0,
 	     "sp+8 u f"),
 	FIND("function_of_33_rows_without_an_index_is_no_index", b_rows_stride_plus_1, AMD64,

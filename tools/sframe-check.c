@@ -225,6 +225,10 @@ static void print_flag_names(u8 flags)
 		printf("%sFDE_FUNC_START_PCREL", sep);
 		sep = "|";
 	}
+	if (flags & SFRAME_F_SFU_SAVED_REGS) {
+		printf("%sSFU_SAVED_REGS", sep);
+		sep = "|";
+	}
 	if (flags & SFRAME_F_SFU_CFA_ADDEND)
 		printf("%sSFU_CFA_ADDEND", sep);
 }
@@ -254,7 +258,12 @@ static void dump_header(const struct sfu_sframe_section *sec)
 		printf("%11s%s%s\n", prefix, "SFRAME_F_FDE_FUNC_START_PCREL", flags ? "," : "");
 		prefix = " ";
 	}
-	/* sframe-unwind's own extension: no objdump prints it. */
+	/* sframe-unwind's own extensions: no objdump prints them. */
+	if (flags & SFRAME_F_SFU_SAVED_REGS) {
+		flags &= ~SFRAME_F_SFU_SAVED_REGS;
+		printf("%11s%s%s\n", prefix, "SFRAME_F_SFU_SAVED_REGS", flags ? "," : "");
+		prefix = " ";
+	}
 	if (flags & SFRAME_F_SFU_CFA_ADDEND)
 		printf("%11s%s\n", prefix, "SFRAME_F_SFU_CFA_ADDEND");
 	if (sec->cfa_fixed_fp_offset)

@@ -2,9 +2,9 @@
 /*
  * sframe-gen - make an SFrame V3 section from the DWARF CFI of an ELF file
  *
- *   sframe-gen [--stats] [--complement] [--vaddr ADDR] ELF|--vdso -o OUT
- *   sframe-gen --stats [--complement] ELF|--vdso...
- *   sframe-gen --install [--cache DIR] [--stats] PATH...|--vdso
+ *   sframe-gen [--stats] [--complement] [--no-saved-regs] [--vaddr ADDR] ELF|--vdso -o OUT
+ *   sframe-gen --stats [--complement] [--no-saved-regs] ELF|--vdso...
+ *   sframe-gen --install [--cache DIR] [--stats] [--no-saved-regs] PATH...|--vdso
  *
  * -o writes the raw section (header with PCREL function starts, as if the
  * section were placed at ADDR, default 0: function starts are then the
@@ -19,7 +19,8 @@
  * vDSO, read from this process's own mapping.  --stats prints per file:
  * FDEs and rows, .eh_frame and SFrame bytes, the share of text covered,
  * what the own section covers (with --complement) and the uncovered bytes
- * by reason.
+ * by reason.  --no-saved-regs leaves out where x86_64 frames save rbx
+ * (the SFRAME_F_SFU_SAVED_REGS extension), as sections were before it.
  *
  * Exit status: 0 success, 1 a file could not be converted, 2 usage or I/O
  * error.
@@ -54,6 +55,7 @@ struct options {
 	u64 vaddr;
 	bool stats;
 	bool complement;
+	bool no_saved_regs;
 	bool install;
 	bool vdso;
 	char **paths;
@@ -80,9 +82,9 @@ static struct install_counts counts;
 static void usage_text(FILE *f)
 {
 	fprintf(f,
-		"usage: %s [--stats] [--complement] [--vaddr ADDR] ELF|--vdso -o OUT\n"
-		"       %s --stats [--complement] ELF|--vdso...\n"
-		"       %s --install [--cache DIR] [--stats] PATH...|--vdso\n"
+		"usage: %s [--stats] [--complement] [--no-saved-regs] [--vaddr ADDR] ELF|--vdso -o OUT\n"
+		"       %s --stats [--complement] [--no-saved-regs] ELF|--vdso...\n"
+		"       %s --install [--cache DIR] [--stats] [--no-saved-regs] PATH...|--vdso\n"
 		"ADDR is hex (default 0); DIR defaults to %s\n",
 		prog, prog, prog, SFG_DEFAULT_CACHE);
 }
@@ -109,6 +111,8 @@ static noreturn void print_help(void)
 	       "  --install     write a sidecar per ELF file, named by build ID, under DIR\n"
 	       "                (--cache): all of the CFI for a file without SFrame, the\n"
 	       "                complement for a file with it, none if nothing is left\n"
+	       "  --no-saved-regs  x86_64: leave out where frames save rbx (the\n"
+	       "                SFRAME_F_SFU_SAVED_REGS extension), as before it\n"
 	       "  --vdso        the running kernel's vDSO\n"
 	       "  --stats       FDEs, rows, sizes, text covered (by the own section too)\n"
 	       "                and left uncovered, by reason\n"
@@ -325,7 +329,8 @@ static int process_elf(const char *name, Elf *elf)
 		return 1;
 	}
 
-	err = sfg_convert(elf, opt.vaddr, complement ? SFG_COMPLEMENT : 0, &o);
+	err = sfg_convert(elf, opt.vaddr, (complement ? SFG_COMPLEMENT : 0) |
+			  (opt.no_saved_regs ? SFG_NO_SAVED_REGS : 0), &o);
 	if (err == -SFG_E_NO_CFI && opt.install) {
 		if (sfg_elf_has_sframe(elf))
 			counts.has_sframe++;
@@ -538,6 +543,8 @@ static void parse_args(int argc, char **argv)
 			opt.stats = true;
 		} else if (!strcmp(a, "--complement")) {
 			opt.complement = true;
+		} else if (!strcmp(a, "--no-saved-regs")) {
+			opt.no_saved_regs = true;
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			print_help();
 		} else if (!strcmp(a, "--install")) {

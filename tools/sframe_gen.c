@@ -29,6 +29,7 @@ static const struct sfg_arch sfg_amd64 = {
 	.fixed_ra = -8,
 	.flex = true,
 	.plt_mask = true,
+	.saved_reg = SFRAME_AMD64_DWARF_RBX,
 };
 
 static const struct sfg_arch sfg_aarch64 = {
@@ -493,7 +494,9 @@ static int sfg_complement(Elf *elf, int abi, const struct sfg_text *text, struct
  * @vaddr: the address the section is placed at (0 for a sidecar)
  * @flags: SFG_COMPLEMENT: leave out every FDE that shares a byte with an
  *         FDE of the file's own SFrame section (sfg_elf_own_sframe()), for
- *         a sidecar the module consults where that section has no FDE
+ *         a sidecar the module consults where that section has no FDE;
+ *         SFG_NO_SAVED_REGS: an x86_64 section without the rbx saves
+ *         (SFRAME_F_SFU_SAVED_REGS), as before the extension
  * @out: receives the section and the figures; free with sfg_output_free()
  *
  * Return: 0 or -SFG_E_xxx (see sfg_strerror(); with -SFG_E_OWN_SFRAME,
@@ -502,6 +505,7 @@ static int sfg_complement(Elf *elf, int abi, const struct sfg_text *text, struct
 int sfg_convert(Elf *elf, u64 vaddr, unsigned int flags, struct sfg_output *out)
 {
 	struct sfg_text text = { 0 }, own = { 0 }, rest = { 0 };
+	struct sfg_arch arch_copy;
 	const struct sfg_arch *arch;
 	struct sfg_stats st = { 0 };
 	struct sfg_emit *em = NULL;
@@ -513,7 +517,10 @@ int sfg_convert(Elf *elf, u64 vaddr, unsigned int flags, struct sfg_output *out)
 	abi = sfg_elf_machine_abi(elf);
 	if (abi < 0)
 		return abi;
-	arch = abi == SFRAME_ABI_AMD64_ENDIAN_LITTLE ? &sfg_amd64 : &sfg_aarch64;
+	arch_copy = abi == SFRAME_ABI_AMD64_ENDIAN_LITTLE ? sfg_amd64 : sfg_aarch64;
+	if (flags & SFG_NO_SAVED_REGS)
+		arch_copy.saved_reg = 0;
+	arch = &arch_copy;
 
 	err = sfg_text_ranges(elf, &text, &st.text_bytes);
 	if (err)

@@ -227,6 +227,10 @@ static bool sfg_cie_parse(const Dwarf_CIE *cie, bool eh_frame, struct sfg_cie *o
 #define SFG_SCAN_BIG_REG	0x4	/* a register number above SFG_MAX_DWARF_REG */
 #define SFG_SCAN_RA_LOST	0x8	/* a location or remembered state not followed */
 #define SFG_SCAN_RA_REG		0x10	/* a rule for AArch64 RA_SIGN_STATE */
+#define SFG_SCAN_UNDEF_RBX	0x20	/* DW_CFA_undefined of x86_64 rbx (3) */
+
+/* x86_64 rbx, the register SFRAME_F_SFU_SAVED_REGS tracks. */
+#define SFG_AMD64_RBX		3
 
 /*
  * libdw sizes a frame's register table by the highest register number an
@@ -268,6 +272,7 @@ struct sfg_scan {
 	u32 ra_depth;
 	struct sfg_ra_change *changes;	/* NULL: not recorded */
 	u64 nchanges;
+	u64 undef_rbx;		/* first location of a DW_CFA_undefined of rbx */
 };
 
 static bool sfg_reg(struct sfg_cur *c, unsigned int *flags)
@@ -425,8 +430,16 @@ static bool sfg_insns_scan(const struct sfg_prog *prog, bool in_cie, struct sfg_
 		case DW_CFA_GNU_args_size:
 			ok = sfg_uleb(&c, &v);
 			break;
-		case DW_CFA_restore_extended:
 		case DW_CFA_undefined:
+			ok = sfg_uleb(&c, &v);
+			if (ok && v > SFG_MAX_DWARF_REG)
+				s->flags |= SFG_SCAN_BIG_REG;
+			if (ok && v == SFG_AMD64_RBX) {
+				s->flags |= SFG_SCAN_UNDEF_RBX;
+				s->undef_rbx = min(s->undef_rbx, s->loc);
+			}
+			break;
+		case DW_CFA_restore_extended:
 		case DW_CFA_same_value:
 		case DW_CFA_def_cfa_register:
 			ok = sfg_reg(&c, &s->flags);
@@ -473,13 +486,15 @@ static bool sfg_insns_scan(const struct sfg_prog *prog, bool in_cie, struct sfg_
  *           RA signing state changes, in increasing PC order, the first
  *           one a change to "signed"
  * @nchanges: entries written to @changes
+ * @undef_rbx: NULL, or set to the first PC from which a DW_CFA_undefined
+ *             names x86_64 rbx (UINT64_MAX: none)
  *
  * Return: SFG_SCAN_* flags.
  */
 static unsigned int sfg_prog_scan(const struct sfg_prog *prog, u64 lo,
-				  struct sfg_ra_change *changes, u64 *nchanges)
+				  struct sfg_ra_change *changes, u64 *nchanges, u64 *undef_rbx)
 {
-	struct sfg_scan s = { .loc = lo, .changes = changes };
+	struct sfg_scan s = { .loc = lo, .changes = changes, .undef_rbx = UINT64_MAX };
 	bool ok;
 
 	ok = sfg_insns_scan(prog, true, &s);
@@ -489,6 +504,8 @@ static unsigned int sfg_prog_scan(const struct sfg_prog *prog, u64 lo,
 	sfg_scan_mark(&s);
 	if (nchanges)
 		*nchanges = s.nchanges;
+	if (undef_rbx)
+		*undef_rbx = s.undef_rbx;
 	return ok ? s.flags : s.flags | SFG_SCAN_UNKNOWN;
 }
 
@@ -500,6 +517,13 @@ struct sfg_fde {
 	bool debug_frame;
 	bool ra_signing;	/* AArch64: the RA signing state changes */
 	bool key_b;		/* AArch64: with key B */
+	/*
+	 * From where the CFI may say the tracked register is undefined (the
+	 * FDE's start if the scan could not tell; UINT64_MAX: nowhere): libdw
+	 * answers "undefined" for rbx where the CFI says nothing, its ABI
+	 * default, so only after a DW_CFA_undefined naming it is it believed.
+	 */
+	u64 saved_undef;
 	u8 reason;		/* SFG_ROW_OK, or why the FDE cannot be used */
 	struct sfg_prog prog;	/* its instructions, for ra_signing */
 };
@@ -555,6 +579,7 @@ static int sfg_list_fdes(Elf *elf, Elf_Scn *scn, bool eh_frame, const struct sfg
 	while (off < data->d_size) {
 		struct sfg_fde f = { .debug_frame = !eh_frame, .reason = SFG_ROW_OK };
 		unsigned int scan;
+		u64 undef_rbx = UINT64_MAX;
 		struct sfg_cie cie;
 		u64 range, alen = 0;
 		struct sfg_cur c;
@@ -609,7 +634,7 @@ static int sfg_list_fdes(Elf *elf, Elf_Scn *scn, bool eh_frame, const struct sfg
 				.caf = ce.cie.code_alignment_factor,
 				.fde_enc = cie.fde_enc,
 			};
-			scan = sfg_prog_scan(&f.prog, f.lo, NULL, NULL);
+			scan = sfg_prog_scan(&f.prog, f.lo, NULL, NULL, &undef_rbx);
 		}
 		if (arch->pauth) {
 			f.ra_signing = scan & SFG_SCAN_PAUTH;
@@ -622,6 +647,9 @@ static int sfg_list_fdes(Elf *elf, Elf_Scn *scn, bool eh_frame, const struct sfg
 			    (f.ra_signing && (scan & SFG_SCAN_RA_LOST)))
 				f.reason = SFG_PAUTH;
 		}
+		f.saved_undef = UINT64_MAX;
+		if (arch->saved_reg)
+			f.saved_undef = (scan & SFG_SCAN_UNKNOWN) ? f.lo : undef_rbx;
 		if (scan & SFG_SCAN_BIG_REG)
 			unsafe = true;
 		err = sfg_fde_add(l, &f);
@@ -803,9 +831,45 @@ static u8 sfg_classify_loc(Dwarf_Frame *frame, int regno, struct sfg_loc *loc, b
 	return reason;
 }
 
+/*
+ * Where the caller's tracked register is (SFRAME_F_SFU_SAVED_REGS): a slot
+ * below the CFA, unchanged, or anywhere else, which the row says is lost.
+ */
+static void sfg_classify_saved(const struct sfg_arch *arch, Dwarf_Frame *frame,
+			       bool saved_undef, struct sfg_rule *rule)
+{
+	struct sfg_loc loc = { 0 };
+	bool undefined;
+	u8 r;
+
+	r = sfg_classify_loc(frame, arch->saved_reg, &loc, &undefined, SFG_BAD_CFI);
+	/* libdw's "undefined" of a register the FDE never names: unchanged. */
+	if (r == SFG_ROW_OK && loc.kind == SFG_LOC_SAME && (!undefined || !saved_undef)) {
+		rule->saved = SFG_SAVED_NONE;
+	} else if (r == SFG_ROW_OK && loc.kind == SFG_LOC_CFA && loc.off < 0 && !(loc.off % 8)) {
+		rule->saved = SFG_SAVED_CFA;
+		rule->saved_off = loc.off;
+	} else {
+		rule->saved = SFG_SAVED_LOST;
+	}
+}
+
+/* Data words of a FLEX FRE for @rule, which must not exceed what its section allows. */
+static unsigned int sfg_flex_words(const struct sfg_arch *arch, const struct sfg_rule *rule)
+{
+	bool ra_default = sfg_rule_ra_default(arch, &rule->ra);
+	unsigned int n = 2 + !!rule->cfa_add;
+
+	if (rule->saved != SFG_SAVED_NONE)
+		return n + (ra_default ? 1 : 2) + (rule->fp.kind == SFG_LOC_SAME ? 1 : 2) + 2;
+	if (rule->fp.kind != SFG_LOC_SAME)
+		return n + (ra_default ? 1 : 2) + 2;
+	return n + (ra_default ? 0 : 2);
+}
+
 /* The rules at one PC, as SFrame can say them, or why they cannot be. */
 static u8 sfg_classify(const struct sfg_arch *arch, Dwarf_Frame *frame, int ra_regno,
-		       struct sfg_rule *rule)
+		       bool saved_undef, struct sfg_rule *rule)
 {
 	bool undefined;
 	u8 r;
@@ -845,9 +909,17 @@ static u8 sfg_classify(const struct sfg_arch *arch, Dwarf_Frame *frame, int ra_r
 	    (rule->ra.kind != SFG_LOC_CFA || rule->ra.off != arch->fixed_ra ||
 	     rule->fp.kind != SFG_LOC_SAME))
 		return SFG_CFA_EXPR;
-	/* An addend takes a word: with RA and FP pairs that is seven of six. */
-	if (rule->cfa_add && !sfg_rule_ra_default(arch, &rule->ra) &&
-	    rule->fp.kind != SFG_LOC_SAME)
+	if (arch->saved_reg)
+		sfg_classify_saved(arch, frame, saved_undef, rule);
+	/* A PLT block saves nothing; its PC-mask FDE is DEFAULT. */
+	if (rule->rep_size && rule->saved != SFG_SAVED_NONE)
+		return SFG_CFA_EXPR;
+	/*
+	 * An addend takes a word: with RA and FP pairs that is seven of six,
+	 * and with a saved register too, nine of eight.
+	 */
+	if (sfg_flex_words(arch, rule) >
+	    (rule->saved != SFG_SAVED_NONE ? SFRAME_FRE_MAX_WORDS : SFRAME_FRE_STD_MAX_WORDS))
 		return SFG_CFA_EXPR;
 	return SFG_ROW_OK;
 }
@@ -911,7 +983,7 @@ static int sfg_walk_ra(const struct sfg_fde *f, struct sfg_walk *w, u64 *n)
 		w->ra = v;
 		w->ra_cap = need;
 	}
-	sfg_prog_scan(&f->prog, f->lo, w->ra, n);
+	sfg_prog_scan(&f->prog, f->lo, w->ra, n, NULL);
 	return 0;
 }
 
@@ -962,7 +1034,7 @@ static int sfg_walk_fde(Dwarf_CFI *cfi, const struct sfg_arch *arch, const struc
 			end = w->ra[k].pc;
 		if (sig)
 			*signal = true;
-		r = sfg_classify(arch, frame, ra, &rule);
+		r = sfg_classify(arch, frame, ra, addr >= f->saved_undef, &rule);
 		free(frame);
 		/* An outermost frame has no RA to be signed. */
 		if (r == SFG_ROW_OK && !rule.outermost)

@@ -116,6 +116,7 @@ static bool sfg_rule_equal(const struct sfg_rule *a, const struct sfg_rule *b)
 	       a->cfa_reg == b->cfa_reg && a->cfa_deref == b->cfa_deref &&
 	       a->cfa_off == b->cfa_off && a->cfa_add == b->cfa_add &&
 	       sfg_loc_equal(&a->ra, &b->ra) && sfg_loc_equal(&a->fp, &b->fp) &&
+	       a->saved == b->saved && a->saved_off == b->saved_off &&
 	       a->rep_size == b->rep_size &&
 	       a->mask_split == b->mask_split && a->mask_add == b->mask_add;
 }
@@ -141,12 +142,15 @@ bool sfg_rule_ra_default(const struct sfg_arch *arch, const struct sfg_loc *ra)
  * @rule: an expressible rule
  *
  * Return: true when the CFA is not SP/FP + offset, or RA or FP are not
- * where a DEFAULT FRE can say.
+ * where a DEFAULT FRE can say, or the row saves the tracked register (a
+ * DEFAULT FRE says it is unchanged).
  */
 bool sfg_rule_needs_flex(const struct sfg_arch *arch, const struct sfg_rule *rule)
 {
 	if (rule->outermost)
 		return false;
+	if (rule->saved != SFG_SAVED_NONE)
+		return true;
 	if ((rule->cfa_reg != arch->sp && rule->cfa_reg != arch->fp) || rule->cfa_deref)
 		return true;
 	if (arch->fixed_ra && !sfg_rule_ra_default(arch, &rule->ra))
@@ -193,12 +197,25 @@ static void sfg_words_flex(const struct sfg_arch *arch, const struct sfg_rule *r
 		sfg_word(w, rule->cfa_add, false);
 	if (!ra_default)
 		sfg_flex_loc(w, &rule->ra);
-	if (rule->fp.kind == SFG_LOC_SAME)
+	if (rule->fp.kind == SFG_LOC_SAME && rule->saved == SFG_SAVED_NONE)
 		return;
 	/* Layout 5: one padding word where the RA pair would be. */
 	if (ra_default)
 		sfg_word(w, SFRAME_FLEX_CTRL_PADDING, true);
-	sfg_flex_loc(w, &rule->fp);
+	if (rule->fp.kind != SFG_LOC_SAME)
+		sfg_flex_loc(w, &rule->fp);
+	else
+		sfg_word(w, SFRAME_FLEX_CTRL_PADDING, true);
+	if (rule->saved == SFG_SAVED_NONE)
+		return;
+	/* SFRAME_F_SFU_SAVED_REGS: the tracked register, after RA and FP. */
+	if (rule->saved == SFG_SAVED_CFA) {
+		sfg_word(w, ((u32)arch->saved_reg << 3) | SFRAME_FLEX_CTRL_DEREF_P, true);
+		sfg_word(w, rule->saved_off, false);
+	} else {
+		sfg_word(w, (u32)arch->saved_reg << 3, true);
+		sfg_word(w, 0, false);
+	}
 }
 
 static void sfg_words_default(const struct sfg_arch *arch, const struct sfg_rule *rule,
@@ -472,7 +489,8 @@ int sfg_emit_finish(struct sfg_emit *em, struct sfg_output *out)
 	sfg_put_le(buf + SFRAME_HDR_MAGIC, SFRAME_MAGIC, 2);
 	buf[SFRAME_HDR_VERSION] = SFRAME_VERSION_3;
 	buf[SFRAME_HDR_FLAGS] = SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL |
-				(em->cfa_addend ? SFRAME_F_SFU_CFA_ADDEND : 0);
+				(em->cfa_addend ? SFRAME_F_SFU_CFA_ADDEND : 0) |
+				(em->arch->saved_reg ? SFRAME_F_SFU_SAVED_REGS : 0);
 	buf[SFRAME_HDR_ABI_ARCH] = em->arch->abi;
 	buf[SFRAME_HDR_CFA_FIXED_FP] = SFRAME_CFA_FIXED_OFFSET_NONE;
 	buf[SFRAME_HDR_CFA_FIXED_RA] = (u8)em->arch->fixed_ra;

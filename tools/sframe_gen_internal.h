@@ -22,6 +22,11 @@ struct sfg_arch {
 	bool flex;		/* FLEX FDEs may be written */
 	bool plt_mask;		/* the x86_64 PLT CFA expression is recognised */
 	bool pauth;		/* RA signing may appear in the CFI (AArch64) */
+	/*
+	 * The callee-saved register whose saves rows list, with
+	 * SFRAME_F_SFU_SAVED_REGS (AMD64: rbx); 0 for none.
+	 */
+	u8 saved_reg;
 };
 
 /* Where the caller's RA or FP is. */
@@ -36,6 +41,13 @@ struct sfg_loc {
 	u8 reg;
 	bool deref;
 	s32 off;
+};
+
+/* Where a row says the tracked register (sfg_arch.saved_reg) is. */
+enum sfg_saved_kind {
+	SFG_SAVED_NONE,		/* same value or unspecified: no pair */
+	SFG_SAVED_CFA,		/* saved at CFA + off: a deref pair */
+	SFG_SAVED_LOST,		/* anything else: a "not recoverable" pair */
 };
 
 /*
@@ -53,6 +65,8 @@ struct sfg_rule {
 	s32 cfa_add;
 	struct sfg_loc ra;
 	struct sfg_loc fp;
+	u8 saved;		/* enum sfg_saved_kind */
+	s32 saved_off;
 	u8 rep_size;
 	u8 mask_split;
 	s32 mask_add;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Deferred unwinding: what its KUnit suite sees beyond the public
+ * What the files of unwind/ share: the user unwinder's counters, and what
+ * deferred unwinding's KUnit suite sees beyond the public
  * sframe_unwind/deferred.h.
  */
 #ifndef _SFU_UNWIND_INTERNAL_H
@@ -9,6 +10,7 @@
 #include <linux/percpu.h>
 #include <linux/types.h>
 
+#include "uapi/sframe_unwind.h"
 #include "sframe_unwind/deferred.h"
 
 struct callback_head;
@@ -70,6 +72,25 @@ static inline void sfu_df_count(enum sfu_deferred_stat s, unsigned long n)
 {
 	this_cpu_add(sfu_df_stats[s], n);
 }
+
+/**
+ * struct sfu_unwind_stats - one CPU's counts of the user unwinder
+ * @unwinds: walks finished
+ * @frames: frames found, by enum sfu_frame_method
+ * @stops: walks ended, by enum sfu_stop_reason
+ * @sframe_faults: lookups that met a page not present
+ * @sframe_errors: lookups refused for bad section data
+ */
+struct sfu_unwind_stats {
+	u64 unwinds;
+	u64 frames[SFU_FRAME_SIGNAL + 1];
+	u64 stops[SFU_STOP_NR];
+	u64 sframe_faults;
+	u64 sframe_errors;
+};
+
+/* unwind_stats.c, counted by unwind.c */
+DECLARE_PER_CPU(struct sfu_unwind_stats, sfu_unwind_stats);
 
 /* deferred_stats.c */
 void sfu_df_stats_init(void);

@@ -14,7 +14,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/debugfs.h>
 #include <linux/export.h>
 #include <linux/irqflags.h>
 #include <linux/moduleparam.h>
@@ -22,7 +21,6 @@
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
-#include <linux/seq_file.h>
 #include <linux/uaccess.h>
 
 #include "sframe_unwind/registry.h"
@@ -30,6 +28,7 @@
 #include "unwind_arch.h"
 #include "sframe_unwind/unwind.h"
 #include "sframe_unwind/compat.h"
+#include "internal.h"
 #include "ra_check.h"
 
 static unsigned int sfu_max_depth = SFU_UNWIND_DEFAULT_DEPTH;
@@ -45,17 +44,6 @@ static const struct kernel_param_ops sfu_max_depth_ops = {
 };
 module_param_cb(max_depth, &sfu_max_depth_ops, &sfu_max_depth, 0644);
 MODULE_PARM_DESC(max_depth, "Most frames one user unwind returns (1-4096, default 127)");
-
-/* Per-CPU, so that counting costs nothing in NMI context. */
-struct sfu_unwind_stats {
-	u64 unwinds;
-	u64 frames[SFU_FRAME_SIGNAL + 1];
-	u64 stops[SFU_STOP_NR];
-	u64 sframe_faults;
-	u64 sframe_errors;
-};
-
-static DEFINE_PER_CPU(struct sfu_unwind_stats, sfu_unwind_stats);
 
 /**
  * sfu_unwind_depth_limit() - the max_depth module parameter
@@ -174,15 +162,93 @@ int sfu_unwind_read_word(const struct sfu_unwind_state *st, unsigned long addr,
 
 /*
  * Another register of a frame whose registers are known: from the task's
- * registers, or from those a signal frame saved in user memory.
+ * registers, or from those a signal frame saved in user memory.  Below
+ * them, a tracked callee-saved register whose save the frames above
+ * listed.
  */
 static int sfu_reg_value(const struct sfu_unwind_state *st, u16 regnum, unsigned long *val)
 {
-	if (!st->topmost)
-		return SFU_STOP_BAD_RULE;
+	int slot;
+
+	if (!st->topmost) {
+		slot = sfu_arch_tracked_slot(regnum);
+		if (slot < 0 || !(st->tracked_known & BIT(slot)))
+			return SFU_STOP_BAD_RULE;
+		*val = st->tracked[slot];
+		return 0;
+	}
 	if (st->sigctx)
 		return sfu_arch_sigctx_reg(st, regnum, val);
 	return sfu_arch_reg_value(st->regs, regnum, val) ? 0 : SFU_STOP_BAD_RULE;
+}
+
+/* Whether this frame knows register @regnum: all in the topmost, tracked ones below. */
+static bool sfu_reg_known(const struct sfu_unwind_state *st, u16 regnum)
+{
+	int slot;
+
+	if (st->topmost)
+		return true;
+	slot = sfu_arch_tracked_slot(regnum);
+	return slot >= 0 && (st->tracked_known & BIT(slot));
+}
+
+/*
+ * The tracked registers of a frame whose registers are all known (the
+ * topmost, or one a signal interrupted), for the frames below it, where
+ * rules that list no save leave them unchanged.  None in a compat task.
+ */
+static void sfu_tracked_load(struct sfu_unwind_state *st)
+{
+	unsigned long val;
+	int slot;
+
+	BUILD_BUG_ON(SFU_ARCH_NR_TRACKED > SFU_MAX_SAVED_RULES);
+	st->tracked_known = 0;
+	if (st->compat)
+		return;
+	for (slot = 0; slot < SFU_ARCH_NR_TRACKED; slot++) {
+		if (sfu_reg_value(st, sfu_arch_tracked_regnum(slot), &val))
+			continue;
+		st->tracked[slot] = val;
+		st->tracked_known |= BIT(slot);
+	}
+}
+
+/*
+ * After a step through a frame with rules @r and CFA @cfa: the caller's
+ * tracked registers.  Rules that list every save say which changed: *(CFA +
+ * offset) for a listed slot (a failed read loses the value, it does not
+ * end the walk), lost for one saved where the rules cannot say, unchanged
+ * for the others.  Rules that list none (SFrame of gas, frame pointers, JIT
+ * code) may have changed any of them.
+ */
+static __always_inline void sfu_tracked_step(struct sfu_unwind_state *st,
+					     const struct sfu_frame_rules *r, unsigned long cfa)
+{
+	const struct sfu_saved_rule *sr;
+	unsigned long val;
+	unsigned int i;
+	int slot;
+
+	if (!st->tracked_known)
+		return;
+	if (!(r->flags & SFU_RULES_SAVED_REGS)) {
+		st->tracked_known = 0;
+		return;
+	}
+	for (i = 0; i < SFU_MAX_SAVED_RULES; i++) {
+		sr = &r->saved[i];
+		if (sr->kind == SFU_SAVED_NONE)
+			continue;
+		slot = sfu_arch_tracked_slot(sr->regnum);
+		if (slot < 0)
+			continue;
+		if (sr->kind == SFU_SAVED_CFA_DEREF && !sfu_unwind_read_word(st, cfa + sr->offset, &val))
+			st->tracked[slot] = val;
+		else
+			st->tracked_known &= ~BIT(slot);
+	}
 }
 
 /* The value a rule is based on: SP and FP of any frame, others topmost only. */
@@ -232,17 +298,18 @@ static int sfu_rule_value(const struct sfu_unwind_state *st, const struct sfu_re
 	return SFU_STOP_BAD_RULE;
 }
 
-static bool sfu_rule_needs_topmost(const struct sfu_reg_rule *rule)
+static bool sfu_rule_reg_known(const struct sfu_unwind_state *st, const struct sfu_reg_rule *rule)
 {
-	return (rule->kind == SFU_RULE_REG || rule->kind == SFU_RULE_REG_DEREF) &&
-	       rule->base == SFU_BASE_REG;
+	return !((rule->kind == SFU_RULE_REG || rule->kind == SFU_RULE_REG_DEREF) &&
+		 rule->base == SFU_BASE_REG) || sfu_reg_known(st, rule->regnum);
 }
 
-/* Rules that read registers other than SP and FP. */
-static bool sfu_rules_need_topmost(const struct sfu_frame_rules *r)
+/* Whether the registers other than SP and FP that the rules read are known. */
+static bool sfu_rules_regs_known(const struct sfu_unwind_state *st,
+				 const struct sfu_frame_rules *r)
 {
-	return r->cfa.base == SFU_BASE_REG || sfu_rule_needs_topmost(&r->ra) ||
-	       sfu_rule_needs_topmost(&r->fp);
+	return (r->cfa.base != SFU_BASE_REG || sfu_reg_known(st, r->cfa.regnum)) &&
+	       sfu_rule_reg_known(st, &r->ra) && sfu_rule_reg_known(st, &r->fp);
 }
 
 /* The checks of every frame's CFA: 0, or a stop reason. */
@@ -300,8 +367,8 @@ static int sfu_unwind_step(struct sfu_unwind_state *st, const struct sfu_frame_r
 		return SFU_STOP_OUTERMOST;
 	if (r->flags & SFU_RULES_SIGNAL)
 		return SFU_STOP_SIGNAL;
-	/* Deeper frames' registers (but SP and FP) are not recovered. */
-	if (r->ra.kind == SFU_RULE_RETAIN || (!st->topmost && sfu_rules_need_topmost(r)))
+	/* Deeper frames' registers (but SP, FP and tracked ones) are not recovered. */
+	if (r->ra.kind == SFU_RULE_RETAIN || !sfu_rules_regs_known(st, r))
 		return SFU_STOP_BAD_RULE;
 
 	reason = sfu_base_value(st, r->cfa.base, r->cfa.regnum, &cfa);
@@ -334,7 +401,10 @@ static int sfu_unwind_step(struct sfu_unwind_state *st, const struct sfu_frame_r
 	}
 	if (reason)
 		return reason;
-	return sfu_step_to_caller(st, cfa, ra, fp, !(r->flags & SFU_RULES_CFA_BOUND), cfa_out);
+	reason = sfu_step_to_caller(st, cfa, ra, fp, !(r->flags & SFU_RULES_CFA_BOUND), cfa_out);
+	if (!reason)
+		sfu_tracked_step(st, r, cfa);
+	return reason;
 }
 
 /*
@@ -405,7 +475,7 @@ static __always_inline int sfu_fast_step(struct sfu_unwind_state *st,
 	unsigned long cfa, ra, fp;
 	int reason;
 
-	if (r->flags || r->cfa.deref || r->cfa.base == SFU_BASE_REG ||
+	if ((r->flags & ~SFU_RULES_SAVED_REGS) || r->cfa.deref || r->cfa.base == SFU_BASE_REG ||
 	    ra_kind != SFU_RULE_CFA_DEREF ||
 	    (fp_kind != SFU_RULE_RETAIN && fp_kind != SFU_RULE_CFA_DEREF))
 		return SFU_STEP_NOT_COMMON;
@@ -439,7 +509,10 @@ static __always_inline int sfu_fast_step(struct sfu_unwind_state *st,
 	}
 	if (reason)
 		return reason;
-	return sfu_step_to_caller(st, cfa, ra, fp, true, cfa_out);
+	reason = sfu_step_to_caller(st, cfa, ra, fp, true, cfa_out);
+	if (!reason)
+		sfu_tracked_step(st, r, cfa);
+	return reason;
 }
 
 /*
@@ -479,6 +552,7 @@ static noinline int sfu_signal_step(struct sfu_unwind_state *st)
 	st->fp = fp;
 	st->prev_cfa = 0;
 	st->sp_exact = true;
+	sfu_tracked_load(st);
 	return 0;
 }
 
@@ -506,8 +580,11 @@ static void sfu_unwind_start(struct sfu_unwind_state *st, struct pt_regs *regs,
 		return;
 	}
 	reason = sfu_arch_start(st, regs);
-	if (reason)
+	if (reason) {
 		sfu_unwind_stop(st, reason);
+		return;
+	}
+	sfu_tracked_load(st);
 }
 
 /*
@@ -727,65 +804,3 @@ int sfu_unwind_user(struct sfu_frame *frames, unsigned int max, unsigned int fla
 	return sfu_unwind_user_regs(regs, frames, max, flags, stop_reason);
 }
 EXPORT_SYMBOL_NS_GPL(sfu_unwind_user, SFU_NS);
-
-/**
- * sfu_unwind_sframe_faults() - SFrame lookups on this CPU that met a missing page
- *
- * A no-fault unwind falls back to frame pointers where a page of a
- * section is not resident; a caller that compares this count before and
- * after its unwind (on the same CPU, with migration disabled) learns that
- * it did, and can have the pages faulted in for the next time.  An unwind
- * in an interrupt nested between the two reads counts too: the caller may
- * see a fault that was not its own, never miss one of its own.
- *
- * Context: any, NMI included.
- * Return: the count of this CPU.
- */
-unsigned long sfu_unwind_sframe_faults(void)
-{
-	return this_cpu_read(sfu_unwind_stats.sframe_faults);
-}
-EXPORT_SYMBOL_IF_KUNIT(sfu_unwind_sframe_faults);
-
-static int sfu_unwind_stats_show(struct seq_file *m, void *v)
-{
-	static const char *const methods[] = {
-		[SFU_FRAME_REGS] = "regs", [SFU_FRAME_SFRAME] = "sframe", [SFU_FRAME_FP] = "fp",
-		[SFU_FRAME_SIGNAL] = "signal",
-	};
-	struct sfu_unwind_stats sum;
-	unsigned int i;
-
-	sfu_percpu_sum_struct(sfu_unwind_stats, &sum);
-	seq_printf(m, "unwinds %llu\n", sum.unwinds);
-	for (i = SFU_FRAME_REGS; i <= SFU_FRAME_SIGNAL; i++)
-		seq_printf(m, "frames_%s %llu\n", methods[i], sum.frames[i]);
-	for (i = SFU_STOP_NONE + 1; i < SFU_STOP_NR; i++)
-		seq_printf(m, "stop_%s %llu\n", sfu_stop_reason_name(i), sum.stops[i]);
-	seq_printf(m, "sframe_faults %llu\n", sum.sframe_faults);
-	seq_printf(m, "sframe_errors %llu\n", sum.sframe_errors);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(sfu_unwind_stats);
-
-/**
- * sfu_unwind_init() - set up the unwinder's debugfs statistics
- *
- * Context: module init, after the debugfs root exists.
- * Return: 0.
- */
-int sfu_unwind_init(void)
-{
-	sfu_debugfs_file("unwind_stats", 0444, NULL, &sfu_unwind_stats_fops);
-	return 0;
-}
-
-/**
- * sfu_unwind_exit() - undo sfu_unwind_init()
- *
- * Context: module exit, before the debugfs root is removed.
- */
-void sfu_unwind_exit(void)
-{
-	sfu_debugfs_remove("unwind_stats");
-}

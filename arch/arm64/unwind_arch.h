@@ -105,6 +105,35 @@ static inline bool sfu_arch_pmd_user_exec(pmd_t pmd)
 }
 
 /* The registers a signal step reads from the saved context (PC: ours, 32). */
+/*
+ * Callee-saved registers the unwinder follows below the topmost frame:
+ * none.  AArch64 code bases its CFA on SP or x29; the decoder refuses
+ * sections that would list saved registers for AArch64.
+ */
+#define SFU_ARCH_NR_TRACKED		0
+
+/**
+ * sfu_arch_tracked_slot() - the unwinder's slot of a tracked register
+ * @regnum: DWARF register number
+ *
+ * Return: -1: AArch64 tracks none.
+ */
+static inline int sfu_arch_tracked_slot(unsigned int regnum)
+{
+	return -1;
+}
+
+/**
+ * sfu_arch_tracked_regnum() - the register of a tracked slot
+ * @slot: never valid on AArch64
+ *
+ * Return: 0; never called.
+ */
+static inline unsigned int sfu_arch_tracked_regnum(int slot)
+{
+	return 0;
+}
+
 #define SFU_ARCH_DWARF_IP		32
 #define SFU_ARCH_DWARF_SP		SFU_ARM64_DWARF_SP
 #define SFU_ARCH_DWARF_FP		SFU_ARM64_DWARF_FP

@@ -22,6 +22,7 @@
 #define SFU_ARCH_COMPAT_FP		true
 
 /* DWARF register numbers (x86-64 psABI). */
+#define SFU_X86_DWARF_RBX	3
 #define SFU_X86_DWARF_RBP	6
 #define SFU_X86_DWARF_RSP	7
 #define SFU_X86_DWARF_RIP	16
@@ -99,6 +100,36 @@ static inline bool sfu_arch_pte_user_exec(pte_t pte)
 static inline bool sfu_arch_pmd_user_exec(pmd_t pmd)
 {
 	return (pmd_flags(pmd) & SFU_X86_USER_TEXT_MASK) == SFU_X86_USER_TEXT;
+}
+
+/*
+ * Callee-saved registers the unwinder follows below the topmost frame, as
+ * rules that list saved registers (SFU_RULES_SAVED_REGS) recover them:
+ * rbx, the one but rbp that code uses as a CFA base across a call (ld.so's
+ * _dl_runtime_resolve_*: CFA = rbx + 24 while it calls _dl_fixup).
+ */
+#define SFU_ARCH_NR_TRACKED		1
+
+/**
+ * sfu_arch_tracked_slot() - the unwinder's slot of a tracked register
+ * @regnum: DWARF register number
+ *
+ * Return: 0 to SFU_ARCH_NR_TRACKED - 1, or -1 if it is not tracked.
+ */
+static inline int sfu_arch_tracked_slot(unsigned int regnum)
+{
+	return regnum == SFU_X86_DWARF_RBX ? 0 : -1;
+}
+
+/**
+ * sfu_arch_tracked_regnum() - the register of a tracked slot
+ * @slot: 0 to SFU_ARCH_NR_TRACKED - 1
+ *
+ * Return: its DWARF register number.
+ */
+static inline unsigned int sfu_arch_tracked_regnum(int slot)
+{
+	return SFU_X86_DWARF_RBX;
 }
 
 /* The registers a signal step reads from the saved context. */

@@ -21,6 +21,7 @@ const struct uw_arch_facts uw_arch = {
 	.dwarf_bad = 17,	/* xmm0 */
 	.call = { 0xe8, 0x00, 0x00, 0x00, 0x00 },	/* call rel32 */
 	.call_len = 5,
+	.dwarf_tracked = SFU_X86_DWARF_RBX,
 };
 
 /**
@@ -34,6 +35,7 @@ void uw_arch_set_regs(struct pt_regs *regs, const struct uw_user_regs *r)
 	regs->sp = r->sp;
 	regs->bp = r->fp;
 	regs->r10 = r->scratch;
+	regs->bx = r->tracked;
 	if (r->kernel) {
 		regs->cs = __KERNEL_CS;
 		regs->ss = __KERNEL_DS;

@@ -49,6 +49,9 @@ struct sfu_lookup;
  * @done: the walk has ended; @stop says why
  * @stop: enum sfu_stop_reason
  * @method: enum sfu_frame_method that found @ip
+ * @tracked_known: bit n: @tracked[n] holds the frame's value of the arch's
+ *	n-th tracked callee-saved register (sfu_arch_tracked_slot())
+ * @tracked: those values, for rules based on them below the topmost frame
  * @rows: the lookups of this unwind (sfu_lookup_rules()), which hold
  *        the RCU read lock between frames: released before any read that
  *        may sleep
@@ -68,7 +71,9 @@ struct sfu_unwind_state {
 	bool done;
 	u8 stop;
 	u8 method;
+	u8 tracked_known;
 	struct sfu_lookup *rows;
+	unsigned long tracked[SFU_MAX_SAVED_RULES];
 };
 
 /* Depth limit when the max_depth module parameter is not set. */

@@ -30,6 +30,9 @@
  * @SFRAME_E_NO_INDEX: the PC's function has more rows than a lookup scans
  *                     (SFRAME_FRE_INDEX_STRIDE), and the section has no FRE
  *                     index for it: the lookup is refused, not done slowly
+ * @SFRAME_E_SAVED_REG: a saved-register entry of sframe-unwind's
+ *                      SFRAME_F_SFU_SAVED_REGS extension that it does not
+ *                      allow, or saved-register words without the flag
  * @SFRAME_E_NR: number of codes plus one (not an error)
  */
 enum sfu_sframe_error {
@@ -51,6 +54,7 @@ enum sfu_sframe_error {
 	SFRAME_E_NO_FRE,
 	SFRAME_E_FAULT,
 	SFRAME_E_NO_INDEX,
+	SFRAME_E_SAVED_REG,
 	SFRAME_E_NR,
 };
 

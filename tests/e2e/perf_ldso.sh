@@ -9,10 +9,10 @@
 #   startup  a chain through dl_main or _dl_start (relocation, symbol
 #            lookup before main): complete when it reaches _dl_start_user
 #   lazy     a chain through _dl_runtime_resolve_* (lazy binding of a PLT
-#            call): its CFA is rbx + 32 after an `and $-64, %rsp`, and no
-#            row of an inner frame says where rbx was saved, so the walk
-#            ends at the trampoline (SFU_STOP_BAD_RULE); counted, not
-#            checked
+#            call): its CFA is rbx + 32 after an `and $-64, %rsp`, which
+#            the walk computes where the rows of the frames above say where
+#            they saved rbx (sframe-gen's SFRAME_F_SFU_SAVED_REGS); counted,
+#            not checked (tests/e2e/perf_lazy_binding.sh checks them)
 #   other    the rest (complete when they reach main)
 #
 # Every startup chain must be complete.  x86_64 only.
@@ -77,7 +77,7 @@ set -- $(awk 'BEGIN { RS = ""; FS = "\n" }
 	}
 	END { printf "%d %d %d %d %d %d\n", n["startup"], c["startup"], n["lazy"], c["lazy"],
 		n["other"], c["other"] }' /tmp/ldso.script)
-echo "ld.so samples in $runs runs: startup $1 (complete $2), lazy binding $3 (complete $4)," \
+echo "workload ld.so samples in $runs runs: startup $1 (complete $2), lazy binding $3 (complete $4)," \
 	"other $5 (complete $6)"
 [ "${1:-0}" -gt 0 ] || { echo "FAILED: no startup samples in ld.so"; fail=1; }
 [ "${1:-0}" = "${2:-1}" ] || { echo "FAILED: $(($1 - $2)) of $1 startup chains incomplete"; fail=1; }
