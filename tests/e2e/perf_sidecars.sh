@@ -13,11 +13,11 @@
 # can fail, but signal-hot, whose time goes to its own code: it must be
 # that far above the kernel's own walk.  x86_64 only.
 #
-# Counting starts one second after each program's first sample, as the
-# sidecar daemon's test counts: a sample taken while ld.so binds a symbol
-# lazily is under _dl_runtime_resolve_*, whose CFA is on rbx, which no
-# deeper frame recovers (Documentation/sframe-gen.rst), and every
-# program binds its symbols in its first instants.
+# Every sample counts, those of each program's first instants too: a
+# sample taken while ld.so binds a symbol lazily is under
+# _dl_runtime_resolve_*, whose CFA is on rbx, which the walk recovers from
+# where the frames above it saved rbx (sframe-gen's x86_64 sidecars say
+# where, Documentation/sframe-gen.rst).
 secs=3
 arch=$(uname -m)
 if [ "$arch" != x86_64 ]; then
@@ -50,7 +50,7 @@ percent() {
 	# shellcheck disable=SC2046
 	perf record -q -g -e "$(event "$1")" -c 500000 -o "/tmp/$1.data" -- "$bin" $(args "$1") \
 		> "/tmp/$1.out" 2>&1 || { echo "perf record of $1 failed" >&2; cat "/tmp/$1.out" >&2; }
-	set -- $("$here/perf-complete" --example broken "/tmp/$1.broken" --from 1 \
+	set -- $("$here/perf-complete" --example broken "/tmp/$1.broken" \
 		"/tmp/$1.data" "$(printf %.15s "$1")" 2> "/tmp/$1.objects")
 	awk -v s="${1:-0}" -v c="${2:-0}" 'BEGIN { printf "%d %d %.1f", s, c, s ? 100 * c / s : 0 }'
 }
