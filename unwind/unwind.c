@@ -244,7 +244,8 @@ static __always_inline void sfu_tracked_step(struct sfu_unwind_state *st,
 		slot = sfu_arch_tracked_slot(sr->regnum);
 		if (slot < 0)
 			continue;
-		if (sr->kind == SFU_SAVED_CFA_DEREF && !sfu_unwind_read_word(st, cfa + sr->offset, &val))
+		if (sr->kind == SFU_SAVED_CFA_DEREF &&
+		    !sfu_unwind_read_word(st, cfa + sr->offset, &val))
 			st->tracked[slot] = val;
 		else
 			st->tracked_known &= ~BIT(slot);
