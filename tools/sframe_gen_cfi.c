@@ -989,7 +989,9 @@ static int sfg_walk_fde(Dwarf_CFI *cfi, const struct sfg_arch *arch, const struc
  * the frame began above the CFA the CFI names: every row of the FDE gets
  * its CFA that much higher (16-byte aligned, to cover the RA's slot) and
  * the offsets from it that much lower.  Rows of the same FDE all get the
- * same shift, which is what PLT0's push is.
+ * same shift, which is what PLT0's push is.  Only rows with the CFA on SP
+ * say so: where it is on another register (setcontext's on x0, the
+ * ucontext) the registers are saved above it by design.
  */
 static void sfg_fix_pushed_ra(const struct sfg_arch *arch, struct sfg_walk *w)
 {
@@ -1002,6 +1004,7 @@ static void sfg_fix_pushed_ra(const struct sfg_arch *arch, struct sfg_walk *w)
 		const struct sfg_rule *r = &w->rows[i].rule;
 
 		if (w->rows[i].reason == SFG_ROW_OK && !r->outermost &&
+		    r->cfa_reg == arch->sp && !r->cfa_deref &&
 		    r->ra.kind == SFG_LOC_CFA && r->ra.off > max)
 			max = r->ra.off;
 	}
