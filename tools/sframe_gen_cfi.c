@@ -1049,6 +1049,57 @@ static int sfg_walk_fde(Dwarf_CFI *cfi, const struct sfg_arch *arch, const struc
 	return 0;
 }
 
+/*
+ * AArch64: an RA saved above the CFA.  glibc's _dl_runtime_resolve and
+ * _dl_runtime_profile are entered from PLT0, which has pushed 16 bytes
+ * (&PLTGOT[n] and the caller's LR: stp x16, x30, [sp, #-16]!); their CFI
+ * keeps the CIE's CFA, the SP at their entry, and says the RA is at
+ * CFA+8.  Taken as it is, that CFA is the caller's SP 16 bytes short, and
+ * the caller's rows then read its RA and FP from the wrong slots: the
+ * chain breaks in the caller of every lazily bound function.  No frame
+ * saves its RA in its caller's frame, so an RA at or above the CFA means
+ * the frame began above the CFA the CFI names: every row of the FDE gets
+ * its CFA that much higher (16-byte aligned, to cover the RA's slot) and
+ * the offsets from it that much lower.  Rows of the same FDE all get the
+ * same shift, which is what PLT0's push is.  Only rows with the CFA on SP
+ * say so: where it is on another register (setcontext's on x0, the
+ * ucontext) the registers are saved above it by design.
+ */
+static void sfg_fix_pushed_ra(const struct sfg_arch *arch, struct sfg_walk *w)
+{
+	s32 max = -1, d;
+	u32 i;
+
+	if (arch->fixed_ra)
+		return;
+	for (i = 0; i < w->n; i++) {
+		const struct sfg_rule *r = &w->rows[i].rule;
+
+		if (w->rows[i].reason == SFG_ROW_OK && !r->outermost &&
+		    r->cfa_reg == arch->sp && !r->cfa_deref &&
+		    r->ra.kind == SFG_LOC_CFA && r->ra.off > max)
+			max = r->ra.off;
+	}
+	if (max < 0 || max > 4096)
+		return;
+	d = (max + 8 + 15) & ~15;
+	for (i = 0; i < w->n; i++) {
+		struct sfg_rule *r = &w->rows[i].rule;
+
+		if (w->rows[i].reason != SFG_ROW_OK || r->outermost)
+			continue;
+		if (r->cfa_off > INT32_MAX - d) {
+			w->rows[i].reason = SFG_OFFSET;
+			continue;
+		}
+		r->cfa_off += d;
+		if (r->ra.kind == SFG_LOC_CFA)
+			r->ra.off -= d;
+		if (r->fp.kind == SFG_LOC_CFA)
+			r->fp.off -= d;
+	}
+}
+
 static void sfg_account(const struct sfg_text *text, const struct sfg_walk *w,
 			struct sfg_stats *st)
 {
@@ -1293,6 +1344,7 @@ int sfg_cfi_convert(Elf *elf, const struct sfg_arch *arch, const struct sfg_text
 			err = sfg_walk_fde(f->debug_frame ? dbg_cfi : eh_cfi, arch, f, &w, &signal);
 		if (err)
 			break;
+		sfg_fix_pushed_ra(arch, &w);
 		sfg_account(text, &w, st);
 		info = (signal ? SFRAME_V3_FDE_INFO_SIGNAL : 0) |
 		       (f->key_b ? SFRAME_FDE_INFO_PAUTH_KEY_B : 0);

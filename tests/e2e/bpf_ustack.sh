@@ -32,7 +32,8 @@
 #
 # Needs bpftrace and a kernel with bpf(2): Debian's stock kernel
 # (scripts/check-dkms --e2e); skips on the project's 6.1 test kernels
-# (tinyconfig, no CONFIG_BPF_SYSCALL) and in the arm64 guests (no bpftrace).
+# (tinyconfig, no CONFIG_BPF_SYSCALL) and in the arm64 guests on Debian
+# 12's user land (no bpftrace); Debian 13's has it.
 # The BCC part needs python3-bpfcc and the running kernel's headers: the
 # x86_64 guests see the host's, which scripts/install-deps installs for
 # Debian's stock kernel; without them it says so and is left out.
@@ -44,6 +45,8 @@ param=/sys/module/sframe_unwind/parameters/perf_callchain
 dbg=/sys/kernel/debug/sframe_unwind/perf_callchain
 ko=$SFU_MODULE_DIR/sframe_unwind.ko
 chain=$e2e/fixtures/v3/chain-O2
+# arm64: the static fixture (tests/e2e/prepare stages no dynamic one).
+[ "$arch" != aarch64 ] || chain=$e2e/fixtures/v3/chain-O2-static
 tick=$e2e/tick-chain
 syscall=$e2e/syscall-chain
 # Sampling frequency; chain-O2's iterations and syscall-chain's seconds:
