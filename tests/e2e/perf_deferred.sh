@@ -62,6 +62,19 @@ check() {
 		return
 	fi
 	score=$(perf_chain_score "$data")
+	# A guest on a loaded host takes fewer cpu-clock samples of the same
+	# work (its timer fires late): once, twice the work.
+	if [ "${score% *}" -lt 60 ]; then
+		echo "workload ${2:-$1}: ${score% *} samples in leaf, recorded again with twice the work"
+		if ! perf_chain_record "$data" "$bin" $((iters * 2)) --call-graph fp,defer \
+			-e cpu-clock:u -c 500000; then
+			echo "FAILED: perf record ($1):"
+			cat "$data.err"
+			fail=1
+			return
+		fi
+		score=$(perf_chain_score "$data")
+	fi
 	# The deferred callchains perf script stitched to the samples.
 	deferred=$($PERF report -D -i "$data" 2> /dev/null | grep -c 'PERF_RECORD_CALLCHAIN_DEFERRED' ||
 		true)

@@ -36,6 +36,16 @@ check() {
 		fail=1
 		return
 	fi
+	# A guest on a loaded host takes fewer cpu-clock samples of the same
+	# work (its timer fires late): once, twice the work.
+	if [ "${score% *}" -lt 60 ]; then
+		echo "workload $1 $2: ${score% *} samples in leaf, sampled again with twice the work"
+		if ! score=$("$raw" "$bin" $((iters * 2))); then
+			echo "FAILED: $raw $bin $((iters * 2))"
+			fail=1
+			return
+		fi
+	fi
 	echo "workload $1 $2: ${score#* } of ${score% *} samples in leaf complete"
 	perf_chain_judge "$1" "$2" "$score" || fail=1
 }
