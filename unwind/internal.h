@@ -9,6 +9,7 @@
 #include <linux/percpu.h>
 #include <linux/types.h>
 
+#include "uapi/sframe_unwind.h"
 #include "sframe_unwind/deferred.h"
 
 struct callback_head;
@@ -97,5 +98,19 @@ void sfu_deferred_kunit_attach(struct sfu_deferred_kunit *k);
 void sfu_deferred_kunit_detach(void);
 void sfu_deferred_kunit_run(struct callback_head *work);
 void sfu_deferred_kunit_forget(void);
+
+/*
+ * What unwinds count, per CPU so that counting costs nothing in NMI
+ * context (unwind.c counts, unwind_stats.c shows).
+ */
+struct sfu_unwind_stats {
+	u64 unwinds;
+	u64 frames[SFU_FRAME_SIGNAL + 1];
+	u64 stops[SFU_STOP_NR];
+	u64 sframe_faults;
+	u64 sframe_errors;
+};
+
+DECLARE_PER_CPU(struct sfu_unwind_stats, sfu_unwind_stats);
 
 #endif /* _SFU_UNWIND_INTERNAL_H */
