@@ -56,6 +56,7 @@
 
 #include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/file.h>
 #include <linux/fs.h>
@@ -73,6 +74,7 @@
 #include <asm/ptrace.h>
 
 #include "sframe_unwind/compat.h"
+#include "sframe_unwind/lib.h"
 #include "sframe_unwind/task_work.h"
 #include "sframe_unwind/unwind.h"
 #include "internal.h"
@@ -201,6 +203,31 @@ static void sfu_unwind_task_work(struct callback_head *head)
 	sfu_task_work_done();
 }
 
+/*
+ * For tests of the queued path (its caps, an interrupted or abandoned
+ * wait, a target that exits or execs with a request queued, unload): set
+ * through debugfs remote_queue_always, every target is asked to unwind
+ * itself, as a running one is, never unwound from the caller.
+ */
+static bool sfu_remote_queue_always;
+
+static int sfu_queue_always_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(sfu_remote_queue_always);
+	return 0;
+}
+
+static int sfu_queue_always_set(void *data, u64 val)
+{
+	if (val > 1)
+		return -EINVAL;
+	WRITE_ONCE(sfu_remote_queue_always, val);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(sfu_queue_always_fops, sfu_queue_always_get, sfu_queue_always_set,
+			 "%llu\n");
+
 /* The file operations of /proc/PID/mem, learnt at module load. */
 static const struct file_operations *sfu_proc_mem_fops;
 
@@ -221,6 +248,8 @@ void sfu_unwind_ioctl_init(void)
 {
 	struct file *file = filp_open("/proc/self/mem", O_RDONLY, 0);
 
+	sfu_debugfs_file("remote_queue_always", 0600, NULL, &sfu_queue_always_fops);
+
 	if (IS_ERR(file)) {
 		pr_info("no /proc/self/mem at load (error %ld): SFU_IOC_UNWIND_TASK only for the caller's own threads\n",
 			PTR_ERR(file));
@@ -231,6 +260,16 @@ void sfu_unwind_ioctl_init(void)
 	else
 		pr_info("/proc is not procfs at load: SFU_IOC_UNWIND_TASK only for the caller's own threads\n");
 	filp_close(file, NULL);
+}
+
+/**
+ * sfu_unwind_ioctl_exit() - undo what sfu_unwind_ioctl_init() made in debugfs
+ *
+ * Context: module exit, after the device is gone.
+ */
+void sfu_unwind_ioctl_exit(void)
+{
+	sfu_debugfs_remove("remote_queue_always");
 }
 
 /*
@@ -462,6 +501,8 @@ static int sfu_unwind_remote(struct task_struct *task, struct sfu_unwind_req **r
 		left = wait_for_completion_interruptible_timeout(&req->done, SFU_UNWIND_TASK_POLL);
 		if (left)
 			break;
+		if (READ_ONCE(sfu_remote_queue_always))
+			continue;
 		/* It stopped running before it served the request: unwind it from here. */
 		err = sfu_unwind_task_idle(task, reqp);
 		if (!err)
@@ -517,7 +558,7 @@ static int sfu_unwind_pid(pid_t pid, int fd, struct sfu_unwind_req **reqp)
 		err = req->nr < 0 ? req->nr : 0;
 	} else {
 		/* Off the CPU: unwound from here; running: it unwinds itself. */
-		err = sfu_unwind_idle(task, req);
+		err = READ_ONCE(sfu_remote_queue_always) ? -EAGAIN : sfu_unwind_idle(task, req);
 		if (err == -EAGAIN)
 			err = sfu_unwind_remote(task, reqp);
 	}
