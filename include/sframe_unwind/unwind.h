@@ -4,10 +4,10 @@
  *
  * Walks the user stack of the current task one frame at a time (or, from
  * process context, that of another task that is not running:
- * sfu_unwind_task_regs()).  For each frame it asks the registry for the rules that cover the frame's PC
- * (struct sfu_frame_rules, format-neutral: the unwinder never sees an
- * SFrame row), and one common step computes the CFA, the caller's return
- * address and frame pointer from them.  Code the registry has no rules for
+ * sfu_unwind_task_regs()).  For each frame it asks the registry for the
+ * rules that cover the frame's PC (struct sfu_frame_rules, format-neutral:
+ * the unwinder never sees an SFrame row), and one common step computes the
+ * CFA, the caller's return address and frame pointer from them.  Code the registry has no rules for
  * falls back to the frame-pointer chain when the caller allows it.  Every step
  * is checked (the CFA moves up the stack, stays aligned and in user space,
  * the return address is a user address, the depth is bounded), and any

@@ -77,7 +77,8 @@ static long now_ms(void)
 }
 
 /* epoll_pwait() without the C library, so that the topmost frame has .sframe. */
-static inline __attribute__((always_inline)) long raw_epoll_pwait(int epfd, struct epoll_event *ev, int n, int timeout)
+static inline __attribute__((always_inline))
+long raw_epoll_pwait(int epfd, struct epoll_event *ev, int n, int timeout)
 {
 #if defined(__x86_64__)
 	register long r10 __asm__("r10") = timeout;
@@ -293,14 +294,16 @@ static int cmd_epoll(unsigned int n)
 	done = unwind_n(pid, n, 1);
 	t = now_ms() - t0;
 	if (sh->returned)
-		fail("epoll_pwait() returned %ld after %ld ms, before it was woken", sh->ret, sh->ms);
+		fail("epoll_pwait() returned %ld after %ld ms, before it was woken",
+		     sh->ret, sh->ms);
 	if (write(wfd, "x", 1) != 1)
 		fail("cannot wake the child");
 	waitpid(pid, &status, 0);
 	if (sh->ret != 1)
 		fail("epoll_pwait() returned %ld, want 1 (the event)", sh->ret);
 	if (sh->ms < t)
-		fail("epoll_pwait() returned after %ld ms, before the %ld ms of unwinds", sh->ms, t);
+		fail("epoll_pwait() returned after %ld ms, before the %ld ms of unwinds",
+		     sh->ms, t);
 	printf("epoll: %u of %u unwinds right in %ld ms; epoll_pwait() returned %ld after %ld ms\n",
 	       done, n, t, sh->ret, sh->ms);
 	return failures ? 1 : 0;
