@@ -642,12 +642,11 @@ static void wait_exec_stop(pid_t pid)
 
 /*
  * Unwind @t where it is: spinning (@bp 0), or at @bp, reached by a
- * breakpoint: the request must be queued while the target is still
- * stopped there, and it runs when the target is let go.
+ * breakpoint: stopped there by its tracer, it is unwound at once, from
+ * here, with nothing queued on it.
  */
 static void unwind_target(struct target *t, uint64_t bp, struct unwind_req *r)
 {
-	pthread_t th;
 	int before;
 
 	r->pid = t->pid;
@@ -668,13 +667,12 @@ static void unwind_target(struct target *t, uint64_t bp, struct unwind_req *r)
 	}
 	run_to(t->pid, bp);
 	before = remote_pending();
-	if (pthread_create(&th, NULL, unwind_thread, r))
-		die("pthread_create failed");
-	wait_pending(before + 1);
+	unwind_run(r, SFU_IOC_UNWIND_TASK);
+	if (remote_pending() != before)
+		fail("a request was queued on a target stopped by its tracer");
+	snapshot_exec_maps(t->pid);
 	if (ptrace(PTRACE_DETACH, t->pid, 0, 0))
 		die("PTRACE_DETACH: %s", strerror(errno));
-	pthread_join(th, NULL);
-	snapshot_exec_maps(t->pid);
 }
 
 /* ---- checks ------------------------------------------------------------- */
@@ -1023,6 +1021,8 @@ static int cmd_uselib(const struct options *o, const char *bin)
 
 /* ---- a stopped child holding a request -------------------------------- */
 
+static const char *err_name(int err);
+
 /*
  * What any user can do: stop its own child and ask for its stack.  The
  * child is unwound where it stopped, nothing queued on it.  Then the same
@@ -1117,8 +1117,6 @@ static int cmd_self(void)
 }
 
 /* ---- corner cases of SFU_IOC_UNWIND_TASK ------------------------------- */
-
-static const char *err_name(int err);
 
 static void on_usr1(int sig __attribute__((unused)))
 {
