@@ -9,7 +9,8 @@
 #            return addresses, from SFrame, and the wait returns only for
 #            the event sent after the last unwind (no EINTR, no early
 #            wake-up)
-#   stopped  the same child stopped by SIGSTOP, unwound 200 times
+#   stopped  the same child stopped by SIGSTOP, unwound 200 times (the
+#            stop itself ends its wait, with EINTR, as the kernel does)
 #   traced   the same child stopped by its tracer, unwound 200 times
 #   spin     a child spinning in user space, which serves the requests
 #            itself, unwound 50 times
