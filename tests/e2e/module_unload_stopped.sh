@@ -21,7 +21,7 @@ release=/tmp/unload-stopped.release
 out=/tmp/unload-stopped.out
 tr=/sys/kernel/tracing
 [ -d $tr/events ] || tr=/sys/kernel/debug/tracing
-rm -f $release
+rm -f $release $release.queue
 ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 wait_line() { # prefix
 	i=0
@@ -53,11 +53,11 @@ echo "a stopped child unwound where it stopped"
 [ "$(awk '$1 == "remote_pending" { print $2 }' $d/device_stats)" = 0 ] ||
 	{ echo "module_unload_stopped: a request is queued on the stopped child"; fail=1; }
 echo 1 > $d/remote_queue_always
-touch $release
+touch $release.queue
 wait_line held
 echo 0 > $d/remote_queue_always
 [ "$(awk '$1 == "remote_pending" { print $2 }' $d/device_stats)" -ge 1 ] ||
-	{ echo "module_unload_stopped: the request is not pending"; fail=1; }
+	{ echo "module_unload_stopped: the request is not pending"; cat $out; fail=1; }
 
 t0=$(ms)
 if rmmod sframe_unwind 2> /tmp/unload-stopped.err; then
@@ -76,6 +76,7 @@ echo "rmmod took $t ms with a stopped task holding a request"
 # the module reference.
 touch $release
 wait $holder || { echo "module_unload_stopped: the holder failed"; fail=1; }
+rm -f $release $release.queue
 t0=$(ms)
 while [ -e /sys/module/sframe_unwind ] && [ $(( $(ms) - t0 )) -lt 20000 ]; do
 	rmmod sframe_unwind 2> /dev/null || sleep 0.2

@@ -1027,16 +1027,18 @@ static const char *err_name(int err);
  * What any user can do: stop its own child and ask for its stack.  The
  * child is unwound where it stopped, nothing queued on it.  Then the same
  * with the module made to queue the request (remote_queue_always, set as
- * root before the uid changes): the wait times out (the child runs
- * nothing while stopped) and the request stays queued on the child; the
- * device is closed, so only the request pins the module.  Prints "held
- * PID" and keeps the child stopped until @release exists (at most 100 s).
+ * root once "unwound PID" is printed, then @release.queue created): the
+ * wait times out (the child runs nothing while stopped) and the request
+ * stays queued on the child; the device is closed, so only the request
+ * pins the module.  Prints "held PID" and keeps the child stopped until
+ * @release exists (at most 100 s).
  */
 static int cmd_hold(const char *release)
 {
 	struct sfu_frame frames[MAX_FRAMES];
 	struct sfu_unwind u = { .frames = (uintptr_t)frames, .max = MAX_FRAMES };
 	int fd, mem, status, err, i;
+	char queue_file[PATH_MAX];
 	pid_t child;
 
 	queue_always(0);
@@ -1066,12 +1068,12 @@ static int cmd_hold(const char *release)
 		kill(child, SIGKILL);
 		die("unwind of a stopped child: %s, %u frames", err_name(err), u.nr);
 	}
-	/* Root's helper (the shell) sets remote_queue_always when told. */
+	/* Root (the shell) sets remote_queue_always, then creates @release.queue. */
 	printf("unwound %d\n", child);
 	fflush(stdout);
-	for (i = 0; i < 300 && access(release, F_OK); i++)
+	snprintf(queue_file, sizeof(queue_file), "%s.queue", release);
+	for (i = 0; i < 300 && access(queue_file, F_OK); i++)
 		usleep(100000);
-	unlink(release);
 	phase = "waiting for the stopped child's unwind";
 	err = ioctl(fd, SFU_IOC_UNWIND_TASK, &u) ? errno : 0;
 	close(mem);
