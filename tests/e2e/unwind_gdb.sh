@@ -39,12 +39,20 @@ done | sort -u > "$sc.files"
 echo "$sc" > $param
 
 # The return addresses gdb sees in the stopped thread PID, one a line; with
-# CMD, what gdb's shell runs first, while it holds the thread.
+# CMD, what gdb's shell runs first, while it holds the thread.  gdb's
+# virtual frames are left out: the inlined calls and the tail calls it
+# reconstructs from debug info (libc's, where the host has it), which
+# have no frame of their own on the stack.
+gdb_py='f = gdb.newest_frame()
+while f is not None:
+    if f.type() not in (gdb.INLINE_FRAME, gdb.TAILCALL_FRAME):
+        print("frame %x" % f.pc())
+    f = f.older()'
 gdb_pcs() { # pid [cmd]
 	gdb -q -batch -nx -iex 'set debuginfod enabled off' \
 		-ex 'set backtrace past-main on' -ex 'set backtrace past-entry on' \
-		${2:+-ex "shell $2"} -ex 'frame apply all -q p/x $pc' -p "$1" 2> /dev/null |
-		sed -n 's/^\$[0-9]* = 0x0*\([0-9a-f]*\)$/\1/p'
+		${2:+-ex "shell $2"} -ex "python exec('''$gdb_py''')" -p "$1" 2> /dev/null |
+		sed -n 's/^frame \([0-9a-f]*\)$/\1/p'
 }
 # sframe-stack's addresses of the thread PID, one a line, and its stop line
 sfs_pcs() { # file
