@@ -39,10 +39,12 @@ done | sort -u > "$sc.files"
 echo "$sc" > $param
 
 # The return addresses gdb sees in the stopped thread PID, one a line; with
-# CMD, what gdb's shell runs first, while it holds the thread.  gdb's
-# virtual frames are left out: the inlined calls and the tail calls it
-# reconstructs from debug info (libc's, where the host has it), which
-# have no frame of their own on the stack.
+# CMD, what gdb's shell runs first, while it holds the thread.  gdb
+# unwinds from .eh_frame, as the sidecars were made: separate debug info
+# (libc's, where the host has it) is not read, which takes minutes under
+# TCG, and gdb's virtual frames, the inlined calls and tail calls it
+# reconstructs from debug info, which have no frame of their own on the
+# stack, are left out.
 gdb_py='f = gdb.newest_frame()
 while f is not None:
     if f.type() not in (gdb.INLINE_FRAME, gdb.TAILCALL_FRAME):
@@ -50,6 +52,7 @@ while f is not None:
     f = f.older()'
 gdb_pcs() { # pid [cmd]
 	gdb -q -batch -nx -iex 'set debuginfod enabled off' \
+		-iex 'set debug-file-directory /nonexistent' \
 		-ex 'set backtrace past-main on' -ex 'set backtrace past-entry on' \
 		${2:+-ex "shell $2"} -ex "python exec('''$gdb_py''')" -p "$1" 2> /dev/null |
 		sed -n 's/^frame \([0-9a-f]*\)$/\1/p'
