@@ -7,7 +7,7 @@
 # queue (remote_queue_always, as for a running target), it holds an
 # SFU_IOC_UNWIND_TASK request (a task_work that runs module code) and
 # keeps it queued, stopped.  rmmod must fail at once (the request holds a
-# module reference: EBUSY, within 2 s) without cancelling anything: a
+# module reference: EBUSY, within 20 s under TCG) without cancelling: a
 # kprobe on the kernel's task_work_cancel_match() must never fire, where
 # unload used to call it through a pointer found by name (an indirect call
 # that IBT forbids).  Once the child is let go (killed: its task_work runs
@@ -68,7 +68,7 @@ else
 fi
 t=$(( $(ms) - t0 ))
 echo "rmmod took $t ms with a stopped task holding a request"
-[ $t -lt 2000 ] || { echo "module_unload_stopped: rmmod took $t ms"; fail=1; }
+[ $t -lt 20000 ] || { echo "module_unload_stopped: rmmod took $t ms"; fail=1; }
 ! dmesg | grep -q 'cancelled [0-9]* pending task_work' ||
 	{ echo "module_unload_stopped: unload cancelled task_work"; fail=1; }
 
