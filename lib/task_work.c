@@ -3,7 +3,7 @@
  * Counted task_work (see task_work.h): every queued callback holds a
  * reference to the module, taken before it is queued and dropped as the
  * last thing it does.  While any is queued, delete_module() finds the
- * module in use and fails at once (EBUSY, EWOULDBLOCK to rmmod): unload
+ * module in use and fails at once (EWOULDBLOCK; rmmod: "in use"): unload
  * is never held up, and never has to take work off another task's list.
  * A task that keeps a callback queued (stopped by a signal or by its
  * tracer, or asleep in a long system call) keeps the module loaded until

@@ -5,7 +5,7 @@
  * sfu_task_work_add(), which takes a module reference for it, and every
  * callback calls sfu_task_work_done() as its very last action, which
  * drops it: while any is queued the module cannot be unloaded (rmmod
- * fails at once, EBUSY), and sfu_task_work_drain() at exit only waits
+ * fails at once: in use), and sfu_task_work_drain() at exit only waits
  * for the last instructions of callbacks that have just finished.
  */
 #ifndef _SFRAME_UNWIND_TASK_WORK_H

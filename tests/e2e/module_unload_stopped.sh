@@ -7,7 +7,7 @@
 # queue (remote_queue_always, as for a running target), it holds an
 # SFU_IOC_UNWIND_TASK request (a task_work that runs module code) and
 # keeps it queued, stopped.  rmmod must fail at once (the request holds a
-# module reference: EBUSY, within 20 s under TCG) without cancelling: a
+# module reference: in use, within 20 s under TCG) without cancelling: a
 # kprobe on the kernel's task_work_cancel_match() must never fire, where
 # unload used to call it through a pointer found by name (an indirect call
 # that IBT forbids).  Once the child is let go (killed: its task_work runs
