@@ -57,6 +57,8 @@
 #include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/debugfs.h>
+#include <linux/kstrtox.h>
+#include <linux/seq_file.h>
 #include <linux/err.h>
 #include <linux/file.h>
 #include <linux/fs.h>
@@ -211,22 +213,38 @@ static void sfu_unwind_task_work(struct callback_head *head)
  */
 static bool sfu_remote_queue_always;
 
-static int sfu_queue_always_get(void *data, u64 *val)
+static int sfu_queue_always_show(struct seq_file *m, void *v)
 {
-	*val = READ_ONCE(sfu_remote_queue_always);
+	seq_printf(m, "%d\n", READ_ONCE(sfu_remote_queue_always));
 	return 0;
 }
 
-static int sfu_queue_always_set(void *data, u64 val)
+static int sfu_queue_always_open(struct inode *inode, struct file *file)
 {
-	if (val > 1)
-		return -EINVAL;
-	WRITE_ONCE(sfu_remote_queue_always, val);
-	return 0;
+	return single_open(file, sfu_queue_always_show, NULL);
 }
 
-DEFINE_DEBUGFS_ATTRIBUTE(sfu_queue_always_fops, sfu_queue_always_get, sfu_queue_always_set,
-			 "%llu\n");
+static ssize_t sfu_queue_always_write(struct file *file, const char __user *buf, size_t len,
+				      loff_t *ppos)
+{
+	bool on;
+	int err;
+
+	err = kstrtobool_from_user(buf, len, &on);
+	if (err)
+		return err;
+	WRITE_ONCE(sfu_remote_queue_always, on);
+	return len;
+}
+
+static const struct file_operations sfu_queue_always_fops = {
+	.owner = THIS_MODULE,
+	.open = sfu_queue_always_open,
+	.read = seq_read,
+	.write = sfu_queue_always_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
 
 /* The file operations of /proc/PID/mem, learnt at module load. */
 static const struct file_operations *sfu_proc_mem_fops;
