@@ -6,8 +6,9 @@
 # same return addresses from the blocking call in libc to _start.
 # Debian's sqlite3, perl and python3 (no .sframe) each block in read() on
 # a FIFO, with sidecars made by tools/sframe-gen for them and their
-# libraries; each is unwound once SIGSTOPped, and once while gdb holds it
-# (gdb's "shell" runs sframe-stack with the process stopped under gdb).
+# libraries; each is unwound SIGSTOPped, then again while gdb holds it
+# (gdb's "shell" runs sframe-stack with the process stopped under gdb),
+# and both unwinds are compared with gdb's backtrace of that moment.
 # Before remote unwinds neither could be unwound (ETIMEDOUT).  x86_64
 # only: the guest runs the host's gdb and programs.
 . ./unwind-lib
@@ -95,19 +96,16 @@ for prog in sqlite perl python; do
 		i=$((i + 1))
 	done
 
-	# SIGSTOPped: the module's unwind, then gdb's of the same stopped thread.
+	# SIGSTOPped: the module's unwind; then, gdb holding the same stopped
+	# thread, the module's again from gdb's shell, and gdb's backtrace.
 	kill -STOP $pid
 	"$stack" -n $pid $pid > "$sc/$prog.stop.out" 2>&1 || bad "$prog: sframe-stack exited $?"
 	sfs_pcs "$sc/$prog.stop.out" > "$sc/$prog.stop"
-	gdb_pcs $pid > "$sc/$prog.stop.gdb"
-	compare "$prog SIGSTOPped" $pid "$sc/$prog.stop" "$sc/$prog.stop.gdb"
-	kill -CONT $pid
-
-	# Held by gdb: unwound from gdb's shell, then gdb's backtrace.
-	gdb_pcs $pid "$stack -n $pid $pid > $sc/$prog.gdb.out 2>&1" > "$sc/$prog.held.gdb"
-	mv "$sc/$prog.gdb.out" "$sc/$prog.held.out"
+	gdb_pcs $pid "$stack -n $pid $pid > $sc/$prog.held.out 2>&1" > "$sc/$prog.gdb"
 	sfs_pcs "$sc/$prog.held.out" > "$sc/$prog.held"
-	compare "$prog held by gdb" $pid "$sc/$prog.held" "$sc/$prog.held.gdb"
+	compare "$prog SIGSTOPped" $pid "$sc/$prog.stop" "$sc/$prog.gdb"
+	compare "$prog held by gdb" $pid "$sc/$prog.held" "$sc/$prog.gdb"
+	kill -CONT $pid
 
 	exec 3>&-
 	kill $pid 2> /dev/null
