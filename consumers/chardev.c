@@ -175,4 +175,5 @@ void sfu_chardev_exit(void)
 {
 	sfu_debugfs_remove("device_stats");
 	misc_deregister(&sfu_miscdev);
+	sfu_unwind_ioctl_exit();
 }

@@ -10,6 +10,7 @@
 
 long sfu_unwind_ioctl(unsigned int cmd, void __user *arg);
 void sfu_unwind_ioctl_init(void);
+void sfu_unwind_ioctl_exit(void);
 int sfu_unwind_remote_pending(void);
 
 #endif /* _SFU_CONSUMERS_INTERNAL_H */

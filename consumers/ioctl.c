@@ -4,13 +4,29 @@
  * registers it entered the kernel with; SFU_IOC_UNWIND_TASK unwinds
  * another thread where it is in user space.
  *
- * Another thread's stack can only be read safely by that thread: its
- * registers change while it runs, and its stack pages may need faulting
- * in.  So the request is a counted task_work queued on the target with
- * TWA_SIGNAL, which kicks it into the kernel if it is running user code
- * and runs the unwind on its way back out, from the registers it was
- * interrupted with.  The caller sleeps until then.
+ * Unwinding another thread must not change it.  A thread that is not on
+ * a CPU (blocked in a system call, preempted, stopped by a signal or held
+ * by a debugger) keeps its user registers where it entered the kernel and
+ * its stack as it left it: the caller unwinds it itself, from a copy of
+ * those registers, reading the target's memory with access_process_vm()
+ * (faultable, no FOLL_FORCE) and looking up the target's registry.  The
+ * target's context-switch counts (nvcsw + nivcsw) are taken before and
+ * compared after: a thread that ran meanwhile changed them (it switches
+ * out before it could be seen off the CPU again), and the result is
+ * discarded and the unwind retried, a few times.  Nothing is queued on
+ * such a thread and nothing wakes it: a server blocked in epoll_wait()
+ * does not see EINTR, a stopped thread is unwound where it stopped.
  *
+ * A thread that is running, or keeps running through the retries, unwinds
+ * itself: a counted task_work queued with TWA_RESUME, and kick_process()
+ * to bring it into the kernel if it is in user space.  TIF_NOTIFY_RESUME,
+ * unlike TWA_SIGNAL's TIF_NOTIFY_SIGNAL, interrupts no sleep.  The unwind
+ * runs on its way back out, from the registers it was interrupted with;
+ * the caller sleeps until then, and looks again meanwhile: if the thread
+ * stops running before it served the request (it blocked on its way, in
+ * the kernel), the caller unwinds it as above and leaves the request to
+ * run whenever the thread next returns to user space.
+
  * The request is shared by the waiter and the callback and freed by
  * whichever lets go last, so either may give up first: the waiter on a
  * signal or timeout, the target by exiting (its pending task_work runs
@@ -40,6 +56,9 @@
 
 #include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/debugfs.h>
+#include <linux/kstrtox.h>
+#include <linux/seq_file.h>
 #include <linux/err.h>
 #include <linux/file.h>
 #include <linux/fs.h>
@@ -53,14 +72,23 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <asm/processor.h>
+#include <asm/ptrace.h>
 
 #include "sframe_unwind/compat.h"
+#include "sframe_unwind/lib.h"
 #include "sframe_unwind/task_work.h"
 #include "sframe_unwind/unwind.h"
 #include "internal.h"
 
 /* How long SFU_IOC_UNWIND_TASK waits for the target to run its unwind. */
 #define SFU_UNWIND_TASK_TIMEOUT	(5 * HZ)
+
+/* How often the caller looks at a target that has not served its request. */
+#define SFU_UNWIND_TASK_POLL	(HZ / 50)
+
+/* Unwinds of a thread off the CPU before the caller gives up on the result. */
+#define SFU_UNWIND_IDLE_TRIES	4
 
 /* Requests queued at once on one target thread, and for one caller. */
 #define SFU_REMOTE_PER_TARGET	4
@@ -103,6 +131,7 @@ int sfu_unwind_remote_pending(void)
  * @flags: SFU_UNWIND_*
  * @nr: frames stored, or -ESRCH if the target exited or exec'd
  * @stop_reason: enum sfu_stop_reason
+ * @regs: a copy of the target's user registers (unwinds off the CPU)
  * @frames: the result
  */
 struct sfu_unwind_req {
@@ -118,6 +147,7 @@ struct sfu_unwind_req {
 	unsigned int flags;
 	int nr;
 	int stop_reason;
+	struct pt_regs regs;
 	struct sfu_frame frames[];
 };
 
@@ -164,11 +194,9 @@ static void sfu_unwind_task_work(struct callback_head *head)
 	sfu_remote_unlist(req);
 	/*
 	 * At exit the user stack is gone; after exec it is another program's,
-	 * in another mm, which the caller's permission does not cover; and
-	 * a work that module unload cancelled runs in the unloading task.
+	 * in another mm, which the caller's permission does not cover.
 	 */
-	if ((current->flags & PF_EXITING) || sfu_task_work_cancelled() ||
-	    current->mm != req->mm)
+	if ((current->flags & PF_EXITING) || current->mm != req->mm)
 		req->nr = -ESRCH;
 	else
 		req->nr = sfu_unwind_user(req->frames, req->max, req->flags, &req->stop_reason);
@@ -176,6 +204,47 @@ static void sfu_unwind_task_work(struct callback_head *head)
 	sfu_unwind_req_put(req);
 	sfu_task_work_done();
 }
+
+/*
+ * For tests of the queued path (its caps, an interrupted or abandoned
+ * wait, a target that exits or execs with a request queued, unload): set
+ * through debugfs remote_queue_always, every target is asked to unwind
+ * itself, as a running one is, never unwound from the caller.
+ */
+static bool sfu_remote_queue_always;
+
+static int sfu_queue_always_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%d\n", READ_ONCE(sfu_remote_queue_always));
+	return 0;
+}
+
+static int sfu_queue_always_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, sfu_queue_always_show, NULL);
+}
+
+static ssize_t sfu_queue_always_write(struct file *file, const char __user *buf, size_t len,
+				      loff_t *ppos)
+{
+	bool on;
+	int err;
+
+	err = kstrtobool_from_user(buf, len, &on);
+	if (err)
+		return err;
+	WRITE_ONCE(sfu_remote_queue_always, on);
+	return len;
+}
+
+static const struct file_operations sfu_queue_always_fops = {
+	.owner = THIS_MODULE,
+	.open = sfu_queue_always_open,
+	.read = seq_read,
+	.write = sfu_queue_always_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
 
 /* The file operations of /proc/PID/mem, learnt at module load. */
 static const struct file_operations *sfu_proc_mem_fops;
@@ -197,6 +266,8 @@ void sfu_unwind_ioctl_init(void)
 {
 	struct file *file = filp_open("/proc/self/mem", O_RDONLY, 0);
 
+	sfu_debugfs_file("remote_queue_always", 0600, NULL, &sfu_queue_always_fops);
+
 	if (IS_ERR(file)) {
 		pr_info("no /proc/self/mem at load (error %ld): SFU_IOC_UNWIND_TASK only for the caller's own threads\n",
 			PTR_ERR(file));
@@ -207,6 +278,16 @@ void sfu_unwind_ioctl_init(void)
 	else
 		pr_info("/proc is not procfs at load: SFU_IOC_UNWIND_TASK only for the caller's own threads\n");
 	filp_close(file, NULL);
+}
+
+/**
+ * sfu_unwind_ioctl_exit() - undo what sfu_unwind_ioctl_init() made in debugfs
+ *
+ * Context: module exit, after the device is gone.
+ */
+void sfu_unwind_ioctl_exit(void)
+{
+	sfu_debugfs_remove("remote_queue_always");
 }
 
 /*
@@ -253,6 +334,81 @@ static int sfu_remote_mm(struct task_struct *task, int fd, struct mm_struct **mm
 	return err;
 }
 
+/* Whether @task is on a CPU, or being switched in or out of one. */
+static bool sfu_task_on_cpu(struct task_struct *task)
+{
+#ifdef CONFIG_SMP
+	return READ_ONCE(task->on_cpu);
+#else
+	return task == current;
+#endif
+}
+
+/* How often @task has left a CPU: every switch out counts in one of the two. */
+static unsigned long sfu_task_switches(struct task_struct *task)
+{
+	return READ_ONCE(task->nvcsw) + READ_ONCE(task->nivcsw);
+}
+
+/*
+ * A copy of @task's user registers, if it is still in @mm: under
+ * task_lock() a thread whose mm is still set has not passed exit_mm(),
+ * so its stack, where the registers are, is still there.
+ */
+static int sfu_task_regs(struct task_struct *task, struct mm_struct *mm, struct pt_regs *regs)
+{
+	int err = 0;
+
+	task_lock(task);
+	if (task->mm != mm || (task->flags & PF_EXITING))
+		err = -ESRCH;
+	else
+		*regs = *task_pt_regs(task);
+	task_unlock(task);
+	return err;
+}
+
+/*
+ * Unwind @task, which is not running, from the caller: into @req from a
+ * copy of its user registers, its memory read with access_process_vm().
+ * The result counts only if @task did not run between the copy and the
+ * last read: it was off the CPU before and after, and its switch count
+ * did not move.  Returns 0 with @req filled in, -EAGAIN if @task ran
+ * every time it was tried (or is running now), -ESRCH if it exits or
+ * exec'd.
+ */
+static int sfu_unwind_idle(struct task_struct *task, struct sfu_unwind_req *req)
+{
+	unsigned long switches;
+	int tries, nr, err = -EAGAIN;
+
+	if (!mmget_not_zero(req->mm))
+		return -ESRCH;
+	for (tries = 0; tries < SFU_UNWIND_IDLE_TRIES; tries++) {
+		switches = sfu_task_switches(task);
+		smp_rmb();	/* the count, then whether it is on a CPU */
+		if (sfu_task_on_cpu(task))
+			break;
+		err = sfu_task_regs(task, req->mm, &req->regs);
+		if (err)
+			break;
+		nr = sfu_unwind_task_regs(task, req->mm, &req->regs, req->frames, req->max,
+					  req->flags & ~SFU_UNWIND_NOFAULT, &req->stop_reason);
+		smp_rmb();	/* the reads of the unwind, then the checks */
+		if (nr >= 0 && !sfu_task_on_cpu(task) && sfu_task_switches(task) == switches) {
+			req->nr = nr;
+			err = 0;
+			break;
+		}
+		err = nr < 0 ? nr : -EAGAIN;
+		if (nr < 0)
+			break;
+		cond_resched();
+	}
+	mmput(req->mm);
+	return err;
+}
+
 /*
  * Under sfu_remote_lock: a request the caller left queued on @task for the
  * same work as @req, which it may wait on again, or NULL; and whether
@@ -283,6 +439,38 @@ static int sfu_remote_admit(struct task_struct *task, struct sfu_unwind_req *req
 }
 
 /*
+ * sfu_unwind_idle() into a request of the caller's own, while *@reqp stays
+ * queued on @task for its callback; on success *@reqp becomes the new one
+ * (the caller's reference to the queued one dropped).  -EAGAIN: @task is
+ * running, or ran meanwhile.
+ */
+static int sfu_unwind_task_idle(struct task_struct *task, struct sfu_unwind_req **reqp)
+{
+	struct sfu_unwind_req *req = *reqp, *mine;
+	int err;
+
+	if (sfu_task_on_cpu(task))
+		return -EAGAIN;
+	mine = sfu_unwind_req_alloc(req->max, req->flags);
+	if (!mine)
+		return -EAGAIN;
+	mine->caller = get_pid(req->caller);
+	mine->mm = req->mm;
+	mmgrab(mine->mm);
+	err = sfu_unwind_idle(task, mine);
+	if (err) {
+		sfu_unwind_req_put(mine);
+		return err;
+	}
+	spin_lock(&sfu_remote_lock);
+	req->waited = false;
+	spin_unlock(&sfu_remote_lock);
+	sfu_unwind_req_put(req);
+	*reqp = mine;
+	return 0;
+}
+
+/*
  * Have @task unwind itself into @req (or into the request this caller left
  * queued there for the same work) and wait for it; *@reqp is then the
  * request waited on, with the caller's reference.
@@ -290,7 +478,8 @@ static int sfu_remote_admit(struct task_struct *task, struct sfu_unwind_req *req
 static int sfu_unwind_remote(struct task_struct *task, struct sfu_unwind_req **reqp)
 {
 	struct sfu_unwind_req *req = *reqp, *old;
-	long left;
+	unsigned long waited;
+	long left = 0;
 	int err;
 
 	req->caller = get_pid(task_tgid(current));
@@ -315,24 +504,39 @@ static int sfu_unwind_remote(struct task_struct *task, struct sfu_unwind_req **r
 		sfu_unwind_req_put(req);
 		*reqp = req = old;
 	} else {
-		err = sfu_task_work_add(task, &req->work, sfu_unwind_task_work, TWA_SIGNAL);
+		err = sfu_task_work_add(task, &req->work, sfu_unwind_task_work, TWA_RESUME);
 		if (err) {
-			/* The target is past the point where it runs task_work. */
+			/* The target is past the point where it runs task_work, or unload began. */
 			sfu_remote_unlist(req);
 			sfu_unwind_req_put(req);
-			return -ESRCH;
+			return err;
 		}
+		/* Into the kernel if it runs user code: it serves TIF_NOTIFY_RESUME on return. */
+		kick_process(task);
 	}
 
-	left = wait_for_completion_interruptible_timeout(&req->done, SFU_UNWIND_TASK_TIMEOUT);
-	if (left <= 0) {
-		/* Left queued: this caller may come back for it. */
-		spin_lock(&sfu_remote_lock);
-		req->waited = false;
-		spin_unlock(&sfu_remote_lock);
-		return left < 0 ? -EINTR : -ETIMEDOUT;
+	for (waited = 0; waited < SFU_UNWIND_TASK_TIMEOUT; waited += SFU_UNWIND_TASK_POLL) {
+		left = wait_for_completion_interruptible_timeout(&req->done, SFU_UNWIND_TASK_POLL);
+		if (left)
+			break;
+		if (READ_ONCE(sfu_remote_queue_always))
+			continue;
+		/* It stopped running before it served the request: unwind it from here. */
+		err = sfu_unwind_task_idle(task, reqp);
+		if (!err)
+			return 0;
+		if (err != -EAGAIN)
+			goto give_up;
 	}
-	return req->nr < 0 ? req->nr : 0;
+	if (left > 0)
+		return req->nr < 0 ? req->nr : 0;
+	err = left < 0 ? -EINTR : -ETIMEDOUT;
+give_up:
+	/* Left queued: this caller may come back for it. */
+	spin_lock(&sfu_remote_lock);
+	req->waited = false;
+	spin_unlock(&sfu_remote_lock);
+	return err;
 }
 
 /*
@@ -371,7 +575,10 @@ static int sfu_unwind_pid(pid_t pid, int fd, struct sfu_unwind_req **reqp)
 		req->nr = sfu_unwind_user(req->frames, req->max, req->flags, &req->stop_reason);
 		err = req->nr < 0 ? req->nr : 0;
 	} else {
-		err = sfu_unwind_remote(task, reqp);
+		/* Off the CPU: unwound from here; running: it unwinds itself. */
+		err = READ_ONCE(sfu_remote_queue_always) ? -EAGAIN : sfu_unwind_idle(task, req);
+		if (err == -EAGAIN)
+			err = sfu_unwind_remote(task, reqp);
 	}
 out:
 	put_task_struct(task);
@@ -389,9 +596,12 @@ out:
  * must be in the caller's thread group, or in the address space that
  * the fd in @mem_fd (with SFU_UNWIND_MEM_FD) was opened on: the target's
  * /proc/PID/mem, opened since its last exec, whose open made the kernel's
- * ptrace check in attach mode; the call waits until that thread next
- * returns to user space (it is kicked like a signal would), at most 5 s.
- * Both store at most min(@max, max_depth) frames and set @nr and
+ * ptrace check in attach mode.  A thread off the CPU (blocked, stopped,
+ * traced) is unwound by the caller without waking it; a running one
+ * unwinds itself the next time it returns to user space (kicked into the
+ * kernel, never signalled), which the call waits for, at most 5 s.  A
+ * remote unwind reads memory that may fault whatever SFU_UNWIND_NOFAULT
+ * says.  Both store at most min(@max, max_depth) frames and set @nr and
  * @stop_reason.
  *
  * Context: process context, may sleep.
@@ -399,8 +609,8 @@ out:
  * a thread without a user stack; -EBADF if @mem_fd is not an open fd;
  * -ENOMEM; -ESRCH if the thread does not exist, exits or execs first;
  * -EPERM if neither the thread group nor @mem_fd allows it; -EINTR if a
- * signal interrupted the wait; -ETIMEDOUT if the thread did not run its
- * unwind in time (e.g. it is stopped); -EBUSY if SFU_REMOTE_PER_TARGET
+ * signal interrupted the wait; -ETIMEDOUT if the thread kept running
+ * without returning to user space for 5 s; -EBUSY if SFU_REMOTE_PER_TARGET
  * requests are queued on the thread already, or SFU_REMOTE_PER_CALLER of
  * the caller's on any threads.
  */

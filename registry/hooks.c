@@ -51,13 +51,10 @@ struct sfu_range_work {
 	unsigned long end;
 };
 
-/*
- * The task may be past exit_mm() when the work runs (exit_task_work()), or
- * the work may be cancelled at unload, in another task.
- */
+/* The task may be past exit_mm() when the work runs (exit_task_work()). */
 static struct mm_struct *sfu_work_mm(void)
 {
-	if ((current->flags & PF_EXITING) || sfu_task_work_cancelled())
+	if (current->flags & PF_EXITING)
 		return NULL;
 	return current->mm;
 }

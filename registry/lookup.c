@@ -304,12 +304,30 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_find_rules);
 void sfu_lookup_begin(struct sfu_lookup *c, struct mm_struct *mm)
 {
 	c->mm = mm;
+	c->task = NULL;
 	c->smm = NULL;
 	c->section = NULL;
 	c->rcu = false;
 	memset(&c->counts, 0, sizeof(c->counts));
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_lookup_begin);
+
+/**
+ * sfu_lookup_begin_remote() - start a series of lookups in another task's mm
+ * @c: the lookup state, owned by the caller (on its stack)
+ * @task: the task whose memory a section without a kernel copy is read from
+ * @mm: @task's mm, whose users the caller holds (mmget()) throughout
+ *
+ * As sfu_lookup_begin(), for an unwind of @task from another task: user
+ * memory is read with access_process_vm(), never through the current mm,
+ * and the lookups must be faultable (process context).
+ */
+void sfu_lookup_begin_remote(struct sfu_lookup *c, struct task_struct *task,
+			     struct mm_struct *mm)
+{
+	sfu_lookup_begin(c, mm);
+	c->task = task;
+}
 
 /**
  * sfu_lookup_end() - leave the RCU read-side section of a series of lookups
@@ -336,8 +354,10 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_lookup_end);
 /*
  * sfu_lookup_rules() of a section without a kernel copy: a no-fault read
  * of user memory first, then, if that faulted and faults are allowed, a
- * read that may fault outside RCU.  Kept out of line: its copies of the
- * header and the row would be zeroed on every lookup's stack otherwise.
+ * read that may fault outside RCU.  In another task's mm (@c->task) only
+ * the latter, through that task's page tables.  Kept out of line: its
+ * copies of the header and the row would be zeroed on every lookup's
+ * stack otherwise.
  */
 static noinline int sfu_lookup_user(struct sfu_lookup *c, const struct sfu_section *s,
 				    unsigned long pc, bool nofault,
@@ -345,16 +365,25 @@ static noinline int sfu_lookup_user(struct sfu_lookup *c, const struct sfu_secti
 {
 	struct sfu_sframe_section sec;
 	struct sfu_sframe_row row;
-	int err;
+	int err = -SFRAME_E_FAULT;
 
-	err = sfu_user_find_row(&s->sec, pc, true, &row);
-	if (err == -SFRAME_E_NO_FDE)
-		return sfu_lookup_result(sfu_extra_rules(s, pc, rules, &c->counts));
+	if (!c->task) {
+		err = sfu_user_find_row(&s->sec, pc, true, &row);
+		if (err == -SFRAME_E_NO_FDE)
+			return sfu_lookup_result(sfu_extra_rules(s, pc, rules, &c->counts));
+	}
 	if (err == -SFRAME_E_FAULT && !nofault) {
 		/* Fault the section's pages in, outside RCU. */
 		sec = s->sec;
 		sfu_lookup_end(c);
-		err = sfu_user_find_row(&sec, pc, false, &row);
+		if (c->task) {
+			sfu_stat_inc(SFU_STAT_lookup_user);
+			sec.reader.kind = SFRAME_READER_REMOTE;
+			sec.reader.remote = c->task;
+			err = sfu_sframe_find_row(&sec, pc, &row);
+		} else {
+			err = sfu_user_find_row(&sec, pc, false, &row);
+		}
 		/* @s may be gone: its sidecar is found again. */
 		if (err == -SFRAME_E_NO_FDE)
 			err = sfu_extra_find_row(c->mm, pc, &row);

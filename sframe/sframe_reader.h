@@ -22,21 +22,24 @@ enum sfu_sframe_reader_kind {
 	SFRAME_READER_BUFFER,		/* @buf, readable without faulting */
 	SFRAME_READER_USER,		/* @uaddr in the current mm, may sleep */
 	SFRAME_READER_USER_NOFAULT,	/* @uaddr, gives up on a missing page */
+	SFRAME_READER_REMOTE,		/* @uaddr in @remote's mm, may sleep */
 };
 
 /**
  * struct sfu_sframe_reader - the bytes of one SFrame section
  * @kind: how to read them
  * @buf: start of the section (SFRAME_READER_BUFFER)
- * @uaddr: user address of the section (the two user kinds)
+ * @uaddr: user address of the section (the user kinds)
  * @size: bytes readable from the start; may exceed the section proper
  *        (a PT_GNU_SFRAME segment can be padded)
+ * @remote: the task whose memory SFRAME_READER_REMOTE reads (opaque here)
  */
 struct sfu_sframe_reader {
 	enum sfu_sframe_reader_kind kind;
 	const u8 *buf;
 	unsigned long uaddr;
 	u64 size;
+	const void *remote;
 };
 
 /**
@@ -64,6 +67,19 @@ int sfu_sframe_user_read(unsigned long uaddr, void *dst, size_t len);
 int sfu_sframe_user_read_nofault(unsigned long uaddr, void *dst, size_t len);
 
 /**
+ * sfu_sframe_remote_read() - copy from another task's user memory
+ * @remote: the task (a struct task_struct in the kernel)
+ * @uaddr: user address in its mm
+ * @dst: kernel destination
+ * @len: bytes
+ *
+ * Provided by the kernel side of the module (a stub in the userspace tools).
+ *
+ * Return: 0, or -SFRAME_E_FAULT if any byte could not be read.
+ */
+int sfu_sframe_remote_read(const void *remote, unsigned long uaddr, void *dst, size_t len);
+
+/**
  * sfu_sframe_read() - copy @len bytes at section offset @off
  * @r: the section
  * @off: offset from the start of the section
@@ -87,6 +103,8 @@ static inline int sfu_sframe_read(const struct sfu_sframe_reader *r, u64 off, vo
 		return sfu_sframe_user_read(r->uaddr + off, dst, len);
 	case SFRAME_READER_USER_NOFAULT:
 		return sfu_sframe_user_read_nofault(r->uaddr + off, dst, len);
+	case SFRAME_READER_REMOTE:
+		return sfu_sframe_remote_read(r->remote, r->uaddr + off, dst, len);
 	}
 	return -SFRAME_E_FAULT;
 }
@@ -122,6 +140,8 @@ static __always_inline int sfu_sframe_read_ptr(const struct sfu_sframe_reader *r
 		return sfu_sframe_user_read(r->uaddr + off, tmp, len);
 	if (r->kind == SFRAME_READER_USER_NOFAULT)
 		return sfu_sframe_user_read_nofault(r->uaddr + off, tmp, len);
+	if (r->kind == SFRAME_READER_REMOTE)
+		return sfu_sframe_remote_read(r->remote, r->uaddr + off, tmp, len);
 	return -SFRAME_E_FAULT;
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The userspace tools only read sections from buffers: the two user-memory
+ * The userspace tools only read sections from buffers: the user-memory
  * readers that the kernel module provides fail here.  The FRE index lives
  * in malloc() memory.
  */
@@ -36,6 +36,24 @@ int sfu_sframe_user_read(unsigned long uaddr, void *dst, size_t len)
  */
 int sfu_sframe_user_read_nofault(unsigned long uaddr, void *dst, size_t len)
 {
+	(void)uaddr;
+	(void)dst;
+	(void)len;
+	return -SFRAME_E_FAULT;
+}
+
+/**
+ * sfu_sframe_remote_read() - userspace stub, always fails
+ * @remote: unused
+ * @uaddr: unused
+ * @dst: unused
+ * @len: unused
+ *
+ * Return: -SFRAME_E_FAULT.
+ */
+int sfu_sframe_remote_read(const void *remote, unsigned long uaddr, void *dst, size_t len)
+{
+	(void)remote;
 	(void)uaddr;
 	(void)dst;
 	(void)len;

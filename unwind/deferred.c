@@ -313,11 +313,8 @@ static void sfu_df_run(struct sfu_deferred_task *t)
 	atomic_long_set(&t->state, (state & ~SFU_DF_QUEUED) | SFU_DF_RUNNING);
 	sfu_df_unlock(t, flags);
 
-	/*
-	 * From exit_task_work(): the mm is gone, and so is the slot's use; or
-	 * cancelled at unload, in the unloading task.
-	 */
-	if ((current->flags & PF_EXITING) || sfu_task_work_cancelled()) {
+	/* From exit_task_work(): the mm is gone, and so is the slot's use. */
+	if (current->flags & PF_EXITING) {
 		sfu_df_drop(t, SFU_DF_dropped_exit);
 		sfu_df_release(t);
 		return;

@@ -25,7 +25,9 @@ enum sfu_text {
  * it on a return there: the page-table entry that maps it.  The walk is
  * GUP-fast's and perf's (perf_get_page_size()): lockless, with interrupts
  * disabled, which keeps the tables from being freed under it; so it works
- * in any context, NMI included, and costs a few loads.  A page that is not
+ * in any context, NMI included, and costs a few loads.  @mm may be another
+ * task's, whose users the caller holds: its page tables are freed the same
+ * way, after every CPU has had interrupts enabled.  A page that is not
  * present cannot be judged (SFU_TEXT_UNKNOWN); nor can a PUD leaf (1 GB
  * hugetlb, never user text in practice).
  */
@@ -85,14 +87,14 @@ static int sfu_check_ra(struct sfu_unwind_state *st, unsigned long ra, bool scan
 	int text, reason;
 	u8 byte;
 
-	text = sfu_user_text(current->mm, ra - 1);
+	text = sfu_user_text(st->mm, ra - 1);
 	if (scan && text != SFU_TEXT_YES)
 		return SFU_STOP_RA_NOT_TEXT;
 	if (text == SFU_TEXT_UNKNOWN && !(st->flags & SFU_UNWIND_NOFAULT)) {
 		/* Nothing readable is mapped there: no text either. */
 		if (sfu_unwind_read(st, ra - 1, &byte, 1))
 			return SFU_STOP_RA_NOT_TEXT;
-		text = sfu_user_text(current->mm, ra - 1);
+		text = sfu_user_text(st->mm, ra - 1);
 	}
 	if (text == SFU_TEXT_NO)
 		return SFU_STOP_RA_NOT_TEXT;

@@ -58,21 +58,27 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_unwind_depth_limit);
 
 /**
  * sfu_unwind_read() - read user memory the way this unwind may
- * @st: the unwind (its SFU_UNWIND_NOFAULT flag decides)
- * @addr: user address in the current mm
+ * @st: the unwind (its SFU_UNWIND_NOFAULT flag and its task decide)
+ * @addr: user address in the unwind's mm
  * @dst: kernel destination
  * @len: bytes
  *
  * A faultable unwind tries a no-fault read first: it gives the same bytes
  * when the pages are present, the common case, and skips what a read that
  * may sleep costs (might_fault() and its debugging checks).  Before a read
- * that may sleep it leaves the RCU read-side section of its lookups.
+ * that may sleep it leaves the RCU read-side section of its lookups.  An
+ * unwind of another task reads its memory with access_process_vm() only.
  *
  * Return: 0, or -EFAULT.
  */
 int sfu_unwind_read(const struct sfu_unwind_state *st, unsigned long addr, void *dst,
 		    size_t len)
 {
+	if (unlikely(st->task)) {
+		if (st->rows)
+			sfu_lookup_end(st->rows);
+		return sfu_remote_read(st->task, addr, dst, len);
+	}
 	if (!copy_from_user_nofault(dst, (const void __user *)addr, len))
 		return 0;
 	if (st->flags & SFU_UNWIND_NOFAULT)
@@ -141,7 +147,7 @@ static noinline int sfu_read_words_slow(const struct sfu_unwind_state *st, unsig
 static int sfu_read_words(const struct sfu_unwind_state *st, unsigned long addr,
 			  unsigned long *words, unsigned int n)
 {
-	if (st->ws == sizeof(unsigned long) && sfu_get_user_words(addr, words, n))
+	if (st->ws == sizeof(unsigned long) && !st->task && sfu_get_user_words(addr, words, n))
 		return 0;
 	return sfu_read_words_slow(st, addr, words, n);
 }
@@ -563,20 +569,27 @@ static void sfu_unwind_stop(struct sfu_unwind_state *st, int reason)
 	st->stop = reason;
 }
 
-static void sfu_unwind_start(struct sfu_unwind_state *st, struct pt_regs *regs,
-			     unsigned int flags, struct sfu_lookup *rows)
+/* @task: NULL for current, whose mm is @mm. */
+static void sfu_unwind_start(struct sfu_unwind_state *st, struct task_struct *task,
+			     struct mm_struct *mm, struct pt_regs *regs, unsigned int flags,
+			     struct sfu_lookup *rows)
 {
 	int reason;
 
 	memset(st, 0, sizeof(*st));
 	st->flags = flags;
 	st->rows = rows;
-	sfu_lookup_begin(rows, current->mm);
+	st->mm = mm;
+	st->task = task;
+	if (task)
+		sfu_lookup_begin_remote(rows, task, mm);
+	else
+		sfu_lookup_begin(rows, mm);
 	st->regs = regs;
 	st->topmost = true;
 	st->sp_exact = true;
 	st->method = SFU_FRAME_REGS;
-	if (!regs || !current->mm) {
+	if (!regs || !mm) {
 		sfu_unwind_stop(st, SFU_STOP_NOT_USER);
 		return;
 	}
@@ -672,6 +685,35 @@ static void sfu_unwind_account(const struct sfu_unwind_state *st, const unsigned
 		*stop_reason = st->stop;
 }
 
+/* The walk of sfu_unwind_user_regs() and sfu_unwind_task_regs(). */
+static int sfu_unwind_frames(struct task_struct *task, struct mm_struct *mm,
+			     struct pt_regs *regs, struct sfu_frame *frames, unsigned int max,
+			     unsigned int flags, int *stop_reason)
+{
+	unsigned long by_method[SFU_FRAME_SIGNAL + 1] = {};
+	struct sfu_unwind_scratch scratch;
+	struct sfu_unwind_state st;
+	struct sfu_lookup rows;
+	unsigned int nr = 0, limit;
+
+	limit = min(max, sfu_unwind_depth_limit());
+	sfu_unwind_start(&st, task, mm, regs, flags, &rows);
+	while (!st.done) {
+		struct sfu_frame *f = &frames[nr++];
+
+		f->ip = st.ip;
+		f->method = st.method;
+		f->reserved = 0;
+		by_method[st.method]++;
+		f->cfa = sfu_unwind_next(&st, &scratch);
+		if (!st.done && nr == limit)
+			sfu_unwind_stop(&st, SFU_STOP_DEPTH);
+	}
+	sfu_lookup_end(&rows);
+	sfu_unwind_account(&st, by_method, stop_reason);
+	return nr;
+}
+
 /**
  * sfu_unwind_user_regs() - unwind the current task's user stack from @regs
  * @regs: user registers of the topmost frame (normally task_pt_regs())
@@ -697,36 +739,48 @@ static void sfu_unwind_account(const struct sfu_unwind_state *st, const unsigned
 int sfu_unwind_user_regs(struct pt_regs *regs, struct sfu_frame *frames, unsigned int max,
 			 unsigned int flags, int *stop_reason)
 {
-	unsigned long by_method[SFU_FRAME_SIGNAL + 1] = {};
-	struct sfu_unwind_scratch scratch;
-	struct sfu_unwind_state st;
-	struct sfu_lookup rows;
-	unsigned int nr = 0, limit;
-
 	if (!frames || !max || (flags & ~SFU_UNWIND_ALL_FLAGS))
 		return -EINVAL;
 	/* A caller that cannot fault gets no-fault reads whatever it asked. */
 	if (!sfu_caller_may_fault())
 		flags |= SFU_UNWIND_NOFAULT;
-	limit = min(max, sfu_unwind_depth_limit());
-
-	sfu_unwind_start(&st, regs, flags, &rows);
-	while (!st.done) {
-		struct sfu_frame *f = &frames[nr++];
-
-		f->ip = st.ip;
-		f->method = st.method;
-		f->reserved = 0;
-		by_method[st.method]++;
-		f->cfa = sfu_unwind_next(&st, &scratch);
-		if (!st.done && nr == limit)
-			sfu_unwind_stop(&st, SFU_STOP_DEPTH);
-	}
-	sfu_lookup_end(&rows);
-	sfu_unwind_account(&st, by_method, stop_reason);
-	return nr;
+	return sfu_unwind_frames(NULL, current->mm, regs, frames, max, flags, stop_reason);
 }
 EXPORT_SYMBOL_NS_GPL(sfu_unwind_user_regs, SFU_NS);
+
+/**
+ * sfu_unwind_task_regs() - unwind another task's user stack from @regs
+ * @task: the task, which must not run during the walk (blocked, stopped,
+ *	or preempted); the caller holds a reference to it
+ * @mm: @task's mm, whose users the caller holds (mmget())
+ * @regs: @task's user registers (task_pt_regs(@task))
+ * @frames: where to store the frames, innermost first
+ * @max: capacity of @frames (also bounded by the max_depth parameter)
+ * @flags: SFU_UNWIND_NO_SFRAME, SFU_UNWIND_NO_FP (SFU_UNWIND_NOFAULT is
+ *	refused: every read may sleep)
+ * @stop_reason: if not NULL, set to the enum sfu_stop_reason
+ *
+ * Every read of @task's memory (stack, code, sections without a kernel
+ * copy) goes through access_process_vm() without FOLL_FORCE; lookups use
+ * @mm's registry.  Nothing of @task changes.  If @task ran meanwhile the
+ * frames describe no single moment: the caller checks that it did not
+ * (its context-switch counts) and discards them if it did.
+ *
+ * Context: process context that may sleep, never on the current task.
+ * Return: the number of frames stored, or -EINVAL for @max 0, a NULL
+ * @frames, unknown flags or a caller that cannot sleep.
+ */
+int sfu_unwind_task_regs(struct task_struct *task, struct mm_struct *mm, struct pt_regs *regs,
+			 struct sfu_frame *frames, unsigned int max, unsigned int flags,
+			 int *stop_reason)
+{
+	if (!frames || !max || (flags & ~(SFU_UNWIND_NO_SFRAME | SFU_UNWIND_NO_FP)) ||
+	    !task || task == current || !sfu_caller_may_fault())
+		return -EINVAL;
+	might_sleep();
+	return sfu_unwind_frames(task, mm, regs, frames, max, flags, stop_reason);
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_unwind_task_regs);
 
 /**
  * sfu_unwind_user_walk() - unwind from @regs, handing each frame to @consume
@@ -764,7 +818,7 @@ int sfu_unwind_user_walk(struct pt_regs *regs, sfu_unwind_consume_fn consume, vo
 		flags |= SFU_UNWIND_NOFAULT;
 	limit = sfu_unwind_depth_limit();
 
-	sfu_unwind_start(&st, regs, flags, &rows);
+	sfu_unwind_start(&st, NULL, current->mm, regs, flags, &rows);
 	while (!st.done) {
 		nr++;
 		by_method[st.method]++;

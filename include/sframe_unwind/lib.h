@@ -2,7 +2,7 @@
 /*
  * lib/: the helpers every layer of the module may use, and which call no
  * layer: the debugfs directory, per-CPU counters, tracepoints by name and
- * counted task_work (task_work.h).
+ * counted task_work (task_work.h), reads of another task's memory.
  */
 #ifndef _SFRAME_UNWIND_LIB_H
 #define _SFRAME_UNWIND_LIB_H
@@ -16,6 +16,7 @@
 #define SFU_VERSION "0.1.0"
 
 struct dentry;
+struct task_struct;
 struct tracepoint;
 
 struct dentry *sfu_debugfs_file(const char *name, umode_t mode, void *data,
@@ -25,6 +26,8 @@ int sfu_debugfs_init(void);
 void sfu_debugfs_exit(void);
 
 struct tracepoint *sfu_tracepoint_find(const char *name);
+
+int sfu_remote_read(struct task_struct *task, unsigned long addr, void *dst, size_t len);
 
 /**
  * sfu_percpu_sum() - one counter of a per-CPU array, summed over CPUs

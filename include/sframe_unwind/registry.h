@@ -40,16 +40,21 @@ struct sfu_lookup_counts {
 /**
  * struct sfu_lookup - state shared by a series of lookups (one unwind)
  * @mm: the mm looked up in
+ * @task: the task whose memory a section without a kernel copy is read
+ *        from when @mm is not the current one (sfu_lookup_begin_remote()),
+ *        else NULL
  * @smm: its registry, once found
  * @section: the section the last lookup found, valid while @rcu
  * @rcu: the cache is inside an RCU read-side section
  * @counts: what the lookups count, added to the stats on release
  *
- * Opaque to callers: sfu_lookup_begin(), sfu_lookup_rules(),
+ * Opaque to callers: sfu_lookup_begin() or sfu_lookup_begin_remote(),
+ * sfu_lookup_rules(),
  * sfu_lookup_end().
  */
 struct sfu_lookup {
 	struct mm_struct *mm;
+	struct task_struct *task;
 	struct sfu_mm *smm;
 	const struct sfu_section *section;
 	bool rcu;
@@ -77,6 +82,8 @@ void sfu_registry_exit(void);
 int sfu_find_rules(struct mm_struct *mm, unsigned long pc, bool nofault,
 		   struct sfu_frame_rules *rules);
 void sfu_lookup_begin(struct sfu_lookup *c, struct mm_struct *mm);
+void sfu_lookup_begin_remote(struct sfu_lookup *c, struct task_struct *task,
+			     struct mm_struct *mm);
 int sfu_lookup_rules(struct sfu_lookup *c, unsigned long pc, bool nofault,
 		     struct sfu_frame_rules *rules);
 void sfu_lookup_end(struct sfu_lookup *c);

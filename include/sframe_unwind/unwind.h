@@ -2,11 +2,12 @@
 /*
  * Generic user-space stack unwinder.
  *
- * Walks the user stack of the current task one frame at a time.  For each
- * frame it asks the registry for the rules that cover the frame's PC
- * (struct sfu_frame_rules, format-neutral: the unwinder never sees an
- * SFrame row), and one common step computes the CFA, the caller's return
- * address and frame pointer from them.  Code the registry has no rules for
+ * Walks the user stack of the current task one frame at a time (or, from
+ * process context, that of another task that is not running:
+ * sfu_unwind_task_regs()).  For each frame it asks the registry for the
+ * rules that cover the frame's PC (struct sfu_frame_rules, format-neutral:
+ * the unwinder never sees an SFrame row), and one common step computes the
+ * CFA, the caller's return address and frame pointer from them.  Code the registry has no rules for
  * falls back to the frame-pointer chain when the caller allows it.  Every step
  * is checked (the CFA moves up the stack, stays aligned and in user space,
  * the return address is a user address, the depth is bounded), and any
@@ -28,8 +29,10 @@
 #include "uapi/sframe_unwind.h"
 #include "sframe_unwind/rules.h"
 
+struct mm_struct;
 struct pt_regs;
 struct sfu_lookup;
+struct task_struct;
 
 /**
  * struct sfu_unwind_state - the frame being unwound
@@ -55,6 +58,9 @@ struct sfu_lookup;
  * @rows: the lookups of this unwind (sfu_lookup_rules()), which hold
  *        the RCU read lock between frames: released before any read that
  *        may sleep
+ * @mm: the address space of the stack: current's, or @task's
+ * @task: the task unwound from another one (sfu_unwind_task_regs()), whose
+ *        memory is read with access_process_vm(); NULL for current
  */
 struct sfu_unwind_state {
 	unsigned long ip;
@@ -73,6 +79,8 @@ struct sfu_unwind_state {
 	u8 method;
 	u8 tracked_known;
 	struct sfu_lookup *rows;
+	struct mm_struct *mm;
+	struct task_struct *task;
 	unsigned long tracked[SFU_MAX_SAVED_RULES];
 };
 
@@ -93,6 +101,9 @@ int sfu_unwind_user(struct sfu_frame *frames, unsigned int max, unsigned int fla
 		    int *stop_reason);
 int sfu_unwind_user_regs(struct pt_regs *regs, struct sfu_frame *frames,
 			 unsigned int max, unsigned int flags, int *stop_reason);
+int sfu_unwind_task_regs(struct task_struct *task, struct mm_struct *mm, struct pt_regs *regs,
+			 struct sfu_frame *frames, unsigned int max, unsigned int flags,
+			 int *stop_reason);
 int sfu_unwind_user_walk(struct pt_regs *regs, sfu_unwind_consume_fn consume, void *cookie,
 			 unsigned int flags, int *stop_reason);
 unsigned int sfu_unwind_depth_limit(void);

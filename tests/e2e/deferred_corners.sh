@@ -9,9 +9,10 @@
 #   exec    a request made at execve() is dropped as dropped_exec
 #   fork    a request made at clone() is delivered once, to the parent
 #   signal  a request pending while a signal handler is set up is delivered
-#   unload  rmmod succeeds while a task that sleeps in nanosleep still has
-#           a request pending (it lets it run, or cancels it: lib/task_work.c),
-#           then the module loads again
+#   unload  rmmod fails at once while a task that sleeps in nanosleep still
+#           has a request pending (its task_work holds a module reference:
+#           lib/task_work.c), and succeeds once the task has run it; then
+#           the module loads again
 #
 # and at the end every request is accounted for: requests = rejected_* +
 # already + delivered + dropped_*.
@@ -118,9 +119,10 @@ else
 fi
 
 # unload: a process asleep for 6 s with a request pending (made at every
-# system call entry of its own, the last one nanosleep); rmmod must
-# succeed.  The request counts once the process sleeps in
-# sleep(1): before, its start-up's system calls each end their requests.
+# system call entry of its own, the last one nanosleep); rmmod must fail
+# at once, then succeed once the process has woken and run its request.
+# The request counts once the process sleeps in sleep(1): before, its
+# start-up's system calls each end their requests.
 h=$(hits)
 sh -c "echo 'sys_enter pid='\$\$ > $d/trigger; exec sleep 6" &
 pid=$!
@@ -137,13 +139,20 @@ while [ $i -lt 100 ]; do
 	i=$((i + 1))
 done
 t0=$(date +%s)
-if rmmod sframe_unwind; then
-	echo "ok unload: rmmod with $pending task_work pending took $(( $(date +%s) - t0 )) s"
-else
-	echo "FAILED: rmmod with a request pending"
+if rmmod sframe_unwind 2> /dev/null; then
+	echo "FAILED: rmmod succeeded with $pending task_work pending"
 	fail=1
+elif [ $(( $(date +%s) - t0 )) -gt 20 ]; then
+	echo "FAILED: rmmod with a request pending took $(( $(date +%s) - t0 )) s to fail"
+	fail=1
+else
+	echo "ok unload: rmmod with $pending task_work pending refused at once"
 fi
 wait $pid
+if [ -e /sys/module/sframe_unwind ] && ! rmmod sframe_unwind; then
+	echo "FAILED: rmmod after the request ran"
+	fail=1
+fi
 [ -e /sys/module/sframe_unwind ] || insmod "$SFU_MODULE_DIR/sframe_unwind.ko" || {
 	echo "FAILED: insmod after the unload"
 	fail=1

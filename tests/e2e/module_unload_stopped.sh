@@ -1,46 +1,100 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Unload is bounded, whatever unprivileged users leave behind: a stopped
-# child of uid 65534 holds an SFU_IOC_UNWIND_TASK request (a task_work
-# that runs module code) and keeps it queued, stopped, while rmmod runs.
-# rmmod must finish within 20 s (it cancels the request), and the module
-# must load again; vm-run's kernel-log check catches any warning, leak or
-# use after free.
+# Unload is bounded, whatever unprivileged users leave behind, and never
+# calls a kernel function found by name.  A stopped child of uid 65534 is
+# unwound where it stopped (nothing queued); then, with the module made to
+# queue (remote_queue_always, as for a running target), it holds an
+# SFU_IOC_UNWIND_TASK request (a task_work that runs module code) and
+# keeps it queued, stopped.  rmmod must fail at once (the request holds a
+# module reference: in use, within 20 s under TCG) without cancelling: a
+# kprobe on the kernel's task_work_cancel_match() must never fire, where
+# unload used to call it through a pointer found by name (an indirect call
+# that IBT forbids).  Once the child is let go (killed: its task_work runs
+# at exit), rmmod succeeds within 20 s and the module loads again;
+# vm-run's kernel-log check catches any warning, leak or use after free.
 set -eu
 . ./unwind-lib
 ko=$SFU_MODULE_DIR/sframe_unwind.ko
 d=/sys/kernel/debug/sframe_unwind
 release=/tmp/unload-stopped.release
 out=/tmp/unload-stopped.out
-rm -f $release
+tr=/sys/kernel/tracing
+[ -d $tr/events ] || tr=/sys/kernel/debug/tracing
+rm -f $release $release.queue
 ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+wait_line() { # prefix
+	i=0
+	until grep -q "^$1 " $out; do
+		i=$((i + 1))
+		if [ $i -gt 300 ] || ! kill -0 $holder 2>/dev/null; then
+			cat $out
+			echo "module_unload_stopped: no '$1' line"
+			exit 1
+		fi
+		sleep 0.1
+	done
+}
+
+# A kprobe on the function unload used to call: it must never fire.
+probe=
+if [ -w $tr/kprobe_events ] && echo 'p:sfu_cancel task_work_cancel_match' >> $tr/kprobe_events; then
+	echo 1 > $tr/events/kprobes/sfu_cancel/enable
+	probe=$tr/events/kprobes/sfu_cancel
+else
+	echo "no kprobe events: task_work_cancel_match() is not watched"
+fi
+hits() { awk '$1 == "sfu_cancel" { print $2 }' $tr/kprobe_profile; }
 
 "$check" hold $release > $out 2>&1 &
 holder=$!
-i=0
-until grep -q '^held ' $out; do
-	i=$((i + 1))
-	if [ $i -gt 300 ] || ! kill -0 $holder 2>/dev/null; then
-		cat $out
-		echo "module_unload_stopped: no request held"
-		exit 1
-	fi
-	sleep 0.1
-done
+wait_line unwound
+echo "a stopped child unwound where it stopped"
+[ "$(awk '$1 == "remote_pending" { print $2 }' $d/device_stats)" = 0 ] ||
+	{ echo "module_unload_stopped: a request is queued on the stopped child"; fail=1; }
+echo 1 > $d/remote_queue_always
+touch $release.queue
+wait_line held
+echo 0 > $d/remote_queue_always
 [ "$(awk '$1 == "remote_pending" { print $2 }' $d/device_stats)" -ge 1 ] ||
-	{ echo "module_unload_stopped: the request is not pending"; fail=1; }
+	{ echo "module_unload_stopped: the request is not pending"; cat $out; fail=1; }
 
 t0=$(ms)
-rmmod sframe_unwind || { echo "module_unload_stopped: rmmod failed"; fail=1; }
+if rmmod sframe_unwind 2> /tmp/unload-stopped.err; then
+	echo "module_unload_stopped: rmmod succeeded with a request queued"
+	fail=1
+else
+	echo "rmmod refused: $(cat /tmp/unload-stopped.err)"
+fi
 t=$(( $(ms) - t0 ))
 echo "rmmod took $t ms with a stopped task holding a request"
 [ $t -lt 20000 ] || { echo "module_unload_stopped: rmmod took $t ms"; fail=1; }
-dmesg | grep -q 'cancelled [0-9]* pending task_work' ||
-	{ echo "module_unload_stopped: the request was not cancelled"; fail=1; }
+! dmesg | grep -q 'cancelled [0-9]* pending task_work' ||
+	{ echo "module_unload_stopped: unload cancelled task_work"; fail=1; }
 
-# The child is let go (and killed) with the module gone: nothing of it runs.
+# The child is let go (killed): its request ends at its exit, and with it
+# the module reference.
 touch $release
 wait $holder || { echo "module_unload_stopped: the holder failed"; fail=1; }
-insmod "$ko" || { echo "module_unload_stopped: insmod failed"; exit 1; }
+rm -f $release $release.queue
+t0=$(ms)
+while [ -e /sys/module/sframe_unwind ] && [ $(( $(ms) - t0 )) -lt 20000 ]; do
+	rmmod sframe_unwind 2> /dev/null || sleep 0.2
+done
+t=$(( $(ms) - t0 ))
+if [ -e /sys/module/sframe_unwind ]; then
+	echo "module_unload_stopped: rmmod still refused $t ms after the child died"
+	fail=1
+else
+	echo "rmmod took $t ms after the child died"
+fi
+if [ -n "$probe" ]; then
+	n=$(hits)
+	echo 0 > $probe/enable
+	echo '-:sfu_cancel' >> $tr/kprobe_events
+	echo "task_work_cancel_match() called $n times"
+	[ "$n" = 0 ] || { echo "module_unload_stopped: unload called task_work_cancel_match()"; fail=1; }
+fi
+[ -e /sys/module/sframe_unwind ] || insmod "$ko" ||
+	{ echo "module_unload_stopped: insmod failed"; exit 1; }
 exit $fail

@@ -83,6 +83,7 @@ static const char *const stop_names[] = {
 #define MAX_FRAMES	64
 #define DEVICE		"/dev/sframe_unwind"
 #define STATS		"/sys/kernel/debug/sframe_unwind/device_stats"
+#define QUEUE_ALWAYS	"/sys/kernel/debug/sframe_unwind/remote_queue_always"
 
 static const char *prog_name = "sfu-stack-check";
 static int failures;
@@ -447,6 +448,19 @@ static int remote_pending(void)
 	return n;
 }
 
+/*
+ * Whether the module queues every request on its target, as it does for a
+ * running one, instead of unwinding a target off the CPU itself: for the
+ * tests of the queued path (caps, waits, exec and exit while queued).
+ */
+static void queue_always(int on)
+{
+	FILE *f = fopen(QUEUE_ALWAYS, "w");
+
+	if (!f || fputs(on ? "1\n" : "0\n", f) < 0 || fclose(f))
+		die("cannot write " QUEUE_ALWAYS);
+}
+
 static void wait_pending(int want)
 {
 	int i;
@@ -628,12 +642,11 @@ static void wait_exec_stop(pid_t pid)
 
 /*
  * Unwind @t where it is: spinning (@bp 0), or at @bp, reached by a
- * breakpoint: the request must be queued while the target is still
- * stopped there, and it runs when the target is let go.
+ * breakpoint: stopped there by its tracer, it is unwound at once, from
+ * here, with nothing queued on it.
  */
 static void unwind_target(struct target *t, uint64_t bp, struct unwind_req *r)
 {
-	pthread_t th;
 	int before;
 
 	r->pid = t->pid;
@@ -654,13 +667,12 @@ static void unwind_target(struct target *t, uint64_t bp, struct unwind_req *r)
 	}
 	run_to(t->pid, bp);
 	before = remote_pending();
-	if (pthread_create(&th, NULL, unwind_thread, r))
-		die("pthread_create failed");
-	wait_pending(before + 1);
+	unwind_run(r, SFU_IOC_UNWIND_TASK);
+	if (remote_pending() != before)
+		fail("a request was queued on a target stopped by its tracer");
+	snapshot_exec_maps(t->pid);
 	if (ptrace(PTRACE_DETACH, t->pid, 0, 0))
 		die("PTRACE_DETACH: %s", strerror(errno));
-	pthread_join(th, NULL);
-	snapshot_exec_maps(t->pid);
 }
 
 /* ---- checks ------------------------------------------------------------- */
@@ -1009,20 +1021,27 @@ static int cmd_uselib(const struct options *o, const char *bin)
 
 /* ---- a stopped child holding a request -------------------------------- */
 
+static const char *err_name(int err);
+
 /*
  * What any user can do: stop its own child and ask for its stack.  The
+ * child is unwound where it stopped, nothing queued on it.  Then the same
+ * with the module made to queue the request (remote_queue_always, set as
+ * root once "unwound PID" is printed, then @release.queue created): the
  * wait times out (the child runs nothing while stopped) and the request
- * stays queued on the child; the device is closed, so nothing pins the
- * module.  Prints "held PID" and keeps the child stopped until @release
- * exists (at most 100 s).
+ * stays queued on the child; the device is closed, so only the request
+ * pins the module.  Prints "held PID" and keeps the child stopped until
+ * @release exists (at most 100 s).
  */
 static int cmd_hold(const char *release)
 {
 	struct sfu_frame frames[MAX_FRAMES];
 	struct sfu_unwind u = { .frames = (uintptr_t)frames, .max = MAX_FRAMES };
 	int fd, mem, status, err, i;
+	char queue_file[PATH_MAX];
 	pid_t child;
 
+	queue_always(0);
 	if (getuid() == 0 && (setgroups(0, NULL) || setgid(65534) || setuid(65534)))
 		die("cannot become uid 65534: %s", strerror(errno));
 	/* setuid() made it undumpable: its own child is readable by it again. */
@@ -1043,6 +1062,18 @@ static int cmd_hold(const char *release)
 	u.pid = child;
 	u.flags = SFU_UNWIND_MEM_FD;
 	u.mem_fd = mem;
+	phase = "unwinding the stopped child";
+	err = ioctl(fd, SFU_IOC_UNWIND_TASK, &u) ? errno : 0;
+	if (err || !u.nr) {
+		kill(child, SIGKILL);
+		die("unwind of a stopped child: %s, %u frames", err_name(err), u.nr);
+	}
+	/* Root (the shell) sets remote_queue_always, then creates @release.queue. */
+	printf("unwound %d\n", child);
+	fflush(stdout);
+	snprintf(queue_file, sizeof(queue_file), "%s.queue", release);
+	for (i = 0; i < 300 && access(queue_file, F_OK); i++)
+		usleep(100000);
 	phase = "waiting for the stopped child's unwind";
 	err = ioctl(fd, SFU_IOC_UNWIND_TASK, &u) ? errno : 0;
 	close(mem);
@@ -1211,12 +1242,23 @@ static int cmd_edges(const char *bin)
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		fail("another user's unwind was not refused with EPERM (status %#x)", status);
 
-	/* A stopped target never runs the request: the waiter times out. */
+	/* A stopped target is unwound where it stopped, nothing queued on it. */
 	kill(t.pid, SIGSTOP);
 	waitpid(t.pid, &status, WUNTRACED);
 	r.pid = t.pid;
+	before = remote_pending();
+	if (unwind_run(&r, SFU_IOC_UNWIND_TASK) || !r.u.nr)
+		fail("stopped target: %s, %u frames", err_name(r.err), r.u.nr);
+	if (remote_pending() != before)
+		fail("stopped target: %d requests queued, want %d", remote_pending(), before);
+
+	/*
+	 * The queued path from here on: were the target running, it would
+	 * serve the request; stopped, it never does, and the waiter times out.
+	 */
+	queue_always(1);
 	if (unwind_run(&r, SFU_IOC_UNWIND_TASK) != ETIMEDOUT)
-		fail("stopped target: %s, want ETIMEDOUT", strerror(r.err));
+		fail("stopped target, queued: %s, want ETIMEDOUT", strerror(r.err));
 
 	/*
 	 * A waiter interrupted by a signal returns EINTR.  It asks for what
@@ -1266,6 +1308,7 @@ static int cmd_edges(const char *bin)
 		fail("%d requests still queued after the target died", remote_pending());
 
 	edge_exec();
+	queue_always(0);
 	return failures ? 1 : 0;
 }
 
@@ -1685,6 +1728,8 @@ static int cmd_flood(const char *bin)
 	char pid[32];
 	pid_t c;
 
+	/* What is left queued on a stopped target, were it running: see edges. */
+	queue_always(1);
 	start_spinner(&t, bin, 0);
 	stop_target(t.pid);
 
@@ -1725,6 +1770,7 @@ static int cmd_flood(const char *bin)
 	if (!memcg) {
 		printf("no memory cgroup controller: nobody's flood runs in no cgroup\n");
 		flood_nobody(bin, "nobody's flood");
+		queue_always(0);
 		return failures ? 1 : 0;
 	}
 	rmdir(FLOOD_CGROUP);
@@ -1742,6 +1788,7 @@ static int cmd_flood(const char *bin)
 	if (after_mem >= 0 && after_mem >= 50LL << 20)
 		fail("the cgroup reached its 50 MB limit");
 	rmdir(FLOOD_CGROUP);
+	queue_always(0);
 	return failures ? 1 : 0;
 }
 

@@ -24,8 +24,9 @@
  *                               everyone else: registration floods from
  *                               several processes (beyond the per-mm and
  *                               per-user limits) and remote unwinds of its
- *                               own stopped children, left queued on them
- *                               (interrupted waits) across module unloads,
+ *                               own stopped children (unwound where they
+ *                               stopped, or, caught running, left queued:
+ *                               interrupted waits) across module unloads,
  *                               and unload attempts of its own (EPERM)
  *   stressor victim SECONDS     another unprivileged user (uid 65533) that
  *                               registers its own section and unwinds
@@ -734,9 +735,10 @@ static int flooder(const struct own *o, double end)
 }
 
 /*
- * Ask a stopped child to unwind itself and stop waiting at once (a
- * signal interrupts the wait): the request stays queued on the child,
- * which runs nothing until it is continued.
+ * Unwind a stopped child, and stop waiting at once (a signal interrupts
+ * the wait): the module unwinds a stopped child from here; one caught
+ * running keeps the request queued until it returns to user space.
+ * Counted either way.
  */
 static int queue_on_stopped(pid_t child, unsigned long *queued)
 {
