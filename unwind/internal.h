@@ -119,4 +119,9 @@ void sfu_deferred_kunit_detach(void);
 void sfu_deferred_kunit_run(struct callback_head *work);
 void sfu_deferred_kunit_forget(void);
 
+/* read.c */
+struct sfu_unwind_state;
+int sfu_unwind_read_words_slow(const struct sfu_unwind_state *st, unsigned long addr,
+			       unsigned long *words, unsigned int n);
+
 #endif /* _SFU_UNWIND_INTERNAL_H */

@@ -56,40 +56,6 @@ unsigned int sfu_unwind_depth_limit(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_unwind_depth_limit);
 
-/**
- * sfu_unwind_read() - read user memory the way this unwind may
- * @st: the unwind (its SFU_UNWIND_NOFAULT flag and its task decide)
- * @addr: user address in the unwind's mm
- * @dst: kernel destination
- * @len: bytes
- *
- * A faultable unwind tries a no-fault read first: it gives the same bytes
- * when the pages are present, the common case, and skips what a read that
- * may sleep costs (might_fault() and its debugging checks).  Before a read
- * that may sleep it leaves the RCU read-side section of its lookups.  An
- * unwind of another task reads its memory with access_process_vm() only.
- *
- * Return: 0, or -EFAULT.
- */
-int sfu_unwind_read(const struct sfu_unwind_state *st, unsigned long addr, void *dst,
-		    size_t len)
-{
-	if (unlikely(st->task)) {
-		if (st->rows)
-			sfu_lookup_end(st->rows);
-		return sfu_remote_read(st->task, addr, dst, len);
-	}
-	if (!copy_from_user_nofault(dst, (const void __user *)addr, len))
-		return 0;
-	if (st->flags & SFU_UNWIND_NOFAULT)
-		return -EFAULT;
-	if (st->rows)
-		sfu_lookup_end(st->rows);
-	if (copy_from_user(dst, (const void __user *)addr, len))
-		return -EFAULT;
-	return 0;
-}
-
 /*
  * @n native words at @addr without faulting: one access check, then one
  * __get_user() each, instead of a copy routine sized for any length.  Not
@@ -117,39 +83,13 @@ fault:
 	return ok;
 }
 
-/*
- * sfu_read_words() through sfu_unwind_read(): compat words, NMI context, a
- * page not present.  Out of line, so that the common case does not zero
- * these buffers on its stack.
- */
-static noinline int sfu_read_words_slow(const struct sfu_unwind_state *st, unsigned long addr,
-					unsigned long *words, unsigned int n)
-{
-	u32 w32[2];
-	u64 w64[2];
-	unsigned int i;
-
-	if (st->ws == sizeof(u32)) {
-		if (sfu_unwind_read(st, addr, w32, n * sizeof(u32)))
-			return SFU_STOP_FAULT;
-		for (i = 0; i < n; i++)
-			words[i] = w32[i];
-		return 0;
-	}
-	if (sfu_unwind_read(st, addr, w64, n * sizeof(u64)))
-		return SFU_STOP_FAULT;
-	for (i = 0; i < n; i++)
-		words[i] = w64[i];
-	return 0;
-}
-
 /* @n (1 or 2) consecutive words of the task's size at @addr. */
 static int sfu_read_words(const struct sfu_unwind_state *st, unsigned long addr,
 			  unsigned long *words, unsigned int n)
 {
 	if (st->ws == sizeof(unsigned long) && !st->task && sfu_get_user_words(addr, words, n))
 		return 0;
-	return sfu_read_words_slow(st, addr, words, n);
+	return sfu_unwind_read_words_slow(st, addr, words, n);
 }
 
 /**
