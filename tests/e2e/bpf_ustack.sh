@@ -297,10 +297,10 @@ if [ -n "$bcc" ]; then
 		i=$((i + 1))
 	done
 	[ $i -lt 600 ] || { echo "FAILED: no callchains while the BCC program samples"; fail=1; }
-	rmmod sframe_unwind || { echo "FAILED: rmmod while the BCC program samples"; exit 1; }
+	"$SFU_TOP/tests/e2e/rmmod-retry" || { echo "FAILED: rmmod while the BCC program samples"; exit 1; }
 	bcc_wait unload
 else
-	rmmod sframe_unwind || { echo "FAILED: rmmod"; exit 1; }
+	"$SFU_TOP/tests/e2e/rmmod-retry" || { echo "FAILED: rmmod"; exit 1; }
 fi
 profile unloaded few
 uprobe unloaded few

@@ -196,7 +196,7 @@ while [ "$(counter walks)" -le $((before + 20)) ] && [ $i -lt 600 ]; do
 done
 [ $i -lt 600 ] || { echo "FAILED: no walks while the event records"; fail=1; }
 kill -STOP $pid
-rmmod sframe_unwind || { echo "FAILED: rmmod with the event on"; kill -9 $pid; exit 1; }
+"$SFU_TOP/tests/e2e/rmmod-retry" || { echo "FAILED: rmmod with the event on"; kill -9 $pid; exit 1; }
 kill -9 $pid
 wait $pid 2> /dev/null
 echo 0 > $ev/enable

@@ -15,7 +15,7 @@ want=$(cat /sys/module/sframe_unwind/version)
 [ "$(cat $d/version)" = "$want" ] || fail "debugfs version '$(cat $d/version)' != '$want'"
 
 for i in 1 2; do
-	rmmod sframe_unwind || fail "rmmod $i failed"
+	"$SFU_TOP/tests/e2e/rmmod-retry" || fail "rmmod $i failed"
 	[ ! -e /sys/module/sframe_unwind ] || fail "still present after rmmod $i"
 	[ ! -e $d ] || fail "debugfs directory left behind after rmmod $i"
 	insmod "$ko" || fail "insmod $i failed"

@@ -115,7 +115,7 @@ while [ "$(counter walks)" -le $((before + 20)) ] && [ $i -lt 600 ]; do
 	i=$((i + 1))
 done
 [ $i -lt 600 ] || { echo "FAILED: no walks while perf samples"; fail=1; }
-rmmod sframe_unwind || { echo "FAILED: rmmod while perf samples"; kill $rec; exit 1; }
+"$SFU_TOP/tests/e2e/rmmod-retry" || { echo "FAILED: rmmod while perf samples"; kill $rec; exit 1; }
 sleep 1
 # chain with 0 iterations spins until killed; perf record then ends too.
 kill $(pgrep -P $rec) 2> /dev/null || kill $rec

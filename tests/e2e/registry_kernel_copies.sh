@@ -42,7 +42,7 @@ size=$(sed -n 's/.* sframe [0-9a-f]*+\([0-9a-f]*\) .* regtest kernel$/\1/p' $d/s
 [ "$(mem kernel_copy_bytes)" = $((base_bytes + 0x$size)) ] ||
 	fail "copy bytes $(mem kernel_copy_bytes), want $base_bytes + 0x$size"
 
-rmmod sframe_unwind || fail "rmmod with copies held failed"
+"$SFU_TOP/tests/e2e/rmmod-retry" || fail "rmmod with copies held failed"
 insmod "$ko" || fail "insmod failed"
 # The load registers the running processes again: one new copy for both.
 await held 2

@@ -19,7 +19,7 @@ $regtest churn 12 "$lib" > /tmp/churn2 &
 b=$!
 for i in 1 2 3; do
 	sleep 2
-	rmmod sframe_unwind || { echo "rmmod $i failed under load"; exit 1; }
+	"$SFU_TOP/tests/e2e/rmmod-retry" || { echo "rmmod $i failed under load"; exit 1; }
 	sleep 1
 	insmod "$ko" || { echo "insmod $i failed under load"; exit 1; }
 done
