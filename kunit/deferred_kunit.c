@@ -2,8 +2,8 @@
 /*
  * KUnit suite for deferred unwinding (unwind/deferred.c): requests, cookies,
  * what makes an entry, several requesters, requests from IRQ context and
- * from callbacks, cancellation with work pending, and task exit with work
- * pending.
+ * from callbacks, cancellation with work pending, task exit with work
+ * pending, and slots held only while an entry is open.
  *
  * A case runs in a kernel thread, which never returns to user space and so
  * never runs task_work: the suite attaches itself as the thread's stand-in
@@ -483,6 +483,27 @@ static void task_exit_with_a_request_pending_drops_it(struct kunit *test)
 	ctx->work = NULL;
 }
 
+static void a_task_holds_a_slot_only_while_an_entry_is_open(struct kunit *test)
+{
+	struct df_ctx *ctx = test->priv;
+	unsigned int used = sfu_df_slots_used();
+	u64 c0 = 0, c1 = 0;
+
+	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_request(&ctx->req[0].work, &c0), 0);
+	KUNIT_EXPECT_EQ(test, sfu_df_slots_used(), used + 1);
+	df_return_to_user(test, ctx);
+	KUNIT_EXPECT_EQ(test, ctx->req[0].calls, 1);
+	/* Served: an idle task holds no slot, which other tasks can take. */
+	KUNIT_EXPECT_EQ(test, sfu_df_slots_used(), used);
+	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_request(&ctx->req[0].work, &c1), 0);
+	KUNIT_EXPECT_NE(test, c1, c0);
+	KUNIT_EXPECT_EQ(test, sfu_df_slots_used(), used + 1);
+	df_return_to_user(test, ctx);
+	KUNIT_EXPECT_EQ(test, ctx->req[0].calls, 2);
+	KUNIT_EXPECT_EQ(test, ctx->req[0].cookie, c1);
+	KUNIT_EXPECT_EQ(test, sfu_df_slots_used(), used);
+}
+
 static void kernel_threads_are_refused(struct kunit *test)
 {
 	struct df_ctx *ctx = test->priv;
@@ -532,6 +553,7 @@ static struct kunit_case sfu_deferred_cases[] = {
 	KUNIT_CASE(fault_in_walks_without_a_callback),
 	KUNIT_CASE(cancel_with_a_request_pending_drops_it),
 	KUNIT_CASE(task_exit_with_a_request_pending_drops_it),
+	KUNIT_CASE(a_task_holds_a_slot_only_while_an_entry_is_open),
 	KUNIT_CASE(kernel_threads_are_refused),
 	KUNIT_CASE(requesters_beyond_the_limit_are_refused),
 	{}

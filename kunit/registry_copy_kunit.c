@@ -4,8 +4,9 @@
  * the per-CPU row cache (registry/rules_cache.c): lookups never read user memory
  * once a section has a copy, every mapping of one file shares one copy,
  * the copy goes with the last section using it, a section beyond
- * max_kernel_bytes reads user memory and finds the same rows, and a row
- * remembered for one copy is never given for another.
+ * max_kernel_bytes reads user memory and finds the same rows, a row
+ * remembered for one copy is never given for another, and a copy's charge
+ * moves to a user still holding it when the user it is charged to lets go.
  *
  * ELF files are built in shmem from real fixtures: one page of ELF header
  * and program headers, then the fixture's address range (its .sframe bytes
@@ -13,6 +14,7 @@
  * registry reads and validates them from the file as it would a library.
  */
 #include <kunit/test.h>
+#include <linux/cred.h>
 #include <linux/elf.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
@@ -806,6 +808,119 @@ static void long_section_without_room_for_its_index_refuses_its_long_function(st
 
 SFU_KUNIT_PARAM_GEN(native_params, sfu_kunit_native_fixture_gen)
 
+/* Credentials of @uid of the initial user namespace: whom a copy is charged to. */
+static const struct cred *uid_cred(struct kunit *test, uid_t uid)
+{
+	struct cred *c = prepare_creds();
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->uid = KUIDT_INIT(uid);
+	c->euid = c->uid;
+	return c;
+}
+
+/**
+ * struct charge_case - a copy made for user a and shared with b and root
+ * @ca: a's credentials
+ * @cb: b's
+ * @a: a's account
+ * @b: b's
+ * @root: root's
+ * @c: the copy, charged to a
+ * @slot: where a file cache would keep it for b
+ */
+struct charge_case {
+	const struct cred *ca, *cb;
+	struct sfu_user *a, *b, *root;
+	struct sfu_sframe_copy *c, *slot;
+};
+
+#define CHARGE_SIZE 4096
+
+static void charge_begin(struct kunit *test, struct charge_case *k)
+{
+	const struct cred *old;
+
+	k->ca = uid_cred(test, 70001);
+	k->cb = uid_cred(test, 70002);
+	k->a = sfu_user_get(k->ca);
+	k->b = sfu_user_get(k->cb);
+	k->root = sfu_user_get(current_cred());
+	KUNIT_ASSERT_TRUE(test, k->a && k->b && k->root);
+	old = override_creds(k->ca);
+	k->c = sfu_copy_alloc(CHARGE_SIZE);
+	revert_creds(old);
+	KUNIT_ASSERT_NOT_NULL(test, k->c);
+	KUNIT_EXPECT_PTR_EQ(test, k->c->user, k->a);
+	KUNIT_EXPECT_EQ(test, sfu_user_copy_bytes(k->a), (long)CHARGE_SIZE);
+	KUNIT_ASSERT_EQ(test, sfu_copy_hold(k->c, k->a), 0);
+	/* Shared through the slot, as the file cache shares a file's copy. */
+	k->slot = NULL;
+	KUNIT_ASSERT_PTR_EQ(test, sfu_copy_set_slot(&k->slot, k->c), k->c);
+	KUNIT_ASSERT_PTR_EQ(test, sfu_copy_get_slot(&k->slot), k->c);
+	KUNIT_ASSERT_EQ(test, sfu_copy_hold(k->c, k->b), 0);
+	KUNIT_EXPECT_EQ(test, sfu_user_copy_bytes(k->b), 0L);
+}
+
+static void charge_end(struct charge_case *k)
+{
+	sfu_copy_clear_slot(&k->slot);
+	sfu_user_put(k->a);
+	sfu_user_put(k->b);
+	sfu_user_put(k->root);
+	put_cred(k->ca);
+	put_cred(k->cb);
+}
+
+static void copy_charge_moves_to_a_user_still_holding_it(struct kunit *test)
+{
+	u64 moved = sfu_stat_read(SFU_STAT_kernel_copy_charge_moved);
+	struct charge_case k;
+
+	charge_begin(test, &k);
+	/* a's section goes: b's still maps the copy, and b pays now. */
+	sfu_copy_unhold(k.c, k.a);
+	sfu_copy_put(k.c);
+	KUNIT_EXPECT_PTR_EQ(test, k.c->user, k.b);
+	KUNIT_EXPECT_EQ(test, sfu_user_copy_bytes(k.a), 0L);
+	KUNIT_EXPECT_EQ(test, sfu_user_copy_bytes(k.b), (long)CHARGE_SIZE);
+	KUNIT_EXPECT_EQ(test, sfu_stat_read(SFU_STAT_kernel_copy_charge_moved), moved + 1);
+	/* b's goes too: the copy is freed and nobody is charged. */
+	sfu_copy_clear_slot(&k.slot);
+	sfu_copy_unhold(k.c, k.b);
+	sfu_copy_put(k.c);
+	KUNIT_EXPECT_EQ(test, sfu_user_copy_bytes(k.b), 0L);
+	KUNIT_EXPECT_EQ(test, sfu_stat_read(SFU_STAT_kernel_copy_charge_moved), moved + 1);
+	charge_end(&k);
+}
+
+static void copy_charge_moves_to_root_first_never_to_a_user_gone(struct kunit *test)
+{
+	struct charge_case k;
+	long root0;
+
+	charge_begin(test, &k);
+	root0 = sfu_user_copy_bytes(k.root);
+	KUNIT_ASSERT_PTR_EQ(test, sfu_copy_get_slot(&k.slot), k.c);
+	KUNIT_ASSERT_EQ(test, sfu_copy_hold(k.c, k.root), 0);
+	/* b lets go first: a still pays. */
+	sfu_copy_unhold(k.c, k.b);
+	sfu_copy_put(k.c);
+	KUNIT_EXPECT_PTR_EQ(test, k.c->user, k.a);
+	/* Then a: root, held to no per-user limit, takes it; b is gone. */
+	sfu_copy_unhold(k.c, k.a);
+	sfu_copy_put(k.c);
+	KUNIT_EXPECT_PTR_EQ(test, k.c->user, k.root);
+	KUNIT_EXPECT_EQ(test, sfu_user_copy_bytes(k.a), 0L);
+	KUNIT_EXPECT_EQ(test, sfu_user_copy_bytes(k.b), 0L);
+	KUNIT_EXPECT_EQ(test, sfu_user_copy_bytes(k.root) - root0, (long)CHARGE_SIZE);
+	sfu_copy_clear_slot(&k.slot);
+	sfu_copy_unhold(k.c, k.root);
+	sfu_copy_put(k.c);
+	KUNIT_EXPECT_EQ(test, sfu_user_copy_bytes(k.root), root0);
+	charge_end(&k);
+}
+
 static struct kunit_case sfu_registry_copy_cases[] = {
 	KUNIT_CASE_PARAM(explicit_section_is_looked_up_in_its_kernel_copy, native_params),
 	KUNIT_CASE(elf_file_mapped_twice_shares_one_kernel_copy),
@@ -815,6 +930,8 @@ static struct kunit_case sfu_registry_copy_cases[] = {
 	KUNIT_CASE(cached_lookups_of_one_series_give_the_rules_of_single_lookups),
 	KUNIT_CASE(explicit_long_section_gets_its_fre_index_with_its_copy),
 	KUNIT_CASE(long_section_without_room_for_its_index_refuses_its_long_function),
+	KUNIT_CASE(copy_charge_moves_to_a_user_still_holding_it),
+	KUNIT_CASE(copy_charge_moves_to_root_first_never_to_a_user_gone),
 	{}
 };
 

@@ -18,6 +18,12 @@
  * All copies together stay below max_kernel_bytes: a section that would go
  * beyond it gets no copy, and its lookups read user memory as they would
  * without this file.
+ *
+ * A copy is charged to one user (max_kernel_bytes_per_user), first the one
+ * it was made for.  Each copy knows which users' sections hold it
+ * (sfu_copy_hold()); when the charged user's last section lets go while
+ * other users' sections still hold the copy, the charge moves to one of
+ * them, root first: nobody pays for a copy only others use.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -29,6 +35,7 @@
 
 #include "internal.h"
 #include "stats.h"
+#include "sframe_unwind/compat.h"
 
 static unsigned long sfu_max_kernel_bytes = 64UL << 20;
 module_param_named(max_kernel_bytes, sfu_max_kernel_bytes, ulong, 0644);
@@ -38,8 +45,23 @@ MODULE_PARM_DESC(max_kernel_bytes,
 static atomic_long_t sfu_copy_bytes = ATOMIC_LONG_INIT(0);
 static atomic64_t sfu_copy_ids = ATOMIC64_INIT(0);
 static atomic_t sfu_copy_count = ATOMIC_INIT(0);
-/* Protects every copy's @slot and the slot it points at; taken from RCU callbacks. */
+/*
+ * Protects every copy's @slot and the slot it points at, its @holders and
+ * its @user; taken from RCU callbacks.
+ */
 static DEFINE_SPINLOCK(sfu_copy_lock);
+
+/**
+ * struct sfu_copy_holder - a user whose sections hold a copy
+ * @node: link in the copy's @holders
+ * @user: the user; its sections' references keep it alive
+ * @refs: the sections of @user that hold the copy
+ */
+struct sfu_copy_holder {
+	struct list_head node;
+	struct sfu_user *user;
+	unsigned int refs;
+};
 
 /*
  * Count @bytes of kernel memory for @user against max_kernel_bytes_per_user
@@ -103,6 +125,7 @@ struct sfu_sframe_copy *sfu_copy_alloc(size_t size)
 		return NULL;
 	}
 	c->user = user;
+	INIT_LIST_HEAD(&c->holders);
 	refcount_set(&c->ref, 1);
 	/* Never reused: what the row cache remembers of a copy is only its own. */
 	c->id = atomic64_inc_return(&sfu_copy_ids);
@@ -114,6 +137,7 @@ struct sfu_sframe_copy *sfu_copy_alloc(size_t size)
 	atomic_inc(&sfu_copy_count);
 	return c;
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_copy_alloc);
 
 /**
  * sfu_copy_index() - give a validated copy the FRE index its lookups need
@@ -187,12 +211,116 @@ void sfu_copy_put(struct sfu_sframe_copy *c)
 	if (c->slot)
 		*c->slot = NULL;
 	spin_unlock_irqrestore(&sfu_copy_lock, flags);
+	WARN_ON_ONCE(!list_empty(&c->holders));
 	sfu_copy_uncharge(c->user, c->size + c->index_size);
 	atomic_dec(&sfu_copy_count);
 	sfu_user_put(c->user);
 	kvfree(c->index);
 	kvfree(c);
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_copy_put);
+
+static struct sfu_copy_holder *sfu_copy_holder(struct sfu_sframe_copy *c, struct sfu_user *u)
+{
+	struct sfu_copy_holder *h;
+
+	list_for_each_entry(h, &c->holders, node)
+		if (h->user == u)
+			return h;
+	return NULL;
+}
+
+/**
+ * sfu_copy_hold() - record that a section of @u holds one reference to @c
+ * @c: the copy, or NULL (nothing to do)
+ * @u: the section's user
+ *
+ * Each call is undone by sfu_copy_unhold() before the section drops its
+ * reference.
+ *
+ * Context: task context.
+ * Return: 0 or -ENOMEM (nothing recorded).
+ */
+int sfu_copy_hold(struct sfu_sframe_copy *c, struct sfu_user *u)
+{
+	struct sfu_copy_holder *h, *new = NULL;
+	unsigned long flags;
+
+	if (!c)
+		return 0;
+	for (;;) {
+		spin_lock_irqsave(&sfu_copy_lock, flags);
+		h = sfu_copy_holder(c, u);
+		if (h) {
+			h->refs++;
+		} else if (new) {
+			new->user = u;
+			new->refs = 1;
+			list_add_tail(&new->node, &c->holders);
+			h = new;
+			new = NULL;
+		}
+		spin_unlock_irqrestore(&sfu_copy_lock, flags);
+		if (h)
+			break;
+		new = kmalloc(sizeof(*new), GFP_KERNEL_ACCOUNT);
+		if (!new)
+			return -ENOMEM;
+	}
+	kfree(new);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_copy_hold);
+
+/* The holder to charge instead of the one leaving: root if it holds, else the first. */
+static struct sfu_user *sfu_copy_next_payer(struct sfu_sframe_copy *c)
+{
+	struct sfu_copy_holder *h;
+
+	list_for_each_entry(h, &c->holders, node)
+		if (sfu_user_exempt(h->user))
+			return h->user;
+	h = list_first_entry_or_null(&c->holders, struct sfu_copy_holder, node);
+	return h ? h->user : NULL;
+}
+
+/**
+ * sfu_copy_unhold() - undo one sfu_copy_hold()
+ * @c: the copy, or NULL
+ * @u: the section's user
+ *
+ * If that was the last section of @u holding @c and @c is charged to @u,
+ * the charge moves to a user whose sections still hold it.
+ *
+ * Context: any but NMI (RCU callbacks included).
+ */
+void sfu_copy_unhold(struct sfu_sframe_copy *c, struct sfu_user *u)
+{
+	struct sfu_copy_holder *h, *gone = NULL;
+	struct sfu_user *from = NULL, *to;
+	unsigned long flags;
+
+	if (!c)
+		return;
+	spin_lock_irqsave(&sfu_copy_lock, flags);
+	h = sfu_copy_holder(c, u);
+	if (!WARN_ON_ONCE(!h) && !--h->refs) {
+		list_del(&h->node);
+		gone = h;
+		to = c->user == u ? sfu_copy_next_payer(c) : NULL;
+		if (to) {
+			from = c->user;
+			c->user = sfu_user_take_bytes(from, to, c->size + c->index_size);
+		}
+	}
+	spin_unlock_irqrestore(&sfu_copy_lock, flags);
+	kfree(gone);
+	if (from) {
+		sfu_stat_inc(SFU_STAT_kernel_copy_charge_moved);
+		sfu_user_put(from);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_copy_unhold);
 
 /**
  * sfu_copy_get_slot() - a reference to the copy in @slot, if there is one
@@ -215,6 +343,7 @@ struct sfu_sframe_copy *sfu_copy_get_slot(struct sfu_sframe_copy **slot)
 		sfu_stat_inc(SFU_STAT_kernel_copies_shared);
 	return c;
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_copy_get_slot);
 
 /**
  * sfu_copy_set_slot() - keep @c in @slot for later users, without a reference
@@ -250,6 +379,7 @@ struct sfu_sframe_copy *sfu_copy_set_slot(struct sfu_sframe_copy **slot,
 	sfu_copy_put(c);
 	return other;
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_copy_set_slot);
 
 /**
  * sfu_copy_clear_slot() - empty @slot before its memory is freed
@@ -265,6 +395,7 @@ void sfu_copy_clear_slot(struct sfu_sframe_copy **slot)
 	*slot = NULL;
 	spin_unlock_irqrestore(&sfu_copy_lock, flags);
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_copy_clear_slot);
 
 /**
  * sfu_copy_usage() - kernel copies held now

@@ -125,9 +125,8 @@ int sfu_registry_add(struct mm_struct *mm, unsigned long sframe_addr, unsigned l
 	s->sec.reader.buf = NULL;
 	s->sec.reader.uaddr = sframe_addr;
 
-	s->user = sfu_user_get_current();
 	smm = sfu_mm_get_or_create(mm, current->tgid);
-	if (!smm || !s->user) {
+	if (sfu_section_set_user(s, sfu_user_get_current()) || !smm) {
 		sfu_section_discard(s);
 		return -ENOMEM;
 	}

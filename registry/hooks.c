@@ -113,10 +113,10 @@ static int sfu_mmap_pre(struct kprobe *kp, struct pt_regs *regs)
 		return 0;
 	wanted = vma->vm_flags & VM_EXEC;
 	if (!wanted) {
-		/* A data mapping matters if a section waits for its data. */
+		/* A data mapping matters if a section waits for data there. */
 		rcu_read_lock();
 		smm = sfu_mm_find(vma->vm_mm);
-		wanted = smm && atomic_read(&smm->nr_pending);
+		wanted = smm && sfu_mm_pending_in(smm, vma->vm_start, vma->vm_end);
 		rcu_read_unlock();
 	}
 	if (wanted) {

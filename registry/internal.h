@@ -50,6 +50,7 @@ struct sfu_file_id {
 #define SFU_SECTION_SIDECAR	2	/* rows from a sidecar: no section data in the mm */
 #define SFU_SECTION_VDSO	3	/* the vDSO: no file, rows from its sidecar */
 #define SFU_SECTION_CHARGED	4	/* counted in its user's sections */
+#define SFU_SECTION_HOLDS	5	/* its user is a holder of its copies */
 
 #define SFU_NAME_LEN 48
 
@@ -60,7 +61,11 @@ struct sfu_file_id {
  * @slot: the pointer that keeps it for later users (a file cache entry), or
  *        NULL; emptied when the last reference goes (under the copy lock)
  * @size: bytes in @data, counted against max_kernel_bytes
- * @user: the user it is charged to (max_kernel_bytes_per_user)
+ * @user: the user it is charged to (max_kernel_bytes_per_user), with a
+ *        reference; when that user's sections let go of it, the charge
+ *        moves to a user whose sections still hold it
+ * @holders: the users whose sections hold it (struct sfu_copy_holder),
+ *           under the copy lock
  * @sec: the parsed header, reading @data (SFRAME_READER_BUFFER); its vaddr
  *       is the ELF file's link-time address of the section, or for an
  *       explicit registration the user address it was copied from; its
@@ -79,6 +84,7 @@ struct sfu_sframe_copy {
 	struct sfu_sframe_copy **slot;
 	size_t size;
 	struct sfu_user *user;
+	struct list_head holders;
 	struct sfu_sframe_section sec;
 	void *index;
 	size_t index_size;
@@ -141,6 +147,9 @@ struct sfu_section {
  * @pending: sections whose text is mapped but whose data is not yet
  * @nr_sections: sections in @text
  * @nr_pending: entries on @pending (read locklessly by the mmap hook)
+ * @pending_lo: lowest data address of the sections on @pending
+ * @pending_hi: highest data end of them; with @pending_lo, what a data
+ *              mapping must overlap to matter (read locklessly too)
  * @tgid: the process that created the registry, for debugfs
  * @free_work: frees the registry after an RCU grace period
  */
@@ -154,6 +163,8 @@ struct sfu_mm {
 	struct list_head pending;
 	atomic_t nr_sections;
 	atomic_t nr_pending;
+	unsigned long pending_lo;
+	unsigned long pending_hi;
 	pid_t tgid;
 	struct rcu_work free_work;
 };
@@ -181,6 +192,17 @@ static inline void sfu_mm_write_end(struct sfu_mm *smm)
 	mutex_unlock(&smm->lock);
 }
 
+/* Sections of one mm that may wait for their data (sfu_section_offer()). */
+#define SFU_MAX_PENDING	64
+
+/* Whether a mapping of [@start, @end) may bring the data a section waits for. */
+static inline bool sfu_mm_pending_in(const struct sfu_mm *smm, unsigned long start,
+				     unsigned long end)
+{
+	return atomic_read(&smm->nr_pending) && start < READ_ONCE(smm->pending_hi) &&
+	       end > READ_ONCE(smm->pending_lo);
+}
+
 /* Section data in the mm: all but sidecars', which live in kernel copies. */
 static inline bool sfu_section_has_data(const struct sfu_section *s)
 {
@@ -199,6 +221,7 @@ void sfu_mm_table_exit(void);
 /* section.c */
 unsigned int sfu_sections_total(void);
 void sfu_section_discard(struct sfu_section *s);
+int sfu_section_set_user(struct sfu_section *s, struct sfu_user *u);
 void sfu_section_free(struct sfu_section *s);
 void sfu_section_remove_locked(struct sfu_mm *smm, struct sfu_section *s);
 bool sfu_section_text_mapped(struct mm_struct *mm, const struct sfu_section *s);
@@ -280,6 +303,8 @@ bool sfu_registry_running(void);
 struct sfu_sframe_copy *sfu_copy_alloc(size_t size);
 int sfu_copy_index(struct sfu_sframe_copy *c);
 void sfu_copy_put(struct sfu_sframe_copy *c);
+int sfu_copy_hold(struct sfu_sframe_copy *c, struct sfu_user *u);
+void sfu_copy_unhold(struct sfu_sframe_copy *c, struct sfu_user *u);
 struct sfu_sframe_copy *sfu_copy_get_slot(struct sfu_sframe_copy **slot);
 struct sfu_sframe_copy *sfu_copy_set_slot(struct sfu_sframe_copy **slot,
 					  struct sfu_sframe_copy *c);
@@ -296,6 +321,9 @@ bool sfu_user_charge_section(struct sfu_user *u);
 void sfu_user_uncharge_section(struct sfu_user *u);
 bool sfu_user_charge_bytes(struct sfu_user *u, size_t bytes);
 void sfu_user_uncharge_bytes(struct sfu_user *u, size_t bytes);
+struct sfu_user *sfu_user_take_bytes(struct sfu_user *from, struct sfu_user *to, size_t bytes);
+bool sfu_user_exempt(const struct sfu_user *u);
+long sfu_user_copy_bytes(const struct sfu_user *u);
 void sfu_users_init(void);
 void sfu_users_exit(void);
 

@@ -96,6 +96,7 @@ struct sfu_mm *sfu_mm_get_or_create(struct mm_struct *mm, pid_t tgid)
 	mt_init_flags(&smm->data, MT_FLAGS_USE_RCU);
 	mutex_init(&smm->lock);
 	INIT_LIST_HEAD(&smm->pending);
+	smm->pending_lo = ULONG_MAX;
 	smm->tgid = tgid;
 
 	spin_lock(&sfu_mms_lock);

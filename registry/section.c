@@ -56,10 +56,34 @@ void sfu_section_discard(struct sfu_section *s)
 {
 	if (test_bit(SFU_SECTION_CHARGED, &s->flags))
 		sfu_user_uncharge_section(s->user);
-	sfu_user_put(s->user);
+	if (test_bit(SFU_SECTION_HOLDS, &s->flags)) {
+		sfu_copy_unhold(s->copy, s->user);
+		sfu_copy_unhold(s->extra, s->user);
+	}
 	sfu_copy_put(s->copy);
 	sfu_copy_put(s->extra);
+	sfu_user_put(s->user);
 	kfree(s);
+}
+
+/**
+ * sfu_section_set_user() - charge @s and its kernel copies to a user
+ * @s: a prepared section, not inserted, without a user yet
+ * @u: a reference to the user, which passes to @s (NULL: no memory)
+ *
+ * Return: 0, or -ENOMEM (the caller discards @s).
+ */
+int sfu_section_set_user(struct sfu_section *s, struct sfu_user *u)
+{
+	s->user = u;
+	if (!u || sfu_copy_hold(s->copy, u))
+		return -ENOMEM;
+	if (sfu_copy_hold(s->extra, u)) {
+		sfu_copy_unhold(s->copy, u);
+		return -ENOMEM;
+	}
+	__set_bit(SFU_SECTION_HOLDS, &s->flags);
+	return 0;
 }
 
 static void sfu_section_free_rcu(struct rcu_head *rcu)
@@ -298,10 +322,29 @@ int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
 	return 0;
 }
 
+/* The span of the pending sections' data; the registry's lock held. */
+static void sfu_pending_span(struct sfu_mm *smm)
+{
+	unsigned long lo = ULONG_MAX, hi = 0;
+	struct sfu_section *s;
+
+	list_for_each_entry(s, &smm->pending, pending) {
+		lo = min(lo, s->data_start);
+		hi = max(hi, s->data_end);
+	}
+	WRITE_ONCE(smm->pending_lo, lo);
+	WRITE_ONCE(smm->pending_hi, hi);
+}
+
+static void sfu_retry_pending(struct sfu_mm *smm, unsigned long start, unsigned long end);
+
 /*
  * Insert @s if its text and data are mapped now, keep it pending if only
  * its text is (the loader maps .sframe's segment after the text), drop it
- * otherwise.  Takes ownership of @s; the caller holds the mmap_lock.
+ * otherwise.  At most SFU_MAX_PENDING sections of an mm wait: when that
+ * many do, every one is retried (which drops those whose text went), and
+ * @s is refused if as many still wait.  Takes ownership of @s; the caller
+ * holds the mmap_lock.
  */
 static void sfu_section_offer(struct sfu_mm *smm, struct sfu_section *s)
 {
@@ -314,23 +357,41 @@ static void sfu_section_offer(struct sfu_mm *smm, struct sfu_section *s)
 		sfu_section_insert(smm, s);
 		return;
 	}
+	if (atomic_read(&smm->nr_pending) >= SFU_MAX_PENDING)
+		sfu_retry_pending(smm, 0, ULONG_MAX);
 	sfu_mm_write_begin(smm);
+	if (atomic_read(&smm->nr_pending) >= SFU_MAX_PENDING) {
+		sfu_mm_write_end(smm);
+		sfu_stat_inc(SFU_STAT_refused_pending_limit);
+		sfu_section_discard(s);
+		return;
+	}
 	list_add_tail(&s->pending, &smm->pending);
 	atomic_inc(&smm->nr_pending);
+	WRITE_ONCE(smm->pending_lo, min(READ_ONCE(smm->pending_lo), s->data_start));
+	WRITE_ONCE(smm->pending_hi, max(READ_ONCE(smm->pending_hi), s->data_end));
 	sfu_mm_write_end(smm);
 }
 
-/* Give every pending section of @smm another chance; mmap_lock held. */
-static void sfu_retry_pending(struct sfu_mm *smm)
+/*
+ * Give the pending sections of @smm whose data overlaps [@start, @end)
+ * another chance: a mapping there may have brought it.  mmap_lock held.
+ */
+static void sfu_retry_pending(struct sfu_mm *smm, unsigned long start, unsigned long end)
 {
 	struct sfu_section *s, *next;
 	LIST_HEAD(retry);
 
-	if (!atomic_read(&smm->nr_pending))
+	if (!sfu_mm_pending_in(smm, start, end))
 		return;
 	sfu_mm_write_begin(smm);
-	list_splice_init(&smm->pending, &retry);
-	atomic_set(&smm->nr_pending, 0);
+	list_for_each_entry_safe(s, next, &smm->pending, pending) {
+		if (s->data_start < end && s->data_end > start) {
+			list_move_tail(&s->pending, &retry);
+			atomic_dec(&smm->nr_pending);
+		}
+	}
+	sfu_pending_span(smm);
 	sfu_mm_write_end(smm);
 	list_for_each_entry_safe(s, next, &retry, pending) {
 		list_del(&s->pending);
@@ -417,7 +478,8 @@ void sfu_recheck(struct mm_struct *mm)
 			sfu_section_remove_locked(smm, s);
 	}
 	sfu_mm_write_end(smm);
-	sfu_retry_pending(smm);
+	/* Also drops the pending sections whose text went. */
+	sfu_retry_pending(smm, 0, ULONG_MAX);
 	mmap_read_unlock(mm);
 }
 
@@ -543,9 +605,8 @@ void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_
 			}
 			if (!s)
 				continue;
-			s->user = sfu_user_get(cred);
 			smm = smm ?: sfu_mm_get_or_create(mm, tgid);
-			if (!smm || !s->user) {
+			if (sfu_section_set_user(s, sfu_user_get(cred)) || !smm) {
 				sfu_section_discard(s);
 				continue;
 			}
@@ -556,9 +617,9 @@ void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_
 	}
 
 	smm = sfu_mm_lookup(mm);
-	if (smm && atomic_read(&smm->nr_pending)) {
+	if (smm && sfu_mm_pending_in(smm, start, end)) {
 		mmap_read_lock(mm);
-		sfu_retry_pending(smm);
+		sfu_retry_pending(smm, start, end);
 		mmap_read_unlock(mm);
 	}
 }

@@ -33,6 +33,8 @@ static const char *const sfu_stat_names[SFU_STAT_NR] = {
 	[SFU_STAT_refused_not_mapped] = "refused_not_mapped",
 	/* sections refused: per-mm or global limit reached */
 	[SFU_STAT_refused_limit] = "refused_limit",
+	/* sections refused: SFU_MAX_PENDING sections of the mm wait for their data */
+	[SFU_STAT_refused_pending_limit] = "refused_pending_limit",
 	/* sections refused: the user's max_sections_per_user reached */
 	[SFU_STAT_refused_user_limit] = "refused_user_limit",
 	/* sections refused: larger than max_section_bytes */
@@ -115,6 +117,8 @@ static const char *const sfu_stat_names[SFU_STAT_NR] = {
 	[SFU_STAT_kernel_copy_over_budget] = "kernel_copy_over_budget",
 	/* sections left without a kernel copy: the user's max_kernel_bytes_per_user reached */
 	[SFU_STAT_kernel_copy_over_user_budget] = "kernel_copy_over_user_budget",
+	/* kernel copies whose charge moved to another user holding them */
+	[SFU_STAT_kernel_copy_charge_moved] = "kernel_copy_charge_moved",
 	/* lookups in kernel copies answered by the per-CPU row cache */
 	[SFU_STAT_row_cache_hits] = "row_cache_hits",
 	/* lookups in kernel copies the decoder answered (row cache on) */

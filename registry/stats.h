@@ -19,6 +19,7 @@ enum sfu_stat {
 	SFU_STAT_refused_invalid,
 	SFU_STAT_refused_not_mapped,
 	SFU_STAT_refused_limit,
+	SFU_STAT_refused_pending_limit,
 	SFU_STAT_refused_user_limit,
 	SFU_STAT_refused_too_big,
 	SFU_STAT_elf_no_sframe,
@@ -60,6 +61,7 @@ enum sfu_stat {
 	SFU_STAT_kernel_copies_shared,
 	SFU_STAT_kernel_copy_over_budget,
 	SFU_STAT_kernel_copy_over_user_budget,
+	SFU_STAT_kernel_copy_charge_moved,
 	SFU_STAT_row_cache_hits,
 	SFU_STAT_row_cache_misses,
 	SFU_STAT_NR

@@ -211,6 +211,38 @@ static bool sfu_user_limited(const struct sfu_user *u)
 }
 
 /**
+ * sfu_user_exempt() - whether @u is held to no per-user limit
+ * @u: the entry
+ *
+ * Return: true for root of the initial user namespace.
+ */
+bool sfu_user_exempt(const struct sfu_user *u)
+{
+	return !sfu_user_limited(u);
+}
+
+/**
+ * sfu_user_take_bytes() - move a charge of @bytes from @from to @to
+ * @from: the user charged now, whose reference the caller gives up
+ * @to: the user to charge, alive (the caller's sections hold it)
+ * @bytes: the charge
+ *
+ * The memory exists already: @to is charged even beyond its limit, and
+ * then makes no new copy until it holds less.
+ *
+ * Context: any but NMI.
+ * Return: @to, with a new reference for the charge; the caller drops
+ * @from's with sfu_user_put() outside its locks.
+ */
+struct sfu_user *sfu_user_take_bytes(struct sfu_user *from, struct sfu_user *to, size_t bytes)
+{
+	refcount_inc(&to->ref);
+	atomic_long_add(bytes, &to->copy_bytes);
+	atomic_long_sub(bytes, &from->copy_bytes);
+	return to;
+}
+
+/**
  * sfu_user_charge_section() - count one more section for @u
  * @u: the user of the registry it goes into, or NULL (not charged)
  *
@@ -272,6 +304,18 @@ void sfu_user_uncharge_bytes(struct sfu_user *u, size_t bytes)
 		atomic_long_sub(bytes, &u->copy_bytes);
 }
 
+/**
+ * sfu_user_copy_bytes() - bytes of kernel copies charged to @u now
+ * @u: the entry
+ *
+ * Return: the charge, as max_kernel_bytes_per_user counts it.
+ */
+long sfu_user_copy_bytes(const struct sfu_user *u)
+{
+	return atomic_long_read(&u->copy_bytes);
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_user_copy_bytes);
+
 /* <debugfs>/sframe_unwind/users: what each user holds now. */
 static int sfu_users_show(struct seq_file *m, void *v)
 {
@@ -282,7 +326,7 @@ static int sfu_users_show(struct seq_file *m, void *v)
 	hash_for_each_rcu(sfu_users, bkt, u, node)
 		seq_printf(m, "uid %u sections %d copy_bytes %ld%s\n",
 			   from_kuid_munged(&init_user_ns, u->uid), atomic_read(&u->sections),
-			   atomic_long_read(&u->copy_bytes),
+			   sfu_user_copy_bytes(u),
 			   u->ns ? " userns" : "");
 	rcu_read_unlock();
 	return 0;

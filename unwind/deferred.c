@@ -79,7 +79,8 @@
  * @work: the task_work that unwinds and delivers
  * @trace: the entry's callchain (valid while SFU_DF_CACHED)
  * @capacity: entries @frames and @trace.entries have room for
- * @frames: the walk's frames
+ * @frames: the walk's frames; the buffer stays with the slot, for its
+ *	next owner, until module exit
  */
 struct sfu_deferred_task {
 	struct task_struct *task;
@@ -186,19 +187,30 @@ static struct sfu_deferred_task *sfu_df_get(struct task_struct *task)
 	return t;
 }
 
-/* Give a slot back.  Context: the owner's task context, or module exit. */
+/* Give a slot back, its buffer kept.  Context: the owner's task context. */
 static void sfu_df_release(struct sfu_deferred_task *t)
 {
-	kfree(t->frames);
-	t->frames = NULL;
-	t->capacity = 0;
-	t->trace.entries = NULL;
 	t->trace.nr = 0;
 	t->claimed = 0;
 	t->cookie = 0;
 	atomic_long_set(&t->state, 0);
 	/* The reset before the key: a new owner finds a clean slot. */
 	smp_store_release(&t->task, NULL);
+}
+
+/*
+ * A task holds a slot only while an entry is open: idle tasks hold none.
+ * Context: the owner's task_work, which no request of the same task can
+ * be half-way through (it would be an interrupt of this work).
+ */
+static void sfu_df_put(struct sfu_deferred_task *t)
+{
+	unsigned long flags;
+
+	sfu_df_lock(t, &flags);
+	if (!(atomic_long_read(&t->state) & SFU_DF_BUSY))
+		sfu_df_release(t);
+	sfu_df_unlock(t, flags);
 }
 
 static bool sfu_df_user_task(struct task_struct *task)
@@ -319,20 +331,19 @@ static void sfu_df_run(struct sfu_deferred_task *t)
 		sfu_df_release(t);
 		return;
 	}
-	/* The requests were about the program exec replaced. */
 	if (current->self_exec_id != t->exec_id) {
+		/* The requests were about the program exec replaced. */
 		sfu_df_drop(t, SFU_DF_dropped_exec);
-		return;
-	}
-	if (sfu_df_walk(t)) {
+	} else if (sfu_df_walk(t)) {
 		sfu_df_drop(t, SFU_DF_dropped_nomem);
-		return;
+	} else {
+		sfu_df_count(SFU_DF_unwinds, 1);
+		/* The trace before the flag (cached() reads it). */
+		smp_mb__before_atomic();
+		atomic_long_or(SFU_DF_CACHED, &t->state);
+		sfu_df_deliver(t);
 	}
-	sfu_df_count(SFU_DF_unwinds, 1);
-	/* The trace before the flag (cached() reads it). */
-	smp_mb__before_atomic();
-	atomic_long_or(SFU_DF_CACHED, &t->state);
-	sfu_df_deliver(t);
+	sfu_df_put(t);
 }
 
 static void sfu_df_task_work(struct callback_head *head)
@@ -716,7 +727,7 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_deferred_kunit_forget);
 /**
  * sfu_df_slots_used() - slots that belong to a task now
  *
- * Return: their number, for debugfs.
+ * Return: their number, for debugfs and the KUnit suite.
  */
 unsigned int sfu_df_slots_used(void)
 {
@@ -726,6 +737,7 @@ unsigned int sfu_df_slots_used(void)
 		used += !!READ_ONCE(sfu_df_slots[i].task);
 	return used;
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_df_slots_used);
 
 /**
  * sfu_deferred_init() - set up deferred unwinding

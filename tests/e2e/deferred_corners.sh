@@ -9,6 +9,9 @@
 #   exec    a request made at execve() is dropped as dropped_exec
 #   fork    a request made at clone() is delivered once, to the parent
 #   signal  a request pending while a signal handler is set up is delivered
+#   idle    1,100 threads of one process each make a request at getppid()
+#           and then sleep: each is delivered, none refused for want of a
+#           slot, and the idle threads hold no slot (slots_used)
 #   unload  rmmod fails at once while a task that sleeps in nanosleep still
 #           has a request pending (its task_work holds a module reference:
 #           lib/task_work.c), and succeeds once the task has run it; then
@@ -105,6 +108,44 @@ rm -f /tmp/deferred-fifo
 echo off > $d/trigger
 settle
 expect signal delivered "$delivered" 1
+
+# idle: more threads than slots, each served once, then asleep.  A slot
+# is the task's only while a request is outstanding.
+case $(uname -m) in aarch64) fx=aarch64 ;; *) fx=x86_64 ;; esac
+idle_bin=$SFU_TOP/build/e2e/$fx/idle-threads
+nthreads=1100
+rejected=$(stat rejected_no_slot)
+delivered=$(stat delivered)
+rm -f /tmp/idle-fifo /tmp/idle-out
+mkfifo /tmp/idle-fifo
+"$idle_bin" $d/trigger $nthreads < /tmp/idle-fifo > /tmp/idle-out &
+pid=$!
+exec 3> /tmp/idle-fifo
+i=0
+while ! grep -q ready /tmp/idle-out && kill -0 $pid 2>/dev/null && [ $i -lt 1200 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+settle
+used=$(stat slots_used)
+if grep -q "ready $nthreads" /tmp/idle-out; then
+	expect idle rejected_no_slot "$rejected" 0
+	expect idle delivered "$delivered" $nthreads
+	if [ "$used" -le 16 ]; then
+		echo "ok idle: $nthreads idle threads, $used slots held"
+	else
+		echo "FAILED: idle: $nthreads idle threads hold $used slots"
+		fail=1
+	fi
+else
+	echo "FAILED: idle: idle-threads did not get ready" \
+		"($(stat rejected_no_slot) refused, $used slots held)"
+	echo off > $d/trigger
+	fail=1
+fi
+exec 3>&-
+wait $pid
+rm -f /tmp/idle-fifo /tmp/idle-out
 
 # Accounting, before the unload resets the counters.
 settle
