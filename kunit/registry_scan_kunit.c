@@ -5,7 +5,8 @@
  * mapped segment by segment the way a dynamic loader maps it, and found
  * by sfu_registry_sync() through the file's program headers — the path a
  * forked child takes to rebuild its parent's registry from its own VMAs,
- * and module load takes for processes already running.
+ * and module load takes for processes already running — and sections
+ * whose text is mapped before their data wait, at most SFU_MAX_PENDING.
  *
  * The cases run in kthreads, which the mmap hooks ignore (a kthread never
  * returns to user space to run the deferred work), so each registry change
@@ -22,6 +23,7 @@
 
 #include "sframe_unwind/registry.h"
 #include "registry/internal.h"
+#include "registry/stats.h"
 #include "sframe/sframe.h"
 #include "tests/gen/sframe_fixtures.h"
 #include "elf_blobs.h"
@@ -216,9 +218,92 @@ static void two_mappings_of_one_library_are_two_sections(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, left, base + 1);
 }
 
+/* Map the segment of @p at bias @base; false (test failed) if it cannot be. */
+static bool map_segment(struct kunit *test, struct file *file, const struct elf64_phdr *p,
+			unsigned long base)
+{
+	unsigned long start = base + (p->p_vaddr & PAGE_MASK), addr;
+	unsigned long len = PAGE_ALIGN(p->p_filesz + (p->p_vaddr & ~PAGE_MASK));
+	unsigned long prot = PROT_READ | ((p->p_flags & PF_X) ? PROT_EXEC : 0);
+
+	addr = vm_mmap(file, start, len, prot, MAP_PRIVATE | MAP_FIXED, p->p_offset & PAGE_MASK);
+	if (addr != start)
+		KUNIT_FAIL(test, "cannot map a segment at %lx: %ld", start, (long)addr);
+	return addr == start;
+}
+
+/*
+ * The text of the library mapped SFU_MAX_PENDING + 1 times without the
+ * segment holding .sframe: SFU_MAX_PENDING sections wait for their data,
+ * the next is refused; once one copy's data is mapped, that one is
+ * registered, and the room it leaves takes a new one.
+ */
+static void sections_waiting_for_their_data_are_capped(struct kunit *test)
+{
+	const int n = SFU_MAX_PENDING + 1;
+	const struct elf64_phdr *text = NULL, *data = NULL;
+	u64 refused = sfu_stat_read(SFU_STAT_refused_pending_limit);
+	int base = -1, waiting = -1, one = -1, i;
+	unsigned long span = 0, area;
+	struct sfu_user_ctx ctx;
+	u64 refused_now = 0, refused_after = 0;
+	struct file *file;
+	u64 sframe = 0;
+
+	for (i = 0; i < ehdr()->e_phnum; i++)
+		if (phdr(i)->p_type == PT_GNU_SFRAME)
+			sframe = phdr(i)->p_vaddr;
+	for (i = 0; i < ehdr()->e_phnum; i++) {
+		const struct elf64_phdr *p = phdr(i);
+
+		if (p->p_type != PT_LOAD)
+			continue;
+		span = max_t(unsigned long, span, PAGE_ALIGN(p->p_vaddr + p->p_memsz));
+		if (p->p_flags & PF_X)
+			text = p;
+		else if (sframe >= p->p_vaddr && sframe < p->p_vaddr + p->p_filesz)
+			data = p;
+	}
+	if (!text || !data)
+		kunit_skip(test, "the library's .sframe is in its text segment");
+
+	file = open_library(test);
+	if (!file)
+		return;
+	if (!sfu_user_begin(test, &ctx)) {
+		fput(file);
+		return;
+	}
+	base = sfu_registry_sync(current->mm, 0);
+	area = sfu_user_map_prot(&ctx, span * n, PROT_NONE);
+	for (i = 0; area && i < n; i++)
+		if (!map_segment(test, file, text, area + i * span))
+			break;
+	if (area && i == n) {
+		waiting = sfu_registry_sync(current->mm, 0);
+		refused_now = sfu_stat_read(SFU_STAT_refused_pending_limit) - refused;
+		/* Again: the waiting ones are not made twice. */
+		KUNIT_EXPECT_EQ(test, sfu_registry_sync(current->mm, 0), base);
+		if (map_segment(test, file, data, area))
+			one = sfu_registry_sync(current->mm, 0);
+		refused_after = sfu_stat_read(SFU_STAT_refused_pending_limit) - refused;
+	}
+	sfu_user_end(&ctx);
+	fput(file);
+
+	KUNIT_EXPECT_GE(test, base, 0);
+	/* None registered: each waits for its data, but the last, refused. */
+	KUNIT_EXPECT_EQ(test, waiting, base);
+	KUNIT_EXPECT_EQ(test, refused_now, 1ULL);
+	KUNIT_EXPECT_EQ(test, one, base + 1);
+	/* The second sync refused the last again; the third had room for it. */
+	KUNIT_EXPECT_EQ(test, refused_after, 2ULL);
+}
+
 static struct kunit_case sfu_registry_scan_cases[] = {
 	KUNIT_CASE(sync_registers_a_loaded_library_once_and_drops_it_after_munmap),
 	KUNIT_CASE(two_mappings_of_one_library_are_two_sections),
+	KUNIT_CASE(sections_waiting_for_their_data_are_capped),
 	{}
 };
 

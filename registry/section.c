@@ -338,6 +338,25 @@ static void sfu_pending_span(struct sfu_mm *smm)
 
 static void sfu_retry_pending(struct sfu_mm *smm, unsigned long start, unsigned long end);
 
+/* Whether a section for the text mapped at @start waits for its data already. */
+static bool sfu_pending_at(struct sfu_mm *smm, unsigned long start)
+{
+	struct sfu_section *s;
+	bool found = false;
+
+	if (!atomic_read(&smm->nr_pending))
+		return false;
+	mutex_lock(&smm->lock);
+	list_for_each_entry(s, &smm->pending, pending) {
+		if (s->text_start == start) {
+			found = true;
+			break;
+		}
+	}
+	mutex_unlock(&smm->lock);
+	return found;
+}
+
 /*
  * Insert @s if its text and data are mapped now, keep it pending if only
  * its text is (the loader maps .sframe's segment after the text), drop it
@@ -580,7 +599,8 @@ void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_
 			batch[n].vdso = !vma->vm_file && sfu_vma_is_vdso(vma);
 			if (!vma->vm_file && !batch[n].vdso)
 				continue;
-			if (smm && mtree_load(&smm->text, vma->vm_start))
+			if (smm && (mtree_load(&smm->text, vma->vm_start) ||
+				    sfu_pending_at(smm, vma->vm_start)))
 				continue;
 			batch[n].file = vma->vm_file ? get_file(vma->vm_file) : NULL;
 			batch[n].start = vma->vm_start;
