@@ -4,7 +4,9 @@
 # The sidecar daemon (tools/sframe-unwindd, Documentation/sidecars.rst):
 # with sidecar_dir an empty directory, stock `perf record -g` of programs
 # whose time goes to code without .sframe, counting from one second after
-# each program's first sample (tests/e2e/perf-complete --from 1):
+# each program's first sample (tests/e2e/perf-complete --from 1), with
+# kernel.perf_event_max_stack and the module's max_depth at 512 (deep
+# Python stacks):
 #
 #   cc1plus     g++ -O2 compiling a C++ file: Debian's cc1plus and its
 #               libraries
@@ -81,12 +83,22 @@ stop_daemon() {
 	wait "$pid" || bad "the daemon exited with status $?"
 	pid=
 }
+# Python's stacks can be deeper than the 127 frames perf and the module
+# keep by default: both limits at 512 for the test, as before after it.
+max_stack=/proc/sys/kernel/perf_event_max_stack
+max_depth=/sys/module/sframe_unwind/parameters/max_depth
+old_max_stack=$(cat $max_stack)
+old_max_depth=$(cat $max_depth)
 cleanup() {
 	stop_daemon
 	echo /var/lib/sframe-unwind > $param
+	echo "$old_max_stack" > $max_stack
+	echo "$old_max_depth" > $max_depth
 	rm -rf "$work"
 }
 trap cleanup EXIT
+{ echo 512 > $max_stack && echo 512 > $max_depth; } ||
+	bad "cannot raise perf_event_max_stack and max_depth to 512"
 
 # daemon_idle STATS HANDED: wait until the module's queue is empty and the
 # daemon has dealt with every request handed to it since the module's
