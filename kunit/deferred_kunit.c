@@ -129,7 +129,7 @@ static void df_user_regs(struct pt_regs *regs)
 static void first_request_queues_one_unwind_with_a_nonzero_cookie(struct kunit *test)
 {
 	struct df_ctx *ctx = test->priv;
-	u64 unwinds = sfu_deferred_stat(SFU_DF_unwinds);
+	u64 unwinds = sfu_deferred_stat(SFU_DF_UNWINDS);
 	u64 cookie = 0, again = 0;
 
 	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_request(&ctx->req[0].work, &cookie), 0);
@@ -147,14 +147,14 @@ static void first_request_queues_one_unwind_with_a_nonzero_cookie(struct kunit *
 	/* A kernel thread has no user stack to walk. */
 	KUNIT_EXPECT_EQ(test, ctx->req[0].nr, 0);
 	KUNIT_EXPECT_EQ(test, ctx->req[0].stop, SFU_STOP_NOT_USER);
-	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_unwinds), unwinds + 1);
+	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_UNWINDS), unwinds + 1);
 }
 
 static void every_requester_of_an_entry_is_called_once_with_its_cookie(struct kunit *test)
 {
 	struct df_ctx *ctx = test->priv;
-	u64 unwinds = sfu_deferred_stat(SFU_DF_unwinds);
-	u64 delivered = sfu_deferred_stat(SFU_DF_delivered);
+	u64 unwinds = sfu_deferred_stat(SFU_DF_UNWINDS);
+	u64 delivered = sfu_deferred_stat(SFU_DF_DELIVERED);
 	u64 c0 = 0, c1 = 0, c2 = 0;
 
 	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_request(&ctx->req[0].work, &c0), 0);
@@ -171,8 +171,8 @@ static void every_requester_of_an_entry_is_called_once_with_its_cookie(struct ku
 	KUNIT_EXPECT_EQ(test, ctx->req[2].calls, 1);
 	KUNIT_EXPECT_EQ(test, ctx->req[1].cookie, c0);
 	KUNIT_EXPECT_EQ(test, ctx->req[2].cookie, c0);
-	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_unwinds), unwinds + 1);
-	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_delivered), delivered + 3);
+	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_UNWINDS), unwinds + 1);
+	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_DELIVERED), delivered + 3);
 }
 
 /*
@@ -191,7 +191,7 @@ static void entries_with_identical_registers_are_distinct(struct kunit *test)
 	memcpy(saved, regs, sizeof(*saved));
 	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_request(&ctx->req[0].work, &c0), 0);
 	df_return_to_user(test, ctx);
-	unwinds = sfu_deferred_stat(SFU_DF_unwinds);
+	unwinds = sfu_deferred_stat(SFU_DF_UNWINDS);
 
 	KUNIT_EXPECT_EQ(test, memcmp(saved, regs, sizeof(*saved)), 0);
 	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_request(&ctx->req[0].work, &c1), 0);
@@ -201,13 +201,13 @@ static void entries_with_identical_registers_are_distinct(struct kunit *test)
 	df_return_to_user(test, ctx);
 	KUNIT_EXPECT_EQ(test, ctx->req[0].calls, 2);
 	KUNIT_EXPECT_EQ(test, ctx->req[0].cookie, c1);
-	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_unwinds), unwinds + 1);
+	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_UNWINDS), unwinds + 1);
 	/* Another requester after that walk: a third entry, not the cache. */
 	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_request(&ctx->req[1].work, &c0), 0);
 	KUNIT_EXPECT_NE(test, c0, c1);
 	df_return_to_user(test, ctx);
 	KUNIT_EXPECT_EQ(test, ctx->req[1].cookie, c0);
-	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_unwinds), unwinds + 2);
+	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_UNWINDS), unwinds + 2);
 }
 
 static struct df_ctx *df_chain_ctx;
@@ -227,8 +227,8 @@ static void df_chain_callback(struct sfu_unwind_work *work, struct sfu_unwind_st
 static void request_while_the_walk_is_delivered_joins_its_entry(struct kunit *test)
 {
 	struct df_ctx *ctx = test->priv;
-	u64 unwinds = sfu_deferred_stat(SFU_DF_unwinds);
-	u64 hits = sfu_deferred_stat(SFU_DF_cache_hits);
+	u64 unwinds = sfu_deferred_stat(SFU_DF_UNWINDS);
+	u64 hits = sfu_deferred_stat(SFU_DF_CACHE_HITS);
 	const struct sfu_unwind_stacktrace *trace;
 	u64 c0 = 0, cookie = 0;
 
@@ -245,8 +245,8 @@ static void request_while_the_walk_is_delivered_joins_its_entry(struct kunit *te
 	KUNIT_EXPECT_EQ(test, ctx->req[2].calls, 1);
 	KUNIT_EXPECT_EQ(test, ctx->req[2].cookie, c0);
 	KUNIT_EXPECT_EQ(test, ctx->queued, 1);
-	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_unwinds), unwinds + 1);
-	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_cache_hits), hits + 1);
+	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_UNWINDS), unwinds + 1);
+	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_CACHE_HITS), hits + 1);
 	/* The work is over: no result any more. */
 	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_cached(NULL, &trace, &cookie), -ENOENT);
 }
@@ -259,7 +259,7 @@ static void changed_user_registers_start_a_new_entry(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_request(&ctx->req[0].work, &c0), 0);
 	df_return_to_user(test, ctx);
-	unwinds = sfu_deferred_stat(SFU_DF_unwinds);
+	unwinds = sfu_deferred_stat(SFU_DF_UNWINDS);
 
 	/* Every entry from user space saves the registers anew. */
 	regs[0] ^= 1;
@@ -271,7 +271,7 @@ static void changed_user_registers_start_a_new_entry(struct kunit *test)
 	df_return_to_user(test, ctx);
 	KUNIT_EXPECT_EQ(test, ctx->req[0].calls, 2);
 	KUNIT_EXPECT_EQ(test, ctx->req[0].cookie, c1);
-	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_unwinds), unwinds + 1);
+	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_UNWINDS), unwinds + 1);
 }
 
 static void interrupt_of_user_mode_starts_a_new_entry(struct kunit *test)
@@ -432,27 +432,27 @@ static void fault_in_walks_without_a_callback(struct kunit *test)
 {
 	struct df_ctx *ctx = test->priv;
 	const struct sfu_unwind_stacktrace *trace;
-	u64 unwinds = sfu_deferred_stat(SFU_DF_unwinds), cookie = 0, c0 = 0;
+	u64 unwinds = sfu_deferred_stat(SFU_DF_UNWINDS), cookie = 0, c0 = 0;
 
 	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_fault_in(), 0);
 	KUNIT_EXPECT_EQ(test, ctx->queued, 1);
 	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_fault_in(), 0);
 	KUNIT_EXPECT_EQ(test, ctx->queued, 1);
 	df_return_to_user(test, ctx);
-	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_unwinds), unwinds + 1);
+	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_UNWINDS), unwinds + 1);
 	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_cached(NULL, &trace, &cookie), -ENOENT);
 	/* A request after the walk is a new entry, walked again. */
 	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_request(&ctx->req[0].work, &c0), 0);
 	KUNIT_EXPECT_NE(test, c0, 0);
 	df_return_to_user(test, ctx);
 	KUNIT_EXPECT_EQ(test, ctx->req[0].calls, 1);
-	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_unwinds), unwinds + 2);
+	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_UNWINDS), unwinds + 2);
 }
 
 static void cancel_with_a_request_pending_drops_it(struct kunit *test)
 {
 	struct df_ctx *ctx = test->priv;
-	u64 dropped = sfu_deferred_stat(SFU_DF_dropped_cancel);
+	u64 dropped = sfu_deferred_stat(SFU_DF_DROPPED_CANCEL);
 	u64 c0 = 0;
 
 	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_request(&ctx->req[0].work, &c0), 0);
@@ -460,7 +460,7 @@ static void cancel_with_a_request_pending_drops_it(struct kunit *test)
 	/* What a requester's module does on unload. */
 	sfu_unwind_deferred_cancel(&ctx->req[0].work);
 	KUNIT_EXPECT_EQ(test, ctx->req[0].work.bit, -1);
-	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_dropped_cancel), dropped + 1);
+	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_DROPPED_CANCEL), dropped + 1);
 	df_return_to_user(test, ctx);
 	KUNIT_EXPECT_EQ(test, ctx->req[0].calls, 0);
 	KUNIT_EXPECT_EQ(test, ctx->req[1].calls, 1);
@@ -471,13 +471,13 @@ static void cancel_with_a_request_pending_drops_it(struct kunit *test)
 static void task_exit_with_a_request_pending_drops_it(struct kunit *test)
 {
 	struct df_ctx *ctx = test->priv;
-	u64 dropped = sfu_deferred_stat(SFU_DF_dropped_exit);
+	u64 dropped = sfu_deferred_stat(SFU_DF_DROPPED_EXIT);
 	u64 c0 = 0;
 
 	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_request(&ctx->req[0].work, &c0), 0);
 	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_request(&ctx->req[1].work, &c0), 1);
 	sfu_deferred_kunit_forget();
-	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_dropped_exit), dropped + 2);
+	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_DROPPED_EXIT), dropped + 2);
 	KUNIT_EXPECT_EQ(test, ctx->req[0].calls, 0);
 	KUNIT_EXPECT_EQ(test, ctx->req[1].calls, 0);
 	ctx->work = NULL;
@@ -507,7 +507,7 @@ static void a_task_holds_a_slot_only_while_an_entry_is_open(struct kunit *test)
 static void kernel_threads_are_refused(struct kunit *test)
 {
 	struct df_ctx *ctx = test->priv;
-	u64 rejected = sfu_deferred_stat(SFU_DF_rejected_not_user);
+	u64 rejected = sfu_deferred_stat(SFU_DF_REJECTED_NOT_USER);
 	const struct sfu_unwind_stacktrace *trace;
 	u64 cookie = 0;
 
@@ -517,7 +517,7 @@ static void kernel_threads_are_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sfu_unwind_deferred_cached(NULL, &trace, &cookie), -ENOENT);
 	KUNIT_EXPECT_EQ(test, cookie, 0);
 	KUNIT_EXPECT_EQ(test, ctx->queued, 0);
-	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_rejected_not_user), rejected + 2);
+	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_REJECTED_NOT_USER), rejected + 2);
 }
 
 static void requesters_beyond_the_limit_are_refused(struct kunit *test)

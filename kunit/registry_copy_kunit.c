@@ -135,13 +135,13 @@ static void counters_get(struct counters *c)
 	/* Sections freed before now must have given back their copies. */
 	rcu_barrier();
 	sfu_registry_memory(&c->mem);
-	c->lookup_user = sfu_stat_read(SFU_STAT_lookup_user);
-	c->made = sfu_stat_read(SFU_STAT_kernel_copies_made);
-	c->shared = sfu_stat_read(SFU_STAT_kernel_copies_shared);
-	c->over_budget = sfu_stat_read(SFU_STAT_kernel_copy_over_budget);
-	c->hits = sfu_stat_read(SFU_STAT_row_cache_hits);
-	c->misses = sfu_stat_read(SFU_STAT_row_cache_misses);
-	c->unindexed = sfu_stat_read(SFU_STAT_lookup_unindexed);
+	c->lookup_user = sfu_stat_read(SFU_STAT_LOOKUP_USER);
+	c->made = sfu_stat_read(SFU_STAT_KERNEL_COPIES_MADE);
+	c->shared = sfu_stat_read(SFU_STAT_KERNEL_COPIES_SHARED);
+	c->over_budget = sfu_stat_read(SFU_STAT_KERNEL_COPY_OVER_BUDGET);
+	c->hits = sfu_stat_read(SFU_STAT_ROW_CACHE_HITS);
+	c->misses = sfu_stat_read(SFU_STAT_ROW_CACHE_MISSES);
+	c->unindexed = sfu_stat_read(SFU_STAT_LOOKUP_UNINDEXED);
 }
 
 /*
@@ -874,7 +874,7 @@ static void charge_end(struct charge_case *k)
 
 static void copy_charge_moves_to_a_user_still_holding_it(struct kunit *test)
 {
-	u64 moved = sfu_stat_read(SFU_STAT_kernel_copy_charge_moved);
+	u64 moved = sfu_stat_read(SFU_STAT_KERNEL_COPY_CHARGE_MOVED);
 	struct charge_case k;
 
 	charge_begin(test, &k);
@@ -884,13 +884,13 @@ static void copy_charge_moves_to_a_user_still_holding_it(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, k.c->user, k.b);
 	KUNIT_EXPECT_EQ(test, sfu_user_copy_bytes(k.a), 0L);
 	KUNIT_EXPECT_EQ(test, sfu_user_copy_bytes(k.b), (long)CHARGE_SIZE);
-	KUNIT_EXPECT_EQ(test, sfu_stat_read(SFU_STAT_kernel_copy_charge_moved), moved + 1);
+	KUNIT_EXPECT_EQ(test, sfu_stat_read(SFU_STAT_KERNEL_COPY_CHARGE_MOVED), moved + 1);
 	/* b's goes too: the copy is freed and nobody is charged. */
 	sfu_copy_clear_slot(&k.slot);
 	sfu_copy_unhold(k.c, k.b);
 	sfu_copy_put(k.c);
 	KUNIT_EXPECT_EQ(test, sfu_user_copy_bytes(k.b), 0L);
-	KUNIT_EXPECT_EQ(test, sfu_stat_read(SFU_STAT_kernel_copy_charge_moved), moved + 1);
+	KUNIT_EXPECT_EQ(test, sfu_stat_read(SFU_STAT_KERNEL_COPY_CHARGE_MOVED), moved + 1);
 	charge_end(&k);
 }
 

@@ -684,12 +684,12 @@ static void user_at_max_sections_per_user_is_refused_and_others_are_not(struct k
 	if (param_io("max_sections_per_user", &old, false))
 		goto out;
 	set = param_io("max_sections_per_user", &two, true);
-	refused0 = sfu_stat_read(SFU_STAT_refused_user_limit);
+	refused0 = sfu_stat_read(SFU_STAT_REFUSED_USER_LIMIT);
 
 	run_as(KUIDT_INIT(60001));
 	for (i = 0; i < 3; i++)
 		err[i] = add(&lo[i], fx, &serr);
-	refused1 = sfu_stat_read(SFU_STAT_refused_user_limit);
+	refused1 = sfu_stat_read(SFU_STAT_REFUSED_USER_LIMIT);
 	run_as(KUIDT_INIT(60002));
 	other = add(&lo[2], fx, &serr);
 	sfu_registry_remove(current->mm, lo[2].text_start);
@@ -737,18 +737,18 @@ static void user_beyond_its_kernel_bytes_gets_no_copy_and_others_do(struct kunit
 		goto out;
 	budget = fx->size + fx->size / 2;
 	set = param_io("max_kernel_bytes_per_user", &budget, true);
-	over0 = sfu_stat_read(SFU_STAT_kernel_copy_over_user_budget);
+	over0 = sfu_stat_read(SFU_STAT_KERNEL_COPY_OVER_USER_BUDGET);
 
 	run_as(KUIDT_INIT(60003));
-	made[0] = sfu_stat_read(SFU_STAT_kernel_copies_made);
+	made[0] = sfu_stat_read(SFU_STAT_KERNEL_COPIES_MADE);
 	err[0] = add(&lo[0], fx, &serr);
-	made[1] = sfu_stat_read(SFU_STAT_kernel_copies_made);
+	made[1] = sfu_stat_read(SFU_STAT_KERNEL_COPIES_MADE);
 	err[1] = add(&lo[1], fx, &serr);
-	made[2] = sfu_stat_read(SFU_STAT_kernel_copies_made);
-	over1 = sfu_stat_read(SFU_STAT_kernel_copy_over_user_budget);
+	made[2] = sfu_stat_read(SFU_STAT_KERNEL_COPIES_MADE);
+	over1 = sfu_stat_read(SFU_STAT_KERNEL_COPY_OVER_USER_BUDGET);
 	run_as(KUIDT_INIT(60004));
 	err[2] = add(&lo[2], fx, &serr);
-	made[3] = sfu_stat_read(SFU_STAT_kernel_copies_made);
+	made[3] = sfu_stat_read(SFU_STAT_KERNEL_COPIES_MADE);
 	run_as(GLOBAL_ROOT_UID);
 
 	KUNIT_EXPECT_EQ(test, check_rows(test, fx, lo[1].bias, 0, U64_MAX, true), 0UL);

@@ -32,6 +32,10 @@
 
 #define SCAN_FILE "/tmp/sfu-kunit-libshared.so"
 
+#ifndef PT_GNU_SFRAME
+#define PT_GNU_SFRAME	0x6474e554
+#endif
+
 static const struct {
 	const char *fixture;
 	const u8 *start;
@@ -242,7 +246,7 @@ static void sections_waiting_for_their_data_are_capped(struct kunit *test)
 {
 	const int n = SFU_MAX_PENDING + 1;
 	const struct elf64_phdr *text = NULL, *data = NULL;
-	u64 refused = sfu_stat_read(SFU_STAT_refused_pending_limit);
+	u64 refused = sfu_stat_read(SFU_STAT_REFUSED_PENDING_LIMIT);
 	int base = -1, waiting = -1, one = -1, i;
 	unsigned long span = 0, area;
 	struct sfu_user_ctx ctx;
@@ -281,12 +285,12 @@ static void sections_waiting_for_their_data_are_capped(struct kunit *test)
 			break;
 	if (area && i == n) {
 		waiting = sfu_registry_sync(current->mm, 0);
-		refused_now = sfu_stat_read(SFU_STAT_refused_pending_limit) - refused;
+		refused_now = sfu_stat_read(SFU_STAT_REFUSED_PENDING_LIMIT) - refused;
 		/* Again: the waiting ones are not made twice. */
 		KUNIT_EXPECT_EQ(test, sfu_registry_sync(current->mm, 0), base);
 		if (map_segment(test, file, data, area))
 			one = sfu_registry_sync(current->mm, 0);
-		refused_after = sfu_stat_read(SFU_STAT_refused_pending_limit) - refused;
+		refused_after = sfu_stat_read(SFU_STAT_REFUSED_PENDING_LIMIT) - refused;
 	}
 	sfu_user_end(&ctx);
 	fput(file);

@@ -91,11 +91,11 @@ static u64 sq_stat(enum sfu_stat s)
 
 static void nothing_is_queued_without_a_daemon(struct kunit *test)
 {
-	u64 queued = sq_stat(SFU_STAT_sidecar_req_queued);
+	u64 queued = sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED);
 	struct sfu_sidecar_request r;
 
 	sq_request(test, 1, 0);
-	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_sidecar_req_queued), queued);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED), queued);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(sfu_sidecar_queue_next(&owner_a, 0, &r)), -EPERM);
 }
 
@@ -117,8 +117,8 @@ static void one_daemon_at_a_time(struct kunit *test)
 static void a_build_id_is_queued_once_and_handed_over_with_its_user(struct kunit *test)
 {
 	struct sq_ctx *ctx = test->priv;
-	u64 queued = sq_stat(SFU_STAT_sidecar_req_queued);
-	u64 dup = sq_stat(SFU_STAT_sidecar_req_duplicate);
+	u64 queued = sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED);
+	u64 dup = sq_stat(SFU_STAT_SIDECAR_REQ_DUPLICATE);
 	struct sfu_sidecar_request r;
 	struct file *f;
 
@@ -126,8 +126,8 @@ static void a_build_id_is_queued_once_and_handed_over_with_its_user(struct kunit
 	sq_request(test, 7, 1);
 	sq_request(test, 7, 2);
 	sq_request(test, 8, 2);
-	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_sidecar_req_queued), queued + 2);
-	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_sidecar_req_duplicate), dup + 1);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED), queued + 2);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_DUPLICATE), dup + 1);
 
 	f = sfu_sidecar_queue_next(&owner_a, 0, &r);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
@@ -151,40 +151,40 @@ static void a_build_id_is_queued_once_and_handed_over_with_its_user(struct kunit
 	KUNIT_EXPECT_EQ(test, PTR_ERR(sfu_sidecar_queue_next(&owner_a, 0, &r)), -EAGAIN);
 	/* Handed over, still remembered: not queued again. */
 	sq_request(test, 7, 3);
-	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_sidecar_req_duplicate), dup + 2);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_DUPLICATE), dup + 2);
 	/* A new daemon hears of it again. */
 	sfu_sidecar_queue_detach(&owner_a);
 	KUNIT_ASSERT_EQ(test, sfu_sidecar_queue_attach(&owner_a), 0);
 	sq_request(test, 7, 3);
-	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_sidecar_req_queued), queued + 3);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED), queued + 3);
 }
 
 static void the_caps_hold_and_every_drop_is_counted(struct kunit *test)
 {
-	u64 queued = sq_stat(SFU_STAT_sidecar_req_queued);
-	u64 full = sq_stat(SFU_STAT_sidecar_req_dropped_full);
-	u64 user = sq_stat(SFU_STAT_sidecar_req_dropped_user);
-	u64 flushed = sq_stat(SFU_STAT_sidecar_req_flushed);
+	u64 queued = sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED);
+	u64 full = sq_stat(SFU_STAT_SIDECAR_REQ_DROPPED_FULL);
+	u64 user = sq_stat(SFU_STAT_SIDECAR_REQ_DROPPED_USER);
+	u64 flushed = sq_stat(SFU_STAT_SIDECAR_REQ_FLUSHED);
 	unsigned int i, u, n = 1000;
 
 	KUNIT_ASSERT_EQ(test, sfu_sidecar_queue_attach(&owner_a), 0);
 	/* One user: SQ_PER_USER, then dropped. */
 	for (i = 0; i < SQ_PER_USER + 10; i++)
 		sq_request(test, n++, 0);
-	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_sidecar_req_queued), queued + SQ_PER_USER);
-	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_sidecar_req_dropped_user), user + 10);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED), queued + SQ_PER_USER);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_DROPPED_USER), user + 10);
 	/* The others fill the queue up to SQ_MAX; the rest dropped. */
 	for (u = 1; u < 8; u++)
 		for (i = 0; i < SQ_PER_USER; i++)
 			sq_request(test, n++, u);
-	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_sidecar_req_queued), queued + SQ_MAX);
-	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_sidecar_req_dropped_full) - full,
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED), queued + SQ_MAX);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_DROPPED_FULL) - full,
 			7ULL * SQ_PER_USER - (SQ_MAX - SQ_PER_USER));
 	/* The daemon goes: its queue with it, counted. */
 	sfu_sidecar_queue_detach(&owner_a);
-	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_sidecar_req_flushed), flushed + SQ_MAX);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_FLUSHED), flushed + SQ_MAX);
 	sq_request(test, n++, 1);
-	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_sidecar_req_queued), queued + SQ_MAX);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED), queued + SQ_MAX);
 }
 
 static struct kunit_case sfu_sidecar_queue_cases[] = {

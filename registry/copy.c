@@ -71,13 +71,13 @@ struct sfu_copy_holder {
 static bool sfu_copy_charge(struct sfu_user *user, size_t bytes)
 {
 	if (!sfu_user_charge_bytes(user, bytes)) {
-		sfu_stat_inc(SFU_STAT_kernel_copy_over_user_budget);
+		sfu_stat_inc(SFU_STAT_KERNEL_COPY_OVER_USER_BUDGET);
 		return false;
 	}
 	if (atomic_long_add_return(bytes, &sfu_copy_bytes) > READ_ONCE(sfu_max_kernel_bytes)) {
 		atomic_long_sub(bytes, &sfu_copy_bytes);
 		sfu_user_uncharge_bytes(user, bytes);
-		sfu_stat_inc(SFU_STAT_kernel_copy_over_budget);
+		sfu_stat_inc(SFU_STAT_KERNEL_COPY_OVER_BUDGET);
 		return false;
 	}
 	return true;
@@ -316,7 +316,7 @@ void sfu_copy_unhold(struct sfu_sframe_copy *c, struct sfu_user *u)
 	spin_unlock_irqrestore(&sfu_copy_lock, flags);
 	kfree(gone);
 	if (from) {
-		sfu_stat_inc(SFU_STAT_kernel_copy_charge_moved);
+		sfu_stat_inc(SFU_STAT_KERNEL_COPY_CHARGE_MOVED);
 		sfu_user_put(from);
 	}
 }
@@ -340,7 +340,7 @@ struct sfu_sframe_copy *sfu_copy_get_slot(struct sfu_sframe_copy **slot)
 		c = NULL;
 	spin_unlock_irqrestore(&sfu_copy_lock, flags);
 	if (c)
-		sfu_stat_inc(SFU_STAT_kernel_copies_shared);
+		sfu_stat_inc(SFU_STAT_KERNEL_COPIES_SHARED);
 	return c;
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_copy_get_slot);
@@ -375,7 +375,7 @@ struct sfu_sframe_copy *sfu_copy_set_slot(struct sfu_sframe_copy **slot,
 	spin_unlock_irqrestore(&sfu_copy_lock, flags);
 	if (!other)
 		return c;
-	sfu_stat_inc(SFU_STAT_kernel_copies_shared);
+	sfu_stat_inc(SFU_STAT_KERNEL_COPIES_SHARED);
 	sfu_copy_put(c);
 	return other;
 }

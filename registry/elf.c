@@ -285,7 +285,7 @@ static void sfu_read_phdrs(struct file *file, struct sfu_file_info *info)
 
 	info->status = -EIO;
 	if (kernel_read(file, &eh, sizeof(eh), &pos) != sizeof(eh)) {
-		sfu_stat_inc(SFU_STAT_elf_unreadable);
+		sfu_stat_inc(SFU_STAT_ELF_UNREADABLE);
 		return;
 	}
 	info->status = -ENOENT;
@@ -303,7 +303,7 @@ static void sfu_read_phdrs(struct file *file, struct sfu_file_info *info)
 	}
 	pos = eh.e_phoff;
 	if (kernel_read(file, phdrs, len, &pos) != len) {
-		sfu_stat_inc(SFU_STAT_elf_unreadable);
+		sfu_stat_inc(SFU_STAT_ELF_UNREADABLE);
 		info->status = -EIO;
 		goto out;
 	}
@@ -327,7 +327,7 @@ static void sfu_read_phdrs(struct file *file, struct sfu_file_info *info)
 		}
 	}
 	if (info->status)
-		sfu_stat_inc(SFU_STAT_elf_no_sframe);
+		sfu_stat_inc(SFU_STAT_ELF_NO_SFRAME);
 out:
 	kfree(phdrs);
 }
@@ -346,14 +346,14 @@ static int sfu_read_section(struct file *file, u64 off, u64 size, u64 vaddr, u8 
 	int err;
 
 	if (kernel_read(file, buf, size, &pos) != size) {
-		sfu_stat_inc(SFU_STAT_elf_unreadable);
+		sfu_stat_inc(SFU_STAT_ELF_UNREADABLE);
 		return -SFRAME_E_FAULT;
 	}
 	r.size = size;
 	err = sfu_sframe_section_init(sec, &r, vaddr, sfu_native_sframe_abi());
 	if (!err)
 		err = sfu_sframe_section_validate(sec);
-	sfu_stat_inc(SFU_STAT_validations);
+	sfu_stat_inc(SFU_STAT_VALIDATIONS);
 	return err;
 }
 
@@ -370,7 +370,7 @@ static struct sfu_sframe_copy *sfu_validate(struct file *file, struct sfu_file_i
 	int err;
 
 	if (info->sframe_size > sfu_max_section_bytes) {
-		sfu_stat_inc(SFU_STAT_refused_too_big);
+		sfu_stat_inc(SFU_STAT_REFUSED_TOO_BIG);
 		info->status = -EFBIG;
 		return NULL;
 	}
@@ -386,14 +386,14 @@ static struct sfu_sframe_copy *sfu_validate(struct file *file, struct sfu_file_i
 	if (err == -SFRAME_E_FAULT) {
 		info->status = -EIO;
 	} else if (err) {
-		sfu_stat_inc(SFU_STAT_refused_invalid);
+		sfu_stat_inc(SFU_STAT_REFUSED_INVALID);
 		info->status = -ENOEXEC;
 	} else if (copy) {
 		/* The cached header gets no index: only the copy has one. */
 		copy->sec = info->sec;
 		keep = !sfu_copy_index(copy);
 		if (keep)
-			sfu_stat_inc(SFU_STAT_kernel_copies_made);
+			sfu_stat_inc(SFU_STAT_KERNEL_COPIES_MADE);
 	}
 	info->sec.reader.buf = NULL;
 	if (keep)
@@ -424,7 +424,7 @@ struct sfu_sframe_copy *sfu_copy_read(struct file *file, u64 off, u64 size, u64 
 	int e;
 
 	if (size > sfu_max_section_bytes) {
-		sfu_stat_inc(SFU_STAT_refused_too_big);
+		sfu_stat_inc(SFU_STAT_REFUSED_TOO_BIG);
 		*err = -EFBIG;
 		return NULL;
 	}
@@ -439,7 +439,7 @@ struct sfu_sframe_copy *sfu_copy_read(struct file *file, u64 off, u64 size, u64 
 		goto fail;
 	}
 	if (e) {
-		sfu_stat_inc(SFU_STAT_refused_invalid);
+		sfu_stat_inc(SFU_STAT_REFUSED_INVALID);
 		*err = -ENOEXEC;
 		goto fail;
 	}
@@ -447,7 +447,7 @@ struct sfu_sframe_copy *sfu_copy_read(struct file *file, u64 off, u64 size, u64 
 		*err = -ENOSPC;
 		goto fail;
 	}
-	sfu_stat_inc(SFU_STAT_kernel_copies_made);
+	sfu_stat_inc(SFU_STAT_KERNEL_COPIES_MADE);
 	*err = 0;
 	return c;
 fail:
@@ -492,7 +492,7 @@ static struct sfu_sframe_copy *sfu_reload(struct file *file, const struct sfu_fi
 		sfu_copy_put(copy);
 		return NULL;
 	}
-	sfu_stat_inc(SFU_STAT_kernel_copies_made);
+	sfu_stat_inc(SFU_STAT_KERNEL_COPIES_MADE);
 	return sfu_fcache_attach(&info->id, copy);
 }
 
@@ -557,7 +557,7 @@ int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned lo
 	if (!info)
 		return -ENOMEM;
 	if (sfu_fcache_lookup(id, info, &c)) {
-		sfu_stat_inc(SFU_STAT_file_cache_hits);
+		sfu_stat_inc(SFU_STAT_FILE_CACHE_HITS);
 		if (!info->status && !c)
 			c = sfu_reload(file, info);
 	} else {
@@ -589,7 +589,7 @@ int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned lo
 		if (sc) {
 			fput(sc);
 			if (!info->status)
-				sfu_stat_inc(SFU_STAT_sidecar_used);
+				sfu_stat_inc(SFU_STAT_SIDECAR_USED);
 		}
 		if (info->status != -ENOMEM && remember)
 			c = sfu_fcache_insert(info, c);

@@ -67,7 +67,7 @@ int sfu_registry_add(struct mm_struct *mm, unsigned long sframe_addr, unsigned l
 	    text_end > TASK_SIZE)
 		return -EINVAL;
 	if (sframe_size > sfu_max_section_bytes) {
-		sfu_stat_inc(SFU_STAT_refused_too_big);
+		sfu_stat_inc(SFU_STAT_REFUSED_TOO_BIG);
 		return -EFBIG;
 	}
 
@@ -88,7 +88,7 @@ int sfu_registry_add(struct mm_struct *mm, unsigned long sframe_addr, unsigned l
 		err = sfu_sframe_section_validate(&check);
 	if (err) {
 		*sframe_err = -err;
-		sfu_stat_inc(SFU_STAT_refused_invalid);
+		sfu_stat_inc(SFU_STAT_REFUSED_INVALID);
 		err = -ENOEXEC;
 		goto free;
 	}
@@ -116,7 +116,7 @@ int sfu_registry_add(struct mm_struct *mm, unsigned long sframe_addr, unsigned l
 	strscpy(s->name, "[explicit]", sizeof(s->name));
 	if (copy) {
 		s->copy = copy;
-		sfu_stat_inc(SFU_STAT_kernel_copies_made);
+		sfu_stat_inc(SFU_STAT_KERNEL_COPIES_MADE);
 	} else {
 		kvfree(buf);
 	}

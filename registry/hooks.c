@@ -91,7 +91,7 @@ static void sfu_queue(struct task_struct *task, task_work_func_t fn,
 		return;		/* never returns to user space to run it */
 	w = kmalloc(sizeof(*w), GFP_ATOMIC | __GFP_ACCOUNT);
 	if (!w) {
-		sfu_stat_inc(SFU_STAT_work_alloc_failed);
+		sfu_stat_inc(SFU_STAT_WORK_ALLOC_FAILED);
 		return;
 	}
 	w->start = start;
@@ -120,7 +120,7 @@ static int sfu_mmap_pre(struct kprobe *kp, struct pt_regs *regs)
 		rcu_read_unlock();
 	}
 	if (wanted) {
-		sfu_stat_inc(SFU_STAT_mmap_events);
+		sfu_stat_inc(SFU_STAT_MMAP_EVENTS);
 		sfu_queue(current, sfu_scan_work_fn, vma->vm_start, vma->vm_end);
 	}
 	return 0;
@@ -180,7 +180,7 @@ static void sfu_fork_probe(void *data, struct task_struct *parent, struct task_s
 	if (!smm)
 		return;
 	/* The child rebuilds its registry from its own VMAs before it runs. */
-	sfu_stat_inc(SFU_STAT_forks_rebuilt);
+	sfu_stat_inc(SFU_STAT_FORKS_REBUILT);
 	sfu_queue(child, sfu_scan_work_fn, 0, TASK_SIZE);
 }
 

@@ -35,17 +35,17 @@ static struct sfu_section *sfu_section_find(struct sfu_mm *smm, unsigned long pc
 
 	/* See sfu_mm_write_begin(): never spin on a writer this CPU interrupted. */
 	if (smm && !in_task() && atomic_read(&smm->writing)) {
-		sfu_stat_inc(SFU_STAT_lookup_busy);
+		sfu_stat_inc(SFU_STAT_LOOKUP_BUSY);
 		return NULL;
 	}
 	s = smm ? mtree_load(&smm->text, pc) : NULL;
 
 	if (!s) {
-		sfu_stat_inc(SFU_STAT_lookup_no_section);
+		sfu_stat_inc(SFU_STAT_LOOKUP_NO_SECTION);
 		return NULL;
 	}
 	if (test_bit(SFU_SECTION_STALE, &s->flags)) {
-		sfu_stat_inc(SFU_STAT_lookup_stale);
+		sfu_stat_inc(SFU_STAT_LOOKUP_STALE);
 		return NULL;
 	}
 	return s;
@@ -64,14 +64,14 @@ static __always_inline int sfu_lookup_result(int err)
 	case -SFRAME_E_NO_FRE:
 		return -ENOENT;
 	case -SFRAME_E_FAULT:
-		sfu_stat_inc(SFU_STAT_lookup_fault);
+		sfu_stat_inc(SFU_STAT_LOOKUP_FAULT);
 		return -EFAULT;
 	case -SFRAME_E_NO_INDEX:
 		/* A long function in a section without a kernel copy. */
-		sfu_stat_inc(SFU_STAT_lookup_unindexed);
+		sfu_stat_inc(SFU_STAT_LOOKUP_UNINDEXED);
 		return -E2BIG;
 	default:
-		sfu_stat_inc(SFU_STAT_lookup_error);
+		sfu_stat_inc(SFU_STAT_LOOKUP_ERROR);
 		return -EBADMSG;
 	}
 }
@@ -173,11 +173,11 @@ static int sfu_extra_find_row(struct mm_struct *mm, unsigned long pc, struct sfu
 static void sfu_lookup_counts_flush(struct sfu_lookup_counts *counts)
 {
 	if (counts->lookups)
-		sfu_stat_add(SFU_STAT_lookups, counts->lookups);
+		sfu_stat_add(SFU_STAT_LOOKUPS, counts->lookups);
 	if (counts->rowc_hits)
-		sfu_stat_add(SFU_STAT_row_cache_hits, counts->rowc_hits);
+		sfu_stat_add(SFU_STAT_ROW_CACHE_HITS, counts->rowc_hits);
 	if (counts->rowc_misses)
-		sfu_stat_add(SFU_STAT_row_cache_misses, counts->rowc_misses);
+		sfu_stat_add(SFU_STAT_ROW_CACHE_MISSES, counts->rowc_misses);
 	memset(counts, 0, sizeof(*counts));
 }
 
@@ -187,7 +187,7 @@ static int sfu_user_find_row(const struct sfu_sframe_section *hdr, unsigned long
 {
 	struct sfu_sframe_section sec = *hdr;
 
-	sfu_stat_inc(SFU_STAT_lookup_user);
+	sfu_stat_inc(SFU_STAT_LOOKUP_USER);
 	sec.reader.kind = nofault ? SFRAME_READER_USER_NOFAULT : SFRAME_READER_USER;
 	return sfu_sframe_find_row(&sec, pc, row);
 }
@@ -271,7 +271,7 @@ int sfu_find_rules(struct mm_struct *mm, unsigned long pc, bool nofault,
 	struct sfu_section *s;
 	int err;
 
-	sfu_stat_inc(SFU_STAT_lookups);
+	sfu_stat_inc(SFU_STAT_LOOKUPS);
 	rcu_read_lock();
 	s = sfu_section_find(sfu_mm_find(mm), pc);
 	if (s && s->copy) {
@@ -377,7 +377,7 @@ static noinline int sfu_lookup_user(struct sfu_lookup *c, const struct sfu_secti
 		sec = s->sec;
 		sfu_lookup_end(c);
 		if (c->task) {
-			sfu_stat_inc(SFU_STAT_lookup_user);
+			sfu_stat_inc(SFU_STAT_LOOKUP_USER);
 			sec.reader.kind = SFRAME_READER_REMOTE;
 			sec.reader.remote = c->task;
 			err = sfu_sframe_find_row(&sec, pc, &row);

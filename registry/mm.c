@@ -108,7 +108,7 @@ struct sfu_mm *sfu_mm_get_or_create(struct mm_struct *mm, pid_t tgid)
 		kfree(smm);
 		return other;
 	}
-	sfu_stat_inc(SFU_STAT_mm_created);
+	sfu_stat_inc(SFU_STAT_MM_CREATED);
 	return smm;
 }
 
@@ -119,7 +119,7 @@ static void sfu_mm_free_work(struct work_struct *work)
 	unsigned long idx = 0;
 
 	mt_for_each(&smm->text, s, idx, ULONG_MAX) {
-		sfu_stat_inc(SFU_STAT_freed_with_mm);
+		sfu_stat_inc(SFU_STAT_FREED_WITH_MM);
 		sfu_section_free(s);
 	}
 	list_for_each_entry_safe(s, next, &smm->pending, pending)
@@ -127,7 +127,7 @@ static void sfu_mm_free_work(struct work_struct *work)
 	mtree_destroy(&smm->text);
 	mtree_destroy(&smm->data);
 	kfree(smm);
-	sfu_stat_inc(SFU_STAT_mm_destroyed);
+	sfu_stat_inc(SFU_STAT_MM_DESTROYED);
 }
 
 static void sfu_mm_unhash_and_free(struct sfu_mm *smm)

@@ -153,7 +153,7 @@ static int sfu_tree_store(struct maple_tree *mt, unsigned long first, unsigned l
 static void sfu_tree_clear(struct maple_tree *mt, unsigned long first, unsigned long last)
 {
 	while (sfu_tree_store(mt, first, last, NULL, GFP_KERNEL)) {
-		sfu_stat_inc(SFU_STAT_tree_store_retried);
+		sfu_stat_inc(SFU_STAT_TREE_STORE_RETRIED);
 		memalloc_retry_wait(GFP_KERNEL);
 	}
 }
@@ -172,7 +172,7 @@ void sfu_section_remove_locked(struct sfu_mm *smm, struct sfu_section *s)
 	if (sfu_section_has_data(s) && mtree_load(&smm->data, s->data_start) == s)
 		sfu_tree_clear(&smm->data, s->data_start, s->data_end - 1);
 	atomic_dec(&smm->nr_sections);
-	sfu_stat_inc(SFU_STAT_removed);
+	sfu_stat_inc(SFU_STAT_REMOVED);
 	sfu_section_free(s);
 }
 
@@ -280,7 +280,7 @@ int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
 	/* Charged to its user until it is freed. */
 	if (!sfu_user_charge_section(s->user)) {
 		sfu_mm_write_end(smm);
-		sfu_stat_inc(SFU_STAT_refused_user_limit);
+		sfu_stat_inc(SFU_STAT_REFUSED_USER_LIMIT);
 		sfu_section_discard(s);
 		return -ENOSPC;
 	}
@@ -292,7 +292,7 @@ int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
 		if (atomic_read(&smm->nr_sections) < per_mm)
 			atomic_dec(&sfu_nr_sections);
 		sfu_mm_write_end(smm);
-		sfu_stat_inc(SFU_STAT_refused_limit);
+		sfu_stat_inc(SFU_STAT_REFUSED_LIMIT);
 		sfu_section_discard(s);
 		return -ENOSPC;
 	}
@@ -318,7 +318,7 @@ int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
 	atomic_inc(&smm->nr_sections);
 	sfu_mm_write_end(smm);
 	sfu_stat_inc(test_bit(SFU_SECTION_EXPLICIT, &s->flags) ?
-		     SFU_STAT_registered_explicit : SFU_STAT_registered_elf);
+		     SFU_STAT_REGISTERED_EXPLICIT : SFU_STAT_REGISTERED_ELF);
 	return 0;
 }
 
@@ -368,7 +368,7 @@ static bool sfu_pending_at(struct sfu_mm *smm, unsigned long start)
 static void sfu_section_offer(struct sfu_mm *smm, struct sfu_section *s)
 {
 	if (!sfu_section_text_mapped(smm->mm, s)) {
-		sfu_stat_inc(SFU_STAT_refused_not_mapped);
+		sfu_stat_inc(SFU_STAT_REFUSED_NOT_MAPPED);
 		sfu_section_discard(s);
 		return;
 	}
@@ -381,7 +381,7 @@ static void sfu_section_offer(struct sfu_mm *smm, struct sfu_section *s)
 	sfu_mm_write_begin(smm);
 	if (atomic_read(&smm->nr_pending) >= SFU_MAX_PENDING) {
 		sfu_mm_write_end(smm);
-		sfu_stat_inc(SFU_STAT_refused_pending_limit);
+		sfu_stat_inc(SFU_STAT_REFUSED_PENDING_LIMIT);
 		sfu_section_discard(s);
 		return;
 	}
@@ -461,7 +461,7 @@ bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end
 	}
 	rcu_read_unlock();
 	if (marked)
-		sfu_stat_inc(SFU_STAT_vma_events);
+		sfu_stat_inc(SFU_STAT_VMA_EVENTS);
 	return marked;
 }
 
@@ -489,7 +489,7 @@ void sfu_recheck(struct mm_struct *mm)
 	mt_for_each(&smm->text, s, idx, ULONG_MAX) {
 		if (!test_bit(SFU_SECTION_STALE, &s->flags))
 			continue;
-		sfu_stat_inc(SFU_STAT_rechecked);
+		sfu_stat_inc(SFU_STAT_RECHECKED);
 		if (sfu_section_text_mapped(mm, s) &&
 		    (s->copy || sfu_section_data_mapped(mm, s)))
 			clear_bit(SFU_SECTION_STALE, &s->flags);
@@ -535,7 +535,7 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 	/* Rows for what the file's own section lacks, if root made a sidecar for that. */
 	s->extra = sfu_sidecar_copy(elf.build_id, elf.build_id_len);
 	if (s->extra)
-		sfu_stat_inc(SFU_STAT_sidecar_extra);
+		sfu_stat_inc(SFU_STAT_SIDECAR_EXTRA);
 	s->data_start = elf.sframe_vaddr + elf.bias;
 	s->data_end = s->data_start + elf.sframe_size;
 	s->data_delta = s->data_start - elf.sframe_offset;

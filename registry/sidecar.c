@@ -204,7 +204,7 @@ static struct file *sfu_sidecar_open_as_setter(const struct path *root, const st
 	err = sfu_sidecar_walk(root, dirs, &dir);
 	if (err) {
 		if (err == -EPERM)
-			sfu_stat_inc(SFU_STAT_sidecar_refused_path);
+			sfu_stat_inc(SFU_STAT_SIDECAR_REFUSED_PATH);
 		f = ERR_PTR(err);
 	} else {
 		/* O_NONBLOCK: a FIFO put there must not block the open. */
@@ -279,15 +279,15 @@ struct file *sfu_sidecar_open(const u8 *build_id, unsigned int len, u64 *off, u6
 	kfree(name);
 	if (IS_ERR(f)) {
 		if (PTR_ERR(f) == -ENOENT) {
-			sfu_stat_inc(SFU_STAT_sidecar_missing);
+			sfu_stat_inc(SFU_STAT_SIDECAR_MISSING);
 			return f;
 		}
 		if (PTR_ERR(f) != -EPERM)
-			sfu_stat_inc(SFU_STAT_sidecar_refused_open);
+			sfu_stat_inc(SFU_STAT_SIDECAR_REFUSED_OPEN);
 		return ERR_PTR(-EAGAIN);
 	}
 	if (!sfu_sidecar_trusted(file_inode(f))) {
-		sfu_stat_inc(SFU_STAT_sidecar_refused_owner);
+		sfu_stat_inc(SFU_STAT_SIDECAR_REFUSED_OWNER);
 		goto refuse;
 	}
 	if (kernel_read(f, &hdr, sizeof(hdr), &pos) != sizeof(hdr) ||
@@ -295,11 +295,11 @@ struct file *sfu_sidecar_open(const u8 *build_id, unsigned int len, u64 *off, u6
 	    hdr.section_off < sizeof(hdr) || !hdr.section_size ||
 	    hdr.section_off + hdr.section_size > i_size_read(file_inode(f)) ||
 	    hdr.section_off + hdr.section_size < hdr.section_off) {
-		sfu_stat_inc(SFU_STAT_sidecar_refused_format);
+		sfu_stat_inc(SFU_STAT_SIDECAR_REFUSED_FORMAT);
 		goto refuse;
 	}
 	if (hdr.build_id_len != len || memcmp(hdr.build_id, build_id, len)) {
-		sfu_stat_inc(SFU_STAT_sidecar_refused_build_id);
+		sfu_stat_inc(SFU_STAT_SIDECAR_REFUSED_BUILD_ID);
 		goto refuse;
 	}
 	*off = hdr.section_off;
@@ -451,7 +451,7 @@ struct sfu_sframe_copy *sfu_sidecar_copy(const u8 *build_id, unsigned int len)
 	if (status == -ENOSPC)
 		return NULL;
 	if (!status)
-		sfu_stat_inc(SFU_STAT_sidecar_used);
+		sfu_stat_inc(SFU_STAT_SIDECAR_USED);
 	return sfu_scache_store(build_id, len, status, c);
 }
 

@@ -147,7 +147,7 @@ void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	seen = kzalloc(sizeof(*seen), GFP_KERNEL);
 	if (!r || !seen) {
-		sfu_stat_inc(SFU_STAT_sidecar_req_dropped_full);
+		sfu_stat_inc(SFU_STAT_SIDECAR_REQ_DROPPED_FULL);
 		goto out;
 	}
 	r->uid = sfu_user_account(cred);
@@ -163,13 +163,13 @@ void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len
 		goto out;
 	}
 	if (sfu_sq_seen_find_locked(build_id, len)) {
-		stat = SFU_STAT_sidecar_req_duplicate;
+		stat = SFU_STAT_SIDECAR_REQ_DUPLICATE;
 	} else if (sfu_sq_len >= SFU_SQ_MAX) {
-		stat = SFU_STAT_sidecar_req_dropped_full;
+		stat = SFU_STAT_SIDECAR_REQ_DROPPED_FULL;
 	} else if (sfu_sq_user_count_locked(r->uid) >= SFU_SQ_PER_USER) {
-		stat = SFU_STAT_sidecar_req_dropped_user;
+		stat = SFU_STAT_SIDECAR_REQ_DROPPED_USER;
 	} else {
-		stat = SFU_STAT_sidecar_req_queued;
+		stat = SFU_STAT_SIDECAR_REQ_QUEUED;
 		hash_add(sfu_sq_seen, &seen->node, jhash(build_id, len, 0));
 		list_add_tail(&seen->fifo, &sfu_sq_seen_fifo);
 		seen = NULL;
@@ -186,7 +186,7 @@ void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len
 	}
 	spin_unlock(&sfu_sq_lock);
 	sfu_stat_inc(stat);
-	if (stat == SFU_STAT_sidecar_req_queued)
+	if (stat == SFU_STAT_SIDECAR_REQ_QUEUED)
 		wake_up_interruptible(&sfu_sq_wait);
 out:
 	kfree(old);
@@ -251,7 +251,7 @@ void sfu_sidecar_queue_detach(const void *owner)
 	spin_unlock(&sfu_sq_lock);
 	wake_up_interruptible_all(&sfu_sq_wait);
 	list_for_each_entry_safe(r, next, &reqs, node) {
-		sfu_stat_inc(SFU_STAT_sidecar_req_flushed);
+		sfu_stat_inc(SFU_STAT_SIDECAR_REQ_FLUSHED);
 		fput(r->file);
 		kfree(r);
 	}
@@ -314,9 +314,9 @@ struct file *sfu_sidecar_queue_next(const void *owner, long timeout,
 		f = r->file;
 	}
 	if (IS_ERR(f)) {
-		sfu_stat_inc(SFU_STAT_sidecar_req_open_failed);
+		sfu_stat_inc(SFU_STAT_SIDECAR_REQ_OPEN_FAILED);
 	} else {
-		sfu_stat_inc(SFU_STAT_sidecar_req_handed);
+		sfu_stat_inc(SFU_STAT_SIDECAR_REQ_HANDED);
 		out->uid = from_kuid_munged(&init_user_ns, r->uid);
 		out->size = i_size_read(file_inode(f));
 		out->build_id_len = r->len;
@@ -344,7 +344,7 @@ void sfu_sidecar_rescan(void)
 {
 	if (!sfu_registry_running())
 		return;
-	sfu_stat_inc(SFU_STAT_sidecar_rescans);
+	sfu_stat_inc(SFU_STAT_SIDECAR_RESCANS);
 	sfu_fcache_forget_missing();
 	sfu_sidecar_forget_missing();
 	sfu_scan_running_processes();

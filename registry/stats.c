@@ -16,113 +16,113 @@ DEFINE_PER_CPU(u64, sfu_stats[SFU_STAT_NR]);
 /* Names as shown in the stats file, and what each counts. */
 static const char *const sfu_stat_names[SFU_STAT_NR] = {
 	/* sections registered from ELF mappings */
-	[SFU_STAT_registered_elf] = "registered_elf",
+	[SFU_STAT_REGISTERED_ELF] = "registered_elf",
 	/* sections registered through the char device */
-	[SFU_STAT_registered_explicit] = "registered_explicit",
+	[SFU_STAT_REGISTERED_EXPLICIT] = "registered_explicit",
 	/* sections removed (unmapped, replaced, unregistered) */
-	[SFU_STAT_removed] = "removed",
+	[SFU_STAT_REMOVED] = "removed",
 	/* tree stores that take a section out, retried for want of memory */
-	[SFU_STAT_tree_store_retried] = "tree_store_retried",
+	[SFU_STAT_TREE_STORE_RETRIED] = "tree_store_retried",
 	/* sections freed with their registry (exit, exec, module unload) */
-	[SFU_STAT_freed_with_mm] = "freed_with_mm",
+	[SFU_STAT_FREED_WITH_MM] = "freed_with_mm",
 	/* sections re-checked against the VMAs after a change */
-	[SFU_STAT_rechecked] = "rechecked",
+	[SFU_STAT_RECHECKED] = "rechecked",
 	/* sections refused by validation */
-	[SFU_STAT_refused_invalid] = "refused_invalid",
+	[SFU_STAT_REFUSED_INVALID] = "refused_invalid",
 	/* sections dropped: their text went away before their data was mapped */
-	[SFU_STAT_refused_not_mapped] = "refused_not_mapped",
+	[SFU_STAT_REFUSED_NOT_MAPPED] = "refused_not_mapped",
 	/* sections refused: per-mm or global limit reached */
-	[SFU_STAT_refused_limit] = "refused_limit",
+	[SFU_STAT_REFUSED_LIMIT] = "refused_limit",
 	/* sections refused: SFU_MAX_PENDING sections of the mm wait for their data */
-	[SFU_STAT_refused_pending_limit] = "refused_pending_limit",
+	[SFU_STAT_REFUSED_PENDING_LIMIT] = "refused_pending_limit",
 	/* sections refused: the user's max_sections_per_user reached */
-	[SFU_STAT_refused_user_limit] = "refused_user_limit",
+	[SFU_STAT_REFUSED_USER_LIMIT] = "refused_user_limit",
 	/* sections refused: larger than max_section_bytes */
-	[SFU_STAT_refused_too_big] = "refused_too_big",
+	[SFU_STAT_REFUSED_TOO_BIG] = "refused_too_big",
 	/* executable mappings of ELF files without PT_GNU_SFRAME */
-	[SFU_STAT_elf_no_sframe] = "elf_no_sframe",
+	[SFU_STAT_ELF_NO_SFRAME] = "elf_no_sframe",
 	/* sidecars read and validated (files without PT_GNU_SFRAME, files with it, the vDSO) */
-	[SFU_STAT_sidecar_used] = "sidecar_used",
+	[SFU_STAT_SIDECAR_USED] = "sidecar_used",
 	/* files with a build-id but no sidecar in sidecar_dir */
-	[SFU_STAT_sidecar_missing] = "sidecar_missing",
+	[SFU_STAT_SIDECAR_MISSING] = "sidecar_missing",
 	/* sidecars not looked at: the open failed (a symbolic link, an I/O error) */
-	[SFU_STAT_sidecar_refused_open] = "sidecar_refused_open",
+	[SFU_STAT_SIDECAR_REFUSED_OPEN] = "sidecar_refused_open",
 	/* sidecars refused: not a regular file owned by root, or writable by others */
-	[SFU_STAT_sidecar_refused_owner] = "sidecar_refused_owner",
+	[SFU_STAT_SIDECAR_REFUSED_OWNER] = "sidecar_refused_owner",
 	/* sidecars refused: a directory on the way not root's, writable by others, or a link */
-	[SFU_STAT_sidecar_refused_path] = "sidecar_refused_path",
+	[SFU_STAT_SIDECAR_REFUSED_PATH] = "sidecar_refused_path",
 	/* sidecars refused: bad header, or section beyond the file */
-	[SFU_STAT_sidecar_refused_format] = "sidecar_refused_format",
+	[SFU_STAT_SIDECAR_REFUSED_FORMAT] = "sidecar_refused_format",
 	/* sidecars refused: they carry another file's build-id */
-	[SFU_STAT_sidecar_refused_build_id] = "sidecar_refused_build_id",
+	[SFU_STAT_SIDECAR_REFUSED_BUILD_ID] = "sidecar_refused_build_id",
 	/* mappings of files with their own .sframe that also get rows from their sidecar */
-	[SFU_STAT_sidecar_extra] = "sidecar_extra",
+	[SFU_STAT_SIDECAR_EXTRA] = "sidecar_extra",
 	/* vDSO mappings given the rows of the vDSO's sidecar */
-	[SFU_STAT_sidecar_vdso] = "sidecar_vdso",
+	[SFU_STAT_SIDECAR_VDSO] = "sidecar_vdso",
 	/* files without .sframe or sidecar queued for the sidecar daemon */
-	[SFU_STAT_sidecar_req_queued] = "sidecar_req_queued",
+	[SFU_STAT_SIDECAR_REQ_QUEUED] = "sidecar_req_queued",
 	/* such files not queued: their build-id was queued before */
-	[SFU_STAT_sidecar_req_duplicate] = "sidecar_req_duplicate",
+	[SFU_STAT_SIDECAR_REQ_DUPLICATE] = "sidecar_req_duplicate",
 	/* such files not queued: the queue was full (or no memory) */
-	[SFU_STAT_sidecar_req_dropped_full] = "sidecar_req_dropped_full",
+	[SFU_STAT_SIDECAR_REQ_DROPPED_FULL] = "sidecar_req_dropped_full",
 	/* such files not queued: the user had the most requests one may queue */
-	[SFU_STAT_sidecar_req_dropped_user] = "sidecar_req_dropped_user",
+	[SFU_STAT_SIDECAR_REQ_DROPPED_USER] = "sidecar_req_dropped_user",
 	/* requests dropped unread: the daemon went away */
-	[SFU_STAT_sidecar_req_flushed] = "sidecar_req_flushed",
+	[SFU_STAT_SIDECAR_REQ_FLUSHED] = "sidecar_req_flushed",
 	/* requests handed to the daemon as a file descriptor */
-	[SFU_STAT_sidecar_req_handed] = "sidecar_req_handed",
+	[SFU_STAT_SIDECAR_REQ_HANDED] = "sidecar_req_handed",
 	/* requests dropped: the file could not be opened read-only again */
-	[SFU_STAT_sidecar_req_open_failed] = "sidecar_req_open_failed",
+	[SFU_STAT_SIDECAR_REQ_OPEN_FAILED] = "sidecar_req_open_failed",
 	/* rescans the daemon asked for, after writing sidecars */
-	[SFU_STAT_sidecar_rescans] = "sidecar_rescans",
+	[SFU_STAT_SIDECAR_RESCANS] = "sidecar_rescans",
 	/* executable mappings whose ELF headers could not be read */
-	[SFU_STAT_elf_unreadable] = "elf_unreadable",
+	[SFU_STAT_ELF_UNREADABLE] = "elf_unreadable",
 	/* mappings answered from the per-file cache, without reading the file */
-	[SFU_STAT_file_cache_hits] = "file_cache_hits",
+	[SFU_STAT_FILE_CACHE_HITS] = "file_cache_hits",
 	/* sections validated (read from the file) */
-	[SFU_STAT_validations] = "validations",
+	[SFU_STAT_VALIDATIONS] = "validations",
 	/* executable or pending-relevant mmaps seen */
-	[SFU_STAT_mmap_events] = "mmap_events",
+	[SFU_STAT_MMAP_EVENTS] = "mmap_events",
 	/* VMA removals or protection changes touching a section */
-	[SFU_STAT_vma_events] = "vma_events",
+	[SFU_STAT_VMA_EVENTS] = "vma_events",
 	/* mmap events dropped: no memory for the work item */
-	[SFU_STAT_work_alloc_failed] = "work_alloc_failed",
+	[SFU_STAT_WORK_ALLOC_FAILED] = "work_alloc_failed",
 	/* per-mm registries created */
-	[SFU_STAT_mm_created] = "mm_created",
+	[SFU_STAT_MM_CREATED] = "mm_created",
 	/* per-mm registries destroyed */
-	[SFU_STAT_mm_destroyed] = "mm_destroyed",
+	[SFU_STAT_MM_DESTROYED] = "mm_destroyed",
 	/* registries rebuilt in a forked child */
-	[SFU_STAT_forks_rebuilt] = "forks_rebuilt",
+	[SFU_STAT_FORKS_REBUILT] = "forks_rebuilt",
 	/* row lookups */
-	[SFU_STAT_lookups] = "lookups",
+	[SFU_STAT_LOOKUPS] = "lookups",
 	/* lookups with no section for the PC */
-	[SFU_STAT_lookup_no_section] = "lookup_no_section",
+	[SFU_STAT_LOOKUP_NO_SECTION] = "lookup_no_section",
 	/* lookups skipping a section awaiting its re-check */
-	[SFU_STAT_lookup_stale] = "lookup_stale",
+	[SFU_STAT_LOOKUP_STALE] = "lookup_stale",
 	/* lookups in interrupt or NMI context skipped: the registry was being changed */
-	[SFU_STAT_lookup_busy] = "lookup_busy",
+	[SFU_STAT_LOOKUP_BUSY] = "lookup_busy",
 	/* lookups ended by a fault reading the section */
-	[SFU_STAT_lookup_fault] = "lookup_fault",
+	[SFU_STAT_LOOKUP_FAULT] = "lookup_fault",
 	/* lookups ended by bad section data */
-	[SFU_STAT_lookup_error] = "lookup_error",
+	[SFU_STAT_LOOKUP_ERROR] = "lookup_error",
 	/* lookups refused: a function of many rows in a section without an FRE index */
-	[SFU_STAT_lookup_unindexed] = "lookup_unindexed",
+	[SFU_STAT_LOOKUP_UNINDEXED] = "lookup_unindexed",
 	/* lookups that read the section from user memory (no kernel copy) */
-	[SFU_STAT_lookup_user] = "lookup_user",
+	[SFU_STAT_LOOKUP_USER] = "lookup_user",
 	/* kernel copies of sections made (from a file, or at registration) */
-	[SFU_STAT_kernel_copies_made] = "kernel_copies_made",
+	[SFU_STAT_KERNEL_COPIES_MADE] = "kernel_copies_made",
 	/* sections that took a reference to an existing kernel copy */
-	[SFU_STAT_kernel_copies_shared] = "kernel_copies_shared",
+	[SFU_STAT_KERNEL_COPIES_SHARED] = "kernel_copies_shared",
 	/* sections left without a kernel copy: max_kernel_bytes reached */
-	[SFU_STAT_kernel_copy_over_budget] = "kernel_copy_over_budget",
+	[SFU_STAT_KERNEL_COPY_OVER_BUDGET] = "kernel_copy_over_budget",
 	/* sections left without a kernel copy: the user's max_kernel_bytes_per_user reached */
-	[SFU_STAT_kernel_copy_over_user_budget] = "kernel_copy_over_user_budget",
+	[SFU_STAT_KERNEL_COPY_OVER_USER_BUDGET] = "kernel_copy_over_user_budget",
 	/* kernel copies whose charge moved to another user holding them */
-	[SFU_STAT_kernel_copy_charge_moved] = "kernel_copy_charge_moved",
+	[SFU_STAT_KERNEL_COPY_CHARGE_MOVED] = "kernel_copy_charge_moved",
 	/* lookups in kernel copies answered by the per-CPU row cache */
-	[SFU_STAT_row_cache_hits] = "row_cache_hits",
+	[SFU_STAT_ROW_CACHE_HITS] = "row_cache_hits",
 	/* lookups in kernel copies the decoder answered (row cache on) */
-	[SFU_STAT_row_cache_misses] = "row_cache_misses",
+	[SFU_STAT_ROW_CACHE_MISSES] = "row_cache_misses",
 };
 
 /**

@@ -175,6 +175,6 @@ struct sfu_section *sfu_prepare_vdso(struct mm_struct *mm, unsigned long start,
 	/* The image's first byte is at @start; the sidecar's rows are at link time. */
 	s->bias = start - base;
 	strscpy(s->name, "[vdso]", sizeof(s->name));
-	sfu_stat_inc(SFU_STAT_sidecar_vdso);
+	sfu_stat_inc(SFU_STAT_SIDECAR_VDSO);
 	return s;
 }

@@ -59,11 +59,11 @@
  * entry's phase.  An entry lasts while QUEUED or RUNNING is set; CACHED
  * (the trace is the entry's) only ever goes with RUNNING.
  */
-#define SFU_DF_BITS	GENMASK(SFU_UNWIND_MAX_REQUESTERS - 1, 0)
-#define SFU_DF_QUEUED	BIT(SFU_UNWIND_MAX_REQUESTERS)		/* unwind work queued */
-#define SFU_DF_RUNNING	BIT(SFU_UNWIND_MAX_REQUESTERS + 1)	/* unwind work running */
-#define SFU_DF_CACHED	BIT(SFU_UNWIND_MAX_REQUESTERS + 2)	/* trace is this entry's */
-#define SFU_DF_BUSY	(SFU_DF_QUEUED | SFU_DF_RUNNING)
+#define SFU_DF_ST_BITS	GENMASK(SFU_UNWIND_MAX_REQUESTERS - 1, 0)
+#define SFU_DF_ST_QUEUED	BIT(SFU_UNWIND_MAX_REQUESTERS)		/* unwind work queued */
+#define SFU_DF_ST_RUNNING	BIT(SFU_UNWIND_MAX_REQUESTERS + 1)	/* unwind work running */
+#define SFU_DF_ST_CACHED	BIT(SFU_UNWIND_MAX_REQUESTERS + 2)	/* trace is this entry's */
+#define SFU_DF_ST_BUSY	(SFU_DF_ST_QUEUED | SFU_DF_ST_RUNNING)
 
 /* Low bits of a cookie: the CPU (+ 1) that started the entry's phase. */
 #define SFU_DF_COOKIE_CPU_BITS	20
@@ -77,7 +77,7 @@
  * @cookie: the current entry's cookie
  * @exec_id: the task's self_exec_id when the entry's first request came
  * @work: the task_work that unwinds and delivers
- * @trace: the entry's callchain (valid while SFU_DF_CACHED)
+ * @trace: the entry's callchain (valid while SFU_DF_ST_CACHED)
  * @capacity: entries @frames and @trace.entries have room for
  * @frames: the walk's frames; the buffer stays with the slot, for its
  *	next owner, until module exit
@@ -208,7 +208,7 @@ static void sfu_df_put(struct sfu_deferred_task *t)
 	unsigned long flags;
 
 	sfu_df_lock(t, &flags);
-	if (!(atomic_long_read(&t->state) & SFU_DF_BUSY))
+	if (!(atomic_long_read(&t->state) & SFU_DF_ST_BUSY))
 		sfu_df_release(t);
 	sfu_df_unlock(t, flags);
 }
@@ -242,7 +242,7 @@ static void sfu_df_drop(struct sfu_deferred_task *t, enum sfu_deferred_stat why)
 	unsigned long flags, todo;
 
 	sfu_df_lock(t, &flags);
-	todo = atomic_long_read(&t->state) & SFU_DF_BITS & ~t->claimed;
+	todo = atomic_long_read(&t->state) & SFU_DF_ST_BITS & ~t->claimed;
 	atomic_long_set(&t->state, 0);
 	t->claimed = 0;
 	sfu_df_unlock(t, flags);
@@ -291,10 +291,10 @@ static void sfu_df_deliver(struct sfu_deferred_task *t)
 	idx = srcu_read_lock(&sfu_df_srcu);
 	for (;; late = true) {
 		sfu_df_lock(t, &flags);
-		todo = atomic_long_read(&t->state) & SFU_DF_BITS & ~t->claimed;
+		todo = atomic_long_read(&t->state) & SFU_DF_ST_BITS & ~t->claimed;
 		t->claimed |= todo;
 		if (!todo)
-			atomic_long_andnot(SFU_DF_RUNNING | SFU_DF_CACHED, &t->state);
+			atomic_long_andnot(SFU_DF_ST_RUNNING | SFU_DF_ST_CACHED, &t->state);
 		sfu_df_unlock(t, flags);
 		if (!todo)
 			break;
@@ -304,11 +304,11 @@ static void sfu_df_deliver(struct sfu_deferred_task *t)
 			w = srcu_dereference(sfu_df_works[bit], &sfu_df_srcu);
 			if (w) {
 				w->func(w, &t->trace, t->cookie);
-				sfu_df_count(SFU_DF_delivered, 1);
+				sfu_df_count(SFU_DF_DELIVERED, 1);
 				if (late)
-					sfu_df_count(SFU_DF_cache_hits, 1);
+					sfu_df_count(SFU_DF_CACHE_HITS, 1);
 			} else {
-				sfu_df_count(SFU_DF_dropped_cancel, 1);
+				sfu_df_count(SFU_DF_DROPPED_CANCEL, 1);
 			}
 		}
 	}
@@ -322,25 +322,25 @@ static void sfu_df_run(struct sfu_deferred_task *t)
 
 	sfu_df_lock(t, &flags);
 	state = atomic_long_read(&t->state);
-	atomic_long_set(&t->state, (state & ~SFU_DF_QUEUED) | SFU_DF_RUNNING);
+	atomic_long_set(&t->state, (state & ~SFU_DF_ST_QUEUED) | SFU_DF_ST_RUNNING);
 	sfu_df_unlock(t, flags);
 
 	/* From exit_task_work(): the mm is gone, and so is the slot's use. */
 	if (current->flags & PF_EXITING) {
-		sfu_df_drop(t, SFU_DF_dropped_exit);
+		sfu_df_drop(t, SFU_DF_DROPPED_EXIT);
 		sfu_df_release(t);
 		return;
 	}
 	if (current->self_exec_id != t->exec_id) {
 		/* The requests were about the program exec replaced. */
-		sfu_df_drop(t, SFU_DF_dropped_exec);
+		sfu_df_drop(t, SFU_DF_DROPPED_EXEC);
 	} else if (sfu_df_walk(t)) {
-		sfu_df_drop(t, SFU_DF_dropped_nomem);
+		sfu_df_drop(t, SFU_DF_DROPPED_NOMEM);
 	} else {
-		sfu_df_count(SFU_DF_unwinds, 1);
+		sfu_df_count(SFU_DF_UNWINDS, 1);
 		/* The trace before the flag (cached() reads it). */
 		smp_mb__before_atomic();
-		atomic_long_or(SFU_DF_CACHED, &t->state);
+		atomic_long_or(SFU_DF_ST_CACHED, &t->state);
 		sfu_df_deliver(t);
 	}
 	sfu_df_put(t);
@@ -365,9 +365,9 @@ static void sfu_df_irq_work_fn(struct irq_work *work)
 	 * maybe in another task.
 	 */
 	if (READ_ONCE(t->task) != current)
-		sfu_df_drop(t, SFU_DF_dropped_lost);
+		sfu_df_drop(t, SFU_DF_DROPPED_LOST);
 	else if (sfu_task_work_add(current, &t->work, sfu_df_task_work, TWA_RESUME))
-		sfu_df_drop(t, SFU_DF_dropped_exit);
+		sfu_df_drop(t, SFU_DF_DROPPED_EXIT);
 }
 
 /*
@@ -415,18 +415,18 @@ static int sfu_df_request(struct sfu_unwind_work *work, struct pt_regs *regs, u6
 
 	if (!work || work->bit < 0 || work->bit >= SFU_UNWIND_MAX_REQUESTERS)
 		return -EINVAL;
-	sfu_df_count(SFU_DF_requests, 1);
+	sfu_df_count(SFU_DF_REQUESTS, 1);
 	if (!sfu_df_user_task(task)) {
-		sfu_df_count(SFU_DF_rejected_not_user, 1);
+		sfu_df_count(SFU_DF_REJECTED_NOT_USER, 1);
 		return -EINVAL;
 	}
 	if (task->flags & PF_EXITING) {
-		sfu_df_count(SFU_DF_rejected_exiting, 1);
+		sfu_df_count(SFU_DF_REJECTED_EXITING, 1);
 		return -ESRCH;
 	}
 	t = sfu_df_get(task);
 	if (!t) {
-		sfu_df_count(SFU_DF_rejected_no_slot, 1);
+		sfu_df_count(SFU_DF_REJECTED_NO_SLOT, 1);
 		return -ENOSPC;
 	}
 	if (!sfu_df_lock(t, &flags))
@@ -435,27 +435,27 @@ static int sfu_df_request(struct sfu_unwind_work *work, struct pt_regs *regs, u6
 	bit = BIT(work->bit);
 	state = atomic_long_read(&t->state);
 	/* Queued or running work is this entry's, and delivers a late bit. */
-	new_entry = !(state & SFU_DF_BUSY);
+	new_entry = !(state & SFU_DF_ST_BUSY);
 	if (new_entry && in_nmi() && !sfu_df_claim_irq_work(t)) {
 		sfu_df_unlock(t, flags);
 		goto busy;
 	}
 	if (new_entry) {
 		/* The flag goes first (cached() reads no lock). */
-		atomic_long_set(&t->state, bit | SFU_DF_QUEUED);
+		atomic_long_set(&t->state, bit | SFU_DF_ST_QUEUED);
 		smp_wmb();	/* pairs with the acquire in sfu_unwind_deferred_cached() */
 		t->cookie = sfu_df_new_cookie();
 		t->exec_id = READ_ONCE(task->self_exec_id);
 		t->claimed = 0;
 		ret = 0;
-		sfu_df_count(SFU_DF_queued, 1);
+		sfu_df_count(SFU_DF_QUEUED, 1);
 	} else if (state & bit) {
 		ret = 1;
-		sfu_df_count(SFU_DF_already, 1);
+		sfu_df_count(SFU_DF_ALREADY, 1);
 	} else {
 		atomic_long_or(bit, &t->state);
 		ret = 1;
-		sfu_df_count(SFU_DF_joined, 1);
+		sfu_df_count(SFU_DF_JOINED, 1);
 	}
 	if (cookie)
 		*cookie = t->cookie;
@@ -465,14 +465,14 @@ static int sfu_df_request(struct sfu_unwind_work *work, struct pt_regs *regs, u6
 		err = sfu_df_queue(t);
 		if (err) {
 			/* Only task_work_add() fails: the task is past exit_task_work(). */
-			sfu_df_drop(t, SFU_DF_dropped_exit);
+			sfu_df_drop(t, SFU_DF_DROPPED_EXIT);
 			return err;
 		}
 	}
 	return ret;
 
 busy:
-	sfu_df_count(SFU_DF_rejected_busy, 1);
+	sfu_df_count(SFU_DF_REJECTED_BUSY, 1);
 	return -EBUSY;
 }
 
@@ -552,7 +552,7 @@ int sfu_unwind_deferred_cached(struct pt_regs *regs, const struct sfu_unwind_sta
 		return -ENOENT;
 	t = sfu_df_find(task);
 	if ((regs && user_mode(regs)) || !t ||
-	    !(atomic_long_read_acquire(&t->state) & SFU_DF_CACHED))
+	    !(atomic_long_read_acquire(&t->state) & SFU_DF_ST_CACHED))
 		return -ENOENT;
 	*trace = &t->trace;
 	*cookie = t->cookie;
@@ -637,8 +637,8 @@ void sfu_unwind_deferred_cancel(struct sfu_unwind_work *work)
 			continue;
 		sfu_df_lock(t, &flags);
 		state = atomic_long_read(&t->state);
-		if ((state & bit) && !(t->claimed & bit) && (state & SFU_DF_BUSY))
-			sfu_df_count(SFU_DF_dropped_cancel, 1);
+		if ((state & bit) && !(t->claimed & bit) && (state & SFU_DF_ST_BUSY))
+			sfu_df_count(SFU_DF_DROPPED_CANCEL, 1);
 		atomic_long_andnot(bit, &t->state);
 		t->claimed &= ~bit;
 		sfu_df_unlock(t, flags);
@@ -670,7 +670,7 @@ static void sfu_df_exit_probe(void *data, struct task_struct *task)
 	if (!t)
 		return;
 	sfu_df_lock(t, &flags);
-	busy = atomic_long_read(&t->state) & SFU_DF_BUSY;
+	busy = atomic_long_read(&t->state) & SFU_DF_ST_BUSY;
 	sfu_df_unlock(t, flags);
 	if (!busy)
 		sfu_df_release(t);
@@ -719,7 +719,7 @@ void sfu_deferred_kunit_forget(void)
 
 	if (!t)
 		return;
-	sfu_df_drop(t, SFU_DF_dropped_exit);
+	sfu_df_drop(t, SFU_DF_DROPPED_EXIT);
 	sfu_df_release(t);
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_deferred_kunit_forget);

@@ -14,37 +14,37 @@ DEFINE_PER_CPU(u64 [SFU_DF_NR], sfu_df_stats);
 
 static const char *const sfu_df_stat_names[SFU_DF_NR] = {
 	/* calls of the request functions with a registered requester */
-	[SFU_DF_requests] = "requests",
+	[SFU_DF_REQUESTS] = "requests",
 	/* requests that started an entry's unwind */
-	[SFU_DF_queued] = "queued",
+	[SFU_DF_QUEUED] = "queued",
 	/* requests of another requester for an entry already requested */
-	[SFU_DF_joined] = "joined",
+	[SFU_DF_JOINED] = "joined",
 	/* requests of a requester already served or queued for the entry */
-	[SFU_DF_already] = "already",
+	[SFU_DF_ALREADY] = "already",
 	/* callbacks made */
-	[SFU_DF_delivered] = "delivered",
+	[SFU_DF_DELIVERED] = "delivered",
 	/* callchains walked */
-	[SFU_DF_unwinds] = "unwinds",
+	[SFU_DF_UNWINDS] = "unwinds",
 	/* deliveries from the cache, without a walk */
-	[SFU_DF_cache_hits] = "cache_hits",
+	[SFU_DF_CACHE_HITS] = "cache_hits",
 	/* requests refused: kernel thread, I/O worker, no mm */
-	[SFU_DF_rejected_not_user] = "rejected_not_user",
+	[SFU_DF_REJECTED_NOT_USER] = "rejected_not_user",
 	/* requests refused: the task is exiting */
-	[SFU_DF_rejected_exiting] = "rejected_exiting",
+	[SFU_DF_REJECTED_EXITING] = "rejected_exiting",
 	/* requests refused: every slot the task may use is taken */
-	[SFU_DF_rejected_no_slot] = "rejected_no_slot",
+	[SFU_DF_REJECTED_NO_SLOT] = "rejected_no_slot",
 	/* requests refused: NMI found the task's slot or the CPU's hand-off busy */
-	[SFU_DF_rejected_busy] = "rejected_busy",
+	[SFU_DF_REJECTED_BUSY] = "rejected_busy",
 	/* callbacks not made: the task exited first */
-	[SFU_DF_dropped_exit] = "dropped_exit",
+	[SFU_DF_DROPPED_EXIT] = "dropped_exit",
 	/* callbacks not made: the task exec'd first */
-	[SFU_DF_dropped_exec] = "dropped_exec",
+	[SFU_DF_DROPPED_EXEC] = "dropped_exec",
 	/* callbacks not made: the NMI hand-off ran in another task */
-	[SFU_DF_dropped_lost] = "dropped_lost",
+	[SFU_DF_DROPPED_LOST] = "dropped_lost",
 	/* callbacks not made: the requester was cancelled */
-	[SFU_DF_dropped_cancel] = "dropped_cancel",
+	[SFU_DF_DROPPED_CANCEL] = "dropped_cancel",
 	/* callbacks not made: no memory for the callchain */
-	[SFU_DF_dropped_nomem] = "dropped_nomem",
+	[SFU_DF_DROPPED_NOMEM] = "dropped_nomem",
 };
 
 /**

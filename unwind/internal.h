@@ -18,48 +18,48 @@ struct task_struct;
 
 /**
  * enum sfu_deferred_stat - what became of deferred requests
- * @SFU_DF_requests: calls of the request functions with a registered requester
- * @SFU_DF_queued: requests that started an entry's unwind
- * @SFU_DF_joined: requests of another requester for an entry already requested
- * @SFU_DF_already: requests of a requester already served or queued for the entry
- * @SFU_DF_delivered: callbacks made
- * @SFU_DF_unwinds: callchains walked
- * @SFU_DF_cache_hits: deliveries from the cache, without a walk
- * @SFU_DF_rejected_not_user: requests refused: kernel thread, I/O worker, no mm
- * @SFU_DF_rejected_exiting: requests refused: the task is exiting
- * @SFU_DF_rejected_no_slot: requests refused: every slot the task may use is taken
- * @SFU_DF_rejected_busy: requests refused: NMI interrupted a change of the task's slot
- * @SFU_DF_dropped_exit: callbacks not made: the task exited first
- * @SFU_DF_dropped_exec: callbacks not made: the task exec'd first
- * @SFU_DF_dropped_lost: callbacks not made: the unwind could not be queued from NMI
- * @SFU_DF_dropped_cancel: callbacks not made: the requester was cancelled
- * @SFU_DF_dropped_nomem: callbacks not made: no memory for the callchain
+ * @SFU_DF_REQUESTS: calls of the request functions with a registered requester
+ * @SFU_DF_QUEUED: requests that started an entry's unwind
+ * @SFU_DF_JOINED: requests of another requester for an entry already requested
+ * @SFU_DF_ALREADY: requests of a requester already served or queued for the entry
+ * @SFU_DF_DELIVERED: callbacks made
+ * @SFU_DF_UNWINDS: callchains walked
+ * @SFU_DF_CACHE_HITS: deliveries from the cache, without a walk
+ * @SFU_DF_REJECTED_NOT_USER: requests refused: kernel thread, I/O worker, no mm
+ * @SFU_DF_REJECTED_EXITING: requests refused: the task is exiting
+ * @SFU_DF_REJECTED_NO_SLOT: requests refused: every slot the task may use is taken
+ * @SFU_DF_REJECTED_BUSY: requests refused: NMI interrupted a change of the task's slot
+ * @SFU_DF_DROPPED_EXIT: callbacks not made: the task exited first
+ * @SFU_DF_DROPPED_EXEC: callbacks not made: the task exec'd first
+ * @SFU_DF_DROPPED_LOST: callbacks not made: the unwind could not be queued from NMI
+ * @SFU_DF_DROPPED_CANCEL: callbacks not made: the requester was cancelled
+ * @SFU_DF_DROPPED_NOMEM: callbacks not made: no memory for the callchain
  * @SFU_DF_NR: the number of counters
  *
- * Every request is counted once in @SFU_DF_requests and ends in exactly one
- * of: a rejection (@SFU_DF_rejected_*), @SFU_DF_already (its requester is
+ * Every request is counted once in @SFU_DF_REQUESTS and ends in exactly one
+ * of: a rejection (@SFU_DF_REJECTED_*), @SFU_DF_ALREADY (its requester is
  * already served for this kernel entry), or, for one that set its
- * requester's bit (@SFU_DF_queued + @SFU_DF_joined), @SFU_DF_delivered or
- * a drop (@SFU_DF_dropped_*) once the task ran its unwind.  The names and
+ * requester's bit (@SFU_DF_QUEUED + @SFU_DF_JOINED), @SFU_DF_DELIVERED or
+ * a drop (@SFU_DF_DROPPED_*) once the task ran its unwind.  The names and
  * meanings are in unwind/deferred.c and Documentation/deferred.rst.
  */
 enum sfu_deferred_stat {
-	SFU_DF_requests,
-	SFU_DF_queued,
-	SFU_DF_joined,
-	SFU_DF_already,
-	SFU_DF_delivered,
-	SFU_DF_unwinds,
-	SFU_DF_cache_hits,
-	SFU_DF_rejected_not_user,
-	SFU_DF_rejected_exiting,
-	SFU_DF_rejected_no_slot,
-	SFU_DF_rejected_busy,
-	SFU_DF_dropped_exit,
-	SFU_DF_dropped_exec,
-	SFU_DF_dropped_lost,
-	SFU_DF_dropped_cancel,
-	SFU_DF_dropped_nomem,
+	SFU_DF_REQUESTS,
+	SFU_DF_QUEUED,
+	SFU_DF_JOINED,
+	SFU_DF_ALREADY,
+	SFU_DF_DELIVERED,
+	SFU_DF_UNWINDS,
+	SFU_DF_CACHE_HITS,
+	SFU_DF_REJECTED_NOT_USER,
+	SFU_DF_REJECTED_EXITING,
+	SFU_DF_REJECTED_NO_SLOT,
+	SFU_DF_REJECTED_BUSY,
+	SFU_DF_DROPPED_EXIT,
+	SFU_DF_DROPPED_EXEC,
+	SFU_DF_DROPPED_LOST,
+	SFU_DF_DROPPED_CANCEL,
+	SFU_DF_DROPPED_NOMEM,
 	SFU_DF_NR
 };
 

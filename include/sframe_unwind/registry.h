@@ -24,9 +24,9 @@ struct sfu_section;
 
 /**
  * struct sfu_lookup_counts - lookups not yet added to the stats counters
- * @lookups: row lookups (SFU_STAT_lookups)
- * @rowc_hits: answered by the per-CPU rules cache (SFU_STAT_row_cache_hits)
- * @rowc_misses: answered by the decoder, cache on (SFU_STAT_row_cache_misses)
+ * @lookups: row lookups (SFU_STAT_LOOKUPS)
+ * @rowc_hits: answered by the per-CPU rules cache (SFU_STAT_ROW_CACHE_HITS)
+ * @rowc_misses: answered by the decoder, cache on (SFU_STAT_ROW_CACHE_MISSES)
  *
  * A series of lookups counts in here and adds to the per-CPU counters once,
  * when it ends, instead of once or twice a frame.
