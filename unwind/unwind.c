@@ -625,33 +625,68 @@ static void sfu_unwind_account(const struct sfu_unwind_state *st, const unsigned
 		*stop_reason = st->stop;
 }
 
-/* The walk of sfu_unwind_user_regs() and sfu_unwind_task_regs(). */
-static int sfu_unwind_frames(struct task_struct *task, struct mm_struct *mm,
-			     struct pt_regs *regs, struct sfu_frame *frames, unsigned int max,
-			     unsigned int flags, int *stop_reason)
+/* What the walk hands each frame to; false ends the walk. */
+typedef bool (*sfu_walk_fn)(void *arg, const struct sfu_frame *frame);
+
+/*
+ * The one walk loop: from @regs of @task (NULL: current) in @mm, each
+ * frame, innermost first and with the CFA its step found, to @fn, until
+ * the walk stops, @fn declines or @limit frames were handed: a "depth"
+ * stop then, unless that frame's step ended the walk anyway.  Returns
+ * the number handed.
+ */
+static unsigned int sfu_walk(struct task_struct *task, struct mm_struct *mm,
+			     struct pt_regs *regs, unsigned int flags, unsigned int limit,
+			     sfu_walk_fn fn, void *arg, int *stop_reason)
 {
 	unsigned long by_method[SFU_FRAME_SIGNAL + 1] = {};
 	struct sfu_unwind_scratch scratch;
 	struct sfu_unwind_state st;
 	struct sfu_lookup rows;
-	unsigned int nr = 0, limit;
+	struct sfu_frame f;
+	unsigned int nr = 0;
 
-	limit = min(max, sfu_unwind_depth_limit());
 	sfu_unwind_start(&st, task, mm, regs, flags, &rows);
 	while (!st.done) {
-		struct sfu_frame *f = &frames[nr++];
-
-		f->ip = st.ip;
-		f->method = st.method;
-		f->reserved = 0;
+		f.ip = st.ip;
+		f.method = st.method;
+		f.reserved = 0;
 		by_method[st.method]++;
-		f->cfa = sfu_unwind_next(&st, &scratch);
-		if (!st.done && nr == limit)
+		f.cfa = sfu_unwind_next(&st, &scratch);
+		nr++;
+		if ((!fn(arg, &f) || nr == limit) && !st.done)
 			sfu_unwind_stop(&st, SFU_STOP_DEPTH);
 	}
 	sfu_lookup_end(&rows);
 	sfu_unwind_account(&st, by_method, stop_reason);
 	return nr;
+}
+
+/* sfu_walk()'s consumer for the array API. */
+struct sfu_walk_array {
+	struct sfu_frame *frames;
+	unsigned int nr;
+};
+
+static bool sfu_walk_store(void *arg, const struct sfu_frame *frame)
+{
+	struct sfu_walk_array *a = arg;
+
+	a->frames[a->nr++] = *frame;
+	return true;
+}
+
+/* sfu_walk()'s consumer for sfu_unwind_user_walk(): the IPs only. */
+struct sfu_walk_consumer {
+	sfu_unwind_consume_fn consume;
+	void *cookie;
+};
+
+static bool sfu_walk_consume(void *arg, const struct sfu_frame *frame)
+{
+	struct sfu_walk_consumer *c = arg;
+
+	return c->consume(c->cookie, frame->ip);
 }
 
 /**
@@ -679,12 +714,15 @@ static int sfu_unwind_frames(struct task_struct *task, struct mm_struct *mm,
 int sfu_unwind_user_regs(struct pt_regs *regs, struct sfu_frame *frames, unsigned int max,
 			 unsigned int flags, int *stop_reason)
 {
+	struct sfu_walk_array a = { .frames = frames };
+
 	if (!frames || !max || (flags & ~SFU_UNWIND_ALL_FLAGS))
 		return -EINVAL;
 	/* A caller that cannot fault gets no-fault reads whatever it asked. */
 	if (!sfu_caller_may_fault())
 		flags |= SFU_UNWIND_NOFAULT;
-	return sfu_unwind_frames(NULL, current->mm, regs, frames, max, flags, stop_reason);
+	return sfu_walk(NULL, current->mm, regs, flags, min(max, sfu_unwind_depth_limit()),
+			sfu_walk_store, &a, stop_reason);
 }
 EXPORT_SYMBOL_NS_GPL(sfu_unwind_user_regs, SFU_NS);
 
@@ -714,11 +752,14 @@ int sfu_unwind_task_regs(struct task_struct *task, struct mm_struct *mm, struct 
 			 struct sfu_frame *frames, unsigned int max, unsigned int flags,
 			 int *stop_reason)
 {
+	struct sfu_walk_array a = { .frames = frames };
+
 	if (!frames || !max || (flags & ~(SFU_UNWIND_NO_SFRAME | SFU_UNWIND_NO_FP)) ||
 	    !task || task == current || !sfu_caller_may_fault())
 		return -EINVAL;
 	might_sleep();
-	return sfu_unwind_frames(task, mm, regs, frames, max, flags, stop_reason);
+	return sfu_walk(task, mm, regs, flags, min(max, sfu_unwind_depth_limit()),
+			sfu_walk_store, &a, stop_reason);
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_unwind_task_regs);
 
@@ -730,13 +771,14 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_unwind_task_regs);
  * @cookie: @consume's first argument
  * @flags: SFU_UNWIND_NOFAULT, SFU_UNWIND_NO_SFRAME, SFU_UNWIND_NO_FP
  * @stop_reason: if not NULL, set to the enum sfu_stop_reason that ended the
- *	walk (SFU_STOP_DEPTH when @consume or the max_depth parameter did)
+ *	walk (SFU_STOP_DEPTH when @consume or the max_depth parameter ended
+ *	it before the stack did)
  *
  * The walk of sfu_unwind_user_regs() for a caller that takes the frames
  * one by one, as the kernel's arch_stack_walk_user() hands them to a
- * stack_trace_consume_fn: frames the caller has no room for are never
- * unwound.  @consume runs between the steps of the walk, in a section that
- * holds the RCU read lock: it must not sleep.
+ * stack_trace_consume_fn: the walk goes no further than the frame
+ * @consume declines.  @consume runs between the steps of the walk, in a
+ * section that holds the RCU read lock: it must not sleep.
  *
  * Context: as sfu_unwind_user_regs().
  * Return: the number of frames handed to @consume, or -EINVAL for a NULL
@@ -745,31 +787,15 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_unwind_task_regs);
 int sfu_unwind_user_walk(struct pt_regs *regs, sfu_unwind_consume_fn consume, void *cookie,
 			 unsigned int flags, int *stop_reason)
 {
-	unsigned long by_method[SFU_FRAME_SIGNAL + 1] = {};
-	struct sfu_unwind_scratch scratch;
-	struct sfu_unwind_state st;
-	struct sfu_lookup rows;
-	unsigned int nr = 0, limit;
+	struct sfu_walk_consumer c = { .consume = consume, .cookie = cookie };
 
 	if (!consume || (flags & ~SFU_UNWIND_ALL_FLAGS))
 		return -EINVAL;
 	/* A caller that cannot fault gets no-fault reads whatever it asked. */
 	if (!sfu_caller_may_fault())
 		flags |= SFU_UNWIND_NOFAULT;
-	limit = sfu_unwind_depth_limit();
-
-	sfu_unwind_start(&st, NULL, current->mm, regs, flags, &rows);
-	while (!st.done) {
-		nr++;
-		by_method[st.method]++;
-		if (!consume(cookie, st.ip) || nr == limit)
-			sfu_unwind_stop(&st, SFU_STOP_DEPTH);
-		else
-			sfu_unwind_next(&st, &scratch);
-	}
-	sfu_lookup_end(&rows);
-	sfu_unwind_account(&st, by_method, stop_reason);
-	return nr;
+	return sfu_walk(NULL, current->mm, regs, flags, sfu_unwind_depth_limit(),
+			sfu_walk_consume, &c, stop_reason);
 }
 EXPORT_SYMBOL_NS_GPL(sfu_unwind_user_walk, SFU_NS);
 
