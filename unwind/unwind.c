@@ -300,40 +300,86 @@ static __always_inline int sfu_step_to_caller(struct sfu_unwind_state *st, unsig
 }
 
 /*
- * The common step: from @r, the CFA of the current frame and the caller's
- * IP, SP and FP.  Returns 0 with @st moved to the caller and *@cfa set, or
- * a stop reason with @st unchanged.
+ * Whether rules @r that are not of the usual shape can serve this frame:
+ * 0, SFU_STOP_NO_INFO when they cannot but another method may, or the
+ * stop reason.  An RA kept in a register becomes a register rule here
+ * where the architecture has one (arm64's LR in the topmost frame).
  */
-static int sfu_unwind_step(struct sfu_unwind_state *st, const struct sfu_frame_rules *r,
-			   unsigned long *cfa_out)
+static int sfu_rules_check(const struct sfu_unwind_state *st, struct sfu_frame_rules *r)
 {
-	unsigned long cfa, ra, fp;
-	int reason;
-
-	if (r->flags & SFU_RULES_OUTERMOST || r->ra.kind == SFU_RULE_UNDEFINED)
+	if (r->flags & SFU_RULES_OUTERMOST)
+		return SFU_STOP_OUTERMOST;
+	if (r->ra.kind == SFU_RULE_RETAIN && !sfu_arch_ra_in_register(&r->ra))
+		return SFU_STOP_BAD_RULE;
+	/* After a frame-pointer step SP is only a bound: SP-based rules cannot work. */
+	if (!st->sp_exact && r->cfa.base == SFU_BASE_SP)
+		return SFU_STOP_NO_INFO;
+	if (r->ra.kind == SFU_RULE_UNDEFINED)
 		return SFU_STOP_OUTERMOST;
 	if (r->flags & SFU_RULES_SIGNAL)
 		return SFU_STOP_SIGNAL;
 	/* Deeper frames' registers (but SP, FP and tracked ones) are not recovered. */
 	if (r->ra.kind == SFU_RULE_RETAIN || !sfu_rules_regs_known(st, r))
 		return SFU_STOP_BAD_RULE;
+	return 0;
+}
 
-	reason = sfu_base_value(st, r->cfa.base, r->cfa.regnum, &cfa);
+/* The CFA of rules that sfu_rules_check() accepted: 0 or a stop reason. */
+static int sfu_rules_cfa(const struct sfu_unwind_state *st, const struct sfu_frame_rules *r,
+			 unsigned long *cfa)
+{
+	int reason = sfu_base_value(st, r->cfa.base, r->cfa.regnum, cfa);
+
 	if (reason)
 		return reason;
-	cfa += r->cfa.offset;
-	if (r->cfa.deref) {
-		reason = sfu_unwind_read_word(st, cfa, &cfa);
+	*cfa += r->cfa.offset;
+	if (!r->cfa.deref)
+		return 0;
+	reason = sfu_unwind_read_word(st, *cfa, cfa);
+	*cfa += r->cfa.addend;
+	return reason;
+}
+
+/*
+ * The one step: from the rules @r of the current frame, its CFA and the
+ * caller's IP, SP and FP.  Returns 0 with @st moved to the caller and
+ * *@cfa_out set; SFU_STOP_NO_INFO when @r cannot serve this frame and
+ * another method may; or the reason the walk stops.  @st is unchanged
+ * unless it returns 0.
+ *
+ * The usual rows (CFA = SP or FP + offset, RA = *(CFA + offset), FP kept
+ * or *(CFA + offset): every row of the usual prologues and epilogues) go
+ * straight; the others are checked first.
+ */
+static int sfu_unwind_step(struct sfu_unwind_state *st, struct sfu_frame_rules *r,
+			   unsigned long *cfa_out)
+{
+	u8 ra_kind = r->ra.kind, fp_kind = r->fp.kind;
+	unsigned long cfa, ra, fp;
+	int reason;
+
+	if (unlikely((r->flags & ~SFU_RULES_SAVED_REGS) || r->cfa.deref ||
+		     r->cfa.base == SFU_BASE_REG || ra_kind != SFU_RULE_CFA_DEREF ||
+		     (fp_kind != SFU_RULE_RETAIN && fp_kind != SFU_RULE_CFA_DEREF))) {
+		reason = sfu_rules_check(st, r);
+		if (!reason)
+			reason = sfu_rules_cfa(st, r, &cfa);
 		if (reason)
 			return reason;
-		cfa += r->cfa.addend;
+		ra_kind = r->ra.kind;
+	} else if (r->cfa.base == SFU_BASE_SP) {
+		/* After a frame-pointer step SP is only a bound. */
+		if (!st->sp_exact)
+			return SFU_STOP_NO_INFO;
+		cfa = st->sp + r->cfa.offset;
+	} else {
+		cfa = st->fp + r->cfa.offset;
 	}
-
 	reason = sfu_check_cfa(st, cfa);
 	if (reason)
 		return reason;
 
-	if (r->ra.kind == SFU_RULE_CFA_DEREF && r->fp.kind == SFU_RULE_CFA_DEREF &&
+	if (ra_kind == SFU_RULE_CFA_DEREF && fp_kind == SFU_RULE_CFA_DEREF &&
 	    r->fp.offset == r->ra.offset - (long)st->ws) {
 		/* A frame record {FP, RA}: one read for both. */
 		unsigned long record[2];
@@ -383,83 +429,6 @@ static int sfu_frame_lookup(struct sfu_unwind_state *st, struct sfu_frame_rules 
 		return SFU_STOP_NO_INFO;
 	}
 	return 0;
-}
-
-/*
- * Whether the registry's rules @r can serve this frame: 0, or
- * SFU_STOP_NO_INFO when they cannot (the caller may then try frame
- * pointers), or another stop reason.
- */
-static int sfu_rules_check(const struct sfu_unwind_state *st, struct sfu_frame_rules *r)
-{
-	if (r->flags & SFU_RULES_OUTERMOST)
-		return 0;
-	if (r->ra.kind == SFU_RULE_RETAIN && !sfu_arch_ra_in_register(&r->ra))
-		return SFU_STOP_BAD_RULE;
-
-	/* After a frame-pointer step SP is only a bound: SP-based rules cannot work. */
-	if (!st->sp_exact && r->cfa.base == SFU_BASE_SP)
-		return SFU_STOP_NO_INFO;
-	return 0;
-}
-
-/* sfu_fast_step() cannot take these rules: check them and take the common step. */
-#define SFU_STEP_NOT_COMMON	(-1)
-
-/*
- * The step for the usual rules, straight: CFA = SP or FP + offset, RA =
- * *(CFA + offset), FP unchanged or *(CFA + offset).  Every row of the
- * usual prologues and epilogues is of this shape; the others (outermost,
- * signal frames, a register or dereferenced CFA, RA in a register) return
- * SFU_STEP_NOT_COMMON and go through sfu_rules_check() and
- * sfu_unwind_step(), which give the same result for this shape.  Returns
- * as sfu_unwind_step(), or SFU_STOP_NO_INFO as sfu_rules_check() does.
- */
-static __always_inline int sfu_fast_step(struct sfu_unwind_state *st,
-					 const struct sfu_frame_rules *r, unsigned long *cfa_out)
-{
-	u8 ra_kind = r->ra.kind, fp_kind = r->fp.kind;
-	unsigned long cfa, ra, fp;
-	int reason;
-
-	if ((r->flags & ~SFU_RULES_SAVED_REGS) || r->cfa.deref || r->cfa.base == SFU_BASE_REG ||
-	    ra_kind != SFU_RULE_CFA_DEREF ||
-	    (fp_kind != SFU_RULE_RETAIN && fp_kind != SFU_RULE_CFA_DEREF))
-		return SFU_STEP_NOT_COMMON;
-
-	if (r->cfa.base == SFU_BASE_SP) {
-		/* After a frame-pointer step SP is only a bound. */
-		if (!st->sp_exact)
-			return SFU_STOP_NO_INFO;
-		cfa = st->sp + r->cfa.offset;
-	} else {
-		cfa = st->fp + r->cfa.offset;
-	}
-	reason = sfu_check_cfa(st, cfa);
-	if (reason)
-		return reason;
-
-	if (fp_kind == SFU_RULE_RETAIN) {
-		reason = sfu_unwind_read_word(st, cfa + r->ra.offset, &ra);
-		fp = st->fp;
-	} else if (r->fp.offset == r->ra.offset - (long)st->ws) {
-		/* A frame record {FP, RA}: one read for both. */
-		unsigned long record[2];
-
-		reason = sfu_read_words(st, cfa + r->fp.offset, record, 2);
-		fp = record[0];
-		ra = record[1];
-	} else {
-		reason = sfu_unwind_read_word(st, cfa + r->ra.offset, &ra);
-		if (!reason)
-			reason = sfu_unwind_read_word(st, cfa + r->fp.offset, &fp);
-	}
-	if (reason)
-		return reason;
-	reason = sfu_step_to_caller(st, cfa, ra, fp, true, cfa_out);
-	if (!reason)
-		sfu_tracked_step(st, r, cfa);
-	return reason;
 }
 
 /*
@@ -552,16 +521,18 @@ struct sfu_unwind_scratch {
 };
 
 /*
- * Move @st to the caller of the current frame, or end the walk.  Returns
- * the CFA of the frame just left when it is known exactly, else 0.
+ * Move @st to the caller of the current frame, or end the walk.  The
+ * methods in order: the registry's rules, then frame pointers; a method
+ * that has nothing for the frame (SFU_STOP_NO_INFO) hands it to the next.
+ * Returns the CFA of the frame just left when it is known exactly, else 0.
  */
 static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 				     struct sfu_unwind_scratch *scratch)
 {
 	struct sfu_frame_rules *rules = &scratch->rules;
 	unsigned long cfa = 0, sp = st->sp;
+	bool sp_exact = st->sp_exact, topmost = st->topmost;
 	u8 method = SFU_FRAME_SFRAME;
-	bool stepped = false, sp_exact = st->sp_exact, topmost = st->topmost;
 	int reason;
 
 	if (st->compat && (st->flags & SFU_UNWIND_NO_FP || !SFU_ARCH_COMPAT_FP)) {
@@ -584,22 +555,17 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 		st->method = SFU_FRAME_SIGNAL;
 		return 0;
 	}
-	if (!reason) {
-		reason = sfu_fast_step(st, rules, &cfa);
-		if (reason == SFU_STEP_NOT_COMMON)
-			reason = sfu_rules_check(st, rules);
-		else
-			stepped = reason != SFU_STOP_NO_INFO;
-	}
-	if (reason == SFU_STOP_NO_INFO && !(st->flags & SFU_UNWIND_NO_FP)) {
+	for (;;) {
+		if (!reason)
+			reason = sfu_unwind_step(st, rules, &cfa);
+		if (reason != SFU_STOP_NO_INFO || method == SFU_FRAME_FP ||
+		    (st->flags & SFU_UNWIND_NO_FP))
+			break;
 		method = SFU_FRAME_FP;
 		sfu_arch_fp_rules(st, rules);
 		/* The ABI's end of the chain: the outermost frame zeroes FP. */
 		reason = rules->cfa.base == SFU_BASE_FP && !st->fp ? SFU_STOP_FP_END : 0;
 	}
-	/* One call of the common step, which the compiler then inlines. */
-	if (!reason && !stepped)
-		reason = sfu_unwind_step(st, rules, &cfa);
 	/* @st is at the caller now: its IP is the return address to check. */
 	if (!reason && method == SFU_FRAME_FP)
 		reason = sfu_fp_ra_check(st, sp, sp_exact && topmost);
