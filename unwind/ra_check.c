@@ -9,7 +9,7 @@
 #include <linux/pgtable.h>
 #include <linux/sched.h>
 
-#include "unwind_arch.h"
+#include "sframe_unwind/arch.h"
 #include "sframe_unwind/unwind.h"
 #include "ra_check.h"
 

@@ -25,7 +25,7 @@
 
 #include "sframe_unwind/registry.h"
 #include "sframe_unwind/lib.h"
-#include "unwind_arch.h"
+#include "sframe_unwind/arch.h"
 #include "sframe_unwind/unwind.h"
 #include "sframe_unwind/compat.h"
 #include "internal.h"

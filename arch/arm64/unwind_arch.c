@@ -11,7 +11,7 @@
 #include <asm/sigcontext.h>
 #include <asm/ucontext.h>
 
-#include "unwind_arch.h"
+#include "sframe_unwind/arch.h"
 
 /* Instructions that sign, check or return through x30. */
 #define SFU_ARM64_PACIASP	0xd503233fU

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * arm64 facts for the generic user unwinder (unwind/unwind.c).
+ * arm64 facts for the generic user unwinder (the contract: include/sframe_unwind/arch.h).
  *
  * A call leaves the return address in the link register x30; a function
  * that calls others saves x29 and x30 as a frame record {x29, x30} on its
@@ -50,6 +50,7 @@ static inline int sfu_arch_start(struct sfu_unwind_state *st, struct pt_regs *re
 	return 0;
 }
 
+#define sfu_arch_ra_in_register sfu_arch_ra_in_register
 /**
  * sfu_arch_ra_in_register() - the rule for "RA not saved by this row"
  * @ra: the return-address rule, SFU_RULE_RETAIN on entry
@@ -68,6 +69,7 @@ static inline bool sfu_arch_ra_in_register(struct sfu_reg_rule *ra)
 	return true;
 }
 
+#define sfu_arch_return_address sfu_arch_return_address
 /**
  * sfu_arch_return_address() - a return address as the CPU will use it
  * @ra: value recovered from the stack or x30
@@ -104,46 +106,16 @@ static inline bool sfu_arch_pmd_user_exec(pmd_t pmd)
 	return sfu_arch_pte_user_exec(pmd_pte(pmd));
 }
 
-/* The registers a signal step reads from the saved context (PC: ours, 32). */
 /*
- * Callee-saved registers the unwinder follows below the topmost frame:
- * none.  AArch64 code bases its CFA on SP or x29; the decoder refuses
- * sections that would list saved registers for AArch64.
+ * Callee-saved registers followed below the topmost frame: none (the
+ * default of unwind/arch.h).  AArch64 code bases its CFA on SP or x29;
+ * the decoder refuses sections that would list saved registers for
+ * AArch64.
  */
-#define SFU_ARCH_NR_TRACKED		0
 
-/**
- * sfu_arch_tracked_slot() - the unwinder's slot of a tracked register
- * @regnum: DWARF register number
- *
- * Return: -1: AArch64 tracks none.
- */
-static inline int sfu_arch_tracked_slot(unsigned int regnum)
-{
-	return -1;
-}
-
-/**
- * sfu_arch_tracked_regnum() - the register of a tracked slot
- * @slot: never valid on AArch64
- *
- * Return: 0; never called.
- */
-static inline unsigned int sfu_arch_tracked_regnum(int slot)
-{
-	return 0;
-}
-
+/* The registers a signal step reads from the saved context (PC: ours, 32). */
 #define SFU_ARCH_DWARF_IP		32
 #define SFU_ARCH_DWARF_SP		SFU_ARM64_DWARF_SP
 #define SFU_ARCH_DWARF_FP		SFU_ARM64_DWARF_FP
-
-void sfu_arch_fp_rules(const struct sfu_unwind_state *st, struct sfu_frame_rules *r);
-bool sfu_arch_reg_value(struct pt_regs *regs, unsigned int regnum, unsigned long *val);
-bool sfu_arch_signal_frame(const struct sfu_unwind_state *st, unsigned long *sigctx);
-bool sfu_arch_sigreturn_at(const struct sfu_unwind_state *st);
-int sfu_arch_sigctx_reg(const struct sfu_unwind_state *st, unsigned int regnum,
-			unsigned long *val);
-int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra);
 
 #endif /* _SFU_ARCH_ARM64_UNWIND_ARCH_H */

@@ -7,7 +7,7 @@
 #include <asm/ptrace.h>
 
 #include "kunit/unwind_kunit.h"
-#include "unwind_arch.h"
+#include "sframe_unwind/arch.h"
 
 const struct uw_arch_facts uw_arch = {
 	.id = UW_ARCH_ARM64,

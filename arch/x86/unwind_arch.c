@@ -10,7 +10,7 @@
 #include <asm/ptrace.h>
 #include <asm/sigframe.h>
 
-#include "unwind_arch.h"
+#include "sframe_unwind/arch.h"
 
 /* Instructions that tell where the topmost frame is in its prologue. */
 #define SFU_X86_PUSH_RBP	0x55

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * x86_64 facts for the generic user unwinder (unwind/unwind.c).
+ * x86_64 facts for the generic user unwinder (the contract: include/sframe_unwind/arch.h).
  *
  * The return address is always on the stack, at CFA - 8 (SFrame's fixed
  * RA offset): there is no link register.  The frame-pointer chain is
@@ -49,31 +49,6 @@ static inline int sfu_arch_start(struct sfu_unwind_state *st, struct pt_regs *re
 		st->fp = (u32)st->fp;
 	}
 	return 0;
-}
-
-/**
- * sfu_arch_ra_in_register() - the rule for "RA not saved by this row"
- * @ra: the return-address rule, SFU_RULE_RETAIN on entry
- *
- * x86 has no link register: a call always pushes the return address, so a
- * row that leaves it in a register is corrupt.
- *
- * Return: false (the rule is unusable).
- */
-static inline bool sfu_arch_ra_in_register(struct sfu_reg_rule *ra)
-{
-	return false;
-}
-
-/**
- * sfu_arch_return_address() - a return address as the CPU will use it
- * @ra: value recovered from the stack
- *
- * Return: @ra; x86 return addresses carry no signature.
- */
-static inline unsigned long sfu_arch_return_address(unsigned long ra)
-{
-	return ra;
 }
 
 /* Present, user-accessible and not no-execute: code the task may run. */
@@ -136,13 +111,5 @@ static inline unsigned int sfu_arch_tracked_regnum(int slot)
 #define SFU_ARCH_DWARF_IP		SFU_X86_DWARF_RIP
 #define SFU_ARCH_DWARF_SP		SFU_X86_DWARF_RSP
 #define SFU_ARCH_DWARF_FP		SFU_X86_DWARF_RBP
-
-void sfu_arch_fp_rules(const struct sfu_unwind_state *st, struct sfu_frame_rules *r);
-bool sfu_arch_reg_value(struct pt_regs *regs, unsigned int regnum, unsigned long *val);
-bool sfu_arch_signal_frame(const struct sfu_unwind_state *st, unsigned long *sigctx);
-bool sfu_arch_sigreturn_at(const struct sfu_unwind_state *st);
-int sfu_arch_sigctx_reg(const struct sfu_unwind_state *st, unsigned int regnum,
-			unsigned long *val);
-int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra);
 
 #endif /* _SFU_ARCH_X86_UNWIND_ARCH_H */

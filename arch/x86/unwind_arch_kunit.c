@@ -8,7 +8,7 @@
 #include <asm/segment.h>
 
 #include "kunit/unwind_kunit.h"
-#include "unwind_arch.h"
+#include "sframe_unwind/arch.h"
 
 const struct uw_arch_facts uw_arch = {
 	.id = UW_ARCH_X86_64,
