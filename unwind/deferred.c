@@ -115,10 +115,9 @@ static struct tracepoint *sfu_df_exit_tp;
 static struct sfu_unwind_work sfu_df_fault_in_work;
 
 /*
- * Task and IRQ contexts take the lock with interrupts off, so only another
- * CPU (cancel, module exit) can hold it meanwhile, briefly.  NMI context
- * only tries: the context it interrupted may hold the lock, and the
- * request is then refused as busy.
+ * Task and IRQ contexts take the lock with interrupts off (another CPU may
+ * hold it briefly: cancel, module exit); NMI context only tries, as the
+ * context it interrupted may hold it: the request is then refused as busy.
  */
 static bool sfu_df_lock(struct sfu_deferred_task *t, unsigned long *flags)
 {
@@ -213,19 +212,21 @@ static void sfu_df_put(struct sfu_deferred_task *t)
 	sfu_df_unlock(t, flags);
 }
 
-static bool sfu_df_user_task(struct task_struct *task)
+/* The KUnit suite's stand-in if it serves @task; never without KUnit. */
+static struct sfu_deferred_kunit *sfu_df_kunit_for(struct task_struct *task)
 {
-	struct sfu_deferred_kunit *k = READ_ONCE(sfu_df_kunit);
+	struct sfu_deferred_kunit *k = IS_ENABLED(CONFIG_KUNIT) ? READ_ONCE(sfu_df_kunit) : NULL;
 
-	if (unlikely(k) && k->task == task)
-		return true;
-	return task->mm && !(task->flags & (PF_KTHREAD | PF_IO_WORKER));
+	return unlikely(k) && k->task == task ? k : NULL;
 }
 
-/*
- * Unique system-wide, never 0: the CPU (+ 1) in the low bits, that CPU's
- * count of entries started in the high 44 bits (which do not wrap).
- */
+static bool sfu_df_user_task(struct task_struct *task)
+{
+	return sfu_df_kunit_for(task) ||
+	       (task->mm && !(task->flags & (PF_KTHREAD | PF_IO_WORKER)));
+}
+
+/* Unique, never 0: the CPU (+ 1) low, its count of entries in the high 44 bits. */
 static u64 sfu_df_new_cookie(void)
 {
 	u64 n = this_cpu_inc_return(sfu_df_cookie_ctr);
@@ -233,10 +234,7 @@ static u64 sfu_df_new_cookie(void)
 	return (n << SFU_DF_COOKIE_CPU_BITS) | (raw_smp_processor_id() + 1);
 }
 
-/*
- * The entry's undelivered requests are dropped for @why; the slot goes
- * back to "no entry".
- */
+/* The entry's undelivered requests are dropped for @why: no entry then. */
 static void sfu_df_drop(struct sfu_deferred_task *t, enum sfu_deferred_stat why)
 {
 	unsigned long flags, todo;
@@ -386,9 +384,9 @@ static bool sfu_df_claim_irq_work(struct sfu_deferred_task *t)
 
 static int sfu_df_queue(struct sfu_deferred_task *t)
 {
-	struct sfu_deferred_kunit *k = READ_ONCE(sfu_df_kunit);
+	struct sfu_deferred_kunit *k = sfu_df_kunit_for(current);
 
-	if (unlikely(k) && k->task == current) {
+	if (k) {
 		init_task_work(&t->work, sfu_df_task_work);
 		k->queue(k, &t->work);
 		return 0;
@@ -401,9 +399,8 @@ static int sfu_df_queue(struct sfu_deferred_task *t)
 }
 
 /*
- * @regs tell nothing more here: a request while the entry's work is queued
- * or running is in that entry (the task cannot have returned to user space
- * in between), and any other starts a new one, whatever the registers.
+ * @regs tell nothing more: a request while the entry's work is queued or
+ * running is in that entry, any other starts a new one.
  */
 static int sfu_df_request(struct sfu_unwind_work *work, struct pt_regs *regs, u64 *cookie)
 {
@@ -676,6 +673,7 @@ static void sfu_df_exit_probe(void *data, struct task_struct *task)
 		sfu_df_release(t);
 }
 
+#if IS_ENABLED(CONFIG_KUNIT)
 /**
  * sfu_deferred_kunit_attach() - serve a kernel thread's requests for KUnit
  * @k: the thread and the stand-in for task_work_add()
@@ -723,6 +721,7 @@ void sfu_deferred_kunit_forget(void)
 	sfu_df_release(t);
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_deferred_kunit_forget);
+#endif
 
 /**
  * sfu_df_slots_used() - slots that belong to a task now
