@@ -12,7 +12,6 @@
 
 #include <linux/module.h>
 
-#include "sframe_unwind/compat.h"
 #include "sframe_unwind/consumers.h"
 #include "sframe_unwind/deferred.h"
 #include "sframe_unwind/lib.h"

@@ -9,7 +9,7 @@
  * to a stack_trace_consume_fn until that says it has no more room.  While
  * the module is loaded and the ftrace_userstack parameter is on, an
  * ftrace_ops with IPMODIFY on that function (and SAVE_REGS where the
- * kernel redirects through pt_regs: compat.h) sends each call to
+ * kernel redirects through pt_regs: compat/ftrace.h) sends each call to
  * sfu_ftrace_walk_user(), which has the same signature and hands the
  * consumer the frames the SFrame unwinder finds, in no-fault mode: trace
  * events fire in any context.  Where a page of a section or of the stack
@@ -23,7 +23,7 @@
  * decides perf's callchains.
  *
  * The function, the kernels that have it and the configurations that
- * allow the redirection are in compat.h; switching it is redirect.c's.
+ * allow the redirection are in redirect.h; switching it is redirect.c's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -36,7 +36,7 @@
 #include <linux/stacktrace.h>
 #include <linux/string.h>
 
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/ftrace.h"
 #include "sframe_unwind/deferred.h"
 #include "perf_arch.h"
 #include "sframe_unwind/consumers.h"
@@ -116,7 +116,7 @@ static __always_inline bool sfu_ftrace_from_perf(unsigned long parent_ip)
 /*
  * ftrace handler on arch_stack_walk_user(consume_entry, cookie, regs):
  * send the call to sfu_ftrace_walk_user() by rewriting the instruction
- * pointer the trampoline returns to (compat.h: the saved pt_regs or the
+ * pointer the trampoline returns to (compat/ftrace.h: the saved pt_regs or the
  * ftrace_regs, as the kernel offers); the trampoline then "returns" into
  * it with the original arguments and return address.  A context it does
  * not handle, and a call of perf's own walk (which perf's parameter
@@ -177,7 +177,7 @@ DEFINE_SHOW_ATTRIBUTE(sfu_ftrace);
  * sfu_ftrace_userstack_init() - redirect ftrace's user stacks, if wanted
  *
  * Applies the ftrace_userstack parameter.  A kernel that cannot do the
- * redirection (see SFU_HAVE_FTRACE_USERSTACK_REDIRECT in compat.h, the
+ * redirection (see SFU_HAVE_FTRACE_USERSTACK_REDIRECT in redirect.h, the
  * function not traceable, another IPMODIFY user of it such as a live
  * patch) leaves the feature off: the module loads anyway, says why once
  * in the kernel log and in <debugfs>/sframe_unwind/ftrace_userstack.

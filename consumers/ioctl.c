@@ -70,12 +70,13 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
+#include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <asm/processor.h>
 #include <asm/ptrace.h>
 
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/fs.h"
 #include "sframe_unwind/lib.h"
 #include "sframe_unwind/task_work.h"
 #include "sframe_unwind/unwind.h"

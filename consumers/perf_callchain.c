@@ -7,7 +7,7 @@
  * perf_callchain_user(), a frame-pointer walk.  While the module is loaded
  * and the perf_callchain parameter is on, an ftrace_ops with IPMODIFY on
  * that function (and SAVE_REGS where the kernel redirects through pt_regs:
- * compat.h) sends each call to sfu_perf_callchain_user(),
+ * compat/ftrace.h) sends each call to sfu_perf_callchain_user(),
  * which has the same signature and stores what the SFrame unwinder finds,
  * in no-fault mode: perf calls it in NMI and IRQ context.  Where a page of
  * a section or of the stack is not resident the unwinder continues from
@@ -35,7 +35,7 @@
 #include <linux/seq_file.h>
 #include <linux/string.h>
 
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/ftrace.h"
 #include "sframe_unwind/deferred.h"
 #include "perf_arch.h"
 #include "sframe_unwind/consumers.h"
@@ -116,7 +116,7 @@ static void sfu_perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 /*
  * ftrace handler on perf_callchain_user(entry, regs): send the call to
  * sfu_perf_callchain_user() by rewriting the instruction pointer the
- * trampoline returns to (compat.h: the saved pt_regs or the ftrace_regs,
+ * trampoline returns to (compat/ftrace.h: the saved pt_regs or the ftrace_regs,
  * as the kernel offers); the trampoline then "returns" into it with the
  * original arguments and return address.  A context it does not handle
  * runs the stock function.
@@ -190,7 +190,7 @@ DEFINE_SHOW_ATTRIBUTE(sfu_perf);
  * sfu_perf_callchain_init() - redirect perf's user callchains, if wanted
  *
  * Applies the perf_callchain parameter.  A kernel that cannot do the
- * redirection (neither DYNAMIC_FTRACE_WITH_REGS nor _WITH_ARGS: compat.h;
+ * redirection (neither DYNAMIC_FTRACE_WITH_REGS nor _WITH_ARGS: compat/ftrace.h;
  * perf_callchain_user() not traceable; another IPMODIFY user of it such
  * as a live patch) leaves the feature off: the module loads anyway, says
  * why once in the kernel log and in <debugfs>/sframe_unwind/perf_callchain.

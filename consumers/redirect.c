@@ -13,7 +13,7 @@
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/ftrace.h"
 #include "sframe_unwind/deferred.h"
 #include "sframe_unwind/unwind.h"
 #include "redirect.h"

@@ -16,7 +16,84 @@
 #include <linux/seq_file.h>
 #include <linux/types.h>
 
+#include "sframe_unwind/compat/ftrace.h"
+
 struct ftrace_ops;
+
+/*
+ * Native perf callchains redirect perf_callchain_user(): they need a way
+ * to redirect (compat/ftrace.h) and perf.  SFU_PERF_REDIRECT_LACKS names what the
+ * kernel lacks when it cannot have them.
+ */
+#if SFU_FTRACE_REDIRECT != SFU_FTRACE_NONE && defined(CONFIG_PERF_EVENTS)
+#define SFU_HAVE_PERF_REDIRECT	1
+#else
+#define SFU_HAVE_PERF_REDIRECT	0
+#if SFU_FTRACE_REDIRECT == SFU_FTRACE_NONE
+#define SFU_PERF_REDIRECT_LACKS	SFU_FTRACE_LACKS
+#else
+#define SFU_PERF_REDIRECT_LACKS	"PERF_EVENTS"
+#endif
+#endif
+
+/*
+ * ftrace's userstacktrace option takes the user stack from
+ * stack_trace_save_user(), which on CONFIG_ARCH_STACKWALK kernels (x86_64,
+ * arm64) hands task_pt_regs(current) to the architecture's walk,
+ *
+ *   void arch_stack_walk_user(stack_trace_consume_fn consume_entry,
+ *                             void *cookie, const struct pt_regs *regs);
+ *
+ * the same function, signature and contract on 6.1, 6.12 and 7.2, and
+ * traceable on each (neither notrace nor in a file built without the
+ * ftrace flags: arch/x86/kernel/stacktrace.c, arch/arm64/kernel/
+ * stacktrace.c).  The redirection of it needs a way to redirect (compat/ftrace.h)
+ * and the walk itself, USER_STACKTRACE_SUPPORT: x86_64 always, arm64 not
+ * on 6.1, where ftrace records no user stacks at all, but on 6.12 and 7.2
+ * (SFU_FTRACE_WITH_ARGS there).  SFU_FTRACE_USERSTACK_LACKS names what the
+ * kernel lacks when it cannot have it.
+ */
+#if SFU_FTRACE_REDIRECT != SFU_FTRACE_NONE && defined(CONFIG_ARCH_STACKWALK) && \
+	defined(CONFIG_USER_STACKTRACE_SUPPORT)
+#define SFU_HAVE_FTRACE_USERSTACK_REDIRECT	1
+#else
+#define SFU_HAVE_FTRACE_USERSTACK_REDIRECT	0
+#if SFU_FTRACE_REDIRECT == SFU_FTRACE_NONE
+#define SFU_FTRACE_USERSTACK_LACKS		SFU_FTRACE_LACKS
+#elif !defined(CONFIG_USER_STACKTRACE_SUPPORT)
+#define SFU_FTRACE_USERSTACK_LACKS		"USER_STACKTRACE_SUPPORT"
+#else
+#define SFU_FTRACE_USERSTACK_LACKS		"ARCH_STACKWALK"
+#endif
+#endif
+#define SFU_FTRACE_USERSTACK_TARGET		"arch_stack_walk_user"
+
+/*
+ * Upstream's deferred user unwinding (CONFIG_UNWIND_USER, 6.17 and later;
+ * x86_64 only in 7.2, the one architecture with HAVE_UNWIND_USER_FP),
+ * which perf's deferred callchains use from 6.19 on (perf record
+ * --call-graph fp,defer), takes each user stack from
+ *
+ *   int unwind_user(struct unwind_stacktrace *trace, unsigned int max_entries);
+ *
+ * of kernel/unwind/user.c: a frame-pointer walk of task_pt_regs(current)
+ * into trace->entries, called only by unwind_user_faultable(), in task
+ * context, once per kernel entry.  It is global and traceable.  Its
+ * redirection needs a way to redirect (compat/ftrace.h) and the code.
+ * SFU_UNWIND_USER_LACKS names what the kernel lacks when it cannot have it.
+ */
+#if SFU_FTRACE_REDIRECT != SFU_FTRACE_NONE && defined(CONFIG_UNWIND_USER)
+#include <linux/unwind_user_types.h>
+#define SFU_HAVE_UNWIND_USER_REDIRECT		1
+#else
+#define SFU_HAVE_UNWIND_USER_REDIRECT		0
+#if SFU_FTRACE_REDIRECT == SFU_FTRACE_NONE
+#define SFU_UNWIND_USER_LACKS			SFU_FTRACE_LACKS
+#else
+#define SFU_UNWIND_USER_LACKS			"UNWIND_USER (upstream's deferred unwinding)"
+#endif
+#endif
+#define SFU_UNWIND_USER_TARGET			"unwind_user"
 
 /**
  * struct sfu_redirect_stats - what a redirection's walks counted, per CPU
@@ -47,7 +124,7 @@ struct sfu_redirect_stats {
  * @name: its module parameter and debugfs file
  * @target: the function redirected
  * @what: what it gives, for the kernel log ("native perf callchains")
- * @lacks: what the kernel lacks to have it (compat.h), NULL when it can
+ * @lacks: what the kernel lacks to have it (compat/ftrace.h), NULL when it can
  * @off_param: why it is off when the parameter says so
  * @untraceable: why it is off when @target cannot be traced
  * @ops: the ftrace_ops, filtered to @target here; NULL when @lacks is set

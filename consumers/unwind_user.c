@@ -2,7 +2,7 @@
 /*
  * Upstream's deferred user stacks from SFrame.
  *
- * Kernels with upstream's deferred unwinding (kernel/unwind/, compat.h)
+ * Kernels with upstream's deferred unwinding (kernel/unwind/, compat/ftrace.h)
  * take the user stack that perf's deferred callchains (perf record
  * --call-graph fp,defer, PERF_RECORD_CALLCHAIN_DEFERRED) and any other
  * user of unwind_deferred_request() get from unwind_user(), a
@@ -31,7 +31,7 @@
 #include <linux/sched/task_stack.h>
 #include <linux/seq_file.h>
 
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/ftrace.h"
 #include "perf_arch.h"
 #include "sframe_unwind/consumers.h"
 #include "sframe_unwind/lib.h"
@@ -82,7 +82,7 @@ static int sfu_uu_unwind_user(struct unwind_stacktrace *trace, unsigned int max_
 /*
  * ftrace handler on unwind_user(trace, max_entries): send the call to
  * sfu_uu_unwind_user() by rewriting the instruction pointer the
- * trampoline returns to (compat.h); the trampoline then "returns" into it
+ * trampoline returns to (compat/ftrace.h); the trampoline then "returns" into it
  * with the original arguments and return address.  A kernel thread, a
  * task not entered from user mode and a context the architecture leaves
  * to the stock walk run the stock function.
@@ -142,7 +142,7 @@ DEFINE_SHOW_ATTRIBUTE(sfu_uu);
  * sfu_unwind_user_redirect_init() - redirect upstream's unwind_user(), if wanted
  *
  * Applies the unwind_user parameter.  A kernel without upstream's
- * deferred unwinding (SFU_HAVE_UNWIND_USER_REDIRECT in compat.h: 6.1,
+ * deferred unwinding (SFU_HAVE_UNWIND_USER_REDIRECT in redirect.h: 6.1,
  * 6.12, arm64) or on which the function cannot be redirected leaves it
  * off: the module loads anyway and says why in
  * <debugfs>/sframe_unwind/unwind_user.

@@ -19,7 +19,7 @@
 #include <linux/sched/task_stack.h>
 #include <linux/sort.h>
 
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/hrtimer.h"
 #include "unwind/internal.h"
 #include "sframe_unwind/unwind.h"
 #include "unwind_kunit.h"

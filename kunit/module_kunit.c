@@ -7,7 +7,7 @@
 #include <linux/debugfs.h>
 #include <linux/dcache.h>
 
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/export.h"
 
 /* The files each layer adds through sfu_debugfs_file(). */
 static const char *const sfu_debugfs_files[] = {

@@ -26,7 +26,8 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/fs.h"
+#include "sframe_unwind/compat/kunit.h"
 #include "sframe_unwind/registry.h"
 #include "registry/internal.h"
 #include "registry/sframe_rules.h"

@@ -23,7 +23,7 @@
 #include "registry/stats.h"
 #include "sframe/sframe.h"
 #include "tests/gen/sframe_fixtures.h"
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/kunit.h"
 #include "fixture_rows.h"
 #include "user_mem.h"
 

@@ -17,7 +17,7 @@
 #include "sframe/sframe.h"
 #include "tests/gen/sframe_fixtures.h"
 #include "tests/sframe_cases.h"
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/kunit.h"
 #include "fixture_rows.h"
 #include "user_mem.h"
 

@@ -23,7 +23,7 @@
 #include "sframe/sframe.h"
 #include "tests/gen/sframe_fixtures.h"
 #include "tests/sframe_long.h"
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/kunit.h"
 #include "user_mem.h"
 
 /**

@@ -19,7 +19,7 @@
 #include <linux/mm.h>
 #include <linux/uidgid.h>
 
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/fs.h"
 #include "sframe_unwind/registry.h"
 #include "uapi/sframe_unwind.h"
 #include "registry/internal.h"

@@ -22,7 +22,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/kunit.h"
 #include "kunit/unwind_kunit.h"
 #include "sframe_unwind/registry.h"
 #include "sframe/sframe_format.h"

@@ -35,7 +35,7 @@
 
 #include "internal.h"
 #include "stats.h"
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/export.h"
 
 static unsigned long sfu_max_kernel_bytes = 64UL << 20;
 module_param_named(max_kernel_bytes, sfu_max_kernel_bytes, ulong, 0644);

@@ -25,7 +25,7 @@
 #include <linux/spinlock.h>
 #include <linux/vmalloc.h>
 
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/fs.h"
 #include "uapi/sframe_sidecar.h"
 #include "internal.h"
 #include "stats.h"

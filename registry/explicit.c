@@ -25,7 +25,7 @@
 #include "rules_cache.h"
 #include "sframe_unwind/lib.h"
 #include "stats.h"
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/export.h"
 
 /**
  * sfu_registry_add() - register a section that has no ELF file behind it

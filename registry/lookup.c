@@ -19,7 +19,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/export.h"
 #include "sframe_unwind/registry.h"
 #include "internal.h"
 #include "rules_cache.h"

@@ -25,7 +25,7 @@
 #include "rules_cache.h"
 #include "sframe_unwind/lib.h"
 #include "stats.h"
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/export.h"
 
 static DEFINE_HASHTABLE(sfu_mms, 8);
 static DEFINE_SPINLOCK(sfu_mms_lock);

@@ -45,7 +45,7 @@
 #include "rules_cache.h"
 #include "sframe_unwind/lib.h"
 #include "stats.h"
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/export.h"
 
 unsigned int sfu_max_section_bytes = 64 << 20;
 module_param_named(max_section_bytes, sfu_max_section_bytes, uint, 0644);

@@ -26,7 +26,7 @@
 #include "rules_cache.h"
 #include "sframe_unwind/lib.h"
 #include "stats.h"
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/export.h"
 
 static unsigned int sfu_max_sections_per_mm = 1024;
 module_param_named(max_sections_per_mm, sfu_max_sections_per_mm, uint, 0644);

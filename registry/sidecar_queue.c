@@ -36,7 +36,7 @@
 #include <linux/uidgid.h>
 #include <linux/wait.h>
 
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/export.h"
 #include "sframe_unwind/lib.h"
 #include "sframe_unwind/registry.h"
 #include "uapi/sframe_unwind.h"

@@ -9,7 +9,7 @@
 
 #include "sframe_unwind/lib.h"
 #include "stats.h"
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/export.h"
 
 DEFINE_PER_CPU(u64, sfu_stats[SFU_STAT_NR]);
 

@@ -38,7 +38,7 @@
 #include "internal.h"
 #include "sframe_unwind/lib.h"
 #include "stats.h"
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/export.h"
 
 static unsigned int sfu_max_sections_per_user = 16384;
 module_param_named(max_sections_per_user, sfu_max_sections_per_user, uint, 0644);

@@ -20,7 +20,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/gup.h"
 #include "internal.h"
 #include "stats.h"
 

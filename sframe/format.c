@@ -11,7 +11,7 @@
 #include <linux/overflow.h>
 #include <linux/elf-em.h>
 
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/export.h"
 
 #include "sframe.h"
 

@@ -20,7 +20,7 @@
 #include <linux/string.h>
 #include <linux/overflow.h>
 
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/export.h"
 
 #include "decode.h"
 #include "sframe.h"

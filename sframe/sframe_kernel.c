@@ -12,7 +12,7 @@
 #include <linux/export.h>
 #include <linux/uaccess.h>
 
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/export.h"
 #include "sframe_unwind/lib.h"
 
 #include "sframe.h"

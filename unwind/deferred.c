@@ -47,7 +47,7 @@
 #include "sframe_unwind/lib.h"
 #include "sframe_unwind/task_work.h"
 #include "sframe_unwind/unwind.h"
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/export.h"
 
 #define SFU_DF_SLOTS_ORDER	10
 #define SFU_DF_SLOTS		BIT(SFU_DF_SLOTS_ORDER)

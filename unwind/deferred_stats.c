@@ -5,7 +5,7 @@
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/export.h"
 #include "sframe_unwind/lib.h"
 #include "sframe_unwind/task_work.h"
 #include "internal.h"

@@ -6,7 +6,7 @@
 #include <linux/export.h>
 
 #include "sframe_unwind/unwind.h"
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/export.h"
 
 static const char *const sfu_stop_names[SFU_STOP_NR] = {
 	[SFU_STOP_NONE] = "none",

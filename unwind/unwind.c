@@ -27,7 +27,7 @@
 #include "sframe_unwind/lib.h"
 #include "sframe_unwind/arch.h"
 #include "sframe_unwind/unwind.h"
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/export.h"
 #include "internal.h"
 #include "ra_check.h"
 

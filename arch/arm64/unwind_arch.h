@@ -18,7 +18,7 @@
 #include <asm/pointer_auth.h>
 #include <asm/ptrace.h>
 
-#include "sframe_unwind/compat.h"
+#include "sframe_unwind/compat/ptrauth.h"
 #include "sframe_unwind/unwind.h"
 
 /* At a function's entry the return address is in x30 and the CFA is SP. */

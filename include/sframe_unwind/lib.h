@@ -10,8 +10,13 @@
 #include <linux/build_bug.h>
 #include <linux/cpumask.h>
 #include <linux/fs.h>
+#include <linux/hardirq.h>
+#include <linux/irqflags.h>
 #include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/rcupdate.h>
 #include <linux/types.h>
+#include <linux/uaccess.h>
 
 #define SFU_VERSION "0.1.0"
 
@@ -83,5 +88,30 @@ do {										\
 	sfu_percpu_sum_all((const u64 __percpu *)&(pcpu_var),			\
 			   sizeof(*__sum) / sizeof(u64), (u64 *)__sum);		\
 } while (0)
+
+/**
+ * sfu_caller_may_fault() - may the current context fault user pages in?
+ *
+ * What the kernel's own page-fault handler and might_fault() look at:
+ * no page fault may be handled in any interrupt context (hard, soft, NMI:
+ * in_interrupt() also sees PREEMPT_RT's per-task softirq count), with
+ * interrupts off, with preemption disabled (a non-zero preempt_count(),
+ * what in_atomic() tests: a tracepoint probe, a spinlock, rcu_read_lock()
+ * without PREEMPT_RCU), inside
+ * pagefault_disable(), or inside a preemptible RCU read-side critical
+ * section.  A kernel without CONFIG_PREEMPT_COUNT does not count
+ * preempt_disable() in preempt_count(): nothing can tell then, for this
+ * module as for the kernel's own might_sleep(); every kernel this module
+ * is tested on has the count (Debian's kernels through PREEMPT_DYNAMIC,
+ * the test kernels through DEBUG_ATOMIC_SLEEP).  The same on 6.1 and later.
+ *
+ * Context: any, NMI included.
+ * Return: false when the caller must not fault.
+ */
+static inline bool sfu_caller_may_fault(void)
+{
+	return !in_interrupt() && !preempt_count() && !irqs_disabled() && !pagefault_disabled() &&
+	       !rcu_preempt_depth();
+}
 
 #endif /* _SFRAME_UNWIND_LIB_H */

@@ -57,7 +57,8 @@ int main(int argc, char **argv)
 	char arm[64], c;
 	int i, n;
 
-	if (argc != 3 || (n = atoi(argv[2])) <= 0) {
+	n = argc == 3 ? atoi(argv[2]) : 0;
+	if (n <= 0) {
 		fprintf(stderr, "usage: idle-threads TRIGGER N\n");
 		return 1;
 	}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * KUnit.
+ * Code calls these wrappers and never tests LINUX_VERSION_CODE itself;
+ * the other kernel APIs have their own headers here.
+ */
+#ifndef _SFU_COMPAT_KUNIT_H
+#define _SFU_COMPAT_KUNIT_H
+
+#include <linux/kconfig.h>
+
+#if IS_ENABLED(CONFIG_KUNIT)
+#include <kunit/test.h>
+
+/*
+ * SFU_KUNIT_PARAM_GEN(name, fn) defines @name, a KUnit parameter generator
+ * of the running kernel's type, returning fn(prev, desc).  Since 6.18
+ * generators get the test as their first argument; KUNIT_CASE_PARAM_WITH_INIT
+ * came with that change, and its presence is the test.
+ */
+#ifdef KUNIT_CASE_PARAM_WITH_INIT
+#define SFU_KUNIT_PARAM_GEN(name, fn)						\
+static const void *name(struct kunit *test, const void *prev, char *desc)	\
+{										\
+	return fn(prev, desc);							\
+}
+#else
+#define SFU_KUNIT_PARAM_GEN(name, fn)						\
+static const void *name(const void *prev, char *desc)				\
+{										\
+	return fn(prev, desc);							\
+}
+#endif
+#endif /* CONFIG_KUNIT */
+
+#endif /* _SFU_COMPAT_KUNIT_H */
