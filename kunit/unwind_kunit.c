@@ -337,6 +337,12 @@ enum {
 	.stop = SFU_STOP_FP_END,						\
 }
 
+#define UW_FP_OTHER_CALLEE(nm, a, ...) {					\
+	UW_FP_RA_CASE(nm, a, __VA_ARGS__),					\
+	.frames = { F(V_TXT(0, 0x10), C0, REGS) },				\
+	.stop = SFU_STOP_RA_OTHER_CALLEE,					\
+}
+
 #define UW_FP_NOT_CALL(nm, a, ...) {						\
 	UW_FP_RA_CASE(nm, a, __VA_ARGS__),					\
 	.frames = { F(V_TXT(0, 0x10), C0, REGS) },				\
@@ -1229,8 +1235,12 @@ static const struct uw_case uw_cases[] = {
 	 * at its + 0x40 (uw_map_all()); these cases place code ending at
 	 * f1 + 0x80, the return address of the topmost frame's record.
 	 */
+	/* call f0: f1 + 0x80 - 0x180, the function of the frame left. */
 	UW_FP_CALL("x86_fp_return_address_after_call_rel32_is_taken", UW_ARCH_X86_64,
-		   0xe8, 0x00, 0x01, 0x00, 0x00),
+		   0xe8, 0x80, 0xfe, 0xff, 0xff),
+	/* call f2 + 0x80: not where the frame left (f0 + 0x10) can be. */
+	UW_FP_OTHER_CALLEE("x86_fp_direct_call_elsewhere_stops_with_ra_other_callee",
+			   UW_ARCH_X86_64, 0xe8, 0x00, 0x01, 0x00, 0x00),
 	UW_FP_CALL("x86_fp_return_address_after_call_through_a_register_is_taken",
 		   UW_ARCH_X86_64, 0xff, 0xd0),
 	UW_FP_CALL("x86_fp_return_address_after_call_through_r8_with_rex_is_taken",

@@ -75,13 +75,15 @@ out:
 /*
  * Is @ra a return address: in executable user text (the page of the
  * call's last byte, RA - 1, so that a call ending its text counts), right
- * after a call instruction (the arch hook), or at the signal trampoline a
- * handler returns to?  A faultable unwind faults a page that is not
- * present in and looks again; a no-fault one cannot check it.  A @scan
- * of stack words faults nothing in: a page not present is not text.
+ * after a call instruction that can have led to @callee_ip (the arch hook;
+ * 0: any call), or at the signal trampoline a handler returns to?  A
+ * faultable unwind faults a page that is not present in and looks again;
+ * a no-fault one cannot check it.  A @scan of stack words faults nothing
+ * in: a page not present is not text.
  * Returns 0 or the stop reason.
  */
-static int sfu_check_ra(struct sfu_unwind_state *st, unsigned long ra, bool scan)
+static int sfu_check_ra(struct sfu_unwind_state *st, unsigned long ra, unsigned long callee_ip,
+			bool scan)
 {
 	unsigned long ip = st->ip;
 	int text, reason;
@@ -102,7 +104,7 @@ static int sfu_check_ra(struct sfu_unwind_state *st, unsigned long ra, bool scan
 		return SFU_STOP_RA_UNCHECKED;
 	/* The trampoline hook reads the code at the frame's IP. */
 	st->ip = ra;
-	reason = sfu_arch_sigreturn_at(st) ? 0 : sfu_arch_call_before(st, ra);
+	reason = sfu_arch_sigreturn_at(st) ? 0 : sfu_arch_call_before(st, ra, callee_ip);
 	st->ip = ip;
 	return reason;
 }
@@ -113,13 +115,15 @@ static int sfu_check_ra(struct sfu_unwind_state *st, unsigned long ra, bool scan
 /**
  * sfu_fp_ra_check() - may the frame-pointer fallback take this caller
  * @st: the unwind, at the caller: its IP is the return address to check
- * @sp: the stack pointer of the frame the fallback stepped out of
+ * @callee_ip: the IP of the frame the fallback stepped out of
+ * @sp: the stack pointer of that frame
  * @exact: that frame's registers are all known (the topmost frame, or one
  *	a signal interrupted): scan its stack words too
  *
  * A return address found without unwind rows is taken only if it is one
- * (sfu_check_ra()).  In code built without frame pointers the chain reads
- * whatever the frame-pointer register holds: a number, a stack or heap
+ * (sfu_check_ra()), after a call that can have led to the frame left.  In
+ * code built without frame pointers the chain reads whatever the
+ * frame-pointer register holds: a number, a stack or heap
  * address, or the frame record of a function several frames up, whose
  * return address is a true one that skips the frames between.  Those
  * frames' own return addresses lie on the stack between the frame's SP and
@@ -131,20 +135,21 @@ static int sfu_check_ra(struct sfu_unwind_state *st, unsigned long ra, bool scan
  *
  * Return: 0, or the stop reason.
  */
-int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long sp, bool exact)
+int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long callee_ip, unsigned long sp,
+		    bool exact)
 {
 	unsigned long end = st->sp - st->ws, word;
 	unsigned int n = 0;
 	int reason;
 
-	reason = sfu_check_ra(st, st->ip, false);
+	reason = sfu_check_ra(st, st->ip, callee_ip, false);
 	if (reason || !exact)
 		return reason;
 	for (; sp < end && n < SFU_FP_SCAN_WORDS; sp += st->ws, n++) {
 		if (sfu_unwind_read_word(st, sp, &word))
 			break;
 		word = sfu_arch_return_address(word);
-		if (word > PAGE_SIZE && word < TASK_SIZE && !sfu_check_ra(st, word, true))
+		if (word > PAGE_SIZE && word < TASK_SIZE && !sfu_check_ra(st, word, 0, true))
 			return SFU_STOP_FP_SKIPS;
 	}
 	return 0;

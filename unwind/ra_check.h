@@ -9,6 +9,7 @@ struct sfu_unwind_state;
 
 int sfu_unwind_read_word(const struct sfu_unwind_state *st, unsigned long addr,
 			 unsigned long *word);
-int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long sp, bool exact);
+int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long callee_ip, unsigned long sp,
+		    bool exact);
 
 #endif /* _SFU_UNWIND_RA_CHECK_H */

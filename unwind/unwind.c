@@ -530,7 +530,7 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 				     struct sfu_unwind_scratch *scratch)
 {
 	struct sfu_frame_rules *rules = &scratch->rules;
-	unsigned long cfa = 0, sp = st->sp;
+	unsigned long cfa = 0, sp = st->sp, ip = st->ip;
 	bool sp_exact = st->sp_exact, topmost = st->topmost;
 	u8 method = SFU_FRAME_SFRAME;
 	int reason;
@@ -568,7 +568,7 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 	}
 	/* @st is at the caller now: its IP is the return address to check. */
 	if (!reason && method == SFU_FRAME_FP)
-		reason = sfu_fp_ra_check(st, sp, sp_exact && topmost);
+		reason = sfu_fp_ra_check(st, ip, sp, sp_exact && topmost);
 	if (reason) {
 		sfu_unwind_stop(st, reason);
 		return 0;

@@ -251,12 +251,14 @@ static bool sfu_arm64_is_call(u32 insn)
  * @st: the unwind (for its read mode)
  * @ra: the return address (PAC already stripped), found without unwind
  *	rows: from a frame record, or from x30 in the topmost frame
+ * @callee_ip: the IP of the frame @ra would return from (not checked here)
  *
  * Return: 0 if @ra is 4-byte aligned and the instruction at @ra - 4 is
  * BL, BLR, BLRAA, BLRAAZ, BLRAB or BLRABZ; SFU_STOP_RA_NOT_CALL if not;
  * SFU_STOP_RA_UNCHECKED if it could not be read.
  */
-int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra)
+int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra,
+			 unsigned long callee_ip)
 {
 	__le32 raw;
 

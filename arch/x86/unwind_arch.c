@@ -6,7 +6,9 @@
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/string.h>
+#include <linux/sched/task_stack.h>
 #include <linux/signal.h>
+#include <linux/sizes.h>
 #include <asm/ptrace.h>
 #include <asm/sigframe.h>
 
@@ -168,21 +170,98 @@ static bool sfu_x86_call_ends_at(const u8 *end, unsigned int avail)
 	return false;
 }
 
+/* Bytes of code read at a direct call's target: endbr64, bnd, jmp *disp32(%rip). */
+#define SFU_X86_STUB_MAX	11
+/* How far into its function a callee's IP may be: functions are smaller. */
+#define SFU_X86_CALLEE_SPAN	SZ_1M
+
+/* The rel32 operand at @p (x86 is little-endian). */
+static s32 sfu_x86_rel32(const u8 *p)
+{
+	s32 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* Whether @ip can be in the function that starts at @target. */
+static bool sfu_x86_in_callee(unsigned long target, unsigned long ip)
+{
+	return target <= ip && ip - target < SFU_X86_CALLEE_SPAN;
+}
+
+/*
+ * May a direct call to @target have led to the frame at @ip?  Where the
+ * function at @target holds @ip, or @target is a jump stub: a PLT entry
+ * ("jmp *disp32(%rip)", after endbr64 and bnd where built so) to another
+ * object, whose target this does not follow, or a "jmp rel32" to a
+ * function that holds @ip.  A tail call from the function called to
+ * another that lies before it is refused too: the walk stops there.
+ */
+static int sfu_x86_call_reaches(const struct sfu_unwind_state *st, unsigned long target,
+				unsigned long ip)
+{
+	u8 c[SFU_X86_STUB_MAX];
+	unsigned int i = 0;
+
+	if (sfu_x86_in_callee(target, ip))
+		return 0;
+	if (target >= TASK_SIZE || sfu_unwind_read(st, target, c, sizeof(c)))
+		return SFU_STOP_RA_UNCHECKED;
+	if (c[0] == 0xf3 && c[1] == 0x0f && c[2] == 0x1e && c[3] == 0xfa)
+		i = 4;				/* endbr64 */
+	if (c[i] == 0xf2)
+		i++;				/* bnd */
+	if (c[i] == SFU_X86_GRP5 && c[i + 1] == 0x25)
+		return 0;			/* jmp *disp32(%rip): a PLT entry */
+	if (c[i] == 0xe9 &&
+	    sfu_x86_in_callee(target + i + 5 + sfu_x86_rel32(&c[i + 1]), ip))
+		return 0;
+	return SFU_STOP_RA_OTHER_CALLEE;
+}
+
+/*
+ * Does only a direct call ("E8 rel32") end at @end, no indirect one?  The
+ * bytes before a return address may read as both; then the target is not
+ * known.  @avail bytes before @end may be read.
+ */
+static bool sfu_x86_direct_call_ends_at(const u8 *end, unsigned int avail)
+{
+	unsigned int len;
+	const u8 *op;
+
+	if (avail < 5 || end[-5] != SFU_X86_CALL_REL32)
+		return false;
+	for (len = 2; len <= min_t(unsigned int, avail, SFU_X86_CALL_MAX); len++) {
+		op = end - len;
+		if (op[0] == SFU_X86_GRP5 && (op[1] & 0x38) == 0x10 &&
+		    sfu_x86_ff2_len(op[1], len > 2 ? op[2] : 0) == len)
+			return false;
+	}
+	return true;
+}
+
 /**
  * sfu_arch_call_before() - does a call instruction end at a return address
  * @st: the unwind (for its read mode)
  * @ra: the return address, found without unwind rows
+ * @callee_ip: the IP of the frame @ra would return from, or 0 not to check
+ *	where a direct call goes
  *
  * Reads the 7 bytes before @ra; when those cross into a page that cannot
- * be read, only those on @ra's page.
+ * be read, only those on @ra's page.  A direct call must go where it can
+ * have led to @callee_ip (sfu_x86_call_reaches()).
  *
  * Return: 0 if a call ends at @ra (sfu_x86_call_ends_at()),
- * SFU_STOP_RA_NOT_CALL if none does, SFU_STOP_RA_UNCHECKED if the bytes
- * could not be read.
+ * SFU_STOP_RA_NOT_CALL if none does, SFU_STOP_RA_OTHER_CALLEE if a direct
+ * call to elsewhere does, SFU_STOP_RA_UNCHECKED if the bytes could not be
+ * read.
  */
-int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra)
+int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra,
+			 unsigned long callee_ip)
 {
 	u8 code[SFU_X86_CALL_MAX];
+	const u8 *end = code + SFU_X86_CALL_MAX;
 	unsigned int n = SFU_X86_CALL_MAX;
 
 	if (sfu_unwind_read(st, ra - n, code, n)) {
@@ -191,7 +270,11 @@ int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra)
 		    sfu_unwind_read(st, ra - n, code + SFU_X86_CALL_MAX - n, n))
 			return SFU_STOP_RA_UNCHECKED;
 	}
-	return sfu_x86_call_ends_at(code + SFU_X86_CALL_MAX, n) ? 0 : SFU_STOP_RA_NOT_CALL;
+	if (!sfu_x86_call_ends_at(end, n))
+		return SFU_STOP_RA_NOT_CALL;
+	if (!callee_ip || !sfu_x86_direct_call_ends_at(end, n))
+		return 0;
+	return sfu_x86_call_reaches(st, ra + sfu_x86_rel32(end - 4), callee_ip);
 }
 
 /* pt_regs offsets of DWARF registers 0-16 (x86-64 psABI numbering). */

@@ -19,8 +19,8 @@ const struct uw_arch_facts uw_arch = {
 	.dwarf_fp = SFU_X86_DWARF_RBP,
 	.dwarf_scratch = 10,	/* r10 */
 	.dwarf_bad = 17,	/* xmm0 */
-	.call = { 0xe8, 0x00, 0x00, 0x00, 0x00 },	/* call rel32 */
-	.call_len = 5,
+	.call = { 0xff, 0xd0 },		/* call *%rax: goes anywhere */
+	.call_len = 2,
 	.dwarf_tracked = SFU_X86_DWARF_RBX,
 };
 

@@ -78,6 +78,7 @@ bool sfu_arch_signal_frame(const struct sfu_unwind_state *st, unsigned long *sig
 bool sfu_arch_sigreturn_at(const struct sfu_unwind_state *st);
 int sfu_arch_sigctx_reg(const struct sfu_unwind_state *st, unsigned int regnum,
 			unsigned long *val);
-int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra);
+int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra,
+			 unsigned long callee_ip);
 
 #endif /* _SFU_ARCH_CONTRACT_H */

@@ -188,6 +188,9 @@ struct sfu_sidecar_request {
  *	above a word of the frame that is itself a return address (in text,
  *	after a call): the frame pointer is not the frame's, and its record
  *	would skip frames
+ * @SFU_STOP_RA_OTHER_CALLEE: the direct call before such a return address
+ *	goes to code that cannot have led to the frame it would return from
+ *	(a stale return address in a frame without frame pointers)
  * @SFU_STOP_NR: number of reasons (not a reason)
  *
  * Values are part of the user ABI (struct sfu_unwind.stop_reason and the
@@ -211,6 +214,7 @@ enum sfu_stop_reason {
 	SFU_STOP_RA_NOT_CALL,
 	SFU_STOP_RA_UNCHECKED,
 	SFU_STOP_FP_SKIPS,
+	SFU_STOP_RA_OTHER_CALLEE,
 	SFU_STOP_NR,
 };
 

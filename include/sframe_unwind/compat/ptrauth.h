@@ -8,7 +8,6 @@
 #ifndef _SFU_COMPAT_PTRAUTH_H
 #define _SFU_COMPAT_PTRAUTH_H
 
-
 /*
  * arm64: strip the pointer-authentication code from a user return address.
  * In 6.1 ptrauth_strip_insn_pac() of <asm/pointer_auth.h> serves user and
