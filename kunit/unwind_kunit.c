@@ -1274,8 +1274,12 @@ static const struct uw_case uw_cases[] = {
 		       0xff, 0x15, 0x10, 0x00, 0x00, 0x00, 0x90),
 	UW_FP_NOT_CALL("x86_fp_return_address_after_a_call_of_another_length_stops",
 		       UW_ARCH_X86_64, 0xff, 0x15, 0x10, 0x00),
+	/* bl f0: f1 + 0x7c - 0x17c, the function of the frame left. */
 	UW_FP_CALL("arm64_fp_return_address_after_bl_is_taken", UW_ARCH_ARM64,
-		   0x00, 0x00, 0x00, 0x94),
+		   0xa1, 0xff, 0xff, 0x97),
+	/* bl f2 + 0x7c: not where the frame left (f0 + 0x10) can be. */
+	UW_FP_OTHER_CALLEE("arm64_fp_bl_elsewhere_stops_with_ra_other_callee", UW_ARCH_ARM64,
+			   0x40, 0x00, 0x00, 0x94),
 	UW_FP_CALL("arm64_fp_return_address_after_blr_is_taken", UW_ARCH_ARM64,
 		   0x20, 0x00, 0x3f, 0xd6),
 	UW_FP_CALL("arm64_fp_return_address_after_blraa_is_taken", UW_ARCH_ARM64,

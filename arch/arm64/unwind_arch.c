@@ -7,6 +7,7 @@
 #include <linux/mm.h>
 #include <linux/string.h>
 #include <linux/signal.h>
+#include <linux/sizes.h>
 #include <asm/ptrace.h>
 #include <asm/sigcontext.h>
 #include <asm/ucontext.h>
@@ -246,27 +247,90 @@ static bool sfu_arm64_is_call(u32 insn)
 	       (insn & SFU_ARM64_BLRAX_MASK) == SFU_ARM64_BLRAB;
 }
 
+/* Where a direct call or branch goes: PC-relative, imm26 words, signed. */
+#define SFU_ARM64_B_MASK	0xfc000000U
+#define SFU_ARM64_B		0x14000000U
+/* "adrp x16, ..." starts a PLT entry or a linker veneer; "bti c" may precede it. */
+#define SFU_ARM64_ADRP_X16_MASK	0x9f00001fU
+#define SFU_ARM64_ADRP_X16	0x90000010U
+#define SFU_ARM64_BTI_C		0xd503245fU
+/* How far into its function a callee's PC may be: functions are smaller. */
+#define SFU_ARM64_CALLEE_SPAN	SZ_1M
+
+static unsigned long sfu_arm64_branch_target(unsigned long pc, u32 insn)
+{
+	return pc + ((long)((s32)(insn << 6) >> 6) << 2);
+}
+
+/* Whether @ip can be in the function that starts at @target. */
+static bool sfu_arm64_in_callee(unsigned long target, unsigned long ip)
+{
+	return target <= ip && ip - target < SFU_ARM64_CALLEE_SPAN;
+}
+
+/*
+ * May a BL to @target have led to the frame at @ip?  Where the function
+ * at @target holds @ip, or @target is a PLT entry or veneer (adrp x16,
+ * after bti c where built so: a call to another object or a far one,
+ * whose target this does not follow), or a B to a function that holds
+ * @ip.  A tail call from the function called to another that lies before
+ * it is refused too: the walk stops there.
+ */
+static int sfu_arm64_call_reaches(const struct sfu_unwind_state *st, unsigned long target,
+				  unsigned long ip)
+{
+	unsigned long at = target;
+	__le32 raw[2];
+	u32 insn;
+
+	if (sfu_arm64_in_callee(target, ip))
+		return 0;
+	if (target >= TASK_SIZE || sfu_unwind_read(st, target, raw, sizeof(raw)))
+		return SFU_STOP_RA_UNCHECKED;
+	insn = le32_to_cpu(raw[0]);
+	if (insn == SFU_ARM64_BTI_C) {
+		insn = le32_to_cpu(raw[1]);
+		at += 4;
+	}
+	if ((insn & SFU_ARM64_ADRP_X16_MASK) == SFU_ARM64_ADRP_X16)
+		return 0;
+	if ((insn & SFU_ARM64_B_MASK) == SFU_ARM64_B &&
+	    sfu_arm64_in_callee(sfu_arm64_branch_target(at, insn), ip))
+		return 0;
+	return SFU_STOP_RA_OTHER_CALLEE;
+}
+
 /**
  * sfu_arch_call_before() - is the instruction before a return address a call
  * @st: the unwind (for its read mode)
  * @ra: the return address (PAC already stripped), found without unwind
  *	rows: from a frame record, or from x30 in the topmost frame
- * @callee_ip: the IP of the frame @ra would return from (not checked here)
+ * @callee_ip: the IP of the frame @ra would return from, or 0 not to check
+ *	where a BL goes
+ *
+ * A BL must go where it can have led to @callee_ip (sfu_arm64_call_reaches()).
  *
  * Return: 0 if @ra is 4-byte aligned and the instruction at @ra - 4 is
  * BL, BLR, BLRAA, BLRAAZ, BLRAB or BLRABZ; SFU_STOP_RA_NOT_CALL if not;
- * SFU_STOP_RA_UNCHECKED if it could not be read.
+ * SFU_STOP_RA_OTHER_CALLEE if a BL to elsewhere; SFU_STOP_RA_UNCHECKED if
+ * code could not be read.
  */
 int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra,
 			 unsigned long callee_ip)
 {
 	__le32 raw;
+	u32 insn;
 
 	if (ra & 3)
 		return SFU_STOP_RA_NOT_CALL;
 	if (sfu_unwind_read(st, ra - 4, &raw, sizeof(raw)))
 		return SFU_STOP_RA_UNCHECKED;
-	return sfu_arm64_is_call(le32_to_cpu(raw)) ? 0 : SFU_STOP_RA_NOT_CALL;
+	insn = le32_to_cpu(raw);
+	if (!sfu_arm64_is_call(insn))
+		return SFU_STOP_RA_NOT_CALL;
+	if (!callee_ip || (insn & SFU_ARM64_BL_MASK) != SFU_ARM64_BL)
+		return 0;
+	return sfu_arm64_call_reaches(st, sfu_arm64_branch_target(ra - 4, insn), callee_ip);
 }
 
 /**

@@ -18,7 +18,7 @@ const struct uw_arch_facts uw_arch = {
 	.dwarf_fp = SFU_ARM64_DWARF_FP,
 	.dwarf_scratch = 9,	/* x9 */
 	.dwarf_bad = 32,	/* not a general register */
-	.call = { 0x00, 0x00, 0x00, 0x94 },	/* bl . */
+	.call = { 0x00, 0x00, 0x3f, 0xd6 },	/* blr x0: goes anywhere */
 	.call_len = 4,
 };
 
