@@ -8,9 +8,10 @@
 # SFU_IOC_UNWIND_TASK request (a task_work that runs module code) and
 # keeps it queued, stopped.  rmmod must fail at once (the request holds a
 # module reference: in use, within 20 s under TCG) without cancelling: a
-# kprobe on the kernel's task_work_cancel_match() must never fire, where
-# unload used to call it through a pointer found by name (an indirect call
-# that IBT forbids).  Once the child is let go (killed: its task_work runs
+# kprobe on the kernel's task_work_cancel_match() must never fire with
+# delete_module() or the module's code on its stack, where unload used to
+# call it through a pointer found by name (an indirect call that IBT
+# forbids).  Once the child is let go (killed: its task_work runs
 # at exit), rmmod succeeds within 20 s and the module loads again;
 # vm-run's kernel-log check catches any warning, leak or use after free.
 set -eu
@@ -38,13 +39,23 @@ wait_line() { # prefix
 
 # A kprobe on the function unload used to call: it must never fire.
 probe=
+# The kernel calls it too (on 7.2 at every task exit, for upstream's
+# deferred unwinding): each hit's stack says whether unload made it.
 if [ -w $tr/kprobe_events ] && echo 'p:sfu_cancel task_work_cancel_match' >> $tr/kprobe_events; then
-	echo 1 > $tr/events/kprobes/sfu_cancel/enable
 	probe=$tr/events/kprobes/sfu_cancel
+	echo > $tr/trace
+	echo stacktrace > $probe/trigger
+	echo 1 > $probe/enable
 else
 	echo "no kprobe events: task_work_cancel_match() is not watched"
 fi
-hits() { awk '$1 == "sfu_cancel" { print $2 }' $tr/kprobe_profile; }
+# hits: "ALL FROM_UNLOAD": the calls, and those with delete_module() or the
+# module's code on their stack
+hits() {
+	awk '/ sfu_cancel: / { n++; if (mod) u++; mod = 0; next }
+	     /=> / && /delete_module|free_module|\[sframe_unwind\]/ { mod = 1 }
+	     END { if (mod) u++; print n + 0, u + 0 }' $tr/trace
+}
 
 "$check" hold $release > $out 2>&1 &
 holder=$!
@@ -89,11 +100,12 @@ else
 	echo "rmmod took $t ms after the child died"
 fi
 if [ -n "$probe" ]; then
-	n=$(hits)
 	echo 0 > $probe/enable
+	set -- $(hits)
+	echo '!stacktrace' > $probe/trigger
 	echo '-:sfu_cancel' >> $tr/kprobe_events
-	echo "task_work_cancel_match() called $n times"
-	[ "$n" = 0 ] || { echo "module_unload_stopped: unload called task_work_cancel_match()"; fail=1; }
+	echo "task_work_cancel_match() called $1 times, $2 from unload"
+	[ "$2" = 0 ] || { echo "module_unload_stopped: unload called task_work_cancel_match()"; fail=1; }
 fi
 [ -e /sys/module/sframe_unwind ] || insmod "$ko" ||
 	{ echo "module_unload_stopped: insmod failed"; exit 1; }
