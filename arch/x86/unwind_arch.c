@@ -137,10 +137,11 @@ static unsigned int sfu_x86_ff2_len(u8 modrm, u8 sib)
 }
 
 /*
- * Does a call instruction end where @end points?  @avail bytes before
+ * Does an indirect near call end where @end points?  @avail bytes before
  * @end may be read (at most 7 are).
  *
- * A near call is "E8 rel32" (5 bytes), or "FF /2" (ModRM reg field 2):
+ * A near call is "E8 rel32" (5 bytes: sfu_x86_direct_call_ends_at()), or
+ * "FF /2" (ModRM reg field 2), tried here:
  * call through a register (2 bytes, 3 with REX: "41 FF D0" is call *%r8),
  * through memory at [reg] (2), [reg + disp8] (3), [reg + disp32] (6),
  * with a SIB byte (3, 4 and 7), RIP-relative or absolute disp32 (6: the
@@ -152,13 +153,11 @@ static unsigned int sfu_x86_ff2_len(u8 modrm, u8 sib)
  * an instruction with them is recognised by its opcode and operands.  Far
  * calls (FF /3, 9A) are not near calls of user code and are refused.
  */
-static bool sfu_x86_call_ends_at(const u8 *end, unsigned int avail)
+static bool sfu_x86_indirect_call_ends_at(const u8 *end, unsigned int avail)
 {
 	unsigned int len;
 	const u8 *op;
 
-	if (avail >= 5 && end[-5] == SFU_X86_CALL_REL32)
-		return true;
 	for (len = 2; len <= min_t(unsigned int, avail, SFU_X86_CALL_MAX); len++) {
 		op = end - len;
 		if (op[0] != SFU_X86_GRP5 || (op[1] & 0x38) != 0x10)
@@ -168,6 +167,12 @@ static bool sfu_x86_call_ends_at(const u8 *end, unsigned int avail)
 			return true;
 	}
 	return false;
+}
+
+/* "E8 rel32" ending at @end (5 bytes), of the @avail that may be read. */
+static bool sfu_x86_direct_call_ends_at(const u8 *end, unsigned int avail)
+{
+	return avail >= 5 && end[-5] == SFU_X86_CALL_REL32;
 }
 
 /* Bytes of code read at a direct call's target: endbr64, bnd, jmp *disp32(%rip). */
@@ -220,27 +225,6 @@ static int sfu_x86_call_reaches(const struct sfu_unwind_state *st, unsigned long
 	return SFU_STOP_RA_OTHER_CALLEE;
 }
 
-/*
- * Does only a direct call ("E8 rel32") end at @end, no indirect one?  The
- * bytes before a return address may read as both; then the target is not
- * known.  @avail bytes before @end may be read.
- */
-static bool sfu_x86_direct_call_ends_at(const u8 *end, unsigned int avail)
-{
-	unsigned int len;
-	const u8 *op;
-
-	if (avail < 5 || end[-5] != SFU_X86_CALL_REL32)
-		return false;
-	for (len = 2; len <= min_t(unsigned int, avail, SFU_X86_CALL_MAX); len++) {
-		op = end - len;
-		if (op[0] == SFU_X86_GRP5 && (op[1] & 0x38) == 0x10 &&
-		    sfu_x86_ff2_len(op[1], len > 2 ? op[2] : 0) == len)
-			return false;
-	}
-	return true;
-}
-
 /**
  * sfu_arch_call_before() - does a call instruction end at a return address
  * @st: the unwind (for its read mode)
@@ -252,7 +236,8 @@ static bool sfu_x86_direct_call_ends_at(const u8 *end, unsigned int avail)
  * be read, only those on @ra's page.  A direct call must go where it can
  * have led to @callee_ip (sfu_x86_call_reaches()).
  *
- * Return: 0 if a call ends at @ra (sfu_x86_call_ends_at()),
+ * Return: 0 if a call ends at @ra (sfu_x86_indirect_call_ends_at(),
+ * sfu_x86_direct_call_ends_at()),
  * SFU_STOP_RA_NOT_CALL if none does, SFU_STOP_RA_OTHER_CALLEE if a direct
  * call to elsewhere does, SFU_STOP_RA_UNCHECKED if the bytes could not be
  * read.
@@ -270,11 +255,12 @@ int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra,
 		    sfu_unwind_read(st, ra - n, code + SFU_X86_CALL_MAX - n, n))
 			return SFU_STOP_RA_UNCHECKED;
 	}
-	if (!sfu_x86_call_ends_at(end, n))
-		return SFU_STOP_RA_NOT_CALL;
-	if (!callee_ip || !sfu_x86_direct_call_ends_at(end, n))
+	/* The bytes may read as both: then the call's target is not known. */
+	if (sfu_x86_indirect_call_ends_at(end, n))
 		return 0;
-	return sfu_x86_call_reaches(st, ra + sfu_x86_rel32(end - 4), callee_ip);
+	if (!sfu_x86_direct_call_ends_at(end, n))
+		return SFU_STOP_RA_NOT_CALL;
+	return callee_ip ? sfu_x86_call_reaches(st, ra + sfu_x86_rel32(end - 4), callee_ip) : 0;
 }
 
 /* pt_regs offsets of DWARF registers 0-16 (x86-64 psABI numbering). */
