@@ -124,12 +124,21 @@ static int lookup(void *bias, u64 pc, struct sfu_sframe_row *row)
 	return sfu_find_row(current->mm, pc + *(unsigned long *)bias, false, row);
 }
 
-static struct file *open_library(struct kunit *test)
+/*
+ * The library opened and the test mm borrowed (sfu_user_begin()): the
+ * file, or NULL (test failed, nothing held).  The case ends with
+ * sfu_user_end() and fput().
+ */
+static struct file *begin_with_library(struct kunit *test, struct sfu_user_ctx *ctx)
 {
 	struct file *file = filp_open(SCAN_FILE, O_RDONLY, 0);
 
 	if (IS_ERR(file)) {
 		KUNIT_FAIL(test, "cannot open %s: %ld", SCAN_FILE, PTR_ERR(file));
+		return NULL;
+	}
+	if (!sfu_user_begin(test, ctx)) {
+		fput(file);
 		return NULL;
 	}
 	return file;
@@ -150,13 +159,9 @@ static void sync_registers_a_loaded_library_once_and_drops_it_after_munmap(struc
 	struct file *file;
 	u64 pc0 = elf_fx->ranges[0].lo;
 
-	file = open_library(test);
+	file = begin_with_library(test, &ctx);
 	if (!file)
 		return;
-	if (!sfu_user_begin(test, &ctx)) {
-		fput(file);
-		return;
-	}
 	/* Whatever the borrowed mm has of its own is the baseline. */
 	base = sfu_registry_sync(current->mm, 0);
 	if (load(&ctx, file, &ld)) {
@@ -194,13 +199,9 @@ static void two_mappings_of_one_library_are_two_sections(struct kunit *test)
 	struct file *file;
 	int base = -1, n = -1, left = -1;
 
-	file = open_library(test);
+	file = begin_with_library(test, &ctx);
 	if (!file)
 		return;
-	if (!sfu_user_begin(test, &ctx)) {
-		fput(file);
-		return;
-	}
 	/* Whatever the borrowed mm has of its own is the baseline. */
 	base = sfu_registry_sync(current->mm, 0);
 	if (load(&ctx, file, &a) && load(&ctx, file, &b)) {
@@ -271,13 +272,9 @@ static void sections_waiting_for_their_data_are_capped(struct kunit *test)
 	if (!text || !data)
 		kunit_skip(test, "the library's .sframe is in its text segment");
 
-	file = open_library(test);
+	file = begin_with_library(test, &ctx);
 	if (!file)
 		return;
-	if (!sfu_user_begin(test, &ctx)) {
-		fput(file);
-		return;
-	}
 	base = sfu_registry_sync(current->mm, 0);
 	area = sfu_user_map_prot(&ctx, span * n, PROT_NONE);
 	for (i = 0; area && i < n; i++)
