@@ -20,7 +20,16 @@
  *                                   (and "dlopen_ns X"): the cost per cycle of the
  *                                   cheapest batch of 5; WHAT, a list
  *                                   such as "map,mprotect", keeps only those of
- *                                   map, mprotect, forkexec, dlopen
+ *                                   map, mprotect, forkexec, dlopen, dl50 (50
+ *                                   dlopens of DL50_DIR/lib1.so ... lib50.so,
+ *                                   then 50 dlcloses, N/20 cycles), and of the
+ *                                   paths that map no code: anon4k, anon2m
+ *                                   (anonymous mmap+munmap), anonprot (64 KiB
+ *                                   RW -> RX -> RW), brk (+64 KiB, -64 KiB),
+ *                                   fault (16 pages touched, then dropped with
+ *                                   MADV_DONTNEED), madvise (MADV_DONTNEED of
+ *                                   64 KiB with nothing in it); each prints
+ *                                   "<name>_ns X"
  *   regtest nop                     exit 0 at once (what bench execs)
  *   regtest dlfirst LIB             (dynamic builds) time one dlopen of LIB, the
  *                                   first of this process: prints "dlopen_first_ns X"
@@ -111,7 +120,11 @@ struct mapped {
 	size_t len;
 	char *text;	/* the first executable segment */
 	size_t text_len;
+	char *anon;	/* ANON_LEN bytes of anonymous memory (regtest bench) */
 };
+
+#define ANON_LEN	(64 << 10)
+#define DL50		50
 
 /* Map the PT_LOAD segments of @path the way ld.so does. */
 static int map_elf(const char *path, struct mapped *m)
@@ -408,7 +421,106 @@ static int cycle_forkexec(const char *lib, struct mapped *m)
 	return 0;
 }
 
+/*
+ * The paths that map no code: anonymous memory mapped and unmapped (4 KiB
+ * and 2 MiB), flipped between RW and RX as a JIT does, the heap grown and
+ * shrunk with brk, 16 pages faulted in and dropped again, and
+ * madvise(MADV_DONTNEED) of a range with nothing in it.  @m->anon is a
+ * 64 KiB anonymous mapping made before the timing.
+ */
+static int cycle_anon(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("mmap anonymous");
+		return -1;
+	}
+	return munmap(p, len);
+}
+
+static int cycle_anon4k(const char *lib, struct mapped *m)
+{
+	(void)lib;
+	(void)m;
+	return cycle_anon(4096);
+}
+
+static int cycle_anon2m(const char *lib, struct mapped *m)
+{
+	(void)lib;
+	(void)m;
+	return cycle_anon(2 << 20);
+}
+
+static int cycle_anonprot(const char *lib, struct mapped *m)
+{
+	(void)lib;
+	if (mprotect(m->anon, ANON_LEN, PROT_READ | PROT_EXEC) ||
+	    mprotect(m->anon, ANON_LEN, PROT_READ | PROT_WRITE)) {
+		perror("mprotect anonymous");
+		return -1;
+	}
+	return 0;
+}
+
+static int cycle_brk(const char *lib, struct mapped *m)
+{
+	(void)lib;
+	(void)m;
+	if (sbrk(ANON_LEN) == (void *)-1 || sbrk(-ANON_LEN) == (void *)-1) {
+		perror("sbrk");
+		return -1;
+	}
+	return 0;
+}
+
+static int cycle_fault(const char *lib, struct mapped *m)
+{
+	long pg = sysconf(_SC_PAGESIZE), off;
+
+	(void)lib;
+	for (off = 0; off < 16 * pg && off < ANON_LEN; off += pg)
+		((volatile char *)m->anon)[off] = 1;
+	return madvise(m->anon, ANON_LEN, MADV_DONTNEED);
+}
+
+static int cycle_madvise(const char *lib, struct mapped *m)
+{
+	(void)lib;
+	return madvise(m->anon, ANON_LEN, MADV_DONTNEED);
+}
+
 #ifdef REGTEST_DLOPEN
+/*
+ * The macro figure: a program that dlopens 50 libraries, distinct files
+ * DL50_DIR/lib1.so ... lib50.so (copies the benchmark makes), and closes
+ * them again.
+ */
+static int cycle_dl50(const char *lib, struct mapped *m)
+{
+	const char *dir = getenv("DL50_DIR") ?: "/tmp/dl50";
+	void *h[DL50];
+	char path[256];
+	int i;
+
+	(void)lib;
+	(void)m;
+	for (i = 0; i < DL50; i++) {
+		snprintf(path, sizeof(path), "%s/lib%d.so", dir, i + 1);
+		h[i] = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+		if (!h[i]) {
+			fprintf(stderr, "dlopen: %s\n", dlerror());
+			while (i--)
+				dlclose(h[i]);
+			return -1;
+		}
+	}
+	while (i--)
+		dlclose(h[i]);
+	return 0;
+}
+
 static int cycle_dlopen(const char *lib, struct mapped *m)
 {
 	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
@@ -454,22 +566,38 @@ static int cmd_bench(int n, const char *lib, const char *what)
 	static const struct {
 		const char *name, *label;
 		int (*fn)(const char *lib, struct mapped *m);
+		int div;	/* of N: the macro figure runs fewer cycles */
 	} paths[] = {
-		{ "map", "mapelf_ns", cycle_map },
-		{ "mprotect", "mprotect_ns", cycle_mprotect },
-		{ "forkexec", "forkexec_ns", cycle_forkexec },
+		{ "map", "mapelf_ns", cycle_map, 1 },
+		{ "mprotect", "mprotect_ns", cycle_mprotect, 1 },
+		{ "forkexec", "forkexec_ns", cycle_forkexec, 1 },
 #ifdef REGTEST_DLOPEN
-		{ "dlopen", "dlopen_ns", cycle_dlopen },
+		{ "dlopen", "dlopen_ns", cycle_dlopen, 1 },
+		{ "dl50", "dl50_ns", cycle_dl50, 20 },
 #endif
+		{ "anon4k", "anon4k_ns", cycle_anon4k, 1 },
+		{ "anon2m", "anon2m_ns", cycle_anon2m, 1 },
+		{ "anonprot", "anonprot_ns", cycle_anonprot, 1 },
+		{ "brk", "brk_ns", cycle_brk, 1 },
+		{ "fault", "fault_ns", cycle_fault, 1 },
+		{ "madvise", "madvise_ns", cycle_madvise, 1 },
 	};
 	struct mapped m = { 0 };
+	char list[256];
 	unsigned int i;
 	double t;
 
-	if (!what)
-		what = "map,mprotect,forkexec,dlopen";
+	snprintf(list, sizeof(list), ",%s,", what ?: "map,mprotect,forkexec,dlopen");
+	what = list;
+	m.anon = mmap(NULL, ANON_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m.anon == MAP_FAILED)
+		return 2;
 	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-		if (!strstr(what, paths[i].name))
+		char name[16];
+
+		/* Whole words of the list only. */
+		snprintf(name, sizeof(name), ",%s,", paths[i].name);
+		if (!strstr(what, name))
 			continue;
 		/*
 		 * Only mprotect needs the library mapped: the other paths
@@ -478,7 +606,8 @@ static int cmd_bench(int n, const char *lib, const char *what)
 		 */
 		if (paths[i].fn == cycle_mprotect && (map_elf(lib, &m) || !m.text))
 			return 2;
-		t = bench_best(n, paths[i].fn, lib, &m);
+		t = bench_best(n / paths[i].div < BENCH_BATCH ? BENCH_BATCH : n / paths[i].div,
+			       paths[i].fn, lib, &m);
 		if (paths[i].fn == cycle_mprotect)
 			munmap(m.base, m.len);
 		if (t < 0)
