@@ -2,15 +2,26 @@
 /*
  * What keeps the registries in step with the address spaces:
  *
- *  - a kprobe on perf_event_mmap(), which the kernel calls for every new
- *    mapping (exec's ELF mappings, the dynamic loader's, dlopen, mprotect
- *    adding PROT_EXEC), under the mmap write lock;
- *  - a kprobe on vm_area_free(), called for every VMA that goes away
- *    (munmap, partial munmap, MAP_FIXED over a mapping, mremap, merges);
- *  - a kprobe on change_protection(), called by mprotect() after the VMA's
- *    flags changed, to notice text losing PROT_EXEC;
+ *  - perf_event_mmap(), which the kernel calls for every new mapping
+ *    (exec's ELF mappings, the dynamic loader's, dlopen, mprotect adding
+ *    PROT_EXEC), under the mmap write lock;
+ *  - vm_area_free(), called for every VMA that goes away (munmap, partial
+ *    munmap, MAP_FIXED over a mapping, mremap, merges);
+ *  - change_protection(), called by mprotect() after the VMA's flags
+ *    changed, to notice text losing PROT_EXEC;
  *  - the exit_mmap tracepoint (an mm is torn down: exit, or the old mm at
  *    exec) and sched_process_fork (a child with its own copy of the mm).
+ *
+ * The three functions are hooked with an ftrace_ops filtered to each
+ * (include/sframe_unwind/compat/ftrace.h): a call through the function's
+ * own ftrace trampoline, where a kprobe would add its own bookkeeping on
+ * x86_64 and take a breakpoint exception and a single-step on arm64 at
+ * every mmap, munmap and mprotect of every program.  Where ftrace cannot
+ * hook one (a kernel without DYNAMIC_FTRACE_WITH_REGS or _WITH_ARGS, or
+ * the function not traceable), a kprobe does; debugfs "hooks" says which.
+ * The handlers first drop, as cheaply as they can, what cannot matter:
+ * mappings that are not executable and have no file, VMAs freed with
+ * their mm.
  *
  * None of them may sleep.  They record what happened and queue a counted
  * task_work that runs before the task returns to user space, where the ELF
@@ -18,7 +29,7 @@
  * interpreter are registered before the first user instruction after
  * exec, a library before dlopen()'s mmap() returns.  VMA changes mark the
  * sections they touch stale at once, so lookups stop using them before the
- * re-check has run.
+ * re-check has run; the re-check looks at the range that changed only.
  *
  * The tracepoints are not exported to modules on 6.1: they are found by
  * name with for_each_kernel_tracepoint().
@@ -26,8 +37,10 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cred.h>
+#include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
+#include <linux/seq_file.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
@@ -37,6 +50,8 @@
 
 #include "internal.h"
 #include "stats.h"
+#include "sframe_unwind/compat/ftrace.h"
+#include "sframe_unwind/lib.h"
 #include "sframe_unwind/task_work.h"
 
 /**
@@ -76,7 +91,7 @@ static void sfu_recheck_work_fn(struct callback_head *cb)
 	struct mm_struct *mm = sfu_work_mm();
 
 	if (mm)
-		sfu_recheck(mm);
+		sfu_recheck(mm, w->start, w->end - 1);
 	kfree(w);
 	sfu_task_work_done();
 }
@@ -100,17 +115,18 @@ static void sfu_queue(struct task_struct *task, task_work_func_t fn,
 		kfree(w);
 }
 
-static int sfu_mmap_pre(struct kprobe *kp, struct pt_regs *regs)
+/* perf_event_mmap(vma) */
+static void sfu_mmap_hook(const unsigned long *arg)
 {
-	struct vm_area_struct *vma = (void *)regs_get_kernel_argument(regs, 0);
+	struct vm_area_struct *vma = (void *)arg[0];
 	struct sfu_mm *smm;
 	bool wanted;
 
 	if (vma->vm_mm != current->mm)
-		return 0;
+		return;
 	/* The vDSO, which exec maps, has rows if its sidecar is installed. */
 	if (!vma->vm_file && !sfu_vma_is_vdso(vma))
-		return 0;
+		return;
 	wanted = vma->vm_flags & VM_EXEC;
 	if (!wanted) {
 		/* A data mapping matters if a section waits for data there. */
@@ -123,7 +139,6 @@ static int sfu_mmap_pre(struct kprobe *kp, struct pt_regs *regs)
 		sfu_stat_inc(SFU_STAT_MMAP_EVENTS);
 		sfu_queue(current, sfu_scan_work_fn, vma->vm_start, vma->vm_end);
 	}
-	return 0;
 }
 
 static void sfu_vma_changed(struct vm_area_struct *vma, unsigned long start, unsigned long end,
@@ -138,32 +153,165 @@ static void sfu_vma_changed(struct vm_area_struct *vma, unsigned long start, uns
 		sfu_queue(current, sfu_recheck_work_fn, start, end);
 }
 
-static int sfu_vma_free_pre(struct kprobe *kp, struct pt_regs *regs)
+/* vm_area_free(vma) */
+static void sfu_vma_free_hook(const unsigned long *arg)
 {
-	struct vm_area_struct *vma = (void *)regs_get_kernel_argument(regs, 0);
+	struct vm_area_struct *vma = (void *)arg[0];
 
+	/*
+	 * Sections are registered over executable text, file-backed or not
+	 * (JIT code, the vDSO), and read their data from file mappings only
+	 * (an explicit section's data is copied): an anonymous VMA that is
+	 * not executable holds neither.  Text that lost PROT_EXEC before was
+	 * marked then, by the hook below.
+	 */
+	if (!vma->vm_file && !(vma->vm_flags & VM_EXEC))
+		return;
 	sfu_vma_changed(vma, vma->vm_start, vma->vm_end, true, true);
-	return 0;
 }
 
-static int sfu_change_protection_pre(struct kprobe *kp, struct pt_regs *regs)
+/* change_protection(tlb, vma, start, end, ...) */
+static void sfu_change_protection_hook(const unsigned long *arg)
 {
-	struct vm_area_struct *vma = (void *)regs_get_kernel_argument(regs, 1);
-	unsigned long start = regs_get_kernel_argument(regs, 2);
-	unsigned long end = regs_get_kernel_argument(regs, 3);
+	struct vm_area_struct *vma = (void *)arg[1];
 	bool text = !(vma->vm_flags & VM_EXEC);
-	bool data = !(vma->vm_flags & VM_READ);
+	/* Only file mappings hold data a section reads (see above). */
+	bool data = vma->vm_file && !(vma->vm_flags & VM_READ);
 
 	if (text || data)
-		sfu_vma_changed(vma, start, end, text, data);
+		sfu_vma_changed(vma, arg[2], arg[3], text, data);
+}
+
+/**
+ * struct sfu_hook - a kernel function the registry follows
+ * @symbol: its name
+ * @fn: what to do at each call, given its first arguments
+ * @ops: the ftrace_ops filtered to it, when ftrace hooks it
+ * @kp: the kprobe on it, when ftrace cannot
+ * @via: "ftrace", "kprobe", or NULL when not attached
+ */
+struct sfu_hook {
+	const char *symbol;
+	void (*fn)(const unsigned long *arg);
+#if SFU_FTRACE_REDIRECT != SFU_FTRACE_NONE
+	struct ftrace_ops ops;
+#endif
+	struct kprobe kp;
+	const char *via;
+};
+
+#define SFU_HOOK_ARGS	4
+
+static int sfu_hook_kprobe(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct sfu_hook *h = container_of(kp, struct sfu_hook, kp);
+	unsigned long arg[SFU_HOOK_ARGS];
+	int i;
+
+	for (i = 0; i < SFU_HOOK_ARGS; i++)
+		arg[i] = regs_get_kernel_argument(regs, i);
+	h->fn(arg);
 	return 0;
 }
 
-static struct kprobe sfu_kprobes[] = {
-	{ .symbol_name = "perf_event_mmap", .pre_handler = sfu_mmap_pre },
-	{ .symbol_name = "vm_area_free", .pre_handler = sfu_vma_free_pre },
-	{ .symbol_name = "change_protection", .pre_handler = sfu_change_protection_pre },
+#if SFU_FTRACE_REDIRECT != SFU_FTRACE_NONE
+static void notrace sfu_hook_ftrace(unsigned long ip, unsigned long parent_ip,
+				    struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct sfu_hook *h = container_of(op, struct sfu_hook, ops);
+	unsigned long arg[SFU_HOOK_ARGS];
+	int i;
+
+	for (i = 0; i < SFU_HOOK_ARGS; i++)
+		if (!sfu_ftrace_arg(fregs, i, &arg[i]))
+			return;
+	h->fn(arg);
+}
+
+static int sfu_hook_attach_ftrace(struct sfu_hook *h)
+{
+	int err;
+
+	h->ops.func = sfu_hook_ftrace;
+	h->ops.flags = SFU_FTRACE_ARGS_FLAGS;
+	err = ftrace_set_filter(&h->ops, (unsigned char *)h->symbol, strlen(h->symbol), 1);
+	if (!err)
+		err = register_ftrace_function(&h->ops);
+	if (err) {
+		ftrace_free_filter(&h->ops);
+		return err;
+	}
+	h->via = "ftrace";
+	return 0;
+}
+
+static void sfu_hook_detach_ftrace(struct sfu_hook *h)
+{
+	unregister_ftrace_function(&h->ops);
+	ftrace_free_filter(&h->ops);
+}
+#else
+static int sfu_hook_attach_ftrace(struct sfu_hook *h)
+{
+	return -EOPNOTSUPP;
+}
+
+static void sfu_hook_detach_ftrace(struct sfu_hook *h)
+{
+}
+#endif
+
+/* Hook @h, through ftrace where it can; 0 or -errno. */
+static int sfu_hook_attach(struct sfu_hook *h)
+{
+	int err;
+
+	if (!sfu_hook_attach_ftrace(h))
+		return 0;
+	h->kp.symbol_name = h->symbol;
+	h->kp.pre_handler = sfu_hook_kprobe;
+	err = register_kprobe(&h->kp);
+	if (err) {
+		pr_err("cannot hook %s: %d\n", h->symbol, err);
+		return err;
+	}
+	h->via = "kprobe";
+	return 0;
+}
+
+static void sfu_hook_detach(struct sfu_hook *h)
+{
+	if (!h->via)
+		return;
+	if (!strcmp(h->via, "ftrace"))
+		sfu_hook_detach_ftrace(h);
+	else
+		unregister_kprobe(&h->kp);
+	h->via = NULL;
+}
+
+static struct sfu_hook sfu_hooks[] = {
+	{ .symbol = "perf_event_mmap", .fn = sfu_mmap_hook },
+	{ .symbol = "vm_area_free", .fn = sfu_vma_free_hook },
+	{ .symbol = "change_protection", .fn = sfu_change_protection_hook },
 };
+
+static void sfu_hooks_detach(int n)
+{
+	while (n-- > 0)
+		sfu_hook_detach(&sfu_hooks[n]);
+}
+
+/* debugfs "hooks": which mechanism follows each function */
+static int sfu_hooks_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(sfu_hooks); i++)
+		seq_printf(m, "%s %s\n", sfu_hooks[i].symbol, sfu_hooks[i].via ?: "off");
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sfu_hooks);
 
 static void sfu_exit_mmap_probe(void *data, struct mm_struct *mm)
 {
@@ -218,13 +366,12 @@ static void sfu_tracepoints_unregister(int n)
 }
 
 /**
- * sfu_hooks_init() - attach the kprobes and tracepoints
+ * sfu_hooks_init() - attach the hooks and tracepoints
  *
  * Return: 0, or -errno if one of them is missing (nothing stays attached).
  */
 int sfu_hooks_init(void)
 {
-	struct kprobe *kps[ARRAY_SIZE(sfu_kprobes)];
 	int i, err;
 
 	for_each_kernel_tracepoint(sfu_find_tracepoint, NULL);
@@ -240,16 +387,15 @@ int sfu_hooks_init(void)
 			return err;
 		}
 	}
-	for (i = 0; i < ARRAY_SIZE(sfu_kprobes); i++)
-		kps[i] = &sfu_kprobes[i];
-	err = register_kprobes(kps, ARRAY_SIZE(kps));
-	if (err) {
-		pr_err("cannot attach kprobes on %s, %s, %s: %d\n",
-		       sfu_kprobes[0].symbol_name, sfu_kprobes[1].symbol_name,
-		       sfu_kprobes[2].symbol_name, err);
-		sfu_tracepoints_unregister(ARRAY_SIZE(sfu_tracepoints));
-		return err;
+	for (i = 0; i < ARRAY_SIZE(sfu_hooks); i++) {
+		err = sfu_hook_attach(&sfu_hooks[i]);
+		if (err) {
+			sfu_hooks_detach(i);
+			sfu_tracepoints_unregister(ARRAY_SIZE(sfu_tracepoints));
+			return err;
+		}
 	}
+	sfu_debugfs_file("hooks", 0444, NULL, &sfu_hooks_fops);
 	return 0;
 }
 
@@ -258,12 +404,7 @@ int sfu_hooks_init(void)
  */
 void sfu_hooks_exit(void)
 {
-	struct kprobe *kps[ARRAY_SIZE(sfu_kprobes)];
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(sfu_kprobes); i++)
-		kps[i] = &sfu_kprobes[i];
-	unregister_kprobes(kps, ARRAY_SIZE(kps));
+	sfu_hooks_detach(ARRAY_SIZE(sfu_hooks));
 	sfu_tracepoints_unregister(ARRAY_SIZE(sfu_tracepoints));
 }
 

@@ -150,6 +150,8 @@ struct sfu_section {
  * @pending_lo: lowest data address of the sections on @pending
  * @pending_hi: highest data end of them; with @pending_lo, what a data
  *              mapping must overlap to matter (read locklessly too)
+ * @recheck_all: sections were marked stale from another task, which
+ *               queued no re-check: the next one looks at every section
  * @tgid: the process that created the registry, for debugfs
  * @free_work: frees the registry after an RCU grace period
  */
@@ -165,6 +167,7 @@ struct sfu_mm {
 	atomic_t nr_pending;
 	unsigned long pending_lo;
 	unsigned long pending_hi;
+	bool recheck_all;
 	pid_t tgid;
 	struct rcu_work free_work;
 };
@@ -229,7 +232,7 @@ bool sfu_section_data_mapped(struct mm_struct *mm, const struct sfu_section *s);
 int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s);
 bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end,
 		    bool text, bool data);
-void sfu_recheck(struct mm_struct *mm);
+void sfu_recheck(struct mm_struct *mm, unsigned long start, unsigned long last);
 void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid,
 	      const struct cred *cred);
 void sfu_kunit_fail_store(unsigned int nth, void (*fn)(void *arg), void *arg);

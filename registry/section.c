@@ -459,43 +459,66 @@ bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end
 			marked |= !test_and_set_bit(SFU_SECTION_STALE, &s->flags);
 		}
 	}
+	/* Another task's change queues no re-check here: the next looks at all. */
+	if (marked && mm != current->mm)
+		WRITE_ONCE(smm->recheck_all, true);
 	rcu_read_unlock();
 	if (marked)
 		sfu_stat_inc(SFU_STAT_VMA_EVENTS);
 	return marked;
 }
 
-/**
- * sfu_recheck() - check @mm's stale sections against its VMAs
- * @mm: the current task's mm
- *
- * A stale section whose text and data are still mapped from the same file
- * at the same place becomes usable again; any other is removed.  The data
- * of a section with a kernel copy no longer matters.
- *
- * Context: task context, mmap_lock not held.
- */
-void sfu_recheck(struct mm_struct *mm)
+/* sfu_recheck() over the sections of @mt in [@start, @last]. */
+static void sfu_recheck_tree(struct sfu_mm *smm, struct maple_tree *mt, unsigned long start,
+			     unsigned long last)
 {
 	struct sfu_section *s;
-	struct sfu_mm *smm;
-	unsigned long idx = 0;
+	unsigned long idx = start;
 
-	smm = sfu_mm_lookup(mm);
-	if (!smm)
-		return;
-	mmap_read_lock(mm);
-	sfu_mm_write_begin(smm);
-	mt_for_each(&smm->text, s, idx, ULONG_MAX) {
+	mt_for_each(mt, s, idx, last) {
 		if (!test_bit(SFU_SECTION_STALE, &s->flags))
 			continue;
 		sfu_stat_inc(SFU_STAT_RECHECKED);
-		if (sfu_section_text_mapped(mm, s) &&
-		    (s->copy || sfu_section_data_mapped(mm, s)))
+		if (sfu_section_text_mapped(smm->mm, s) &&
+		    (s->copy || sfu_section_data_mapped(smm->mm, s)))
 			clear_bit(SFU_SECTION_STALE, &s->flags);
 		else
 			sfu_section_remove_locked(smm, s);
 	}
+}
+
+/**
+ * sfu_recheck() - check @mm's stale sections in a range against its VMAs
+ * @mm: the current task's mm
+ * @start: start of the range that changed
+ * @last: its last byte (ULONG_MAX and @start 0: every section)
+ *
+ * A stale section whose text and data are still mapped from the same file
+ * at the same place becomes usable again; any other is removed.  The data
+ * of a section with a kernel copy no longer matters.  Only the sections
+ * whose text or data overlaps the range are looked at: the one whose
+ * change marked them stale (sfu_mark_stale()) queued this re-check.  When
+ * sections were marked in @mm from another task, which queued nothing,
+ * every section is looked at.
+ *
+ * Context: task context, mmap_lock not held.
+ */
+void sfu_recheck(struct mm_struct *mm, unsigned long start, unsigned long last)
+{
+	struct sfu_mm *smm;
+
+	smm = sfu_mm_lookup(mm);
+	if (!smm)
+		return;
+	if (READ_ONCE(smm->recheck_all)) {
+		WRITE_ONCE(smm->recheck_all, false);
+		start = 0;
+		last = ULONG_MAX;
+	}
+	mmap_read_lock(mm);
+	sfu_mm_write_begin(smm);
+	sfu_recheck_tree(smm, &smm->text, start, last);
+	sfu_recheck_tree(smm, &smm->data, start, last);
 	sfu_mm_write_end(smm);
 	/* Also drops the pending sections whose text went. */
 	sfu_retry_pending(smm, 0, ULONG_MAX);
@@ -661,7 +684,7 @@ int sfu_registry_sync(struct mm_struct *mm, pid_t tgid)
 {
 	struct sfu_mm *smm;
 
-	sfu_recheck(mm);
+	sfu_recheck(mm, 0, ULONG_MAX);
 	sfu_scan(mm, 0, TASK_SIZE, tgid, current_cred());
 	smm = sfu_mm_lookup(mm);
 	return smm ? atomic_read(&smm->nr_sections) : 0;

@@ -1,12 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# A library mapped the way the dynamic loader maps it is registered, for
+# The registry follows mappings through ftrace (debugfs hooks).  A library
+# mapped the way the dynamic loader maps it is registered, for
 # sections of every toolchain (V1, V2, V2 + PCREL, V3); MAP_FIXED over its
 # text removes it; 1,000 map/unmap cycles leave the registry as it was;
 # afterwards the module's counters show no section left behind.
 set -eu
 case $SFU_ARCH in arm64) fx=aarch64 ;; *) fx=x86_64 ;; esac
+# Every kernel of the matrix can hook the three functions through ftrace:
+# no breakpoint exception on every mmap (debugfs hooks).
+hooks=/sys/kernel/debug/sframe_unwind/hooks
+for f in perf_event_mmap vm_area_free change_protection; do
+	grep -qx "$f ftrace" $hooks || { echo "$f is not hooked through ftrace:"; cat $hooks; exit 1; }
+done
 regtest=$SFU_TOP/build/e2e/$fx/regtest
 lib=$SFU_TOP/tests/fixtures/$fx
 

@@ -51,6 +51,13 @@
 #endif
 
 #if SFU_FTRACE_REDIRECT != SFU_FTRACE_NONE
+/*
+ * The flags of an ops whose handler only reads the arguments with
+ * sfu_ftrace_arg() (the registry's hooks): the redirection's, less
+ * IPMODIFY.
+ */
+#define SFU_FTRACE_ARGS_FLAGS	(SFU_FTRACE_REDIRECT_FLAGS & ~FTRACE_OPS_FL_IPMODIFY)
+
 /**
  * sfu_ftrace_arg() - an argument of the traced function, in its handler
  * @fregs: the registers the ftrace handler was given
