@@ -5,8 +5,12 @@
  *   stressor maps SECONDS LIB   map LIB like ld.so, then per round one of:
  *                               munmap; mprotect dropping and restoring
  *                               PROT_EXEC; anonymous MAP_FIXED over the
- *                               text; mremap of the text elsewhere; and
- *                               threads that start and exit meanwhile
+ *                               text; mremap of the text elsewhere; 100
+ *                               mappings of its text alone (sections
+ *                               waiting for their data, beyond the cap of
+ *                               64); anonymous memory flipped between RW
+ *                               and RX; and threads that start and exit
+ *                               meanwhile
  *   stressor forks SECONDS      fork + exec + exit storm (children exec
  *                               this program with "exit")
  *   stressor hostile SECONDS    hostile input for the module: mutated
@@ -103,6 +107,9 @@ static unsigned long rnd(void)
 
 /* ---------------------------------------------------------------- maps */
 
+#define MAPS_OPS	7
+#define TEXT_ONLY_MAX	100	/* text-only mappings at once, beyond the cap of 64 */
+
 struct mapped {
 	char *base;
 	size_t len;
@@ -162,6 +169,62 @@ static int map_elf(const char *path, struct mapped *m)
 	return m->text ? 0 : -1;
 }
 
+/*
+ * Map only @lib's executable segment, @n times, and unmap them again: each
+ * is a section waiting for its .sframe data (where that lives in a segment
+ * of its own), beyond the module's cap on such sections per mm.
+ */
+static int map_text_only(const char *lib, int n)
+{
+	unsigned long pg = sysconf(_SC_PAGESIZE);
+	void *at[TEXT_ONLY_MAX];
+	Elf64_Phdr ph[64];
+	Elf64_Ehdr eh;
+	int fd = open(lib, O_RDONLY), i, k = 0;
+
+	if (fd < 0 || pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) || eh.e_phnum > 64 ||
+	    pread(fd, ph, eh.e_phnum * sizeof(*ph), eh.e_phoff) !=
+	    (ssize_t)(eh.e_phnum * sizeof(*ph))) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	for (i = 0; i < eh.e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && (ph[i].p_flags & PF_X))
+			break;
+	if (i == eh.e_phnum) {
+		close(fd);
+		return -1;
+	}
+	for (k = 0; k < n && k < TEXT_ONLY_MAX; k++) {
+		unsigned long off = ph[i].p_offset & -pg;
+
+		at[k] = mmap(NULL, ph[i].p_filesz + (ph[i].p_offset - off), PROT_READ | PROT_EXEC,
+			     MAP_PRIVATE, fd, off);
+		if (at[k] == MAP_FAILED)
+			break;
+	}
+	close(fd);
+	while (k--)
+		munmap(at[k], ph[i].p_filesz + (ph[i].p_offset - (ph[i].p_offset & -pg)));
+	return 0;
+}
+
+/* A JIT's W^X flips of anonymous memory: RW, RX, RW again. */
+static void flip_anon(void)
+{
+	void *p = mmap(NULL, 65536, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int i;
+
+	if (p == MAP_FAILED)
+		return;
+	for (i = 0; i < 8; i++) {
+		mprotect(p, 65536, PROT_READ | PROT_EXEC);
+		mprotect(p, 65536, PROT_READ | PROT_WRITE);
+	}
+	munmap(p, 65536);
+}
+
 static void *short_thread(void *arg)
 {
 	volatile unsigned long x = 0;
@@ -174,13 +237,13 @@ static void *short_thread(void *arg)
 
 static int cmd_maps(int seconds, const char *lib)
 {
-	unsigned long rounds = 0, ops[5] = { 0 }, threads = 0, failed = 0;
+	unsigned long rounds = 0, ops[MAPS_OPS] = { 0 }, threads = 0, failed = 0;
 	double end = now() + seconds;
 	struct mapped m;
 
 	while (now() < end) {
 		pthread_t t;
-		int op = rnd() % 5;
+		int op = rnd() % MAPS_OPS;
 		void *p;
 
 		if (map_elf(lib, &m)) {
@@ -209,6 +272,13 @@ static int cmd_maps(int seconds, const char *lib)
 			if (m.text_len > 4096)
 				munmap(m.text + 4096, m.text_len - 4096);
 			break;
+		case 5:		/* text waiting for its data, beyond the cap */
+			if (map_text_only(lib, TEXT_ONLY_MAX))
+				failed++;
+			break;
+		case 6:		/* anonymous memory flipped RW <-> RX */
+			flip_anon();
+			break;
 		}
 		ops[op]++;
 		munmap(m.base, m.len);
@@ -220,6 +290,7 @@ static int cmd_maps(int seconds, const char *lib)
 	printf("stressor maps munmap %lu\nstressor maps mprotect %lu\nstressor maps map_fixed %lu\n"
 	       "stressor maps mremap %lu\nstressor maps partial_munmap %lu\n",
 	       ops[0], ops[1], ops[2], ops[3], ops[4]);
+	printf("stressor maps text_only %lu\nstressor maps anon_flips %lu\n", ops[5], ops[6]);
 	printf("stressor maps threads %lu\nstressor maps map_failed %lu\n", threads, failed);
 	return 0;
 }
@@ -740,6 +811,8 @@ static int flooder(const struct own *o, double end)
  * running keeps the request queued until it returns to user space.
  * Counted either way.
  */
+static unsigned long remote_refused_cap;
+
 static int queue_on_stopped(pid_t child, unsigned long *queued)
 {
 	struct sfu_frame frames[MAX_FRAMES];
@@ -768,6 +841,11 @@ static int queue_on_stopped(pid_t child, unsigned long *queued)
 	}
 	if (errno == ESRCH)
 		return 0;
+	/* Beyond the requests one caller or one target may have queued. */
+	if (errno == EBUSY) {
+		remote_refused_cap++;
+		return 0;
+	}
 	fprintf(stderr, "stressor: remote unwind of a stopped child: %s\n", strerror(errno));
 	abi_errors++;
 	return -1;
@@ -807,6 +885,9 @@ static int cmd_attacker(int seconds)
 			kill(stopped[i], SIGSTOP);
 			queue_on_stopped(stopped[i], &queued);
 		}
+		/* A flood on one of them, beyond the caps (EBUSY). */
+		for (i = 0; i < 2 * ATTACK_STOPPED; i++)
+			queue_on_stopped(stopped[rounds % ATTACK_STOPPED], &queued);
 		dev_close();
 		/* Unloading is root's: refused, whatever it holds. */
 		if (!syscall(SYS_delete_module, "sframe_unwind", O_NONBLOCK) || errno != EPERM) {
@@ -825,6 +906,7 @@ static int cmd_attacker(int seconds)
 		waitpid(stopped[i], &status, 0);
 	}
 	printf("stressor attacker stopped_unwinds_queued %lu\n", queued);
+	printf("stressor attacker remote_refused_cap %lu\n", remote_refused_cap);
 	printf("stressor attacker unloads_refused %lu\n", unloads);
 	printf("stressor attacker abi_errors %d\n", abi_errors);
 	return abi_errors ? 1 : 0;
