@@ -251,6 +251,11 @@ for p in $progs; do
 	eval "b=\$base_$p f=\$first_$p a=\$again_$p"
 	echo "workload $p samples/complete from 1 s: without the daemon ${b% *} ${b##* } %;" \
 		"daemon's first run ${f% *} ${f##* } %; again ${a% *} ${a##* } %"
+	# Where the incomplete samples of the third run were, and the chain
+	# most of them have: what the last points are made of.
+	awk '$3 == "samples," && $2 > $4 { printf "    %s: %d of %d incomplete\n", $1, $2 - $4, $2 }' \
+		"/tmp/$p-again.objects" 2> /dev/null | sort -t: -k2 -rn | head -n 6
+	[ ! -s "/tmp/$p-again.broken" ] || sed 's/^/      broken: /' "/tmp/$p-again.broken" | head -n 24
 	case " $limited " in
 	*" $p "*)
 		echo "workload $p: not held to 99 % (sframe-gen's coverage)"
