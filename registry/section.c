@@ -578,6 +578,46 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 
 #define SFU_SCAN_BATCH 16
 
+/* An executable mapping sfu_scan() found, to prepare outside the mmap_lock. */
+struct sfu_scan_item {
+	struct file *file;
+	unsigned long start, end, pgoff;
+	bool vdso;
+};
+
+/*
+ * Up to SFU_SCAN_BATCH executable mappings of @mm from *@addr to @end not
+ * registered or waiting yet, with a reference on each file; *@addr moves
+ * past them (to @end when the range is done).  mmap_lock held.
+ */
+static int sfu_scan_collect(struct mm_struct *mm, struct sfu_mm *smm, unsigned long *addr,
+			    unsigned long end, struct sfu_scan_item *batch)
+{
+	VMA_ITERATOR(vmi, mm, *addr);
+	struct vm_area_struct *vma;
+	int n = 0;
+
+	for_each_vma_range(vmi, vma, end) {
+		*addr = vma->vm_end;
+		if (!(vma->vm_flags & VM_EXEC))
+			continue;
+		batch[n].vdso = !vma->vm_file && sfu_vma_is_vdso(vma);
+		if (!vma->vm_file && !batch[n].vdso)
+			continue;
+		if (smm && (mtree_load(&smm->text, vma->vm_start) ||
+			    sfu_pending_at(smm, vma->vm_start)))
+			continue;
+		batch[n].file = vma->vm_file ? get_file(vma->vm_file) : NULL;
+		batch[n].start = vma->vm_start;
+		batch[n].end = vma->vm_end;
+		batch[n].pgoff = vma->vm_pgoff;
+		if (++n == SFU_SCAN_BATCH)
+			return n;
+	}
+	*addr = end;
+	return n;
+}
+
 /**
  * sfu_scan() - register the ELF sections of @mm's executable mappings
  * @mm: the mm; current's, or one the caller holds with mmget()
@@ -599,41 +639,15 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid,
 	      const struct cred *cred)
 {
-	struct {
-		struct file *file;
-		unsigned long start, end, pgoff;
-		bool vdso;
-	} batch[SFU_SCAN_BATCH];
+	struct sfu_scan_item batch[SFU_SCAN_BATCH];
 	struct sfu_mm *smm = NULL;
 	unsigned long addr = start;
 	int n, i;
 
 	while (addr < end) {
-		VMA_ITERATOR(vmi, mm, addr);
-		struct vm_area_struct *vma;
-
-		n = 0;
 		mmap_read_lock(mm);
 		smm = smm ?: sfu_mm_lookup(mm);
-		for_each_vma_range(vmi, vma, end) {
-			addr = vma->vm_end;
-			if (!(vma->vm_flags & VM_EXEC))
-				continue;
-			batch[n].vdso = !vma->vm_file && sfu_vma_is_vdso(vma);
-			if (!vma->vm_file && !batch[n].vdso)
-				continue;
-			if (smm && (mtree_load(&smm->text, vma->vm_start) ||
-				    sfu_pending_at(smm, vma->vm_start)))
-				continue;
-			batch[n].file = vma->vm_file ? get_file(vma->vm_file) : NULL;
-			batch[n].start = vma->vm_start;
-			batch[n].end = vma->vm_end;
-			batch[n].pgoff = vma->vm_pgoff;
-			if (++n == SFU_SCAN_BATCH)
-				break;
-		}
-		if (n < SFU_SCAN_BATCH)
-			addr = end;
+		n = sfu_scan_collect(mm, smm, &addr, end, batch);
 		mmap_read_unlock(mm);
 
 		for (i = 0; i < n; i++) {
