@@ -28,6 +28,7 @@
 
 #include <linux/bitops.h>
 #include <linux/debugfs.h>
+#include <linux/err.h>
 #include <linux/irq_work.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -255,6 +256,27 @@ static int sfu_df_queue(struct sfu_deferred_task *t)
 	return sfu_task_work_add(current, &t->work, sfu_df_task_work, TWA_RESUME);
 }
 
+/* The slot of @task for a request, or ERR_PTR() for a rejection (counted). */
+static struct sfu_deferred_task *sfu_df_request_slot(struct task_struct *task)
+{
+	struct sfu_deferred_task *t;
+
+	if (!sfu_df_user_task(task)) {
+		sfu_df_count(SFU_DF_REJECTED_NOT_USER, 1);
+		return ERR_PTR(-EINVAL);
+	}
+	if (task->flags & PF_EXITING) {
+		sfu_df_count(SFU_DF_REJECTED_EXITING, 1);
+		return ERR_PTR(-ESRCH);
+	}
+	t = sfu_df_get(task);
+	if (!t) {
+		sfu_df_count(SFU_DF_REJECTED_NO_SLOT, 1);
+		return ERR_PTR(-ENOSPC);
+	}
+	return t;
+}
+
 /*
  * @regs tell nothing more: a request while the entry's work is queued or
  * running is in that entry, any other starts a new one.
@@ -270,19 +292,9 @@ static int sfu_df_request(struct sfu_unwind_work *work, struct pt_regs *regs, u6
 	if (!work || work->bit < 0 || work->bit >= SFU_UNWIND_MAX_REQUESTERS)
 		return -EINVAL;
 	sfu_df_count(SFU_DF_REQUESTS, 1);
-	if (!sfu_df_user_task(task)) {
-		sfu_df_count(SFU_DF_REJECTED_NOT_USER, 1);
-		return -EINVAL;
-	}
-	if (task->flags & PF_EXITING) {
-		sfu_df_count(SFU_DF_REJECTED_EXITING, 1);
-		return -ESRCH;
-	}
-	t = sfu_df_get(task);
-	if (!t) {
-		sfu_df_count(SFU_DF_REJECTED_NO_SLOT, 1);
-		return -ENOSPC;
-	}
+	t = sfu_df_request_slot(task);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
 	if (!sfu_df_lock(t, &flags))
 		goto busy;
 
