@@ -350,6 +350,32 @@ static size_t sframe_fre_index_bytes(u32 nr_fdes, u32 nr_marks)
 }
 
 /*
+ * The next function from FDE *@idx on with more than
+ * SFRAME_FRE_INDEX_STRIDE FREs: its FDE in @fde, its index in *@idx.  The
+ * FREs of every FDE read are added to *@fres, and a total past the
+ * header's is refused, as validation does: both passes over the FDEs stay
+ * within it.  Return: 1, 0 when no such function is left, or
+ * -SFRAME_E_xxx.
+ */
+static int sframe_fre_index_next(const struct sfu_sframe_section *sec, u32 *idx,
+				 struct sfu_sframe_fde *fde, u64 *fres)
+{
+	int err;
+
+	for (; *idx < sec->num_fdes; (*idx)++) {
+		err = sfu_sframe_fde_get(sec, *idx, fde);
+		if (err)
+			return err;
+		*fres += fde->num_fres;
+		if (*fres > sec->num_fres)
+			return -SFRAME_E_BAD_FDE;
+		if (fde->num_fres > SFRAME_FRE_INDEX_STRIDE)
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * The functions of @sec with more than SFRAME_FRE_INDEX_STRIDE FREs, and
  * their marks: (num_fres - 1) / SFRAME_FRE_INDEX_STRIDE each.  FRE counts
  * adding up past the header's total are refused, as validation does, so
@@ -365,19 +391,11 @@ static int sframe_fre_index_count(const struct sfu_sframe_section *sec, u32 *nr_
 
 	*nr_fdes = 0;
 	*nr_marks = 0;
-	for (i = 0; i < sec->num_fdes; i++) {
-		err = sfu_sframe_fde_get(sec, i, &fde);
-		if (err)
-			return err;
-		fres += fde.num_fres;
-		if (fres > sec->num_fres)
-			return -SFRAME_E_BAD_FDE;
-		if (fde.num_fres <= SFRAME_FRE_INDEX_STRIDE)
-			continue;
+	for (i = 0; (err = sframe_fre_index_next(sec, &i, &fde, &fres)) > 0; i++) {
 		(*nr_fdes)++;
 		*nr_marks += (fde.num_fres - 1) / SFRAME_FRE_INDEX_STRIDE;
 	}
-	return 0;
+	return err;
 }
 
 /**
@@ -447,16 +465,7 @@ int sfu_sframe_fre_index_build(struct sfu_sframe_section *sec, void *mem, size_t
 	fdes = (struct sfu_sframe_fre_index_fde *)(ix + 1);
 	marks = (struct sfu_sframe_fre_mark *)(fdes + nr_fdes + 1);
 
-	for (i = 0; i < sec->num_fdes; i++) {
-		err = sfu_sframe_fde_get(sec, i, &fde);
-		if (err)
-			return err;
-		/* The walk stays within the header's count, as in the first pass. */
-		fres += fde.num_fres;
-		if (fres > sec->num_fres)
-			return -SFRAME_E_BAD_FDE;
-		if (fde.num_fres <= SFRAME_FRE_INDEX_STRIDE)
-			continue;
+	for (i = 0; (err = sframe_fre_index_next(sec, &i, &fde, &fres)) > 0; i++) {
 		if (f == nr_fdes)
 			return -SFRAME_E_BAD_FDE;
 		fdes[f].fde_idx = i;
@@ -480,6 +489,8 @@ int sfu_sframe_fre_index_build(struct sfu_sframe_section *sec, void *mem, size_t
 			pos += fre.bytes;
 		}
 	}
+	if (err)
+		return err;
 	if (f != nr_fdes || m != nr_marks)
 		return -SFRAME_E_BAD_FDE;
 	fdes[f].fde_idx = ~0U;
