@@ -220,11 +220,6 @@ static int sfu_queue_always_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int sfu_queue_always_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, sfu_queue_always_show, NULL);
-}
-
 static ssize_t sfu_queue_always_write(struct file *file, const char __user *buf, size_t len,
 				      loff_t *ppos)
 {
@@ -237,15 +232,7 @@ static ssize_t sfu_queue_always_write(struct file *file, const char __user *buf,
 	WRITE_ONCE(sfu_remote_queue_always, on);
 	return len;
 }
-
-static const struct file_operations sfu_queue_always_fops = {
-	.owner = THIS_MODULE,
-	.open = sfu_queue_always_open,
-	.read = seq_read,
-	.write = sfu_queue_always_write,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
+SFU_DEFINE_SHOW_STORE_ATTRIBUTE(sfu_queue_always);
 
 /* The file operations of /proc/PID/mem, learnt at module load. */
 static const struct file_operations *sfu_proc_mem_fops;

@@ -258,20 +258,7 @@ static int sfu_sampler_show(struct seq_file *m, void *v)
 	mutex_unlock(&sfu_trace_mutex);
 	return 0;
 }
-
-static int sfu_sampler_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, sfu_sampler_show, NULL);
-}
-
-static const struct file_operations sfu_sampler_fops = {
-	.owner = THIS_MODULE,
-	.open = sfu_sampler_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-	.write = sfu_sampler_write,
-};
+SFU_DEFINE_SHOW_STORE_ATTRIBUTE(sfu_sampler);
 
 /* ---- trigger ------------------------------------------------------------ */
 
@@ -386,20 +373,7 @@ static int sfu_trigger_show(struct seq_file *m, void *v)
 	mutex_unlock(&sfu_trace_mutex);
 	return 0;
 }
-
-static int sfu_trigger_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, sfu_trigger_show, NULL);
-}
-
-static const struct file_operations sfu_trigger_fops = {
-	.owner = THIS_MODULE,
-	.open = sfu_trigger_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-	.write = sfu_trigger_write,
-};
+SFU_DEFINE_SHOW_STORE_ATTRIBUTE(sfu_trigger);
 
 /* ---- life cycle --------------------------------------------------------- */
 

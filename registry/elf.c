@@ -517,6 +517,73 @@ static int sfu_load_of(const struct sfu_file_info *info, unsigned long file_off)
 	return found;
 }
 
+/*
+ * A file not in the cache: read it, or its sidecar, validate the section
+ * and remember the answer.  Return: the kernel copy made, or NULL, with
+ * @info's status set.
+ */
+static struct sfu_sframe_copy *sfu_file_first_seen(struct file *file, const struct sfu_file_id *id,
+						   const struct cred *cred,
+						   struct sfu_file_info *info)
+{
+	struct sfu_sframe_copy *c = NULL;
+	struct file *sc = NULL;
+	bool remember = true;
+
+	info->id = *id;
+	sfu_read_phdrs(file, info);
+	/* No .sframe in the file: its sidecar, if root installed one. */
+	if (info->status == -ENOENT && info->build_id_len) {
+		sc = sfu_sidecar_open(info->build_id, info->build_id_len, &info->sframe_offset,
+				      &info->sframe_size, &info->sframe_vaddr);
+		if (!IS_ERR(sc)) {
+			info->status = 0;
+			info->sidecar = true;
+		} else {
+			/* Not looked at: the next mapping tries again. */
+			remember = PTR_ERR(sc) == -ENOENT;
+			sc = NULL;
+			/* None: the daemon, if one runs, may make it. */
+			if (remember)
+				sfu_sidecar_request(file, info->build_id, info->build_id_len, cred);
+		}
+	}
+	if (!info->status)
+		c = sfu_validate(sc ?: file, info);
+	if (sc) {
+		fput(sc);
+		if (!info->status)
+			sfu_stat_inc(SFU_STAT_SIDECAR_USED);
+	}
+	if (info->status != -ENOMEM && remember)
+		c = sfu_fcache_insert(info, c);
+	return c;
+}
+
+/* What sfu_file_sframe() answers for a mapping at @vm_start of PT_LOAD @i at @file_off. */
+static void sfu_file_out(const struct sfu_file_info *info, int i, unsigned long vm_start,
+			 unsigned long file_off, struct sfu_elf_sframe *out)
+{
+	out->abi = sfu_native_sframe_abi();
+	out->sframe_vaddr = info->sframe_vaddr;
+	out->sframe_offset = info->sframe_offset;
+	out->sframe_size = info->sframe_size;
+	out->sidecar = info->sidecar;
+	out->build_id_len = info->build_id_len;
+	memcpy(out->build_id, info->build_id, info->build_id_len);
+	/* Link-time address of file_off in that segment vs. now. */
+	out->bias = vm_start - (info->loads[i].vaddr - info->loads[i].offset + file_off);
+	/*
+	 * Where that segment ends in this mapping.  The dynamic loader maps
+	 * a library's whole extent with its first segment's protection, then
+	 * maps the others over it: a first segment that is executable (arm64's
+	 * 64K-aligned libraries, x86's without -z separate-code) leaves a
+	 * mapping that is executable well past its text for a while.
+	 */
+	out->text_end = info->loads[i].exec ?
+		PAGE_ALIGN(info->loads[i].vaddr + info->loads[i].filesz + out->bias) : 0;
+}
+
 /**
  * sfu_file_sframe() - the validated section of the ELF file behind a text mapping
  * @file: the mapped file
@@ -561,38 +628,7 @@ int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned lo
 		if (!info->status && !c)
 			c = sfu_reload(file, info);
 	} else {
-		struct file *sc = NULL;
-		bool remember = true;
-
-		info->id = *id;
-		sfu_read_phdrs(file, info);
-		/* No .sframe in the file: its sidecar, if root installed one. */
-		if (info->status == -ENOENT && info->build_id_len) {
-			sc = sfu_sidecar_open(info->build_id, info->build_id_len,
-					      &info->sframe_offset, &info->sframe_size,
-					      &info->sframe_vaddr);
-			if (!IS_ERR(sc)) {
-				info->status = 0;
-				info->sidecar = true;
-			} else {
-				/* Not looked at: the next mapping tries again. */
-				remember = PTR_ERR(sc) == -ENOENT;
-				sc = NULL;
-				/* None: the daemon, if one runs, may make it. */
-				if (remember)
-					sfu_sidecar_request(file, info->build_id,
-							    info->build_id_len, cred);
-			}
-		}
-		if (!info->status)
-			c = sfu_validate(sc ?: file, info);
-		if (sc) {
-			fput(sc);
-			if (!info->status)
-				sfu_stat_inc(SFU_STAT_SIDECAR_USED);
-		}
-		if (info->status != -ENOMEM && remember)
-			c = sfu_fcache_insert(info, c);
+		c = sfu_file_first_seen(file, id, cred, info);
 	}
 
 	err = info->status;
@@ -614,24 +650,7 @@ int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned lo
 		err = -ENOENT;
 		goto out;
 	}
-	out->abi = sfu_native_sframe_abi();
-	out->sframe_vaddr = info->sframe_vaddr;
-	out->sframe_offset = info->sframe_offset;
-	out->sframe_size = info->sframe_size;
-	out->sidecar = info->sidecar;
-	out->build_id_len = info->build_id_len;
-	memcpy(out->build_id, info->build_id, info->build_id_len);
-	/* Link-time address of file_off in that segment vs. now. */
-	out->bias = vm_start - (info->loads[i].vaddr - info->loads[i].offset + file_off);
-	/*
-	 * Where that segment ends in this mapping.  The dynamic loader maps
-	 * a library's whole extent with its first segment's protection, then
-	 * maps the others over it: a first segment that is executable (arm64's
-	 * 64K-aligned libraries, x86's without -z separate-code) leaves a
-	 * mapping that is executable well past its text for a while.
-	 */
-	out->text_end = info->loads[i].exec ?
-		PAGE_ALIGN(info->loads[i].vaddr + info->loads[i].filesz + out->bias) : 0;
+	sfu_file_out(info, i, vm_start, file_off, out);
 	*sec = info->sec;
 	*copy = c;
 	c = NULL;

@@ -27,6 +27,81 @@
 #include "stats.h"
 #include "sframe_unwind/compat/export.h"
 
+/*
+ * Copy the @size bytes at user address @addr into @buf and validate them
+ * as a section there, into @check.  Return: 0, -EFAULT, or -ENOEXEC with
+ * *@sframe_err set to the decoder's code.
+ */
+static int sfu_explicit_check(u8 *buf, unsigned long addr, unsigned long size,
+			      struct sfu_sframe_section *check, int *sframe_err)
+{
+	struct sfu_sframe_reader r = { .kind = SFRAME_READER_BUFFER, .buf = buf, .size = size };
+	int err;
+
+	if (copy_from_user(buf, (const void __user *)addr, size))
+		return -EFAULT;
+	err = sfu_sframe_section_init(check, &r, addr, sfu_native_sframe_abi());
+	if (!err)
+		err = sfu_sframe_section_validate(check);
+	if (err) {
+		*sframe_err = -err;
+		sfu_stat_inc(SFU_STAT_REFUSED_INVALID);
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
+/*
+ * A new explicit section for the ranges, @check's rows read from user
+ * memory until the caller gives it a copy.  Return: it, or NULL.
+ */
+static struct sfu_section *sfu_explicit_section(unsigned long sframe_addr,
+						unsigned long sframe_size,
+						unsigned long text_start, unsigned long text_end,
+						const struct sfu_sframe_section *check)
+{
+	struct sfu_section *s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
+
+	if (!s)
+		return NULL;
+	INIT_LIST_HEAD(&s->pending);
+	__set_bit(SFU_SECTION_EXPLICIT, &s->flags);
+	s->text_start = text_start;
+	s->text_end = text_end;
+	s->data_start = sframe_addr;
+	s->data_end = sframe_addr + sframe_size;
+	strscpy(s->name, "[explicit]", sizeof(s->name));
+	s->sec = *check;
+	s->sec.reader.kind = SFRAME_READER_USER;
+	s->sec.reader.buf = NULL;
+	s->sec.reader.uaddr = sframe_addr;
+	return s;
+}
+
+/*
+ * Charge @s to the current user and insert it into @mm's registry if both
+ * of its ranges are mapped; @s is discarded on failure.
+ */
+static int sfu_explicit_insert(struct mm_struct *mm, struct sfu_section *s)
+{
+	struct sfu_mm *smm = sfu_mm_get_or_create(mm, current->tgid);
+	int err;
+
+	if (sfu_section_set_user(s, sfu_user_get_current()) || !smm) {
+		sfu_section_discard(s);
+		return -ENOMEM;
+	}
+	mmap_read_lock(mm);
+	if (!sfu_section_text_mapped(mm, s) || !sfu_section_data_mapped(mm, s)) {
+		mmap_read_unlock(mm);
+		sfu_section_discard(s);
+		return -EFAULT;
+	}
+	err = sfu_section_insert(smm, s);
+	mmap_read_unlock(mm);
+	return err;
+}
+
 /**
  * sfu_registry_add() - register a section that has no ELF file behind it
  * @mm: the current task's mm
@@ -53,11 +128,9 @@
 int sfu_registry_add(struct mm_struct *mm, unsigned long sframe_addr, unsigned long sframe_size,
 		     unsigned long text_start, unsigned long text_end, int *sframe_err)
 {
-	struct sfu_sframe_reader r = { .kind = SFRAME_READER_BUFFER };
 	struct sfu_sframe_copy *copy;
 	struct sfu_sframe_section check;
 	struct sfu_section *s;
-	struct sfu_mm *smm;
 	u8 *buf;
 	int err;
 
@@ -76,22 +149,9 @@ int sfu_registry_add(struct mm_struct *mm, unsigned long sframe_addr, unsigned l
 	buf = copy ? copy->data : kvmalloc(sframe_size, GFP_KERNEL_ACCOUNT);
 	if (!buf)
 		return -ENOMEM;
-	err = 0;
-	if (copy_from_user(buf, (const void __user *)sframe_addr, sframe_size)) {
-		err = -EFAULT;
+	err = sfu_explicit_check(buf, sframe_addr, sframe_size, &check, sframe_err);
+	if (err)
 		goto free;
-	}
-	r.buf = buf;
-	r.size = sframe_size;
-	err = sfu_sframe_section_init(&check, &r, sframe_addr, sfu_native_sframe_abi());
-	if (!err)
-		err = sfu_sframe_section_validate(&check);
-	if (err) {
-		*sframe_err = -err;
-		sfu_stat_inc(SFU_STAT_REFUSED_INVALID);
-		err = -ENOEXEC;
-		goto free;
-	}
 	/* A copy is kept with its FRE index or not at all: then user memory is read. */
 	if (copy) {
 		copy->sec = check;
@@ -102,43 +162,18 @@ int sfu_registry_add(struct mm_struct *mm, unsigned long sframe_addr, unsigned l
 		}
 	}
 
-	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
+	s = sfu_explicit_section(sframe_addr, sframe_size, text_start, text_end, &check);
 	if (!s) {
 		err = -ENOMEM;
 		goto free;
 	}
-	INIT_LIST_HEAD(&s->pending);
-	__set_bit(SFU_SECTION_EXPLICIT, &s->flags);
-	s->text_start = text_start;
-	s->text_end = text_end;
-	s->data_start = sframe_addr;
-	s->data_end = sframe_addr + sframe_size;
-	strscpy(s->name, "[explicit]", sizeof(s->name));
 	if (copy) {
 		s->copy = copy;
 		sfu_stat_inc(SFU_STAT_KERNEL_COPIES_MADE);
 	} else {
 		kvfree(buf);
 	}
-	s->sec = check;
-	s->sec.reader.kind = SFRAME_READER_USER;
-	s->sec.reader.buf = NULL;
-	s->sec.reader.uaddr = sframe_addr;
-
-	smm = sfu_mm_get_or_create(mm, current->tgid);
-	if (sfu_section_set_user(s, sfu_user_get_current()) || !smm) {
-		sfu_section_discard(s);
-		return -ENOMEM;
-	}
-	mmap_read_lock(mm);
-	if (!sfu_section_text_mapped(mm, s) || !sfu_section_data_mapped(mm, s)) {
-		mmap_read_unlock(mm);
-		sfu_section_discard(s);
-		return -EFAULT;
-	}
-	err = sfu_section_insert(smm, s);
-	mmap_read_unlock(mm);
-	return err;
+	return sfu_explicit_insert(mm, s);
 
 free:
 	if (copy)

@@ -215,6 +215,39 @@ static struct file *sfu_sidecar_open_as_setter(const struct path *root, const st
 	return f;
 }
 
+/*
+ * Whether the open sidecar @f is one to use for the file of build-id
+ * @build_id (@len bytes): owned by root, its header well formed and naming
+ * that build-id; if so, where its section lies (refusals counted).
+ */
+static bool sfu_sidecar_check(struct file *f, const u8 *build_id, unsigned int len, u64 *off,
+			      u64 *size, u64 *vaddr)
+{
+	struct sfu_sidecar_header hdr;
+	loff_t pos = 0;
+
+	if (!sfu_sidecar_trusted(file_inode(f))) {
+		sfu_stat_inc(SFU_STAT_SIDECAR_REFUSED_OWNER);
+		return false;
+	}
+	if (kernel_read(f, &hdr, sizeof(hdr), &pos) != sizeof(hdr) ||
+	    memcmp(hdr.magic, SFU_SIDECAR_MAGIC, sizeof(hdr.magic)) || hdr.reserved ||
+	    hdr.section_off < sizeof(hdr) || !hdr.section_size ||
+	    hdr.section_off + hdr.section_size > i_size_read(file_inode(f)) ||
+	    hdr.section_off + hdr.section_size < hdr.section_off) {
+		sfu_stat_inc(SFU_STAT_SIDECAR_REFUSED_FORMAT);
+		return false;
+	}
+	if (hdr.build_id_len != len || memcmp(hdr.build_id, build_id, len)) {
+		sfu_stat_inc(SFU_STAT_SIDECAR_REFUSED_BUILD_ID);
+		return false;
+	}
+	*off = hdr.section_off;
+	*size = hdr.section_size;
+	*vaddr = hdr.section_vaddr;
+	return true;
+}
+
 /**
  * sfu_sidecar_open() - the sidecar of an ELF file, checked
  * @build_id: the file's GNU build-id
@@ -236,12 +269,10 @@ static struct file *sfu_sidecar_open_as_setter(const struct path *root, const st
 struct file *sfu_sidecar_open(const u8 *build_id, unsigned int len, u64 *off, u64 *size,
 			      u64 *vaddr)
 {
-	struct sfu_sidecar_header hdr;
 	const struct cred *cred;
 	char *name, *dirs, *p;
 	struct path root;
 	struct file *f;
-	loff_t pos = 0;
 	unsigned int i;
 
 	if (!len || len > SFU_SIDECAR_BUILD_ID_MAX)
@@ -286,30 +317,11 @@ struct file *sfu_sidecar_open(const u8 *build_id, unsigned int len, u64 *off, u6
 			sfu_stat_inc(SFU_STAT_SIDECAR_REFUSED_OPEN);
 		return ERR_PTR(-EAGAIN);
 	}
-	if (!sfu_sidecar_trusted(file_inode(f))) {
-		sfu_stat_inc(SFU_STAT_SIDECAR_REFUSED_OWNER);
-		goto refuse;
+	if (!sfu_sidecar_check(f, build_id, len, off, size, vaddr)) {
+		fput(f);
+		return ERR_PTR(-ENOENT);
 	}
-	if (kernel_read(f, &hdr, sizeof(hdr), &pos) != sizeof(hdr) ||
-	    memcmp(hdr.magic, SFU_SIDECAR_MAGIC, sizeof(hdr.magic)) || hdr.reserved ||
-	    hdr.section_off < sizeof(hdr) || !hdr.section_size ||
-	    hdr.section_off + hdr.section_size > i_size_read(file_inode(f)) ||
-	    hdr.section_off + hdr.section_size < hdr.section_off) {
-		sfu_stat_inc(SFU_STAT_SIDECAR_REFUSED_FORMAT);
-		goto refuse;
-	}
-	if (hdr.build_id_len != len || memcmp(hdr.build_id, build_id, len)) {
-		sfu_stat_inc(SFU_STAT_SIDECAR_REFUSED_BUILD_ID);
-		goto refuse;
-	}
-	*off = hdr.section_off;
-	*size = hdr.section_size;
-	*vaddr = hdr.section_vaddr;
 	return f;
-
-refuse:
-	fput(f);
-	return ERR_PTR(-ENOENT);
 }
 
 /*

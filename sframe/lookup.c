@@ -357,6 +357,11 @@ static __always_inline void sframe_fre_take(struct sframe_fre_raw *fre, const u8
  * is checked.  In user memory an FRE just before a page boundary is read
  * on its own.
  *
+ * Long on purpose: the three ways of reading an FRE share the scan's
+ * state (pos, q, room, left, next_min), and the run loop, where a lookup
+ * spends its time, makes no call; split, every FRE would pass that state
+ * through pointers.
+ *
  * Return: 1 if an FRE covers @target and the scan stopped at the next one,
  * 0 if the function's last FRE covers it, -SFRAME_E_NO_FRE if none does,
  * -SFRAME_E_FRE_ORDER if the span ended before an FRE that starts after
@@ -510,22 +515,13 @@ bad:
 	return ret;
 }
 
-/*
- * sfu_sframe_find_row(), and the FREs its scan read into *@fres: 0 when no
- * FRE was read.  The one caller of the helpers above, which are inlined
- * into it.
- */
-static int sframe_find_row(const struct sfu_sframe_section *sec, unsigned long pc,
-			   struct sfu_sframe_row *row, u32 *fres)
+/* The FDE of the function that covers @pc, or -SFRAME_E_NO_FDE. */
+static int sframe_fde_covering(const struct sfu_sframe_section *sec, unsigned long pc,
+			       struct sfu_sframe_fde *fde)
 {
-	struct sframe_fre_span span;
-	struct sframe_fre_raw fre;
-	struct sfu_sframe_fde fde;
-	u32 lo = 0, j, target, next_start = 0;
-	u64 block = 0, end;
-	int err, has_next;
+	u32 lo = 0, j;
+	int err;
 
-	*fres = 0;
 	/* Last FDE starting at or before pc. */
 	err = sframe_fde_find(sec, pc, &lo);
 	if (err)
@@ -537,14 +533,36 @@ static int sframe_find_row(const struct sfu_sframe_section *sec, unsigned long p
 	for (j = 0; ; j++) {
 		if (!lo || j > SFRAME_MAX_EMPTY_FDE_SKIP)
 			return -SFRAME_E_NO_FDE;
-		err = sframe_fde_read(sec, --lo, &fde);
+		err = sframe_fde_read(sec, --lo, fde);
 		if (err)
 			return err;
-		if (fde.func_size)
+		if (fde->func_size)
 			break;
 	}
-	if (pc < fde.func_start || pc - fde.func_start >= fde.func_size)
+	if (pc < fde->func_start || pc - fde->func_start >= fde->func_size)
 		return -SFRAME_E_NO_FDE;
+	return 0;
+}
+
+/*
+ * sfu_sframe_find_row(), and the FREs its scan read into *@fres: 0 when no
+ * FRE was read.  The one caller of the helpers above, which are inlined
+ * into it.
+ */
+static int sframe_find_row(const struct sfu_sframe_section *sec, unsigned long pc,
+			   struct sfu_sframe_row *row, u32 *fres)
+{
+	struct sframe_fre_span span;
+	struct sframe_fre_raw fre;
+	struct sfu_sframe_fde fde;
+	u32 target, next_start = 0;
+	u64 block = 0, end;
+	int err, has_next;
+
+	*fres = 0;
+	err = sframe_fde_covering(sec, pc, &fde);
+	if (err)
+		return err;
 
 	/* Offsets from the function start from here on: below func_size, a u32. */
 	target = pc - fde.func_start;

@@ -73,43 +73,10 @@ int sfu_sframe_fre_read(const struct sfu_sframe_section *sec, const struct sfu_s
 	return 0;
 }
 
-/**
- * sfu_sframe_section_init() - check an SFrame header and set up @sec
- * @sec: filled on success
- * @r: the section bytes; copied into @sec
- * @sframe_vaddr: address at which the section is mapped
- * @expected_abi: SFRAME_ABI_* the caller can unwind, or 0 for either of
- *                AMD64 and AArch64 little-endian
- *
- * Checks magic and byte order, version, flags for that version, ABI, and
- * that every offset, length and count of the header fits the section and
- * the limits in sframe.h.  Reads only the header.
- *
- * Return: 0 or -SFRAME_E_xxx.
- */
-int sfu_sframe_section_init(struct sfu_sframe_section *sec, const struct sfu_sframe_reader *r,
-			    unsigned long sframe_vaddr, int expected_abi)
+/* The version, and the flags that version allows, from the preamble @h. */
+static int sframe_hdr_version(struct sfu_sframe_section *sec, const u8 *h)
 {
-	u8 h[SFRAME_HDR_SIZE];
-	u64 hdr_len, fde_end, fre_min;
-	u32 fdeoff, freoff;
-	u16 magic;
 	u8 valid_flags;
-	int err;
-
-	memset(sec, 0, sizeof(*sec));
-	if (r->size > SFRAME_MAX_SECTION_SIZE)
-		return -SFRAME_E_TOO_BIG;
-
-	/* The preamble alone says whether this is an SFrame section at all. */
-	err = sfu_sframe_read(r, 0, h, 4);
-	if (err)
-		return err;
-	magic = sframe_le16(h + SFRAME_HDR_MAGIC);
-	if (magic == SFRAME_MAGIC_SWAPPED)
-		return -SFRAME_E_FOREIGN_ENDIAN;
-	if (magic != SFRAME_MAGIC)
-		return -SFRAME_E_BAD_MAGIC;
 
 	sec->version = h[SFRAME_HDR_VERSION];
 	switch (sec->version) {
@@ -131,6 +98,88 @@ int sfu_sframe_section_init(struct sfu_sframe_section *sec, const struct sfu_sfr
 	sec->flags = h[SFRAME_HDR_FLAGS];
 	if (sec->flags & ~valid_flags)
 		return -SFRAME_E_FLAGS;
+	return 0;
+}
+
+/*
+ * The counts, offsets and lengths of the header @h: each within the limits
+ * in sframe.h and the @size bytes of the section, the FDEs before the FREs.
+ */
+static int sframe_hdr_layout(struct sfu_sframe_section *sec, const u8 *h, u64 size)
+{
+	u64 hdr_len, fde_end, fre_min;
+	u32 fdeoff, freoff;
+
+	sec->num_fdes = sframe_le32(h + SFRAME_HDR_NUM_FDES);
+	sec->num_fres = sframe_le32(h + SFRAME_HDR_NUM_FRES);
+	sec->fre_len = sframe_le32(h + SFRAME_HDR_FRE_LEN);
+	fdeoff = sframe_le32(h + SFRAME_HDR_FDEOFF);
+	freoff = sframe_le32(h + SFRAME_HDR_FREOFF);
+	if (sec->num_fdes > SFRAME_MAX_FDES || sec->num_fres > SFRAME_MAX_FRES)
+		return -SFRAME_E_TOO_BIG;
+
+	/* All sums below are of 32-bit values in 64 bits: none can wrap. */
+	hdr_len = SFRAME_HDR_SIZE + h[SFRAME_HDR_AUXHDR_LEN];
+	if (hdr_len > size)
+		return -SFRAME_E_TRUNCATED;
+	if (fdeoff > freoff)
+		return -SFRAME_E_BAD_HEADER;
+	sec->fde_off = hdr_len + fdeoff;
+	sec->fre_off = hdr_len + freoff;
+	fde_end = sec->fde_off + (u64)sec->num_fdes * sec->fde_size;
+	if (fde_end > sec->fre_off)
+		return -SFRAME_E_BAD_HEADER;
+	sec->fre_end = sec->fre_off + sec->fre_len;
+	if (sec->fre_end > size)
+		return -SFRAME_E_TRUNCATED;
+
+	/* Every FRE takes at least 2 bytes, every V3 attribute block 5. */
+	fre_min = 2ULL * sec->num_fres;
+	if (sec->version == SFRAME_VERSION_3)
+		fre_min += (u64)SFRAME_V3_ATTR_BYTES * sec->num_fdes;
+	if (fre_min > sec->fre_len)
+		return -SFRAME_E_BAD_HEADER;
+	return 0;
+}
+
+/**
+ * sfu_sframe_section_init() - check an SFrame header and set up @sec
+ * @sec: filled on success
+ * @r: the section bytes; copied into @sec
+ * @sframe_vaddr: address at which the section is mapped
+ * @expected_abi: SFRAME_ABI_* the caller can unwind, or 0 for either of
+ *                AMD64 and AArch64 little-endian
+ *
+ * Checks magic and byte order, version, flags for that version, ABI, and
+ * that every offset, length and count of the header fits the section and
+ * the limits in sframe.h.  Reads only the header.
+ *
+ * Return: 0 or -SFRAME_E_xxx.
+ */
+int sfu_sframe_section_init(struct sfu_sframe_section *sec, const struct sfu_sframe_reader *r,
+			    unsigned long sframe_vaddr, int expected_abi)
+{
+	u8 h[SFRAME_HDR_SIZE];
+	u16 magic;
+	int err;
+
+	memset(sec, 0, sizeof(*sec));
+	if (r->size > SFRAME_MAX_SECTION_SIZE)
+		return -SFRAME_E_TOO_BIG;
+
+	/* The preamble alone says whether this is an SFrame section at all. */
+	err = sfu_sframe_read(r, 0, h, 4);
+	if (err)
+		return err;
+	magic = sframe_le16(h + SFRAME_HDR_MAGIC);
+	if (magic == SFRAME_MAGIC_SWAPPED)
+		return -SFRAME_E_FOREIGN_ENDIAN;
+	if (magic != SFRAME_MAGIC)
+		return -SFRAME_E_BAD_MAGIC;
+
+	err = sframe_hdr_version(sec, h);
+	if (err)
+		return err;
 
 	err = sfu_sframe_read(r, 0, h, sizeof(h));
 	if (err)
@@ -160,35 +209,9 @@ int sfu_sframe_section_init(struct sfu_sframe_section *sec, const struct sfu_sfr
 	    sec->cfa_fixed_ra_offset != SFRAME_CFA_FIXED_OFFSET_NONE)
 		return -SFRAME_E_BAD_HEADER;
 
-	sec->num_fdes = sframe_le32(h + SFRAME_HDR_NUM_FDES);
-	sec->num_fres = sframe_le32(h + SFRAME_HDR_NUM_FRES);
-	sec->fre_len = sframe_le32(h + SFRAME_HDR_FRE_LEN);
-	fdeoff = sframe_le32(h + SFRAME_HDR_FDEOFF);
-	freoff = sframe_le32(h + SFRAME_HDR_FREOFF);
-	if (sec->num_fdes > SFRAME_MAX_FDES || sec->num_fres > SFRAME_MAX_FRES)
-		return -SFRAME_E_TOO_BIG;
-
-	/* All sums below are of 32-bit values in 64 bits: none can wrap. */
-	hdr_len = SFRAME_HDR_SIZE + h[SFRAME_HDR_AUXHDR_LEN];
-	if (hdr_len > r->size)
-		return -SFRAME_E_TRUNCATED;
-	if (fdeoff > freoff)
-		return -SFRAME_E_BAD_HEADER;
-	sec->fde_off = hdr_len + fdeoff;
-	sec->fre_off = hdr_len + freoff;
-	fde_end = sec->fde_off + (u64)sec->num_fdes * sec->fde_size;
-	if (fde_end > sec->fre_off)
-		return -SFRAME_E_BAD_HEADER;
-	sec->fre_end = sec->fre_off + sec->fre_len;
-	if (sec->fre_end > r->size)
-		return -SFRAME_E_TRUNCATED;
-
-	/* Every FRE takes at least 2 bytes, every V3 attribute block 5. */
-	fre_min = 2ULL * sec->num_fres;
-	if (sec->version == SFRAME_VERSION_3)
-		fre_min += (u64)SFRAME_V3_ATTR_BYTES * sec->num_fdes;
-	if (fre_min > sec->fre_len)
-		return -SFRAME_E_BAD_HEADER;
+	err = sframe_hdr_layout(sec, h, r->size);
+	if (err)
+		return err;
 
 	sec->reader = *r;
 	sec->vaddr = sframe_vaddr;
@@ -327,6 +350,32 @@ static size_t sframe_fre_index_bytes(u32 nr_fdes, u32 nr_marks)
 }
 
 /*
+ * The next function from FDE *@idx on with more than
+ * SFRAME_FRE_INDEX_STRIDE FREs: its FDE in @fde, its index in *@idx.  The
+ * FREs of every FDE read are added to *@fres, and a total past the
+ * header's is refused, as validation does: both passes over the FDEs stay
+ * within it.  Return: 1, 0 when no such function is left, or
+ * -SFRAME_E_xxx.
+ */
+static int sframe_fre_index_next(const struct sfu_sframe_section *sec, u32 *idx,
+				 struct sfu_sframe_fde *fde, u64 *fres)
+{
+	int err;
+
+	for (; *idx < sec->num_fdes; (*idx)++) {
+		err = sfu_sframe_fde_get(sec, *idx, fde);
+		if (err)
+			return err;
+		*fres += fde->num_fres;
+		if (*fres > sec->num_fres)
+			return -SFRAME_E_BAD_FDE;
+		if (fde->num_fres > SFRAME_FRE_INDEX_STRIDE)
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * The functions of @sec with more than SFRAME_FRE_INDEX_STRIDE FREs, and
  * their marks: (num_fres - 1) / SFRAME_FRE_INDEX_STRIDE each.  FRE counts
  * adding up past the header's total are refused, as validation does, so
@@ -342,19 +391,11 @@ static int sframe_fre_index_count(const struct sfu_sframe_section *sec, u32 *nr_
 
 	*nr_fdes = 0;
 	*nr_marks = 0;
-	for (i = 0; i < sec->num_fdes; i++) {
-		err = sfu_sframe_fde_get(sec, i, &fde);
-		if (err)
-			return err;
-		fres += fde.num_fres;
-		if (fres > sec->num_fres)
-			return -SFRAME_E_BAD_FDE;
-		if (fde.num_fres <= SFRAME_FRE_INDEX_STRIDE)
-			continue;
+	for (i = 0; (err = sframe_fre_index_next(sec, &i, &fde, &fres)) > 0; i++) {
 		(*nr_fdes)++;
 		*nr_marks += (fde.num_fres - 1) / SFRAME_FRE_INDEX_STRIDE;
 	}
-	return 0;
+	return err;
 }
 
 /**
@@ -424,16 +465,7 @@ int sfu_sframe_fre_index_build(struct sfu_sframe_section *sec, void *mem, size_t
 	fdes = (struct sfu_sframe_fre_index_fde *)(ix + 1);
 	marks = (struct sfu_sframe_fre_mark *)(fdes + nr_fdes + 1);
 
-	for (i = 0; i < sec->num_fdes; i++) {
-		err = sfu_sframe_fde_get(sec, i, &fde);
-		if (err)
-			return err;
-		/* The walk stays within the header's count, as in the first pass. */
-		fres += fde.num_fres;
-		if (fres > sec->num_fres)
-			return -SFRAME_E_BAD_FDE;
-		if (fde.num_fres <= SFRAME_FRE_INDEX_STRIDE)
-			continue;
+	for (i = 0; (err = sframe_fre_index_next(sec, &i, &fde, &fres)) > 0; i++) {
 		if (f == nr_fdes)
 			return -SFRAME_E_BAD_FDE;
 		fdes[f].fde_idx = i;
@@ -457,6 +489,8 @@ int sfu_sframe_fre_index_build(struct sfu_sframe_section *sec, void *mem, size_t
 			pos += fre.bytes;
 		}
 	}
+	if (err)
+		return err;
 	if (f != nr_fdes || m != nr_marks)
 		return -SFRAME_E_BAD_FDE;
 	fdes[f].fde_idx = ~0U;

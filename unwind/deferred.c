@@ -4,9 +4,9 @@
  *
  * Per-task state lives in a fixed table of slots keyed by task pointer,
  * claimed with cmpxchg, so that a request from NMI context never allocates
- * and never takes a lock it could find held.  A slot holds the requester
- * bits of the task's current kernel entry, the entry's cookie, and the
- * callchain its walk found.
+ * and never takes a lock it could find held (deferred_slots.c).  A slot
+ * holds the requester bits of the task's current kernel entry, the entry's
+ * cookie, and the callchain its walk found.
  *
  * "The current kernel entry" is what the kernel cannot tell a module on
  * 6.1: there is no hook on the return to user space.  What it guarantees
@@ -28,7 +28,7 @@
 
 #include <linux/bitops.h>
 #include <linux/debugfs.h>
-#include <linux/hash.h>
+#include <linux/err.h>
 #include <linux/irq_work.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -41,59 +41,16 @@
 #include <linux/srcu.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
-#include <linux/vmalloc.h>
 
+#include "deferred_slots.h"
 #include "internal.h"
 #include "sframe_unwind/lib.h"
 #include "sframe_unwind/task_work.h"
 #include "sframe_unwind/unwind.h"
 #include "sframe_unwind/compat/export.h"
 
-#define SFU_DF_SLOTS_ORDER	10
-#define SFU_DF_SLOTS		BIT(SFU_DF_SLOTS_ORDER)
-/* Slots a task's hash may land in: the bound of every lookup. */
-#define SFU_DF_PROBES		16
-
-/*
- * sfu_deferred_task.state: the requester bits of this entry, then the
- * entry's phase.  An entry lasts while QUEUED or RUNNING is set; CACHED
- * (the trace is the entry's) only ever goes with RUNNING.
- */
-#define SFU_DF_ST_BITS	GENMASK(SFU_UNWIND_MAX_REQUESTERS - 1, 0)
-#define SFU_DF_ST_QUEUED	BIT(SFU_UNWIND_MAX_REQUESTERS)		/* unwind work queued */
-#define SFU_DF_ST_RUNNING	BIT(SFU_UNWIND_MAX_REQUESTERS + 1)	/* unwind work running */
-#define SFU_DF_ST_CACHED	BIT(SFU_UNWIND_MAX_REQUESTERS + 2)	/* trace is this entry's */
-#define SFU_DF_ST_BUSY	(SFU_DF_ST_QUEUED | SFU_DF_ST_RUNNING)
-
 /* Low bits of a cookie: the CPU (+ 1) that started the entry's phase. */
 #define SFU_DF_COOKIE_CPU_BITS	20
-
-/**
- * struct sfu_deferred_task - deferred-unwind state of one task
- * @task: the task; NULL when the slot is free
- * @state: SFU_DF_* and requester bits of the current entry
- * @lock: held while a context changes @state and what goes with it
- * @claimed: requester bits the unwind work has taken for delivery
- * @cookie: the current entry's cookie
- * @exec_id: the task's self_exec_id when the entry's first request came
- * @work: the task_work that unwinds and delivers
- * @trace: the entry's callchain (valid while SFU_DF_ST_CACHED)
- * @capacity: entries @frames and @trace.entries have room for
- * @frames: the walk's frames; the buffer stays with the slot, for its
- *	next owner, until module exit
- */
-struct sfu_deferred_task {
-	struct task_struct *task;
-	atomic_long_t state;
-	raw_spinlock_t lock;
-	unsigned long claimed;
-	u64 cookie;
-	u64 exec_id;
-	struct callback_head work;
-	struct sfu_unwind_stacktrace trace;
-	unsigned int capacity;
-	struct sfu_frame *frames;
-};
 
 /* NMI context cannot queue task_work on 6.1: it queues this. */
 struct sfu_df_irq_work {
@@ -101,7 +58,6 @@ struct sfu_df_irq_work {
 	struct sfu_deferred_task *task;
 };
 
-static struct sfu_deferred_task *sfu_df_slots;
 static DEFINE_PER_CPU(struct sfu_df_irq_work, sfu_df_irq_work);
 static DEFINE_PER_CPU(u64, sfu_df_cookie_ctr);
 
@@ -113,104 +69,6 @@ static struct srcu_struct sfu_df_srcu;	/* delivery vs. cancel */
 static struct sfu_deferred_kunit *sfu_df_kunit;
 static struct tracepoint *sfu_df_exit_tp;
 static struct sfu_unwind_work sfu_df_fault_in_work;
-
-/*
- * Task and IRQ contexts take the lock with interrupts off (another CPU may
- * hold it briefly: cancel, module exit); NMI context only tries, as the
- * context it interrupted may hold it: the request is then refused as busy.
- */
-static bool sfu_df_lock(struct sfu_deferred_task *t, unsigned long *flags)
-{
-	if (in_nmi()) {
-		if (!raw_spin_trylock(&t->lock))
-			return false;
-	} else {
-		raw_spin_lock_irqsave(&t->lock, *flags);
-	}
-	/* For sparse: the caller holds the lock until sfu_df_unlock(). */
-	__release(&t->lock);
-	return true;
-}
-
-static void sfu_df_unlock(struct sfu_deferred_task *t, unsigned long flags)
-{
-	__acquire(&t->lock);
-	if (in_nmi())
-		raw_spin_unlock(&t->lock);
-	else
-		raw_spin_unlock_irqrestore(&t->lock, flags);
-}
-
-static struct sfu_deferred_task *sfu_df_slot(unsigned int hash, unsigned int i)
-{
-	return &sfu_df_slots[(hash + i) & (SFU_DF_SLOTS - 1)];
-}
-
-/* The task's slot: the first in probe order that names it. */
-static struct sfu_deferred_task *sfu_df_find(struct task_struct *task)
-{
-	unsigned int hash = hash_ptr(task, SFU_DF_SLOTS_ORDER), i;
-
-	for (i = 0; i < SFU_DF_PROBES; i++) {
-		struct sfu_deferred_task *t = sfu_df_slot(hash, i);
-
-		if (READ_ONCE(t->task) == task)
-			return t;
-	}
-	return NULL;
-}
-
-/*
- * Find or claim the task's slot.  A context of the same task that
- * interrupted this one may have claimed an earlier free slot meanwhile:
- * the first in probe order wins, a later one claimed here is given back.
- * Freed slots are reset before their key is cleared, so a claimed slot is
- * always clean.
- */
-static struct sfu_deferred_task *sfu_df_get(struct task_struct *task)
-{
-	unsigned int hash = hash_ptr(task, SFU_DF_SLOTS_ORDER), i;
-	struct sfu_deferred_task *t, *mine = NULL;
-
-	t = sfu_df_find(task);
-	if (t)
-		return t;
-	for (i = 0; i < SFU_DF_PROBES && !mine; i++) {
-		t = sfu_df_slot(hash, i);
-		if (!READ_ONCE(t->task) && !cmpxchg(&t->task, NULL, task))
-			mine = t;
-	}
-	t = sfu_df_find(task);
-	if (mine && t != mine)
-		smp_store_release(&mine->task, NULL);	/* still clean: nothing written */
-	return t;
-}
-
-/* Give a slot back, its buffer kept.  Context: the owner's task context. */
-static void sfu_df_release(struct sfu_deferred_task *t)
-{
-	t->trace.nr = 0;
-	t->claimed = 0;
-	t->cookie = 0;
-	atomic_long_set(&t->state, 0);
-	/* The reset before the key: a new owner finds a clean slot. */
-	smp_store_release(&t->task, NULL);
-}
-
-/*
- * A task holds a slot only while an entry is open: idle tasks hold none.
- * Context: the owner's task_work, which no request of the same task can
- * be half-way through (it would be an interrupt of this work).
- */
-static void sfu_df_put(struct sfu_deferred_task *t)
-{
-	unsigned long flags;
-
-	sfu_df_lock(t, &flags);
-	if (!(atomic_long_read(&t->state) & SFU_DF_ST_BUSY))
-		sfu_df_release(t);
-	sfu_df_unlock(t, flags);
-}
 
 /* The KUnit suite's stand-in if it serves @task; never without KUnit. */
 static struct sfu_deferred_kunit *sfu_df_kunit_for(struct task_struct *task)
@@ -398,6 +256,27 @@ static int sfu_df_queue(struct sfu_deferred_task *t)
 	return sfu_task_work_add(current, &t->work, sfu_df_task_work, TWA_RESUME);
 }
 
+/* The slot of @task for a request, or ERR_PTR() for a rejection (counted). */
+static struct sfu_deferred_task *sfu_df_request_slot(struct task_struct *task)
+{
+	struct sfu_deferred_task *t;
+
+	if (!sfu_df_user_task(task)) {
+		sfu_df_count(SFU_DF_REJECTED_NOT_USER, 1);
+		return ERR_PTR(-EINVAL);
+	}
+	if (task->flags & PF_EXITING) {
+		sfu_df_count(SFU_DF_REJECTED_EXITING, 1);
+		return ERR_PTR(-ESRCH);
+	}
+	t = sfu_df_get(task);
+	if (!t) {
+		sfu_df_count(SFU_DF_REJECTED_NO_SLOT, 1);
+		return ERR_PTR(-ENOSPC);
+	}
+	return t;
+}
+
 /*
  * @regs tell nothing more: a request while the entry's work is queued or
  * running is in that entry, any other starts a new one.
@@ -413,19 +292,9 @@ static int sfu_df_request(struct sfu_unwind_work *work, struct pt_regs *regs, u6
 	if (!work || work->bit < 0 || work->bit >= SFU_UNWIND_MAX_REQUESTERS)
 		return -EINVAL;
 	sfu_df_count(SFU_DF_REQUESTS, 1);
-	if (!sfu_df_user_task(task)) {
-		sfu_df_count(SFU_DF_REJECTED_NOT_USER, 1);
-		return -EINVAL;
-	}
-	if (task->flags & PF_EXITING) {
-		sfu_df_count(SFU_DF_REJECTED_EXITING, 1);
-		return -ESRCH;
-	}
-	t = sfu_df_get(task);
-	if (!t) {
-		sfu_df_count(SFU_DF_REJECTED_NO_SLOT, 1);
-		return -ENOSPC;
-	}
+	t = sfu_df_request_slot(task);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
 	if (!sfu_df_lock(t, &flags))
 		goto busy;
 
@@ -724,21 +593,6 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_deferred_kunit_forget);
 #endif
 
 /**
- * sfu_df_slots_used() - slots that belong to a task now
- *
- * Return: their number, for debugfs and the KUnit suite.
- */
-unsigned int sfu_df_slots_used(void)
-{
-	unsigned int i, used = 0;
-
-	for (i = 0; i < SFU_DF_SLOTS; i++)
-		used += !!READ_ONCE(sfu_df_slots[i].task);
-	return used;
-}
-EXPORT_SYMBOL_IF_KUNIT(sfu_df_slots_used);
-
-/**
  * sfu_deferred_init() - set up deferred unwinding
  *
  * Context: module init, after the unwinder and the debugfs root.
@@ -746,16 +600,13 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_df_slots_used);
  */
 int sfu_deferred_init(void)
 {
-	unsigned int i;
 	int cpu, err;
 
 	if (nr_cpu_ids >= BIT(SFU_DF_COOKIE_CPU_BITS))
 		return -EOVERFLOW;	/* cookies would not say the CPU */
-	sfu_df_slots = vzalloc(array_size(SFU_DF_SLOTS, sizeof(*sfu_df_slots)));
-	if (!sfu_df_slots)
-		return -ENOMEM;
-	for (i = 0; i < SFU_DF_SLOTS; i++)
-		raw_spin_lock_init(&sfu_df_slots[i].lock);
+	err = sfu_df_slots_init();
+	if (err)
+		return err;
 	err = init_srcu_struct(&sfu_df_srcu);
 	if (err)
 		goto out_slots;
@@ -780,7 +631,7 @@ out_work:
 out_srcu:
 	cleanup_srcu_struct(&sfu_df_srcu);
 out_slots:
-	vfree(sfu_df_slots);
+	sfu_df_slots_exit();
 	return err;
 }
 
@@ -805,14 +656,10 @@ void sfu_deferred_stop(void)
  */
 void sfu_deferred_exit(void)
 {
-	unsigned int i;
-
 	sfu_df_stats_exit();
 	tracepoint_probe_unregister(sfu_df_exit_tp, sfu_df_exit_probe, NULL);
 	tracepoint_synchronize_unregister();
 	sfu_unwind_deferred_cancel(&sfu_df_fault_in_work);
-	for (i = 0; i < SFU_DF_SLOTS; i++)
-		kfree(sfu_df_slots[i].frames);
-	vfree(sfu_df_slots);
+	sfu_df_slots_exit();
 	cleanup_srcu_struct(&sfu_df_srcu);
 }

@@ -30,6 +30,31 @@ void sfu_debugfs_remove(const char *name);
 int sfu_debugfs_init(void);
 void sfu_debugfs_exit(void);
 
+/**
+ * SFU_DEFINE_SHOW_STORE_ATTRIBUTE() - a seq_file that can be written to
+ * @__name: the prefix of its functions
+ *
+ * Defines __name##_open() and __name##_fops, a single_open() file that
+ * reads through __name##_show() and writes through __name##_write(), both
+ * defined by the caller: what DEFINE_SHOW_ATTRIBUTE() is for a file that
+ * is only read.  The kernel's own DEFINE_SHOW_STORE_ATTRIBUTE() came after
+ * 6.1.
+ */
+#define SFU_DEFINE_SHOW_STORE_ATTRIBUTE(__name)				\
+static int __name ## _open(struct inode *inode, struct file *file)	\
+{									\
+	return single_open(file, __name ## _show, inode->i_private);	\
+}									\
+									\
+static const struct file_operations __name ## _fops = {			\
+	.owner = THIS_MODULE,						\
+	.open = __name ## _open,					\
+	.read = seq_read,						\
+	.write = __name ## _write,					\
+	.llseek = seq_lseek,						\
+	.release = single_release,					\
+}
+
 struct tracepoint *sfu_tracepoint_find(const char *name);
 
 int sfu_remote_read(struct task_struct *task, unsigned long addr, void *dst, size_t len);

@@ -69,13 +69,7 @@ echo "workload python3 without sidecars: ${before% *} samples/complete $b %; wit
 # The sidecars in use: python3's and libc's sections, while it runs.
 /usr/bin/python3 "$SFU_TOP/tests/e2e/workloads/cpu-bound.py" 30 > /dev/null &
 pid=$!
-i=0
-while [ $i -lt 300 ]; do
-	mm=$(awk -v p="$pid" '/^mm / { on = $2 == p; next } on' /sys/kernel/debug/sframe_unwind/sections)
-	echo "$mm" | grep -q ' libc\.so\.6 sidecar$' && break
-	sleep 0.1
-	i=$((i + 1))
-done
+mm=$(perf_wait_sections $pid ' libc\.so\.6 sidecar$' 300)
 kill $pid 2> /dev/null
 wait $pid
 echo "$mm" | sed 's/^/    /'

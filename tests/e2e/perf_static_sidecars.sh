@@ -131,17 +131,10 @@ if [ "$has_vdso" = 1 ] && [ "$vdso" -lt "$n" ]; then
 fi
 
 # While one runs: its own section with the sidecar's rows, and the vDSO's.
-# It runs until the sections are seen or 60 s are over, whatever the
-# guest's pace (each look starts awk and grep).
+# It runs until the sections are seen or 60 s are over.
 "$e2e/workloads/libc-heavy" 60 > /dev/null &
 pid=$!
-i=0
-while [ $i -lt 600 ]; do
-	mm=$(awk -v p="$pid" '/^mm / { on = $2 == p; next } on' $dbg/sections)
-	echo "$mm" | grep -q "$wait_for" && break
-	sleep 0.1
-	i=$((i + 1))
-done
+mm=$(perf_wait_sections $pid "$wait_for" 600)
 kill $pid 2> /dev/null
 wait $pid
 echo "$mm" | sed 's/^/    /'

@@ -108,14 +108,20 @@ static void on_alarm(int sig __attribute__((unused)))
 	_exit(3);
 }
 
+/* One line on stderr, after the program's name. */
+static void report(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", prog_name);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 static void fail(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	fprintf(stderr, "%s: ", prog_name);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	report(fmt, ap);
 	va_end(ap);
 	failures++;
 }
@@ -125,9 +131,7 @@ static void die(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	fprintf(stderr, "%s: ", prog_name);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	report(fmt, ap);
 	va_end(ap);
 	kill_target();
 	exit(2);
@@ -641,6 +645,19 @@ static void wait_exec_stop(pid_t pid)
 }
 
 /*
+ * Start @argv, stopped at its exec if @traced (under this tracer), and
+ * wait until it runs @bin, whose ELF is @t->elf: @t->base is then set.
+ */
+static void target_launch(struct target *t, char *const argv[], const char *bin, int traced)
+{
+	target_start(t, argv, traced);
+	if (traced)
+		wait_exec_stop(t->pid);
+	wait_running(t->pid, bin);
+	t->base = map_base(t->pid, &t->elf);
+}
+
+/*
  * Unwind @t where it is: spinning (@bp 0), or at @bp, reached by a
  * breakpoint: stopped there by its tracer, it is unwound at once, from
  * here, with nothing queued on it.
@@ -794,12 +811,8 @@ static int cmd_chain(const struct options *o, const char *bin)
 	trace = elf_sym_must(&t.elf, "trace", NULL);
 	stop = elf_sym_must(&t.elf, "stop", NULL);
 
-	target_start(&t, argv, entry);
-	if (entry)
-		wait_exec_stop(t.pid);
 	phase = "waiting for the program to start";
-	wait_running(t.pid, bin);
-	t.base = map_base(t.pid, &t.elf);
+	target_launch(&t, argv, bin, entry);
 	leaf += t.base;
 	if (!entry) {
 		phase = "waiting for the program to reach leaf";
@@ -910,10 +923,8 @@ static int cmd_events(const struct options *o, const char *cmd, const char *bin)
 	nfuncs = elf_sym(&t.elf, "f8", NULL) ? 10 : 4;
 	caller = elf_sym_must(&t.elf, nfuncs == 10 ? "f8" : "f2", &caller_size);
 
-	target_start(&t, argv, 0);
 	phase = "waiting for the program to start";
-	wait_running(t.pid, bin);
-	t.base = map_base(t.pid, &t.elf);
+	target_launch(&t, argv, bin, 0);
 	phase = "waiting for the program to reach leaf";
 	/* trace.ret[nfuncs - 1]: leaf has recorded its return into its caller */
 	wait_word(t.pid, t.base + trace + (2 * nfuncs - 1) * 8, t.base + caller,
@@ -978,11 +989,7 @@ static int cmd_uselib(const struct options *o, const char *bin)
 	cb_ret = elf_sym_must(&t.elf, "cb_ret", NULL);
 	stop = elf_sym_must(&t.elf, "stop", NULL);
 
-	target_start(&t, argv, plt);
-	if (plt)
-		wait_exec_stop(t.pid);
-	wait_running(t.pid, bin);
-	t.base = map_base(t.pid, &t.elf);
+	target_launch(&t, argv, bin, plt);
 	cb += t.base;
 	if (!plt)	/* cb_ret: the return into the library */
 		wait_word(t.pid, t.base + cb_ret, 0, 0);
@@ -1225,9 +1232,7 @@ static int cmd_edges(const char *bin)
 	 * queued while it is still in execve() ends with -ESRCH, as it should.
 	 */
 	elf_open(&t.elf, bin);
-	target_start(&t, argv, 0);
-	wait_running(t.pid, bin);
-	t.base = map_base(t.pid, &t.elf);
+	target_launch(&t, argv, bin, 0);
 	wait_leaf(&t, elf_sym_must(&t.elf, "trace", NULL));
 
 	/* Another user may not read a root process's stack. */

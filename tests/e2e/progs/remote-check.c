@@ -237,9 +237,10 @@ static int unwind_once(int dev, int mem, pid_t pid, unsigned int i)
 	return 0;
 }
 
-/* @n unwinds of @pid; stops at the first wrong one. */
-static unsigned int unwind_n(pid_t pid, unsigned int n, int epoll)
+/* @n unwinds of @pid, in *@ms milliseconds; stops at the first wrong one. */
+static unsigned int unwind_n(pid_t pid, unsigned int n, int epoll, long *ms)
 {
+	long t0 = now_ms();
 	char path[64];
 	unsigned int i;
 	int dev, mem;
@@ -249,6 +250,7 @@ static unsigned int unwind_n(pid_t pid, unsigned int n, int epoll)
 	mem = open(path, O_RDONLY);
 	if (dev < 0 || mem < 0) {
 		fail("cannot open %s or %s: %s", DEVICE, path, strerror(errno));
+		*ms = now_ms() - t0;
 		return 0;
 	}
 	for (i = 0; i < n; i++) {
@@ -262,6 +264,7 @@ static unsigned int unwind_n(pid_t pid, unsigned int n, int epoll)
 	}
 	close(mem);
 	close(dev);
+	*ms = now_ms() - t0;
 	return i;
 }
 
@@ -278,21 +281,26 @@ static int wait_blocked(pid_t pid)
 	return 0;
 }
 
-static int cmd_epoll(unsigned int n)
+/* A child asleep in epoll_pwait(), woken by a write to *@wfd; -1 if none. */
+static pid_t start_blocked(int *wfd)
 {
-	unsigned int done;
-	long t0, t;
-	int wfd, status;
-	pid_t pid;
+	pid_t pid = start_child(0, wfd);
 
-	pid = start_child(0, &wfd);
 	if (pid < 0 || wait_blocked(pid)) {
 		fail("no child blocked in epoll_pwait()");
-		return 1;
+		return -1;
 	}
-	t0 = now_ms();
-	done = unwind_n(pid, n, 1);
-	t = now_ms() - t0;
+	return pid;
+}
+
+/* @pid: a child start_blocked() started, @wfd its wake-up. */
+static int cmd_epoll(pid_t pid, int wfd, unsigned int n)
+{
+	unsigned int done;
+	int status;
+	long t;
+
+	done = unwind_n(pid, n, 1, &t);
 	if (sh->returned)
 		fail("epoll_pwait() returned %ld after %ld ms, before it was woken",
 		     sh->ret, sh->ms);
@@ -309,19 +317,14 @@ static int cmd_epoll(unsigned int n)
 	return failures ? 1 : 0;
 }
 
-static int cmd_stopped(unsigned int n, int traced)
+/* As cmd_epoll(), with the child stopped, or traced, while it is unwound. */
+static int cmd_stopped(pid_t pid, int wfd, unsigned int n, int traced)
 {
 	const char *how = traced ? "ptrace-stopped" : "SIGSTOPped";
 	unsigned int done;
-	int wfd, status;
-	long t0, t;
-	pid_t pid;
+	int status;
+	long t;
 
-	pid = start_child(0, &wfd);
-	if (pid < 0 || wait_blocked(pid)) {
-		fail("no child blocked in epoll_pwait()");
-		return 1;
-	}
 	if (traced) {
 		if (ptrace(PTRACE_SEIZE, pid, 0, 0) || ptrace(PTRACE_INTERRUPT, pid, 0, 0)) {
 			fail("cannot trace the child: %s", strerror(errno));
@@ -335,9 +338,7 @@ static int cmd_stopped(unsigned int n, int traced)
 	}
 	if (proc_state(pid) != (traced ? 't' : 'T'))
 		fail("the child is in state %c, not %s", proc_state(pid), how);
-	t0 = now_ms();
-	done = unwind_n(pid, n, 0);
-	t = now_ms() - t0;
+	done = unwind_n(pid, n, 0, &t);
 	if (proc_state(pid) != (traced ? 't' : 'T'))
 		fail("the child is in state %c after the unwinds, not %s", proc_state(pid), how);
 	printf("%s: %u of %u unwinds right in %ld ms\n", how, done, n, t);
@@ -362,17 +363,15 @@ static int cmd_spin(unsigned int n)
 {
 	unsigned int done;
 	int wfd, status;
-	long t0, t;
 	pid_t pid;
+	long t;
 
 	pid = start_child(1, &wfd);
 	if (pid < 0) {
 		fail("no spinning child");
 		return 1;
 	}
-	t0 = now_ms();
-	done = unwind_n(pid, n, 0);
-	t = now_ms() - t0;
+	done = unwind_n(pid, n, 0, &t);
 	sh->stop = 1;
 	waitpid(pid, &status, 0);
 	printf("spinning: %u of %u unwinds right in %ld ms\n", done, n, t);
@@ -382,6 +381,8 @@ static int cmd_spin(unsigned int n)
 int main(int argc, char **argv)
 {
 	unsigned int n;
+	pid_t pid;
+	int wfd;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: remote-check epoll|stopped|traced|spin N\n");
@@ -395,14 +396,16 @@ int main(int argc, char **argv)
 	/* A child gone before its wake-up is an EPIPE, not the end of this one. */
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (!strcmp(argv[1], "epoll"))
-		return cmd_epoll(n);
-	if (!strcmp(argv[1], "stopped"))
-		return cmd_stopped(n, 0);
-	if (!strcmp(argv[1], "traced"))
-		return cmd_stopped(n, 1);
 	if (!strcmp(argv[1], "spin"))
 		return cmd_spin(n);
-	fprintf(stderr, "unknown command %s\n", argv[1]);
-	return 2;
+	if (strcmp(argv[1], "epoll") && strcmp(argv[1], "stopped") && strcmp(argv[1], "traced")) {
+		fprintf(stderr, "unknown command %s\n", argv[1]);
+		return 2;
+	}
+	pid = start_blocked(&wfd);
+	if (pid < 0)
+		return 1;
+	if (!strcmp(argv[1], "epoll"))
+		return cmd_epoll(pid, wfd, n);
+	return cmd_stopped(pid, wfd, n, !strcmp(argv[1], "traced"));
 }
