@@ -149,7 +149,7 @@ static void sfu_vma_changed(struct vm_area_struct *vma, unsigned long start, uns
 	/* In exit_mmap the whole registry goes; nothing to re-check. */
 	if (!mm || !atomic_read(&mm->mm_users))
 		return;
-	if (sfu_mark_stale(mm, start, end, text, data) && mm == current->mm)
+	if (sfu_mark_stale(mm, start, end, vma->vm_file, text, data) && mm == current->mm)
 		sfu_queue(current, sfu_recheck_work_fn, start, end);
 }
 
@@ -186,6 +186,7 @@ static void sfu_change_protection_hook(const unsigned long *arg)
  * struct sfu_hook - a kernel function the registry follows
  * @symbol: its name
  * @fn: what to do at each call, given its first arguments
+ * @nargs: how many of them it reads (at most SFU_HOOK_ARGS)
  * @ops: the ftrace_ops filtered to it, when ftrace hooks it
  * @kp: the kprobe on it, when ftrace cannot
  * @via: "ftrace", "kprobe", or NULL when not attached
@@ -193,6 +194,7 @@ static void sfu_change_protection_hook(const unsigned long *arg)
 struct sfu_hook {
 	const char *symbol;
 	void (*fn)(const unsigned long *arg);
+	unsigned int nargs;
 #if SFU_FTRACE_REDIRECT != SFU_FTRACE_NONE
 	struct ftrace_ops ops;
 #endif
@@ -208,7 +210,7 @@ static int sfu_hook_kprobe(struct kprobe *kp, struct pt_regs *regs)
 	unsigned long arg[SFU_HOOK_ARGS];
 	int i;
 
-	for (i = 0; i < SFU_HOOK_ARGS; i++)
+	for (i = 0; i < h->nargs; i++)
 		arg[i] = regs_get_kernel_argument(regs, i);
 	h->fn(arg);
 	return 0;
@@ -222,7 +224,7 @@ static void notrace sfu_hook_ftrace(unsigned long ip, unsigned long parent_ip,
 	unsigned long arg[SFU_HOOK_ARGS];
 	int i;
 
-	for (i = 0; i < SFU_HOOK_ARGS; i++)
+	for (i = 0; i < h->nargs; i++)
 		if (!sfu_ftrace_arg(fregs, i, &arg[i]))
 			return;
 	h->fn(arg);
@@ -233,6 +235,11 @@ static int sfu_hook_attach_ftrace(struct sfu_hook *h)
 	int err;
 
 	h->ops.func = sfu_hook_ftrace;
+	/*
+	 * No FTRACE_OPS_FL_RECURSION: the handlers never call a function
+	 * they hook (nor anything that might: they allocate atomically and
+	 * queue task_work), so ftrace calls them without its recursion guard.
+	 */
 	h->ops.flags = SFU_FTRACE_ARGS_FLAGS;
 	err = ftrace_set_filter(&h->ops, (unsigned char *)h->symbol, strlen(h->symbol), 1);
 	if (!err)
@@ -291,9 +298,9 @@ static void sfu_hook_detach(struct sfu_hook *h)
 }
 
 static struct sfu_hook sfu_hooks[] = {
-	{ .symbol = "perf_event_mmap", .fn = sfu_mmap_hook },
-	{ .symbol = "vm_area_free", .fn = sfu_vma_free_hook },
-	{ .symbol = "change_protection", .fn = sfu_change_protection_hook },
+	{ .symbol = "perf_event_mmap", .fn = sfu_mmap_hook, .nargs = 1 },
+	{ .symbol = "vm_area_free", .fn = sfu_vma_free_hook, .nargs = 1 },
+	{ .symbol = "change_protection", .fn = sfu_change_protection_hook, .nargs = 4 },
 };
 
 static void sfu_hooks_detach(int n)

@@ -147,6 +147,8 @@ struct sfu_section {
  * @pending: sections whose text is mapped but whose data is not yet
  * @nr_sections: sections in @text
  * @nr_pending: entries on @pending (read locklessly by the mmap hook)
+ * @nr_anon_text: sections in @text without a file (explicit, the vDSO),
+ *                the only ones anonymous memory can hold the text of
  * @pending_lo: lowest data address of the sections on @pending
  * @pending_hi: highest data end of them; with @pending_lo, what a data
  *              mapping must overlap to matter (read locklessly too)
@@ -165,6 +167,7 @@ struct sfu_mm {
 	struct list_head pending;
 	atomic_t nr_sections;
 	atomic_t nr_pending;
+	atomic_t nr_anon_text;
 	unsigned long pending_lo;
 	unsigned long pending_hi;
 	bool recheck_all;
@@ -212,6 +215,12 @@ static inline bool sfu_section_has_data(const struct sfu_section *s)
 	return !test_bit(SFU_SECTION_SIDECAR, &s->flags);
 }
 
+/* Text in anonymous memory: explicit sections (JIT code) and the vDSO. */
+static inline bool sfu_section_anon_text(const struct sfu_section *s)
+{
+	return test_bit(SFU_SECTION_EXPLICIT, &s->flags) || test_bit(SFU_SECTION_VDSO, &s->flags);
+}
+
 /* mm.c */
 struct sfu_mm *sfu_mm_find(struct mm_struct *mm);
 struct sfu_mm *sfu_mm_lookup(struct mm_struct *mm);
@@ -231,7 +240,7 @@ bool sfu_section_text_mapped(struct mm_struct *mm, const struct sfu_section *s);
 bool sfu_section_data_mapped(struct mm_struct *mm, const struct sfu_section *s);
 int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s);
 bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end,
-		    bool text, bool data);
+		    bool file, bool text, bool data);
 void sfu_recheck(struct mm_struct *mm, unsigned long start, unsigned long last);
 void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid,
 	      const struct cred *cred);

@@ -172,6 +172,8 @@ void sfu_section_remove_locked(struct sfu_mm *smm, struct sfu_section *s)
 	if (sfu_section_has_data(s) && mtree_load(&smm->data, s->data_start) == s)
 		sfu_tree_clear(&smm->data, s->data_start, s->data_end - 1);
 	atomic_dec(&smm->nr_sections);
+	if (sfu_section_anon_text(s))
+		atomic_dec(&smm->nr_anon_text);
 	sfu_stat_inc(SFU_STAT_REMOVED);
 	sfu_section_free(s);
 }
@@ -316,6 +318,8 @@ int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
 		}
 	}
 	atomic_inc(&smm->nr_sections);
+	if (sfu_section_anon_text(s))
+		atomic_inc(&smm->nr_anon_text);
 	sfu_mm_write_end(smm);
 	sfu_stat_inc(test_bit(SFU_SECTION_EXPLICIT, &s->flags) ?
 		     SFU_STAT_REGISTERED_EXPLICIT : SFU_STAT_REGISTERED_ELF);
@@ -423,6 +427,9 @@ static void sfu_retry_pending(struct sfu_mm *smm, unsigned long start, unsigned 
  * @mm: the mm whose VMAs change
  * @start: start of the changed range
  * @end: end of the changed range
+ * @file: the range is (was) mapped from a file; else it is anonymous
+ *        memory, where only sections without a file (JIT code, the vDSO)
+ *        have their text, and nothing is looked at when @mm has none
  * @text: the change matters for text (removal, or execute permission lost)
  * @data: the change matters for section data (removal, or read permission lost)
  *
@@ -434,7 +441,7 @@ static void sfu_retry_pending(struct sfu_mm *smm, unsigned long start, unsigned 
  * Return: true if a section was newly marked and a re-check is needed.
  */
 bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end,
-		    bool text, bool data)
+		    bool file, bool text, bool data)
 {
 	struct sfu_section *s;
 	struct sfu_mm *smm;
@@ -445,6 +452,9 @@ bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end
 		return false;
 	rcu_read_lock();
 	smm = sfu_mm_find(mm);
+	/* Anonymous memory holds only the text of sections without a file. */
+	if (smm && !file && !atomic_read(&smm->nr_anon_text))
+		text = false;
 	if (smm && text) {
 		idx = start;
 		mt_for_each(&smm->text, s, idx, end - 1)

@@ -481,7 +481,7 @@ static int cycle_fault(const char *lib, struct mapped *m)
 
 	(void)lib;
 	for (off = 0; off < 16 * pg && off < ANON_LEN; off += pg)
-		((volatile char *)m->anon)[off] = 1;
+		__atomic_store_n(&m->anon[off], 1, __ATOMIC_RELAXED);
 	return madvise(m->anon, ANON_LEN, MADV_DONTNEED);
 }
 
