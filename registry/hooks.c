@@ -178,8 +178,14 @@ static void sfu_change_protection_hook(const unsigned long *arg)
 	/* Only file mappings hold data a section reads (see above). */
 	bool data = vma->vm_file && !(vma->vm_flags & VM_READ);
 
-	if (text || data)
+	if (text || data) {
 		sfu_vma_changed(vma, arg[2], arg[3], text, data);
+		return;
+	}
+	/* Library text executable again: a section kept meanwhile is re-checked. */
+	if (vma->vm_file && vma->vm_mm == current->mm &&
+	    sfu_mark_exec(vma->vm_mm, arg[2], arg[3]))
+		sfu_queue(current, sfu_recheck_work_fn, arg[2], arg[3]);
 }
 
 /**

@@ -51,6 +51,7 @@ struct sfu_file_id {
 #define SFU_SECTION_VDSO	3	/* the vDSO: no file, rows from its sidecar */
 #define SFU_SECTION_CHARGED	4	/* counted in its user's sections */
 #define SFU_SECTION_HOLDS	5	/* its user is a holder of its copies */
+#define SFU_SECTION_KEPT	6	/* stale, its text mapped but not executable */
 
 #define SFU_NAME_LEN 48
 
@@ -241,6 +242,7 @@ bool sfu_section_data_mapped(struct mm_struct *mm, const struct sfu_section *s);
 int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s);
 bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end,
 		    bool file, bool text, bool data);
+bool sfu_mark_exec(struct mm_struct *mm, unsigned long start, unsigned long end);
 void sfu_recheck(struct mm_struct *mm, unsigned long start, unsigned long last);
 void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid,
 	      const struct cred *cred);

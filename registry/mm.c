@@ -171,7 +171,8 @@ static int sfu_sections_show(struct seq_file *m, void *v)
 			seq_printf(m, "  %lx-%lx sframe %lx+%lx v%u fdes %u %s %s %s%s\n",
 				   s->text_start, s->text_end, s->data_start,
 				   s->data_end - s->data_start, s->sec.version, s->sec.num_fdes,
-				   test_bit(SFU_SECTION_STALE, &s->flags) ? "stale" : "ok",
+				   !test_bit(SFU_SECTION_STALE, &s->flags) ? "ok" :
+				   test_bit(SFU_SECTION_KEPT, &s->flags) ? "kept" : "stale",
 				   s->name, !sfu_section_has_data(s) ? "sidecar" :
 				   s->copy ? "kernel" : "user", s->extra ? "+sidecar" : "");
 	}

@@ -244,6 +244,20 @@ bool sfu_section_text_mapped(struct mm_struct *mm, const struct sfu_section *s)
 				elf ? &s->file : NULL, s->text_delta);
 }
 
+/*
+ * Is @s's text still mapped from its file at its place, executable or not
+ * (mprotect took PROT_EXEC away)?  Then the section is kept, stale, for
+ * the text to be executable again; not for explicit sections and the
+ * vDSO, whose memory is anyone's once it is not their code.  mmap_lock
+ * held.
+ */
+static bool sfu_section_text_kept(struct mm_struct *mm, const struct sfu_section *s)
+{
+	if (sfu_section_anon_text(s))
+		return false;
+	return sfu_range_mapped(mm, s->text_start, s->text_end, 0, &s->file, s->text_delta);
+}
+
 /**
  * sfu_section_data_mapped() - is @s's section data mapped as when it was found
  * @mm: the mm, its mmap_lock held
@@ -422,6 +436,49 @@ static void sfu_retry_pending(struct sfu_mm *smm, unsigned long start, unsigned 
 	}
 }
 
+/*
+ * Mark @s stale; true if that asks for a re-check: it was not stale yet,
+ * or it was kept while its text was not executable (what changed now may
+ * have taken the text away, or given execute permission back).
+ */
+static bool sfu_section_mark(struct sfu_section *s)
+{
+	if (!test_and_set_bit(SFU_SECTION_STALE, &s->flags))
+		return true;
+	return test_and_clear_bit(SFU_SECTION_KEPT, &s->flags);
+}
+
+/**
+ * sfu_mark_exec() - text in a range became executable again
+ * @mm: the mm whose VMAs changed
+ * @start: start of the range
+ * @end: its end
+ *
+ * Sections kept while their text was not executable ask for a re-check,
+ * which makes them usable again if their text and data are mapped as when
+ * they were found.
+ *
+ * Context: any; called under the mmap write lock.
+ * Return: true if a re-check is needed.
+ */
+bool sfu_mark_exec(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	struct sfu_section *s;
+	struct sfu_mm *smm;
+	bool marked = false;
+	unsigned long idx = start;
+
+	if (start >= end)
+		return false;
+	rcu_read_lock();
+	smm = sfu_mm_find(mm);
+	if (smm)
+		mt_for_each(&smm->text, s, idx, end - 1)
+			marked |= test_and_clear_bit(SFU_SECTION_KEPT, &s->flags);
+	rcu_read_unlock();
+	return marked;
+}
+
 /**
  * sfu_mark_stale() - a VMA change may have touched registered sections
  * @mm: the mm whose VMAs change
@@ -458,7 +515,7 @@ bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end
 	if (smm && text) {
 		idx = start;
 		mt_for_each(&smm->text, s, idx, end - 1)
-			marked |= !test_and_set_bit(SFU_SECTION_STALE, &s->flags);
+			marked |= sfu_section_mark(s);
 	}
 	if (smm && data) {
 		idx = start;
@@ -466,7 +523,7 @@ bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end
 			/* Lookups do not read the data of a section with a kernel copy. */
 			if (s->copy)
 				continue;
-			marked |= !test_and_set_bit(SFU_SECTION_STALE, &s->flags);
+			marked |= sfu_section_mark(s);
 		}
 	}
 	/* Another task's change queues no re-check here: the next looks at all. */
@@ -490,10 +547,14 @@ static void sfu_recheck_tree(struct sfu_mm *smm, struct maple_tree *mt, unsigned
 			continue;
 		sfu_stat_inc(SFU_STAT_RECHECKED);
 		if (sfu_section_text_mapped(smm->mm, s) &&
-		    (s->copy || sfu_section_data_mapped(smm->mm, s)))
+		    (s->copy || sfu_section_data_mapped(smm->mm, s))) {
+			clear_bit(SFU_SECTION_KEPT, &s->flags);
 			clear_bit(SFU_SECTION_STALE, &s->flags);
-		else
+		} else if (sfu_section_text_kept(smm->mm, s)) {
+			set_bit(SFU_SECTION_KEPT, &s->flags);
+		} else {
 			sfu_section_remove_locked(smm, s);
+		}
 	}
 }
 

@@ -6,6 +6,9 @@
  *   regtest self NAME               NAME (this program) is registered at main()
  *   regtest mapelf LIB              map LIB's PT_LOADs as a loader would: registered;
  *                                   MAP_FIXED over its text: gone; unmap: gone
+ *   regtest mprotect LIB            map LIB; its text made not executable: its
+ *                                   section kept; executable again: usable
+ *                                   again; not executable and unmapped: gone
  *   regtest fork NAME               a forked child has NAME registered too
  *   regtest cycle N LIB             N map/unmap cycles leave the count unchanged
  *   regtest dlopen LIB              (dynamic builds) dlopen: registered; dlclose: gone
@@ -64,7 +67,12 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-/* Count this process's sections named @name (NULL: all); first range in @lo/@hi. */
+static char first_state[16];
+
+/*
+ * Count this process's sections named @name (NULL: all); first range in
+ * @lo/@hi, its state (ok, stale, kept) in first_state.
+ */
 static int count_sections(const char *name, unsigned long *lo, unsigned long *hi)
 {
 	char line[512], nm[128], state[16];
@@ -90,6 +98,8 @@ static int count_sections(const char *name, unsigned long *lo, unsigned long *hi
 			*lo = a;
 			*hi = b;
 		}
+		if (!n)
+			snprintf(first_state, sizeof(first_state), "%s", state);
 		n++;
 	}
 	fclose(f);
@@ -202,6 +212,46 @@ static int cmd_mapelf(const char *lib)
 	bad |= expect_count("after MAP_FIXED over text", name, 0);
 	munmap(m.base, m.len);
 	bad |= expect_count("after munmap", name, 0);
+	return bad;
+}
+
+/* @name's one section is in state @want; 0, else 1 with a message. */
+static int expect_state(const char *what, const char *name, const char *want)
+{
+	int n = count_sections(name, NULL, NULL);
+
+	if (n != 1 || strcmp(first_state, want)) {
+		fprintf(stderr, "%s: %d sections named %s, state %s, want one %s\n", what, n, name,
+			n ? first_state : "-", want);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * mprotect takes PROT_EXEC from the text and gives it back: the section is
+ * kept meanwhile and usable again after; taken away and then unmapped, it
+ * goes.
+ */
+static int cmd_mprotect(const char *lib)
+{
+	const char *name = base_name(lib);
+	struct mapped m;
+	int bad = 0;
+
+	if (map_elf(lib, &m) || !m.text)
+		return 2;
+	bad |= expect_state("mapped", name, "ok");
+	if (mprotect(m.text, m.text_len, PROT_READ))
+		return 2;
+	bad |= expect_state("text not executable", name, "kept");
+	if (mprotect(m.text, m.text_len, PROT_READ | PROT_EXEC))
+		return 2;
+	bad |= expect_state("text executable again", name, "ok");
+	if (mprotect(m.text, m.text_len, PROT_READ))
+		return 2;
+	munmap(m.base, m.len);
+	bad |= expect_count("kept, then unmapped", name, 0);
 	return bad;
 }
 
@@ -627,6 +677,8 @@ int main(int argc, char **argv)
 		return expect_count("at main", argv[2], 1);
 	if (argc >= 3 && !strcmp(argv[1], "mapelf"))
 		return cmd_mapelf(argv[2]);
+	if (argc >= 3 && !strcmp(argv[1], "mprotect"))
+		return cmd_mprotect(argv[2]);
 	if (argc >= 4 && !strcmp(argv[1], "cycle"))
 		return cmd_cycle(atoi(argv[2]), argv[3]);
 	if (argc >= 4 && !strcmp(argv[1], "bench"))
