@@ -253,9 +253,13 @@ for p in $progs; do
 		"daemon's first run ${f% *} ${f##* } %; again ${a% *} ${a##* } %"
 	# Where the incomplete samples of the third run were, and the chain
 	# most of them have: what the last points are made of.
-	awk '$3 == "samples," && $2 > $4 { printf "    %s: %d of %d incomplete\n", $1, $2 - $4, $2 }' \
+	# (e2e-run keeps the lines that begin with "workload").
+	awk -v p="$p" '$3 == "samples," && $2 > $4 {
+		printf "workload %s incomplete in %s: %d of %d\n", p, $1, $2 - $4, $2 }' \
 		"/tmp/$p-again.objects" 2> /dev/null | sort -t: -k2 -rn | head -n 6
-	[ ! -s "/tmp/$p-again.broken" ] || sed 's/^/      broken: /' "/tmp/$p-again.broken" | head -n 24
+	[ ! -s "/tmp/$p-again.broken" ] ||
+		echo "workload $p commonest broken chain: $(head -n 16 "/tmp/$p-again.broken" |
+			paste -sd'|' | sed 's/|/ <- /g')"
 	case " $limited " in
 	*" $p "*)
 		echo "workload $p: not held to 99 % (sframe-gen's coverage)"
