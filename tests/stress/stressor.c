@@ -885,7 +885,11 @@ static int cmd_attacker(int seconds)
 			kill(stopped[i], SIGSTOP);
 			queue_on_stopped(stopped[i], &queued);
 		}
-		/* A flood on one of them, beyond the caps (EBUSY). */
+		/*
+		 * A flood on one of them: a stopped child is unwound from the
+		 * caller, so these are served, not queued; any refusal beyond
+		 * the caps (EBUSY) is counted.
+		 */
 		for (i = 0; i < 2 * ATTACK_STOPPED; i++)
 			queue_on_stopped(stopped[rounds % ATTACK_STOPPED], &queued);
 		dev_close();
@@ -1032,7 +1036,7 @@ static void print_holders(void)
 static int cmd_unload(const char *name)
 {
 	double t0, t1;
-	int tries;
+	int tries, err = 0;
 
 	for (tries = 1; tries <= 10; tries++) {
 		t0 = now();
@@ -1041,15 +1045,17 @@ static int cmd_unload(const char *name)
 			printf("unload ms %.0f tries %d\n", (t1 - t0) * 1000, tries);
 			return 0;
 		}
-		if (errno != EBUSY && errno != EAGAIN)
+		/* sleep() and print_holders() may change errno. */
+		err = errno;
+		if (err != EBUSY && err != EAGAIN)
 			break;
 		sleep(1);
 	}
-	fprintf(stderr, "delete_module(%s): %s after %d tries\n", name, strerror(errno),
+	fprintf(stderr, "delete_module(%s): %s after %d tries\n", name, strerror(err),
 		tries - 1);
 	print_holders();
 	/* In use: queued work holds the module (run-guest tells it apart). */
-	return errno == EBUSY || errno == EAGAIN ? 2 : 1;
+	return err == EBUSY || err == EAGAIN ? 2 : 1;
 }
 
 int main(int argc, char **argv)
