@@ -543,12 +543,17 @@ static void sfu_recheck_tree(struct sfu_mm *smm, struct maple_tree *mt, unsigned
 	unsigned long idx = start;
 
 	mt_for_each(mt, s, idx, last) {
-		if (!test_bit(SFU_SECTION_STALE, &s->flags))
+		/*
+		 * A kept section was decided on, and any change since would
+		 * have cleared KEPT (sfu_section_mark(), sfu_mark_exec()):
+		 * nothing to look at again, in this tree or the other.
+		 */
+		if (!test_bit(SFU_SECTION_STALE, &s->flags) ||
+		    test_bit(SFU_SECTION_KEPT, &s->flags))
 			continue;
 		sfu_stat_inc(SFU_STAT_RECHECKED);
 		if (sfu_section_text_mapped(smm->mm, s) &&
 		    (s->copy || sfu_section_data_mapped(smm->mm, s))) {
-			clear_bit(SFU_SECTION_KEPT, &s->flags);
 			clear_bit(SFU_SECTION_STALE, &s->flags);
 		} else if (sfu_section_text_kept(smm->mm, s)) {
 			set_bit(SFU_SECTION_KEPT, &s->flags);
