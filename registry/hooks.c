@@ -188,6 +188,13 @@ static void sfu_change_protection_hook(const unsigned long *arg)
 		sfu_queue(current, sfu_recheck_work_fn, arg[2], arg[3]);
 }
 
+/* How a hooked function is followed, and its name in debugfs "hooks". */
+enum sfu_hook_via { SFU_HOOK_OFF, SFU_HOOK_FTRACE, SFU_HOOK_KPROBE };
+
+static const char * const sfu_hook_via_name[] = {
+	[SFU_HOOK_OFF] = "off", [SFU_HOOK_FTRACE] = "ftrace", [SFU_HOOK_KPROBE] = "kprobe",
+};
+
 /**
  * struct sfu_hook - a kernel function the registry follows
  * @symbol: its name
@@ -195,7 +202,7 @@ static void sfu_change_protection_hook(const unsigned long *arg)
  * @nargs: how many of them it reads (at most SFU_HOOK_ARGS)
  * @ops: the ftrace_ops filtered to it, when ftrace hooks it
  * @kp: the kprobe on it, when ftrace cannot
- * @via: "ftrace", "kprobe", or NULL when not attached
+ * @via: how it is hooked now
  */
 struct sfu_hook {
 	const char *symbol;
@@ -205,7 +212,7 @@ struct sfu_hook {
 	struct ftrace_ops ops;
 #endif
 	struct kprobe kp;
-	const char *via;
+	enum sfu_hook_via via;
 };
 
 #define SFU_HOOK_ARGS	4
@@ -254,7 +261,7 @@ static int sfu_hook_attach_ftrace(struct sfu_hook *h)
 		ftrace_free_filter(&h->ops);
 		return err;
 	}
-	h->via = "ftrace";
+	h->via = SFU_HOOK_FTRACE;
 	return 0;
 }
 
@@ -288,19 +295,17 @@ static int sfu_hook_attach(struct sfu_hook *h)
 		pr_err("cannot hook %s: %d\n", h->symbol, err);
 		return err;
 	}
-	h->via = "kprobe";
+	h->via = SFU_HOOK_KPROBE;
 	return 0;
 }
 
 static void sfu_hook_detach(struct sfu_hook *h)
 {
-	if (!h->via)
-		return;
-	if (!strcmp(h->via, "ftrace"))
+	if (h->via == SFU_HOOK_FTRACE)
 		sfu_hook_detach_ftrace(h);
-	else
+	else if (h->via == SFU_HOOK_KPROBE)
 		unregister_kprobe(&h->kp);
-	h->via = NULL;
+	h->via = SFU_HOOK_OFF;
 }
 
 static struct sfu_hook sfu_hooks[] = {
@@ -321,7 +326,7 @@ static int sfu_hooks_show(struct seq_file *m, void *v)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(sfu_hooks); i++)
-		seq_printf(m, "%s %s\n", sfu_hooks[i].symbol, sfu_hooks[i].via ?: "off");
+		seq_printf(m, "%s %s\n", sfu_hooks[i].symbol, sfu_hook_via_name[sfu_hooks[i].via]);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sfu_hooks);

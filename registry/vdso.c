@@ -31,7 +31,7 @@
  * sfu_vma_is_vdso() - is @vma the vDSO's text
  * @vma: a VMA
  *
- * Context: any (called from the mmap kprobe too); the caller keeps @vma alive.
+ * Context: any (called from the mmap hook too); the caller keeps @vma alive.
  * Return: true for an executable special mapping named "[vdso]".
  */
 bool sfu_vma_is_vdso(struct vm_area_struct *vma)
