@@ -284,6 +284,9 @@ struct uw_text {
  * @compat: registers of a compat task
  * @stack: words on the stack (offsets from its start)
  * @text: instruction bytes to place in the text
+ * @stub: more of them, elsewhere (a PLT entry)
+ * @got: a word to place in the text, @at bytes from its start (the PLT
+ *	entry's GOT slot)
  * @flags: SFU_UNWIND_* (besides the mode the run adds)
  * @max: capacity passed to the unwinder, 0 for UW_MAX_FRAMES
  * @one_mode: run only as given, not also with the other read mode
@@ -299,6 +302,8 @@ struct uw_case {
 	bool compat;
 	struct uw_word stack[UW_MAX_WORDS];
 	struct uw_text text;
+	struct uw_text stub;
+	struct uw_word got;
 	unsigned int flags;
 	unsigned int max;
 	bool one_mode;
@@ -348,6 +353,45 @@ enum {
 	.frames = { F(V_TXT(0, 0x10), C0, REGS) },				\
 	.stop = SFU_STOP_RA_NOT_CALL,						\
 }
+
+/*
+ * The topmost frame, at f@fn + 0x10, has a record that returns to f1 +
+ * 0x80, after "call f2"; f2 is a PLT entry, "jmp *(f2 + 0x10)(%rip)",
+ * whose GOT slot holds @slot.
+ */
+#define UW_FP_PLT(nm, fn, slot, ...) {						\
+	.name = (nm), .arch = UW_ARCH_X86_64,					\
+	.ip = V_TXT(fn, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),	\
+	.text = { .at = V_TXT(1, 0x7b), .len = 5,				\
+		  .bytes = { 0xe8, 0x80, 0x00, 0x00, 0x00 } },			\
+	.stub = { .at = V_TXT(2, 0), .len = 6,					\
+		  .bytes = { 0xff, 0x25, 0x0a, 0x00, 0x00, 0x00 } },		\
+	.got = { .at = 2 * UW_FUNC_SIZE + 0x10, .val = slot },		\
+	.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_TXT(1, 0x80)) },		\
+	__VA_ARGS__								\
+}
+
+/*
+ * The topmost frame, at f3 + 0x10, has a record that returns to f1 +
+ * 0x80, after "call f2"; above the record lies f4 + 0x80, after "call
+ * f@to" (given as its rel32 bytes).
+ */
+#define UW_FP_WITNESS(nm, r0, r1, r2, r3, ...) {				\
+	.name = (nm), .arch = UW_ARCH_X86_64,					\
+	.ip = V_TXT(3, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),	\
+	.text = { .at = V_TXT(1, 0x7b), .len = 5,				\
+		  .bytes = { 0xe8, 0x80, 0x00, 0x00, 0x00 } },			\
+	.stub = { .at = V_TXT(4, 0x7b), .len = 5, .bytes = { 0xe8, r0, r1, r2, r3 } }, \
+	.stack = {								\
+		W(0x1100, V_ABS(0)), W(0x1108, V_TXT(1, 0x80)),			\
+		W(0x1180, V_TXT(4, 0x80)),					\
+	},									\
+	__VA_ARGS__								\
+}
+
+#define UW_FP_PLT_TAKEN								\
+	.frames = { F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS), F(V_TXT(1, 0x80), C0, FP) }, \
+	.stop = SFU_STOP_FP_END
 
 static const struct uw_case uw_cases[] = {
 	{
@@ -539,11 +583,9 @@ static const struct uw_case uw_cases[] = {
 		.sec = &sec_basic,
 		.ip = V_TXT(12, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
 		.stack = { W(0x1100, V_STK(0x1100)), W(0x1108, V_TXT(12, 0x40)) },
-		.frames = {
-			F(V_TXT(12, 0x10), V_FPCFA(0x1110), REGS),
-			F(V_TXT(12, 0x40), C0, FP),
-		},
-		.stop = SFU_STOP_CFA_NOT_INCREASING,
+		/* The caller the record names leads nowhere: it is not kept. */
+		.frames = { F(V_TXT(12, 0x10), V_FPCFA(0x1110), REGS) },
+		.stop = SFU_STOP_FP_UNCONFIRMED,
 	},
 	{
 		.name = "zero_return_address_stops_with_bad_ra",
@@ -924,7 +966,11 @@ static const struct uw_case uw_cases[] = {
 		.stop = SFU_STOP_BAD_RULE,
 	},
 	{
-		/* Frame pointers say nothing of rbx: unknown above them. */
+		/*
+		 * Frame pointers say nothing of rbx: unknown above them, so the
+		 * step out of the caller fails (bad_rule), and that caller,
+		 * which only frame pointers found, is not kept either.
+		 */
 		.name = "rbx_is_unknown_after_a_frame_pointer_step",
 		.arch = UW_ARCH_X86_64,
 		.sec = &sec_saved,
@@ -934,11 +980,8 @@ static const struct uw_case uw_cases[] = {
 			W(0x1000, V_STK(0x1200)), W(0x1008, V_TXT(1, 0x40)),
 			W(0x1110, V_TXT(2, 0x40)),
 		},
-		.frames = {
-			F(V_TXT(12, 0x10), V_STK(0x1010), REGS),
-			F(V_TXT(1, 0x40), C0, FP),
-		},
-		.stop = SFU_STOP_BAD_RULE,
+		.frames = { F(V_TXT(12, 0x10), V_STK(0x1010), REGS) },
+		.stop = SFU_STOP_FP_UNCONFIRMED,
 	},
 	{
 		.name = "flex_cfa_from_another_register_in_the_topmost_frame",
@@ -1375,6 +1418,100 @@ static const struct uw_case uw_cases[] = {
 		.stop = SFU_STOP_FP_END,
 	},
 	{
+		/*
+		 * Below the topmost frame too (x86_64, where the record lies
+		 * above the frame's locals): a return address after a direct
+		 * call to the function that holds the frame's IP lies below
+		 * the record, which would skip it.  The frame the fallback
+		 * found before leads nowhere then, and is dropped.
+		 */
+		.name = "x86_fp_record_above_a_return_address_of_a_deeper_frame_stops",
+		.arch = UW_ARCH_X86_64,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		/* f2 + 0x80: after "call f1". */
+		.text = { .at = V_TXT(2, 0x7b), .len = 5,
+			  .bytes = { 0xe8, 0x80, 0xfe, 0xff, 0xff } },
+		.stack = {
+			W(0x1100, V_STK(0x1200)), W(0x1108, V_TXT(1, 0x40)),
+			W(0x1150, V_TXT(2, 0x80)),
+			W(0x1200, V_ABS(0)), W(0x1208, V_TXT(3, 0x40)),
+		},
+		.frames = { F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS) },
+		.stop = SFU_STOP_FP_UNCONFIRMED,
+	},
+	{
+		/*
+		 * A stale return address in a deeper frame, after a direct
+		 * call to a function that cannot hold the frame's IP: a local
+		 * of code built with frame pointers, which does not stop it.
+		 */
+		.name = "x86_fp_stale_return_address_of_another_callee_deeper_is_taken",
+		.arch = UW_ARCH_X86_64,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		/* f2 + 0x80: after "call f3", above f1. */
+		.text = { .at = V_TXT(2, 0x7b), .len = 5,
+			  .bytes = { 0xe8, 0x80, 0x00, 0x00, 0x00 } },
+		.stack = {
+			W(0x1100, V_STK(0x1200)), W(0x1108, V_TXT(1, 0x40)),
+			W(0x1150, V_TXT(2, 0x80)),
+			W(0x1200, V_ABS(0)), W(0x1208, V_TXT(3, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS),
+			F(V_TXT(1, 0x40), V_FPCFA(0x1210), FP),
+			F(V_TXT(3, 0x40), C0, FP),
+		},
+		.stop = SFU_STOP_FP_END,
+	},
+	{
+		/*
+		 * Nor one after an indirect call, which says nothing of where
+		 * it went: a stale one (qsort()'s call of its comparison
+		 * function) in an array not yet filled.
+		 */
+		.name = "x86_fp_stale_return_address_of_an_indirect_call_deeper_is_taken",
+		.arch = UW_ARCH_X86_64,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.stack = {
+			W(0x1100, V_STK(0x1200)), W(0x1108, V_TXT(1, 0x40)),
+			W(0x1150, V_TXT(2, 0x40)),
+			W(0x1200, V_ABS(0)), W(0x1208, V_TXT(3, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS),
+			F(V_TXT(1, 0x40), V_FPCFA(0x1210), FP),
+			F(V_TXT(3, 0x40), C0, FP),
+		},
+		.stop = SFU_STOP_FP_END,
+	},
+	UW_FP_PLT("x86_fp_call_through_a_plt_entry_bound_to_the_frames_function_is_taken",
+		  0, V_TXT(0, 0), UW_FP_PLT_TAKEN),
+	UW_FP_PLT("x86_fp_call_through_a_plt_entry_not_bound_yet_is_taken",
+		  0, V_TXT(2, 0x06), UW_FP_PLT_TAKEN),
+	UW_FP_PLT("x86_fp_call_through_a_plt_entry_bound_elsewhere_stops_with_ra_other_callee",
+		  0, V_ABS(0x10000), .frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		  .stop = SFU_STOP_RA_OTHER_CALLEE),
+	/*
+	 * Above the record, a call to f3, which starts between f2 and the
+	 * frame's IP: f2 cannot hold that IP, the record is stale.
+	 */
+	UW_FP_WITNESS("x86_fp_call_to_a_function_between_the_records_and_the_ip_stops",
+		      0x80, 0xfe, 0xff, 0xff,
+		      .frames = { F(V_TXT(3, 0x10), C0, REGS) },
+		      .stop = SFU_STOP_RA_OTHER_CALLEE),
+	/* A call to f1, below f2, proves nothing. */
+	UW_FP_WITNESS("x86_fp_call_to_a_function_below_the_records_is_no_proof",
+		      0x80, 0xfc, 0xff, 0xff,
+		      .frames = {
+			F(V_TXT(3, 0x10), V_FPCFA(0x1110), REGS),
+			F(V_TXT(1, 0x80), C0, FP),
+		      },
+		      .stop = SFU_STOP_FP_END),
+	/* The PLT lies below the frame's function (as below all of an object's). */
+	UW_FP_PLT("x86_fp_call_through_a_plt_entry_below_the_frame_bound_elsewhere_stops",
+		  3, V_ABS(0x10000), .frames = { F(V_TXT(3, 0x10), C0, REGS) },
+		  .stop = SFU_STOP_RA_OTHER_CALLEE),
+	{
 		/* No call put it there: the kernel did, for the handler's return. */
 		.name = "x86_fp_return_address_at_a_signal_trampoline_is_taken",
 		.arch = UW_ARCH_X86_64,
@@ -1768,6 +1905,21 @@ struct uw_result {
 	int walk_nr, walk_stop, walk1_nr;
 };
 
+/* A case's code and GOT word; false if they cannot be written. */
+static bool uw_write_text(struct uw_env *env, const struct uw_case *c)
+{
+	u64 word = uw_value(env, &c->got.val);
+
+	if (c->text.len &&
+	    copy_to_user((void __user *)uw_value(env, &c->text.at), c->text.bytes, c->text.len))
+		return false;
+	if (c->stub.len &&
+	    copy_to_user((void __user *)uw_value(env, &c->stub.at), c->stub.bytes, c->stub.len))
+		return false;
+	return !c->got.val.kind ||
+	       !copy_to_user((void __user *)(env->text + c->got.at), &word, sizeof(word));
+}
+
 static void uw_run_case(struct kunit *test, const struct uw_case *c, unsigned int mode)
 {
 	struct uw_result *res = kunit_kzalloc(test, sizeof(*res), GFP_KERNEL);
@@ -1786,8 +1938,7 @@ static void uw_run_case(struct kunit *test, const struct uw_case *c, unsigned in
 	for (i = 0; ok && i < UW_MAX_WORDS && c->stack[i].val.kind; i++)
 		uw_stack_put(env, c->stack[i].at, uw_value(env, &c->stack[i].val));
 	ok = ok && uw_write_stack(env);
-	if (ok && c->text.len &&
-	    copy_to_user((void __user *)uw_value(env, &c->text.at), c->text.bytes, c->text.len)) {
+	if (ok && !uw_write_text(env, c)) {
 		KUNIT_FAIL(test, "cannot write the text");
 		ok = false;
 	}

@@ -13,6 +13,13 @@
 #include "sframe_unwind/unwind.h"
 #include "ra_check.h"
 
+/* What sfu_check_ra() checks a word for. */
+enum sfu_ra_how {
+	SFU_RA_TAKE,		/* a return address the walk would take */
+	SFU_RA_SCAN_ANY,	/* a stack word: after any call, or a trampoline */
+	SFU_RA_SCAN_DIRECT,	/* a stack word: after a direct call that can lead there */
+};
+
 /* What the page tables say about a user page (sfu_user_text()). */
 enum sfu_text {
 	SFU_TEXT_NO,		/* present, not user-executable */
@@ -78,17 +85,22 @@ out:
  * after a call instruction that can have led to @callee_ip (the arch hook;
  * 0: any call), or at the signal trampoline a handler returns to?  A
  * faultable unwind faults a page that is not present in and looks again;
- * a no-fault one cannot check it.  A @scan of stack words faults nothing
- * in: a page not present is not text.
+ * a no-fault one cannot check it.  A scan of stack words (@how not
+ * SFU_RA_TAKE) faults nothing in: a page not present is not text; with
+ * SFU_RA_SCAN_DIRECT only a direct call that can have led to @callee_ip
+ * counts.  *@callee: the function a direct call leads to, 0 if not known
+ * (sfu_arch_call_before()).
  * Returns 0 or the stop reason.
  */
 static int sfu_check_ra(struct sfu_unwind_state *st, unsigned long ra, unsigned long callee_ip,
-			bool scan)
+			enum sfu_ra_how how, unsigned long *callee)
 {
+	bool scan = how != SFU_RA_TAKE, direct = how == SFU_RA_SCAN_DIRECT;
 	unsigned long ip = st->ip;
 	int text, reason;
 	u8 byte;
 
+	*callee = 0;
 	text = sfu_user_text(st->mm, ra - 1);
 	if (scan && text != SFU_TEXT_YES)
 		return SFU_STOP_RA_NOT_TEXT;
@@ -104,7 +116,10 @@ static int sfu_check_ra(struct sfu_unwind_state *st, unsigned long ra, unsigned 
 		return SFU_STOP_RA_UNCHECKED;
 	/* The trampoline hook reads the code at the frame's IP. */
 	st->ip = ra;
-	reason = sfu_arch_sigreturn_at(st) ? 0 : sfu_arch_call_before(st, ra, callee_ip);
+	if (!direct && sfu_arch_sigreturn_at(st))
+		reason = 0;
+	else
+		reason = sfu_arch_call_before(st, ra, callee_ip, direct, callee);
 	st->ip = ip;
 	return reason;
 }
@@ -112,13 +127,43 @@ static int sfu_check_ra(struct sfu_unwind_state *st, unsigned long ra, unsigned 
 /* Words of a frame that the frame-pointer check looks at, from its SP up. */
 #define SFU_FP_SCAN_WORDS	128
 
+/*
+ * Whether the stack word @word, at @at below the record's return address
+ * (@below) or above it, shows that the record at @slot is not the frame's
+ * (sfu_fp_ra_check()): SFU_STOP_FP_SKIPS, SFU_STOP_RA_OTHER_CALLEE, or 0.
+ */
+static int sfu_fp_word_check(struct sfu_unwind_state *st, unsigned long word,
+			     unsigned long callee_ip, unsigned long fn, bool exact, bool below)
+{
+	unsigned long to;
+
+	if (word <= PAGE_SIZE || word >= TASK_SIZE)
+		return 0;
+	if (exact && below)
+		return sfu_check_ra(st, word, 0, SFU_RA_SCAN_ANY, &to) ? 0 : SFU_STOP_FP_SKIPS;
+	/*
+	 * A direct call to a function that starts above the record's and at
+	 * or below the frame's IP: the record's function cannot hold that IP.
+	 */
+	if (fn) {
+		if (sfu_check_ra(st, word, 0, SFU_RA_SCAN_DIRECT, &to) || !to ||
+		    to <= fn || to > callee_ip)
+			return 0;
+		return below ? SFU_STOP_FP_SKIPS : SFU_STOP_RA_OTHER_CALLEE;
+	}
+	if (!below)
+		return 0;
+	return sfu_check_ra(st, word, callee_ip, SFU_RA_SCAN_DIRECT, &to) ? 0 : SFU_STOP_FP_SKIPS;
+}
+
 /**
  * sfu_fp_ra_check() - may the frame-pointer fallback take this caller
  * @st: the unwind, at the caller: its IP is the return address to check
  * @callee_ip: the IP of the frame the fallback stepped out of
- * @sp: the stack pointer of that frame
+ * @sp: the stack pointer of that frame (a lower bound below the topmost
+ *	frame)
  * @exact: that frame's registers are all known (the topmost frame, or one
- *	a signal interrupted): scan its stack words too
+ *	a signal interrupted)
  *
  * A return address found without unwind rows is taken only if it is one
  * (sfu_check_ra()), after a call that can have led to the frame left.  In
@@ -127,30 +172,73 @@ static int sfu_check_ra(struct sfu_unwind_state *st, unsigned long ra, unsigned 
  * address, or the frame record of a function several frames up, whose
  * return address is a true one that skips the frames between.  Those
  * frames' own return addresses lie on the stack between the frame's SP and
- * the record: with @exact, the words from SP up to the return address's
- * slot (at most SFU_FP_SCAN_WORDS, read no-fault) must hold no return
- * address either.  Deeper frames are not scanned: their locals may hold
- * stale return addresses, which would stop walks of code built with frame
- * pointers.  A profiler must stop rather than invent a caller.
+ * the record, where the architecture keeps the record above a frame's
+ * locals (SFU_ARCH_FP_RECORD_ABOVE_LOCALS), so the words from SP up to the
+ * return address's slot (at most SFU_FP_SCAN_WORDS a frame and
+ * SFU_FP_SCAN_BUDGET an unwind, read no-fault) must hold no return
+ * address either.  In the topmost frame any return address counts.  Below
+ * it, only a return address after a direct call that can have led to
+ * @callee_ip: the locals of a frame built with frame pointers (an array
+ * not yet filled) may hold stale return addresses of other calls,
+ * indirect ones above all (qsort()'s of its comparison function), which
+ * should not stop the walk.  Where the record's call is direct and its
+ * function known, such a word must be a call to a function that starts
+ * between that function and @callee_ip, which proves that the record's
+ * function does not hold @callee_ip; in the topmost frame the words above
+ * the record are searched for that proof too.  A profiler must stop
+ * rather than invent a caller.
  *
  * Return: 0, or the stop reason.
  */
 int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long callee_ip, unsigned long sp,
 		    bool exact)
 {
-	unsigned long end = st->sp - st->ws, word;
-	unsigned int n = 0;
+	unsigned long slot = st->sp - st->ws, end, fn, word;
 	int reason;
 
-	reason = sfu_check_ra(st, st->ip, callee_ip, false);
-	if (reason || !exact)
+	reason = sfu_check_ra(st, st->ip, callee_ip, SFU_RA_TAKE, &fn);
+	if (reason || (!exact && !SFU_ARCH_FP_RECORD_ABOVE_LOCALS))
 		return reason;
-	for (; sp < end && n < SFU_FP_SCAN_WORDS; sp += st->ws, n++) {
+	end = sp + SFU_FP_SCAN_WORDS * st->ws;
+	if (!exact || !fn)
+		end = min(end, slot);
+	for (; sp < end; sp += st->ws) {
+		if (sp == slot)
+			continue;
+		/* A walk that scanned its budget stops rather than take records unchecked. */
+		if (!st->scan_left)
+			return SFU_STOP_RA_UNCHECKED;
+		st->scan_left--;
 		if (sfu_unwind_read_word(st, sp, &word))
 			break;
-		word = sfu_arch_return_address(word);
-		if (word > PAGE_SIZE && word < TASK_SIZE && !sfu_check_ra(st, word, 0, true))
-			return SFU_STOP_FP_SKIPS;
+		reason = sfu_fp_word_check(st, sfu_arch_return_address(word), callee_ip, fn,
+					   exact, sp < slot);
+		if (reason)
+			return reason;
 	}
 	return 0;
+}
+
+/**
+ * sfu_fp_unconfirmed() - does the walk drop the frame it just stepped out of
+ * @st: the unwind, after the step out of that frame
+ * @method: enum sfu_frame_method that found that frame
+ *
+ * A frame the frame-pointer fallback found is handed on only once the step
+ * out of it has worked, or has ended the stack where the ABI ends it
+ * (SFU_STOP_OUTERMOST, SFU_STOP_FP_END): a record read where the
+ * frame-pointer register pointed at stale data passes the checks of its
+ * own return address now and then (a true one, left by calls since
+ * returned), but rarely leads on to a frame whose checks pass too.  The
+ * walk then ends with SFU_STOP_FP_UNCONFIRMED.
+ *
+ * Return: true if the frame is dropped.
+ */
+bool sfu_fp_unconfirmed(struct sfu_unwind_state *st, unsigned int method)
+{
+	if (method != SFU_FRAME_FP || !st->done || st->stop == SFU_STOP_OUTERMOST ||
+	    st->stop == SFU_STOP_FP_END)
+		return false;
+	st->stop = SFU_STOP_FP_UNCONFIRMED;
+	return true;
 }

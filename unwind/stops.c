@@ -27,6 +27,7 @@ static const char *const sfu_stop_names[SFU_STOP_NR] = {
 	[SFU_STOP_RA_UNCHECKED] = "ra_unchecked",
 	[SFU_STOP_FP_SKIPS] = "fp_skips",
 	[SFU_STOP_RA_OTHER_CALLEE] = "ra_other_callee",
+	[SFU_STOP_FP_UNCONFIRMED] = "fp_unconfirmed",
 };
 
 /**

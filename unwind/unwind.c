@@ -498,6 +498,7 @@ static void sfu_unwind_start(struct sfu_unwind_state *st, struct task_struct *ta
 	st->topmost = true;
 	st->sp_exact = true;
 	st->method = SFU_FRAME_REGS;
+	st->scan_left = SFU_FP_SCAN_BUDGET;
 	if (!regs || !mm) {
 		sfu_unwind_stop(st, SFU_STOP_NOT_USER);
 		return;
@@ -598,8 +599,9 @@ typedef bool (*sfu_walk_fn)(void *arg, const struct sfu_frame *frame);
  * The one walk loop: from @regs of @task (NULL: current) in @mm, each
  * frame, innermost first and with the CFA its step found, to @fn, until
  * the walk stops, @fn declines or @limit frames were handed: a "depth"
- * stop then, unless that frame's step ended the walk anyway.  Returns
- * the number handed.
+ * stop then, unless that frame's step ended the walk anyway.  A frame of
+ * the frame-pointer fallback that leads nowhere is not handed
+ * (sfu_fp_unconfirmed()).  Returns the number handed.
  */
 static unsigned int sfu_walk(struct task_struct *task, struct mm_struct *mm,
 			     struct pt_regs *regs, unsigned int flags, unsigned int limit,
@@ -617,8 +619,10 @@ static unsigned int sfu_walk(struct task_struct *task, struct mm_struct *mm,
 		f.ip = st.ip;
 		f.method = st.method;
 		f.reserved = 0;
-		by_method[st.method]++;
 		f.cfa = sfu_unwind_next(&st, &scratch);
+		if (sfu_fp_unconfirmed(&st, f.method))
+			break;
+		by_method[f.method]++;
 		nr++;
 		if ((!fn(arg, &f) || nr == limit) && !st.done)
 			sfu_unwind_stop(&st, SFU_STOP_DEPTH);

@@ -274,17 +274,20 @@ static bool sfu_arm64_in_callee(unsigned long target, unsigned long ip)
  * after bti c where built so: a call to another object or a far one,
  * whose target this does not follow), or a B to a function that holds
  * @ip.  A tail call from the function called to another that lies before
- * it is refused too: the walk stops there.
+ * it is refused too: the walk stops there.  Sets *@fn to the function
+ * reached, 0 where not known (a PLT entry or veneer).
  */
 static int sfu_arm64_call_reaches(const struct sfu_unwind_state *st, unsigned long target,
-				  unsigned long ip)
+				  unsigned long ip, unsigned long *fn)
 {
 	unsigned long at = target;
 	__le32 raw[2];
 	u32 insn;
 
+	*fn = target;
 	if (sfu_arm64_in_callee(target, ip))
 		return 0;
+	*fn = 0;
 	if (target >= TASK_SIZE || sfu_unwind_read(st, target, raw, sizeof(raw)))
 		return SFU_STOP_RA_UNCHECKED;
 	insn = le32_to_cpu(raw[0]);
@@ -295,8 +298,10 @@ static int sfu_arm64_call_reaches(const struct sfu_unwind_state *st, unsigned lo
 	if ((insn & SFU_ARM64_ADRP_X16_MASK) == SFU_ARM64_ADRP_X16)
 		return 0;
 	if ((insn & SFU_ARM64_B_MASK) == SFU_ARM64_B &&
-	    sfu_arm64_in_callee(sfu_arm64_branch_target(at, insn), ip))
+	    sfu_arm64_in_callee(sfu_arm64_branch_target(at, insn), ip)) {
+		*fn = sfu_arm64_branch_target(at, insn);
 		return 0;
+	}
 	return SFU_STOP_RA_OTHER_CALLEE;
 }
 
@@ -307,6 +312,9 @@ static int sfu_arm64_call_reaches(const struct sfu_unwind_state *st, unsigned lo
  *	rows: from a frame record, or from x30 in the topmost frame
  * @callee_ip: the IP of the frame @ra would return from, or 0 not to check
  *	where a BL goes
+ * @direct: only a BL counts (an indirect call: SFU_STOP_RA_NOT_CALL)
+ * @callee: if not NULL, set to the function a BL leads to where known
+ *	(sfu_arm64_call_reaches(); with no @callee_ip, the BL's target), else 0
  *
  * A BL must go where it can have led to @callee_ip (sfu_arm64_call_reaches()).
  *
@@ -316,11 +324,15 @@ static int sfu_arm64_call_reaches(const struct sfu_unwind_state *st, unsigned lo
  * code could not be read.
  */
 int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra,
-			 unsigned long callee_ip)
+			 unsigned long callee_ip, bool direct, unsigned long *callee)
 {
+	unsigned long fn = 0;
 	__le32 raw;
 	u32 insn;
+	int reason;
 
+	if (callee)
+		*callee = 0;
 	if (ra & 3)
 		return SFU_STOP_RA_NOT_CALL;
 	if (sfu_unwind_read(st, ra - 4, &raw, sizeof(raw)))
@@ -328,9 +340,17 @@ int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra,
 	insn = le32_to_cpu(raw);
 	if (!sfu_arm64_is_call(insn))
 		return SFU_STOP_RA_NOT_CALL;
-	if (!callee_ip || (insn & SFU_ARM64_BL_MASK) != SFU_ARM64_BL)
+	if ((insn & SFU_ARM64_BL_MASK) != SFU_ARM64_BL)
+		return direct ? SFU_STOP_RA_NOT_CALL : 0;
+	if (!callee_ip) {
+		if (callee)
+			*callee = sfu_arm64_branch_target(ra - 4, insn);
 		return 0;
-	return sfu_arm64_call_reaches(st, sfu_arm64_branch_target(ra - 4, insn), callee_ip);
+	}
+	reason = sfu_arm64_call_reaches(st, sfu_arm64_branch_target(ra - 4, insn), callee_ip, &fn);
+	if (callee)
+		*callee = fn;
+	return reason;
 }
 
 /**

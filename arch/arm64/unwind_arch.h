@@ -25,6 +25,8 @@
 #define SFU_ARCH_TOPMOST_CFA_MAY_BE_SP	true
 /* AArch32 frame-pointer conventions differ by compiler and mode: none. */
 #define SFU_ARCH_COMPAT_FP		false
+/* AAPCS64 frames keep the record {x29, x30} below the locals, at SP. */
+#define SFU_ARCH_FP_RECORD_ABOVE_LOCALS	false
 
 /* DWARF register numbers (AAPCS64). */
 #define SFU_ARM64_DWARF_FP	29

@@ -196,32 +196,66 @@ static bool sfu_x86_in_callee(unsigned long target, unsigned long ip)
 }
 
 /*
- * May a direct call to @target have led to the frame at @ip?  Where the
- * function at @target holds @ip, or @target is a jump stub: a PLT entry
- * ("jmp *disp32(%rip)", after endbr64 and bnd where built so) to another
- * object, whose target this does not follow, or a "jmp rel32" to a
- * function that holds @ip.  A tail call from the function called to
- * another that lies before it is refused too: the walk stops there.
+ * The function a call through the PLT entry at @plt, whose GOT slot is at
+ * @slot, goes to: the address the slot holds, or 0 where it has not been
+ * bound yet (lazy binding: it still leads back into the PLT, near @plt,
+ * and on to the dynamic linker's resolver, which the frame may be in).
+ */
+static int sfu_x86_plt_dest(const struct sfu_unwind_state *st, unsigned long plt,
+			    unsigned long slot, unsigned long *fn)
+{
+	unsigned long dest = 0;
+
+	/* A word of the task's size (x86 is little-endian). */
+	if (slot >= TASK_SIZE || sfu_unwind_read(st, slot, &dest, st->ws))
+		return SFU_STOP_RA_UNCHECKED;
+	*fn = dest + SFU_X86_CALLEE_SPAN - plt < 2 * SFU_X86_CALLEE_SPAN ? 0 : dest;
+	return 0;
+}
+
+/*
+ * Where a direct call to @target leads a frame at @ip: into the function
+ * at @target, or through a jump stub at @target, a PLT entry ("jmp
+ * *disp32(%rip)", after endbr64 and bnd where built so; sfu_x86_plt_dest())
+ * or a "jmp rel32" to a function.  The PLT first: it lies below the code
+ * that calls it, so that every function of the object is within its span.
+ * Sets *@fn to the function reached (0: not known), and returns 0 if it
+ * can hold @ip, SFU_STOP_RA_OTHER_CALLEE if not: a tail call from the
+ * function called to another that lies before it is refused too, and the
+ * walk stops there.
  */
 static int sfu_x86_call_reaches(const struct sfu_unwind_state *st, unsigned long target,
-				unsigned long ip)
+				unsigned long ip, unsigned long *fn)
 {
+	bool in = sfu_x86_in_callee(target, ip);
 	u8 c[SFU_X86_STUB_MAX];
+	unsigned long slot, dest;
 	unsigned int i = 0;
+	int reason;
 
-	if (sfu_x86_in_callee(target, ip))
-		return 0;
+	*fn = target;
 	if (target >= TASK_SIZE || sfu_unwind_read(st, target, c, sizeof(c)))
-		return SFU_STOP_RA_UNCHECKED;
+		return in ? 0 : SFU_STOP_RA_UNCHECKED;
 	if (c[0] == 0xf3 && c[1] == 0x0f && c[2] == 0x1e && c[3] == 0xfa)
 		i = 4;				/* endbr64 */
 	if (c[i] == 0xf2)
 		i++;				/* bnd */
-	if (c[i] == SFU_X86_GRP5 && c[i + 1] == 0x25)
-		return 0;			/* jmp *disp32(%rip): a PLT entry */
-	if (c[i] == 0xe9 &&
-	    sfu_x86_in_callee(target + i + 5 + sfu_x86_rel32(&c[i + 1]), ip))
+	/* jmp *disp32(%rip): a PLT entry (32-bit code: jmp *disp32, absolute) */
+	if (c[i] == SFU_X86_GRP5 && c[i + 1] == 0x25) {
+		slot = st->compat ? (u32)sfu_x86_rel32(&c[i + 2]) :
+				    target + i + 6 + sfu_x86_rel32(&c[i + 2]);
+		reason = sfu_x86_plt_dest(st, target, slot, fn);
+		if (reason || !*fn || sfu_x86_in_callee(*fn, ip))
+			return reason;
+		return SFU_STOP_RA_OTHER_CALLEE;
+	}
+	if (in)
 		return 0;
+	dest = target + i + 5 + sfu_x86_rel32(&c[i + 1]);
+	if (c[i] == 0xe9 && sfu_x86_in_callee(dest, ip)) {
+		*fn = dest;
+		return 0;
+	}
 	return SFU_STOP_RA_OTHER_CALLEE;
 }
 
@@ -231,6 +265,10 @@ static int sfu_x86_call_reaches(const struct sfu_unwind_state *st, unsigned long
  * @ra: the return address, found without unwind rows
  * @callee_ip: the IP of the frame @ra would return from, or 0 not to check
  *	where a direct call goes
+ * @direct: only a direct call counts (an indirect one: SFU_STOP_RA_NOT_CALL)
+ * @callee: if not NULL, set to the function a direct call leads to (its
+ *	target, or where the stub at its target goes: sfu_x86_call_reaches()),
+ *	or 0 where that is not known (an indirect call, a PLT slot not bound)
  *
  * Reads the 7 bytes before @ra; when those cross into a page that cannot
  * be read, only those on @ra's page.  A direct call must go where it can
@@ -243,11 +281,13 @@ static int sfu_x86_call_reaches(const struct sfu_unwind_state *st, unsigned long
  * read.
  */
 int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra,
-			 unsigned long callee_ip)
+			 unsigned long callee_ip, bool direct, unsigned long *callee)
 {
 	u8 code[SFU_X86_CALL_MAX];
 	const u8 *end = code + SFU_X86_CALL_MAX;
 	unsigned int n = SFU_X86_CALL_MAX;
+	unsigned long fn = 0;
+	int reason = 0;
 
 	if (sfu_unwind_read(st, ra - n, code, n)) {
 		n = offset_in_page(ra);
@@ -255,12 +295,18 @@ int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra,
 		    sfu_unwind_read(st, ra - n, code + SFU_X86_CALL_MAX - n, n))
 			return SFU_STOP_RA_UNCHECKED;
 	}
+	if (callee)
+		*callee = 0;
 	/* The bytes may read as both: then the call's target is not known. */
 	if (sfu_x86_indirect_call_ends_at(end, n))
-		return 0;
+		return direct ? SFU_STOP_RA_NOT_CALL : 0;
 	if (!sfu_x86_direct_call_ends_at(end, n))
 		return SFU_STOP_RA_NOT_CALL;
-	return callee_ip ? sfu_x86_call_reaches(st, ra + sfu_x86_rel32(end - 4), callee_ip) : 0;
+	if (callee_ip || callee)
+		reason = sfu_x86_call_reaches(st, ra + sfu_x86_rel32(end - 4), callee_ip, &fn);
+	if (callee)
+		*callee = fn;
+	return callee_ip ? reason : 0;
 }
 
 /* pt_regs offsets of DWARF registers 0-16 (x86-64 psABI numbering). */

@@ -20,6 +20,8 @@
 #define SFU_ARCH_TOPMOST_CFA_MAY_BE_SP	false
 /* Compat tasks can be unwound by their frame-pointer chain. */
 #define SFU_ARCH_COMPAT_FP		true
+/* "push %rbp; mov %rsp,%rbp": the frame record lies above the frame's locals. */
+#define SFU_ARCH_FP_RECORD_ABOVE_LOCALS	true
 
 /* DWARF register numbers (x86-64 psABI). */
 #define SFU_X86_DWARF_RBX	3

@@ -13,6 +13,9 @@
  *                                   (a return address still in a register)
  *   SFU_ARCH_COMPAT_FP              compat tasks are unwound by their
  *                                   frame-pointer chain
+ *   SFU_ARCH_FP_RECORD_ABOVE_LOCALS a frame record lies above the locals
+ *                                   of its frame (which the frame-pointer
+ *                                   checks then scan), not below them
  *   SFU_ARCH_DWARF_IP, _SP, _FP     DWARF numbers of the registers a signal
  *                                   step reads from the saved context
  *
@@ -37,6 +40,7 @@
 #include "unwind_arch.h"
 
 #if !defined(SFU_ARCH_TOPMOST_CFA_MAY_BE_SP) || !defined(SFU_ARCH_COMPAT_FP) || \
+	!defined(SFU_ARCH_FP_RECORD_ABOVE_LOCALS) || \
 	!defined(SFU_ARCH_DWARF_IP) || !defined(SFU_ARCH_DWARF_SP) || !defined(SFU_ARCH_DWARF_FP)
 #error "the architecture's unwind_arch.h lacks a fact of sframe_unwind/arch.h"
 #endif
@@ -79,6 +83,6 @@ bool sfu_arch_sigreturn_at(const struct sfu_unwind_state *st);
 int sfu_arch_sigctx_reg(const struct sfu_unwind_state *st, unsigned int regnum,
 			unsigned long *val);
 int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra,
-			 unsigned long callee_ip);
+			 unsigned long callee_ip, bool direct, unsigned long *callee);
 
 #endif /* _SFU_ARCH_CONTRACT_H */

@@ -55,6 +55,8 @@ struct task_struct;
  * @tracked_known: bit n: @tracked[n] holds the frame's value of the arch's
  *	n-th tracked callee-saved register (sfu_arch_tracked_slot())
  * @tracked: those values, for rules based on them below the topmost frame
+ * @scan_left: stack words the frame-pointer checks may still read
+ *	(sfu_fp_ra_check())
  * @rows: the lookups of this unwind (sfu_lookup_rules()), which hold
  *        the RCU read lock between frames: released before any read that
  *        may sleep
@@ -82,7 +84,11 @@ struct sfu_unwind_state {
 	struct mm_struct *mm;
 	struct task_struct *task;
 	unsigned long tracked[SFU_MAX_SAVED_RULES];
+	unsigned int scan_left;
 };
+
+/* Stack words the frame-pointer checks of one unwind read at most. */
+#define SFU_FP_SCAN_BUDGET	4096
 
 /* Depth limit when the max_depth module parameter is not set. */
 #define SFU_UNWIND_DEFAULT_DEPTH	127

@@ -191,6 +191,10 @@ struct sfu_sidecar_request {
  * @SFU_STOP_RA_OTHER_CALLEE: the direct call before such a return address
  *	goes to code that cannot have led to the frame it would return from
  *	(a stale return address in a frame without frame pointers)
+ * @SFU_STOP_FP_UNCONFIRMED: a frame the frame-pointer fallback found was
+ *	dropped, because the step out of it failed: a caller is reported
+ *	only where the walk can go on from it (or the stack ends there), so
+ *	that a stale frame record does not become a frame
  * @SFU_STOP_NR: number of reasons (not a reason)
  *
  * Values are part of the user ABI (struct sfu_unwind.stop_reason and the
@@ -215,6 +219,7 @@ enum sfu_stop_reason {
 	SFU_STOP_RA_UNCHECKED,
 	SFU_STOP_FP_SKIPS,
 	SFU_STOP_RA_OTHER_CALLEE,
+	SFU_STOP_FP_UNCONFIRMED,
 	SFU_STOP_NR,
 };
 

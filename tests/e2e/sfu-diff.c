@@ -33,7 +33,10 @@
  * time (default 2000); SFU_DIFF_MAX the most samples to take (default
  * 1000); SFU_DIFF_FLAGS the ioctl's flags (default 0: faultable reads);
  * SFU_DIFF_PROG only in the process whose /proc/self/exe ends with this
- * name (others load the library and do nothing).
+ * name (others load the library and do nothing); SFU_DIFF_VERBOSE set: each
+ * contradicted sample in full (both walks, the interrupted SP and FP, the
+ * module's stop reason and the 160 words above that SP), and when it names
+ * a stop reason the first shorter samples that stopped so too.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -62,16 +65,28 @@ static const char *const stop_names[] = {
 	"none", "outermost", "fp_end", "depth", "bad_cfa", "cfa_not_increasing",
 	"bad_ra", "fault", "no_info", "compat", "bad_rule", "signal", "not_user",
 	"ra_not_text", "ra_not_call", "ra_unchecked", "fp_skips", "ra_other_callee",
+	"fp_unconfirmed",
 };
+
+#define DETAIL_CHAIN	12
+#define DETAIL_WORDS	160
 
 struct detail {
 	int depth;
 	unsigned long pc, gcc, mod;
 	unsigned int method, prev_method;
+	/* With SFU_DIFF_VERBOSE: both walks from the PC, and the stack. */
+	unsigned long sp, fp, ngcc, nmod, stop;
+	unsigned long gcc_chain[DETAIL_CHAIN], mod_chain[DETAIL_CHAIN];
+	unsigned char mod_method[DETAIL_CHAIN];
+	unsigned long words[DETAIL_WORDS];
 };
 
 static int dev_fd = -1;
-static unsigned int max_samples = 1000, ioctl_flags;
+static unsigned int max_samples = 1000, ioctl_flags, verbose;
+static int verbose_stop = -1;
+static struct detail stopped[MAX_DETAILS];
+static unsigned long nstopped;
 static volatile int active;
 static unsigned long samples, identical, shorter, longer, contradicted, unaligned, errors;
 static unsigned long stops[NR_STOPS];
@@ -108,6 +123,27 @@ static void disarm(void)
 	struct itimerval it = {};
 
 	setitimer(ITIMER_PROF, &it, NULL);
+}
+
+/* Both walks and the stack words of a contradicted sample. */
+static void keep_chains(struct detail *d, const ucontext_t *uc, void **bt, int nbt,
+			const struct sfu_frame *frames, int nfr, int stop)
+{
+	int i;
+
+	d->sp = uc->uc_mcontext.gregs[REG_RSP];
+	d->fp = uc->uc_mcontext.gregs[REG_RBP];
+	d->stop = stop;
+	d->ngcc = nbt < DETAIL_CHAIN ? nbt : DETAIL_CHAIN;
+	d->nmod = nfr < DETAIL_CHAIN ? nfr : DETAIL_CHAIN;
+	for (i = 0; i < (int)d->ngcc; i++)
+		d->gcc_chain[i] = (unsigned long)bt[i];
+	for (i = 0; i < (int)d->nmod; i++) {
+		d->mod_chain[i] = frames[i].ip;
+		d->mod_method[i] = frames[i].method;
+	}
+	/* The interrupted frame's stack, from its SP: the thread's own stack. */
+	memcpy(d->words, (void *)d->sp, sizeof(d->words));
 }
 
 static void on_prof(int sig, siginfo_t *si, void *ucv)
@@ -163,6 +199,9 @@ static void on_prof(int sig, siginfo_t *si, void *ucv)
 				details[d].mod = frames[j + k].ip;
 				details[d].method = frames[j + k].method;
 				details[d].prev_method = frames[j + k - 1].method;
+				if (verbose)
+					keep_chains(&details[d], uc, bt + g, n - g, frames + j,
+						    req.nr - j, req.stop_reason);
 				__atomic_fetch_add(&ndetails, 1, __ATOMIC_RELEASE);
 			}
 			goto out;
@@ -174,6 +213,13 @@ static void on_prof(int sig, siginfo_t *si, void *ucv)
 		count(&shorter);
 		if (req.stop_reason >= 0 && req.stop_reason < NR_STOPS)
 			count(&stops[req.stop_reason]);
+		if (req.stop_reason == verbose_stop) {
+			unsigned long d = count(&nstopped);
+
+			if (d < MAX_DETAILS)
+				keep_chains(&stopped[d], uc, bt + g, n - g, frames + j, req.nr - j,
+					    req.stop_reason);
+		}
 	} else {
 		count(&longer);
 	}
@@ -212,6 +258,7 @@ __attribute__((constructor)) static void sfu_diff_start(void)
 	char exe[PATH_MAX], *base;
 	void *warm[4];
 	ssize_t len;
+	int i;
 	long usec;
 
 	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -234,6 +281,10 @@ __attribute__((constructor)) static void sfu_diff_start(void)
 		max_samples = strtoul(max, NULL, 0);
 	if (flags)
 		ioctl_flags = strtoul(flags, NULL, 0);
+	verbose = !!getenv("SFU_DIFF_VERBOSE");
+	for (i = 0; verbose && i < NR_STOPS; i++)
+		if (!strcmp(getenv("SFU_DIFF_VERBOSE"), stop_name(i)))
+			verbose_stop = i;
 	sa.sa_sigaction = on_prof;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
@@ -247,6 +298,29 @@ __attribute__((constructor)) static void sfu_diff_start(void)
 	active = 1;
 	if (setitimer(ITIMER_PROF, &it, NULL))
 		perror("sfu-diff: setitimer");
+}
+
+/* SFU_DIFF_VERBOSE: a contradicted sample in full. */
+static void report_chains(int fd, const struct detail *d)
+{
+	char a[256];
+	unsigned long i;
+
+	dprintf(fd, "sfu-diff     sample pc=%#lx sp=%#lx fp=%#lx stop=%s\n", d->pc, d->sp, d->fp,
+		stop_name(d->stop));
+	for (i = 0; i < d->ngcc; i++) {
+		where(d->gcc_chain[i], a, sizeof(a));
+		dprintf(fd, "sfu-diff     libgcc %lu %#lx %s\n", i, d->gcc_chain[i], a);
+	}
+	for (i = 0; i < d->nmod; i++) {
+		where(d->mod_chain[i], a, sizeof(a));
+		dprintf(fd, "sfu-diff     module %lu %#lx %s method %u\n", i, d->mod_chain[i], a,
+			d->mod_method[i]);
+	}
+	for (i = 0; i < DETAIL_WORDS; i++) {
+		where(d->words[i], a, sizeof(a));
+		dprintf(fd, "sfu-diff     word sp+%#lx %#lx %s\n", i * 8, d->words[i], a);
+	}
 }
 
 __attribute__((destructor)) static void sfu_diff_report(void)
@@ -286,6 +360,10 @@ __attribute__((destructor)) static void sfu_diff_report(void)
 	}
 	if (write(fd, line, pos) < 0)
 		perror("sfu-diff: write");
+	for (i = 0; verbose && i < nd && i < MAX_DETAILS; i++)
+		report_chains(fd, &details[i]);
+	for (i = 0; i < nstopped && i < MAX_DETAILS; i++)
+		report_chains(fd, &stopped[i]);
 	if (fd != 2)
 		close(fd);
 }

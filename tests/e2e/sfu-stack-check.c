@@ -76,6 +76,7 @@ static const char *const stop_names[] = {
 	"none", "outermost", "fp_end", "depth", "bad_cfa", "cfa_not_increasing",
 	"bad_ra", "fault", "no_info", "compat", "bad_rule", "signal", "not_user",
 	"ra_not_text", "ra_not_call", "ra_unchecked", "fp_skips", "ra_other_callee",
+	"fp_unconfirmed",
 };
 
 #define STOP_DEPTH	3

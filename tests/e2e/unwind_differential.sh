@@ -100,13 +100,13 @@ measure() {
 	fi
 }
 
-before=$(grep -E '^stop_(ra_|fp_skips)' /sys/kernel/debug/sframe_unwind/unwind_stats | tr '\n' ' ')
+before=$(grep -E '^stop_(ra_|fp_skips|fp_unconfirmed)' /sys/kernel/debug/sframe_unwind/unwind_stats | tr '\n' ' ')
 echo "" > $param/sidecar_dir
 for p in $progs; do
 	measure "$p" without
 done
 echo "workload unwind_stats before: $before"
-echo "workload unwind_stats after:  $(grep -E '^stop_(ra_|fp_skips)' /sys/kernel/debug/sframe_unwind/unwind_stats |
+echo "workload unwind_stats after:  $(grep -E '^stop_(ra_|fp_skips|fp_unconfirmed)' /sys/kernel/debug/sframe_unwind/unwind_stats |
 	tr '\n' ' ')"
 
 bins="$cc1plus $(command -v sqlite3) $(command -v perl) $(readlink -f /usr/bin/python3) $wl/threads-heavy"
