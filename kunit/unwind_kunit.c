@@ -1419,6 +1419,27 @@ static const struct uw_case uw_cases[] = {
 	},
 	{
 		/*
+		 * The last frame of a chain of records, into code without
+		 * frame pointers (libc's, above main()), is kept though the
+		 * step out of it fails: the record before it vouches for it.
+		 */
+		.name = "fp_last_frame_of_a_record_chain_is_kept_where_the_chain_breaks",
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.stack = {
+			W(0x1100, V_STK(0x1200)), W(0x1108, V_TXT(1, 0x40)),
+			W(0x1200, V_STK(0x1300)), W(0x1208, V_TXT(2, 0x40)),
+			W(0x1300, V_ABS(0x1234)), W(0x1308, V_TXT(3, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS),
+			F(V_TXT(1, 0x40), V_FPCFA(0x1210), FP),
+			F(V_TXT(2, 0x40), V_FPCFA(0x1310), FP),
+			F(V_TXT(3, 0x40), C0, FP),
+		},
+		.stop = SFU_STOP_CFA_NOT_INCREASING,
+	},
+	{
+		/*
 		 * Below the topmost frame too (x86_64, where the record lies
 		 * above the frame's locals): a return address after a direct
 		 * call to the function that holds the frame's IP lies below

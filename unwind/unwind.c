@@ -611,8 +611,8 @@ static unsigned int sfu_walk(struct task_struct *task, struct mm_struct *mm,
 	struct sfu_unwind_scratch scratch;
 	struct sfu_unwind_state st;
 	struct sfu_lookup rows;
+	unsigned int nr = 0, prev = 0;
 	struct sfu_frame f;
-	unsigned int nr = 0;
 
 	sfu_unwind_start(&st, task, mm, regs, flags, &rows);
 	while (!st.done) {
@@ -620,8 +620,9 @@ static unsigned int sfu_walk(struct task_struct *task, struct mm_struct *mm,
 		f.method = st.method;
 		f.reserved = 0;
 		f.cfa = sfu_unwind_next(&st, &scratch);
-		if (sfu_fp_unconfirmed(&st, f.method))
+		if (sfu_fp_unconfirmed(&st, f.method, prev))
 			break;
+		prev = f.method;
 		by_method[f.method]++;
 		nr++;
 		if ((!fn(arg, &f) || nr == limit) && !st.done)
