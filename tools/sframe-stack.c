@@ -36,16 +36,12 @@
 #include <elfutils/libdwfl.h>
 
 #include "uapi/sframe_unwind.h"
+#include "sframe_unwind/stop_names.h"
 
 #define SFS_DEFAULT_DEPTH	256
 #define SFS_MAX_DEPTH		4096
 
-static const char *const sfs_stop_names[] = {
-	"none", "outermost", "fp_end", "depth", "bad_cfa", "cfa_not_increasing",
-	"bad_ra", "fault", "no_info", "compat", "bad_rule", "signal", "not_user",
-	"ra_not_text", "ra_not_call", "ra_unchecked", "fp_skips", "ra_other_callee",
-	"fp_unconfirmed",
-};
+static const char *const sfs_stop_names[SFU_STOP_NR] = SFU_STOP_NAMES_INIT;
 
 /* Frames by enum sfu_frame_method, from SFU_FRAME_REGS on. */
 static const char *const sfs_method_names[] = { "regs", "sframe", "fp", "signal" };

@@ -56,17 +56,13 @@
 #include <unistd.h>
 
 #include "../../include/uapi/sframe_unwind.h"
+#include "../../include/sframe_unwind/stop_names.h"
 
 #define MAX_FRAMES	512
 #define MAX_DETAILS	8
 #define NR_STOPS	32
 
-static const char *const stop_names[] = {
-	"none", "outermost", "fp_end", "depth", "bad_cfa", "cfa_not_increasing",
-	"bad_ra", "fault", "no_info", "compat", "bad_rule", "signal", "not_user",
-	"ra_not_text", "ra_not_call", "ra_unchecked", "fp_skips", "ra_other_callee",
-	"fp_unconfirmed",
-};
+static const char *const stop_names[SFU_STOP_NR] = SFU_STOP_NAMES_INIT;
 
 #define DETAIL_CHAIN	12
 #define DETAIL_WORDS	160
@@ -125,12 +121,13 @@ static void disarm(void)
 	setitimer(ITIMER_PROF, &it, NULL);
 }
 
-/* Both walks and the stack words of a contradicted sample. */
+/* Both walks and the stack words of a sample (SFU_DIFF_VERBOSE). */
 static void keep_chains(struct detail *d, const ucontext_t *uc, void **bt, int nbt,
 			const struct sfu_frame *frames, int nfr, int stop)
 {
 	int i;
 
+	d->pc = uc->uc_mcontext.gregs[REG_RIP];
 	d->sp = uc->uc_mcontext.gregs[REG_RSP];
 	d->fp = uc->uc_mcontext.gregs[REG_RBP];
 	d->stop = stop;

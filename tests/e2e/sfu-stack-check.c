@@ -70,14 +70,9 @@
 #include <unistd.h>
 
 #include "../../include/uapi/sframe_unwind.h"
+#include "../../include/sframe_unwind/stop_names.h"
 
-/* enum sfu_stop_reason (include/sframe_unwind/unwind.h) */
-static const char *const stop_names[] = {
-	"none", "outermost", "fp_end", "depth", "bad_cfa", "cfa_not_increasing",
-	"bad_ra", "fault", "no_info", "compat", "bad_rule", "signal", "not_user",
-	"ra_not_text", "ra_not_call", "ra_unchecked", "fp_skips", "ra_other_callee",
-	"fp_unconfirmed",
-};
+static const char *const stop_names[SFU_STOP_NR] = SFU_STOP_NAMES_INIT;
 
 #define STOP_DEPTH	3
 
