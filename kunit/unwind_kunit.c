@@ -355,6 +355,30 @@ enum {
 }
 
 /*
+ * The topmost frame's record returns to f1 + 0x40, whose record, at
+ * 0x1200, to f3 + 0x40 with a zero frame pointer; between them, in f1's
+ * frame, lies the word @word.
+ */
+#define UW_FP_DEEP_WORD(nm, word, ...) {					\
+	.name = (nm), .arch = UW_ARCH_X86_64,					\
+	.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),	\
+	.stack = {								\
+		W(0x1100, V_STK(0x1200)), W(0x1108, V_TXT(1, 0x40)),		\
+		W(0x1150, word),						\
+		W(0x1200, V_ABS(0)), W(0x1208, V_TXT(3, 0x40)),			\
+	},									\
+	__VA_ARGS__								\
+}
+
+#define UW_FP_DEEP_TAKEN							\
+	.frames = {								\
+		F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS),			\
+		F(V_TXT(1, 0x40), V_FPCFA(0x1210), FP),				\
+		F(V_TXT(3, 0x40), C0, FP),					\
+	},									\
+	.stop = SFU_STOP_FP_END
+
+/*
  * The topmost frame, at f@fn + 0x10, has a record that returns to f1 +
  * 0x80, after "call f2"; f2 is a PLT entry, "jmp *(f2 + 0x10)(%rip)",
  * whose GOT slot holds @slot.
@@ -1438,73 +1462,37 @@ static const struct uw_case uw_cases[] = {
 		},
 		.stop = SFU_STOP_CFA_NOT_INCREASING,
 	},
-	{
-		/*
-		 * Below the topmost frame too (x86_64, where the record lies
-		 * above the frame's locals): a return address after a direct
-		 * call to the function that holds the frame's IP lies below
-		 * the record, which would skip it.  The frame the fallback
-		 * found before leads nowhere then, and is dropped.
-		 */
-		.name = "x86_fp_record_above_a_return_address_of_a_deeper_frame_stops",
-		.arch = UW_ARCH_X86_64,
-		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
-		/* f2 + 0x80: after "call f1". */
-		.text = { .at = V_TXT(2, 0x7b), .len = 5,
-			  .bytes = { 0xe8, 0x80, 0xfe, 0xff, 0xff } },
-		.stack = {
-			W(0x1100, V_STK(0x1200)), W(0x1108, V_TXT(1, 0x40)),
-			W(0x1150, V_TXT(2, 0x80)),
-			W(0x1200, V_ABS(0)), W(0x1208, V_TXT(3, 0x40)),
-		},
-		.frames = { F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS) },
-		.stop = SFU_STOP_FP_UNCONFIRMED,
-	},
-	{
-		/*
-		 * A stale return address in a deeper frame, after a direct
-		 * call to a function that cannot hold the frame's IP: a local
-		 * of code built with frame pointers, which does not stop it.
-		 */
-		.name = "x86_fp_stale_return_address_of_another_callee_deeper_is_taken",
-		.arch = UW_ARCH_X86_64,
-		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
-		/* f2 + 0x80: after "call f3", above f1. */
-		.text = { .at = V_TXT(2, 0x7b), .len = 5,
-			  .bytes = { 0xe8, 0x80, 0x00, 0x00, 0x00 } },
-		.stack = {
-			W(0x1100, V_STK(0x1200)), W(0x1108, V_TXT(1, 0x40)),
-			W(0x1150, V_TXT(2, 0x80)),
-			W(0x1200, V_ABS(0)), W(0x1208, V_TXT(3, 0x40)),
-		},
-		.frames = {
-			F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS),
-			F(V_TXT(1, 0x40), V_FPCFA(0x1210), FP),
-			F(V_TXT(3, 0x40), C0, FP),
-		},
-		.stop = SFU_STOP_FP_END,
-	},
-	{
-		/*
-		 * Nor one after an indirect call, which says nothing of where
-		 * it went: a stale one (qsort()'s call of its comparison
-		 * function) in an array not yet filled.
-		 */
-		.name = "x86_fp_stale_return_address_of_an_indirect_call_deeper_is_taken",
-		.arch = UW_ARCH_X86_64,
-		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
-		.stack = {
-			W(0x1100, V_STK(0x1200)), W(0x1108, V_TXT(1, 0x40)),
-			W(0x1150, V_TXT(2, 0x40)),
-			W(0x1200, V_ABS(0)), W(0x1208, V_TXT(3, 0x40)),
-		},
-		.frames = {
-			F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS),
-			F(V_TXT(1, 0x40), V_FPCFA(0x1210), FP),
-			F(V_TXT(3, 0x40), C0, FP),
-		},
-		.stop = SFU_STOP_FP_END,
-	},
+	/*
+	 * Below the topmost frame too (x86_64, where the record lies above
+	 * the frame's locals): a return address after a direct call to the
+	 * function that holds the frame's IP (f2 + 0x80: after "call f1")
+	 * lies below the record, which would skip it.  The frame the fallback
+	 * found before leads nowhere then, and is dropped.
+	 */
+	UW_FP_DEEP_WORD("x86_fp_record_above_a_return_address_of_a_deeper_frame_stops",
+			V_TXT(2, 0x80),
+			.text = { .at = V_TXT(2, 0x7b), .len = 5,
+				  .bytes = { 0xe8, 0x80, 0xfe, 0xff, 0xff } },
+			.frames = { F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS) },
+			.stop = SFU_STOP_FP_UNCONFIRMED),
+	/*
+	 * A stale return address in a deeper frame, after a direct call to a
+	 * function that cannot hold the frame's IP (f2 + 0x80: after "call
+	 * f3", above f1): a local of code built with frame pointers, which
+	 * does not stop it.
+	 */
+	UW_FP_DEEP_WORD("x86_fp_stale_return_address_of_another_callee_deeper_is_taken",
+			V_TXT(2, 0x80),
+			.text = { .at = V_TXT(2, 0x7b), .len = 5,
+				  .bytes = { 0xe8, 0x80, 0x00, 0x00, 0x00 } },
+			UW_FP_DEEP_TAKEN),
+	/*
+	 * Nor one after an indirect call, which says nothing of where it
+	 * went: a stale one (qsort()'s call of its comparison function) in an
+	 * array not yet filled.
+	 */
+	UW_FP_DEEP_WORD("x86_fp_stale_return_address_of_an_indirect_call_deeper_is_taken",
+			V_TXT(2, 0x40), UW_FP_DEEP_TAKEN),
 	UW_FP_PLT("x86_fp_call_through_a_plt_entry_bound_to_the_frames_function_is_taken",
 		  0, V_TXT(0, 0), UW_FP_PLT_TAKEN),
 	UW_FP_PLT("x86_fp_call_through_a_plt_entry_not_bound_yet_is_taken",

@@ -128,9 +128,10 @@ static int sfu_check_ra(struct sfu_unwind_state *st, unsigned long ra, unsigned 
 #define SFU_FP_SCAN_WORDS	128
 
 /*
- * Whether the stack word @word, at @at below the record's return address
- * (@below) or above it, shows that the record at @slot is not the frame's
- * (sfu_fp_ra_check()): SFU_STOP_FP_SKIPS, SFU_STOP_RA_OTHER_CALLEE, or 0.
+ * Whether the stack word @word, found below the record's return address
+ * (@below) or above it, shows that the record is not the frame's
+ * (sfu_fp_ra_check(); @fn: the function the record's call reaches, 0 if
+ * not known): SFU_STOP_FP_SKIPS, SFU_STOP_RA_OTHER_CALLEE, or 0.
  */
 static int sfu_fp_word_check(struct sfu_unwind_state *st, unsigned long word,
 			     unsigned long callee_ip, unsigned long fn, bool exact, bool below)
