@@ -43,24 +43,6 @@
 #include "sframe_unwind/unwind.h"
 #include "redirect.h"
 
-/*
- * User frames one callchain can hold: perf's default limit
- * (kernel.perf_event_max_stack); a deeper stack is cut here.
- */
-#define SFU_PERF_MAX_FRAMES	PERF_MAX_STACK_DEPTH
-/* Task, softirq, hardirq, NMI: see interrupt_context_level(). */
-#define SFU_PERF_LEVELS		4
-
-/*
- * The frames of one unwind, per CPU and context level.  perf itself holds
- * a callchain recursion slot per CPU and level around perf_callchain_user()
- * (get_callchain_entry()) and keeps the caller on its CPU: no two
- * unwinds ever share one of these buffers.
- */
-struct sfu_perf_frames {
-	struct sfu_frame level[SFU_PERF_LEVELS][SFU_PERF_MAX_FRAMES];
-};
-
 /* Per CPU: redirect.h.  perf's "walks" are "callchains". */
 struct sfu_perf_stats {
 	struct sfu_redirect_stats walk;
@@ -68,9 +50,21 @@ struct sfu_perf_stats {
 };
 
 static DEFINE_PER_CPU(struct sfu_perf_stats, sfu_perf_stats);
-static struct sfu_perf_frames __percpu *sfu_perf_frames;
 
 #if SFU_HAVE_PERF_REDIRECT
+
+/*
+ * Each frame the walk finds goes straight into perf's entry, until perf's
+ * limit (entry->max_stack: kernel.perf_event_max_stack, or the event's
+ * sample_max_stack) is reached: perf's limit, not the module's max_depth,
+ * is what a perf user sets, as for the stock walk.
+ */
+static bool sfu_perf_store(void *cookie, unsigned long ip)
+{
+	struct perf_callchain_entry_ctx *entry = cookie;
+
+	return perf_callchain_store(entry, ip) == 0 && entry->nr < entry->max_stack;
+}
 
 /*
  * The replacement of perf_callchain_user(): same signature, same contract
@@ -82,7 +76,6 @@ static void sfu_perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 				    struct pt_regs *regs)
 {
 	const struct sfu_unwind_stacktrace *trace;
-	struct sfu_frame *frames;
 	unsigned long sframe_faults;
 	unsigned int room, i;
 	u64 cookie;
@@ -90,7 +83,7 @@ static void sfu_perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 
 	if (entry->contexts_maxed || entry->nr >= entry->max_stack)
 		return;
-	room = min_t(unsigned int, entry->max_stack - entry->nr, SFU_PERF_MAX_FRAMES);
+	room = entry->max_stack - entry->nr;
 
 	/* The task is walking its stack, faulting, in this kernel entry. */
 	if (!sfu_unwind_deferred_cached(regs, &trace, &cookie)) {
@@ -104,12 +97,8 @@ static void sfu_perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 		return;
 	}
 
-	frames = this_cpu_ptr(sfu_perf_frames)->level[interrupt_context_level()];
 	sframe_faults = sfu_unwind_sframe_faults();
-	nr = sfu_unwind_user_regs(regs, frames, room, SFU_UNWIND_NOFAULT, &stop);
-	for (i = 0; i < nr; i++)
-		perf_callchain_store(entry, frames[i].ip);
-
+	nr = sfu_unwind_user_walk(regs, sfu_perf_store, entry, SFU_UNWIND_NOFAULT, &stop);
 	sfu_redirect_walked(&sfu_perf_stats.walk, nr, stop, sframe_faults);
 }
 
@@ -143,17 +132,6 @@ static struct ftrace_ops sfu_perf_ops = {
 	.flags = SFU_FTRACE_REDIRECT_FLAGS | FTRACE_OPS_FL_RECURSION,
 };
 
-/* The frame buffers, allocated at the first registration. */
-static int sfu_perf_prepare(struct sfu_redirect *r)
-{
-	if (!sfu_perf_frames) {
-		sfu_perf_frames = alloc_percpu(struct sfu_perf_frames);
-		if (!sfu_perf_frames)
-			return sfu_redirect_off(r, "no memory for the frame buffers", -ENOMEM);
-	}
-	return 0;
-}
-
 #endif /* SFU_HAVE_PERF_REDIRECT */
 
 static struct sfu_redirect sfu_perf_redirect = {
@@ -165,7 +143,6 @@ static struct sfu_redirect sfu_perf_redirect = {
 	.untraceable = "perf_callchain_user cannot be traced",
 #if SFU_HAVE_PERF_REDIRECT
 	.ops = &sfu_perf_ops,
-	.prepare = sfu_perf_prepare,
 #else
 	.lacks = "the kernel lacks " SFU_PERF_REDIRECT_LACKS,
 #endif
@@ -215,6 +192,4 @@ void sfu_perf_callchain_exit(void)
 {
 	sfu_redirect_exit(&sfu_perf_redirect);
 	sfu_debugfs_remove("perf_callchain");
-	free_percpu(sfu_perf_frames);
-	sfu_perf_frames = NULL;
 }

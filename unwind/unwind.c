@@ -43,12 +43,14 @@ static const struct kernel_param_ops sfu_max_depth_ops = {
 	.get = param_get_uint,
 };
 module_param_cb(max_depth, &sfu_max_depth_ops, &sfu_max_depth, 0644);
-MODULE_PARM_DESC(max_depth, "Most frames one user unwind returns (1-4096, default 127)");
+MODULE_PARM_DESC(max_depth,
+		 "Most frames an ioctl or deferred unwind returns (1-4096, default 127)");
 
 /**
  * sfu_unwind_depth_limit() - the max_depth module parameter
  *
- * Return: the most frames any unwind stores.
+ * Return: the most frames an unwind into an array stores (the module's
+ * ioctls and deferred walks; sfu_unwind_user_walk() has its caller's).
  */
 unsigned int sfu_unwind_depth_limit(void)
 {
@@ -107,10 +109,9 @@ int sfu_unwind_read_word(const struct sfu_unwind_state *st, unsigned long addr,
 }
 
 /*
- * Another register of a frame whose registers are known: from the task's
- * registers, or from those a signal frame saved in user memory.  Below
- * them, a tracked callee-saved register whose save the frames above
- * listed.
+ * Another register of a frame: from the task's registers, or those a
+ * signal frame saved in user memory; below them, a tracked callee-saved
+ * register whose save the frames above listed.
  */
 static int sfu_reg_value(const struct sfu_unwind_state *st, u16 regnum, unsigned long *val)
 {
@@ -141,8 +142,7 @@ static bool sfu_reg_known(const struct sfu_unwind_state *st, u16 regnum)
 
 /*
  * The tracked registers of a frame whose registers are all known (the
- * topmost, or one a signal interrupted), for the frames below it, where
- * rules that list no save leave them unchanged.  None in a compat task.
+ * topmost, or a signal's), for the frames below it; none in compat tasks.
  */
 static void sfu_tracked_load(struct sfu_unwind_state *st)
 {
@@ -598,10 +598,9 @@ typedef bool (*sfu_walk_fn)(void *arg, const struct sfu_frame *frame);
 /*
  * The one walk loop: from @regs of @task (NULL: current) in @mm, each
  * frame, innermost first and with the CFA its step found, to @fn, until
- * the walk stops, @fn declines or @limit frames were handed: a "depth"
- * stop then, unless that frame's step ended the walk anyway.  A frame of
- * the frame-pointer fallback that leads nowhere is not handed
- * (sfu_fp_unconfirmed()).  Returns the number handed.
+ * the walk stops, @fn declines or @limit frames were handed ("depth",
+ * unless that frame's step ended the walk anyway).  A fallback frame that
+ * leads nowhere is not handed (sfu_fp_unconfirmed()).  Returns the count.
  */
 static unsigned int sfu_walk(struct task_struct *task, struct mm_struct *mm,
 			     struct pt_regs *regs, unsigned int flags, unsigned int limit,
@@ -742,14 +741,17 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_unwind_task_regs);
  * @cookie: @consume's first argument
  * @flags: SFU_UNWIND_NOFAULT, SFU_UNWIND_NO_SFRAME, SFU_UNWIND_NO_FP
  * @stop_reason: if not NULL, set to the enum sfu_stop_reason that ended the
- *	walk (SFU_STOP_DEPTH when @consume or the max_depth parameter ended
- *	it before the stack did)
+ *	walk (SFU_STOP_DEPTH when @consume ended it before the stack did,
+ *	or SFU_UNWIND_MAX_DEPTH frames did)
  *
  * The walk of sfu_unwind_user_regs() for a caller that takes the frames
  * one by one, as the kernel's arch_stack_walk_user() hands them to a
  * stack_trace_consume_fn: the walk goes no further than the frame
  * @consume declines.  @consume runs between the steps of the walk, in a
- * section that holds the RCU read lock: it must not sleep.
+ * section that holds the RCU read lock: it must not sleep.  The caller's
+ * limit bounds the walk, as it bounds the kernel's walk this replaces
+ * (perf's max_stack, an ftrace stack's size), not max_depth: at most
+ * SFU_UNWIND_MAX_DEPTH frames.
  *
  * Context: as sfu_unwind_user_regs().
  * Return: the number of frames handed to @consume, or -EINVAL for a NULL
@@ -765,7 +767,7 @@ int sfu_unwind_user_walk(struct pt_regs *regs, sfu_unwind_consume_fn consume, vo
 	/* A caller that cannot fault gets no-fault reads whatever it asked. */
 	if (!sfu_caller_may_fault())
 		flags |= SFU_UNWIND_NOFAULT;
-	return sfu_walk(NULL, current->mm, regs, flags, sfu_unwind_depth_limit(),
+	return sfu_walk(NULL, current->mm, regs, flags, SFU_UNWIND_MAX_DEPTH,
 			sfu_walk_consume, &c, stop_reason);
 }
 EXPORT_SYMBOL_NS_GPL(sfu_unwind_user_walk, SFU_NS);
