@@ -135,28 +135,55 @@ static void sfu_mmap_hook(const unsigned long *arg)
 		wanted = smm && sfu_mm_pending_in(smm, vma->vm_start, vma->vm_end);
 		rcu_read_unlock();
 	}
+	/*
+	 * Text made executable again whose section the hook above found
+	 * usable: the scan would find it registered, with no data to wait for.
+	 */
+	if (wanted && (vma->vm_flags & VM_EXEC)) {
+		rcu_read_lock();
+		smm = sfu_mm_find(vma->vm_mm);
+		wanted = !smm || !sfu_section_live_at(smm, vma->vm_start) ||
+			 sfu_mm_pending_in(smm, vma->vm_start, vma->vm_end);
+		rcu_read_unlock();
+	}
 	if (wanted) {
 		sfu_stat_inc(SFU_STAT_MMAP_EVENTS);
 		sfu_queue(current, sfu_scan_work_fn, vma->vm_start, vma->vm_end);
 	}
 }
 
-static void sfu_vma_changed(struct vm_area_struct *vma, unsigned long start, unsigned long end,
-			    bool text, bool data)
+/*
+ * The re-check of the sections of @mm in [@start, @end), done in the hook
+ * where it changes no tree: mprotect() holds the mmap write lock, so the
+ * VMAs are as they will be when it returns.  Return: true if a section is
+ * to be removed, which the queued re-check does.
+ */
+static bool sfu_settle_range(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
-	struct mm_struct *mm = vma->vm_mm;
+	struct sfu_section *s;
+	struct sfu_mm *smm;
+	bool remove = false;
+	unsigned long idx;
 
-	/* In exit_mmap the whole registry goes; nothing to re-check. */
-	if (!mm || !atomic_read(&mm->mm_users))
-		return;
-	if (sfu_mark_stale(mm, start, end, vma->vm_file, text, data) && mm == current->mm)
-		sfu_queue(current, sfu_recheck_work_fn, start, end);
+	rcu_read_lock();
+	smm = sfu_mm_find(mm);
+	if (smm) {
+		idx = start;
+		mt_for_each(&smm->text, s, idx, end - 1)
+			remove |= sfu_section_settle(mm, s);
+		idx = start;
+		mt_for_each(&smm->data, s, idx, end - 1)
+			remove |= sfu_section_settle(mm, s);
+	}
+	rcu_read_unlock();
+	return remove;
 }
 
 /* vm_area_free(vma) */
 static void sfu_vma_free_hook(const unsigned long *arg)
 {
 	struct vm_area_struct *vma = (void *)arg[0];
+	struct mm_struct *mm = vma->vm_mm;
 
 	/*
 	 * Sections are registered over executable text, file-backed or not
@@ -167,24 +194,35 @@ static void sfu_vma_free_hook(const unsigned long *arg)
 	 */
 	if (!vma->vm_file && !(vma->vm_flags & VM_EXEC))
 		return;
-	sfu_vma_changed(vma, vma->vm_start, vma->vm_end, true, true);
+	/* In exit_mmap the whole registry goes; nothing to re-check. */
+	if (!mm || !atomic_read(&mm->mm_users))
+		return;
+	if (sfu_mark_stale(mm, vma->vm_start, vma->vm_end, vma->vm_file, true, true) &&
+	    mm == current->mm)
+		sfu_queue(current, sfu_recheck_work_fn, vma->vm_start, vma->vm_end);
 }
 
 /* change_protection(tlb, vma, start, end, ...) */
 static void sfu_change_protection_hook(const unsigned long *arg)
 {
 	struct vm_area_struct *vma = (void *)arg[1];
+	struct mm_struct *mm = vma->vm_mm;
 	bool text = !(vma->vm_flags & VM_EXEC);
 	/* Only file mappings hold data a section reads (see above). */
 	bool data = vma->vm_file && !(vma->vm_flags & VM_READ);
+	bool marked;
 
-	if (text || data) {
-		sfu_vma_changed(vma, arg[2], arg[3], text, data);
+	if (!mm || !atomic_read(&mm->mm_users))
 		return;
-	}
-	/* Library text executable again: a section kept meanwhile is re-checked. */
-	if (vma->vm_file && vma->vm_mm == current->mm &&
-	    sfu_mark_exec(vma->vm_mm, arg[2], arg[3]))
+	if (text || data)
+		marked = sfu_mark_stale(mm, arg[2], arg[3], vma->vm_file, text, data);
+	else	/* Library text executable again: a section kept meanwhile. */
+		marked = vma->vm_file && mm == current->mm && sfu_mark_exec(mm, arg[2], arg[3]);
+	/*
+	 * A section whose text only lost or regained PROT_EXEC is kept or
+	 * usable again at once: no task_work, no second look at the VMAs.
+	 */
+	if (marked && mm == current->mm && sfu_settle_range(mm, arg[2], arg[3]))
 		sfu_queue(current, sfu_recheck_work_fn, arg[2], arg[3]);
 }
 

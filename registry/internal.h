@@ -240,6 +240,11 @@ void sfu_section_remove_locked(struct sfu_mm *smm, struct sfu_section *s);
 bool sfu_section_text_mapped(struct mm_struct *mm, const struct sfu_section *s);
 bool sfu_section_data_mapped(struct mm_struct *mm, const struct sfu_section *s);
 int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s);
+void sfu_section_offer(struct sfu_mm *smm, struct sfu_section *s);
+void sfu_retry_pending(struct sfu_mm *smm, unsigned long start, unsigned long end);
+bool sfu_pending_at(struct sfu_mm *smm, unsigned long start);
+bool sfu_section_settle(struct mm_struct *mm, struct sfu_section *s);
+bool sfu_section_live_at(struct sfu_mm *smm, unsigned long addr);
 bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end,
 		    bool file, bool text, bool data);
 bool sfu_mark_exec(struct mm_struct *mm, unsigned long start, unsigned long end);

@@ -2,7 +2,7 @@
 /*
  * Sections and their lifetime: insertion into an mm's trees after the
  * checks against its VMAs, removal, the STALE mark of VMA changes and the
- * re-check that clears it, and the scan of an mm's file mappings.
+ * re-check that clears it.  The scan that finds them is scan.c's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -354,10 +354,15 @@ static void sfu_pending_span(struct sfu_mm *smm)
 	WRITE_ONCE(smm->pending_hi, hi);
 }
 
-static void sfu_retry_pending(struct sfu_mm *smm, unsigned long start, unsigned long end);
-
-/* Whether a section for the text mapped at @start waits for its data already. */
-static bool sfu_pending_at(struct sfu_mm *smm, unsigned long start)
+/**
+ * sfu_pending_at() - does a section for the text at @start wait for its data
+ * @smm: the registry
+ * @start: start of an executable mapping
+ *
+ * Context: task context (takes the registry's lock).
+ * Return: true if a pending section has its text at @start.
+ */
+bool sfu_pending_at(struct sfu_mm *smm, unsigned long start)
 {
 	struct sfu_section *s;
 	bool found = false;
@@ -375,15 +380,20 @@ static bool sfu_pending_at(struct sfu_mm *smm, unsigned long start)
 	return found;
 }
 
-/*
- * Insert @s if its text and data are mapped now, keep it pending if only
- * its text is (the loader maps .sframe's segment after the text), drop it
+/**
+ * sfu_section_offer() - insert a prepared section, or keep it waiting
+ * @smm: the registry
+ * @s: a prepared section with its user; ownership passes to the call
+ *
+ * Inserts @s if its text and data are mapped now, keeps it pending if only
+ * its text is (the loader maps .sframe's segment after the text), drops it
  * otherwise.  At most SFU_MAX_PENDING sections of an mm wait: when that
  * many do, every one is retried (which drops those whose text went), and
- * @s is refused if as many still wait.  Takes ownership of @s; the caller
- * holds the mmap_lock.
+ * @s is refused if as many still wait.
+ *
+ * Context: task context, the mmap_lock held.
  */
-static void sfu_section_offer(struct sfu_mm *smm, struct sfu_section *s)
+void sfu_section_offer(struct sfu_mm *smm, struct sfu_section *s)
 {
 	if (!sfu_section_text_mapped(smm->mm, s)) {
 		sfu_stat_inc(SFU_STAT_REFUSED_NOT_MAPPED);
@@ -410,11 +420,18 @@ static void sfu_section_offer(struct sfu_mm *smm, struct sfu_section *s)
 	sfu_mm_write_end(smm);
 }
 
-/*
- * Give the pending sections of @smm whose data overlaps [@start, @end)
- * another chance: a mapping there may have brought it.  mmap_lock held.
+/**
+ * sfu_retry_pending() - offer again the sections waiting for data in a range
+ * @smm: the registry
+ * @start: start of the range
+ * @end: its end
+ *
+ * The pending sections whose data overlaps [@start, @end) get another
+ * chance: a mapping there may have brought it.
+ *
+ * Context: task context, the mmap_lock held.
  */
-static void sfu_retry_pending(struct sfu_mm *smm, unsigned long start, unsigned long end)
+void sfu_retry_pending(struct sfu_mm *smm, unsigned long start, unsigned long end)
 {
 	struct sfu_section *s, *next;
 	LIST_HEAD(retry);
@@ -480,6 +497,20 @@ bool sfu_mark_exec(struct mm_struct *mm, unsigned long start, unsigned long end)
 }
 
 /**
+ * sfu_section_live_at() - is a usable section's text at @addr
+ * @smm: the registry; the caller holds the RCU read lock or the mmap_lock
+ * @addr: start of an executable mapping
+ *
+ * Return: true if a section not stale has its text at @addr.
+ */
+bool sfu_section_live_at(struct sfu_mm *smm, unsigned long addr)
+{
+	struct sfu_section *s = mtree_load(&smm->text, addr);
+
+	return s && !test_bit(SFU_SECTION_STALE, &s->flags);
+}
+
+/**
  * sfu_mark_stale() - a VMA change may have touched registered sections
  * @mm: the mm whose VMAs change
  * @start: start of the changed range
@@ -535,6 +566,33 @@ bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end
 	return marked;
 }
 
+/**
+ * sfu_section_settle() - decide on a stale section what needs no tree change
+ * @mm: its mm, the mmap_lock held
+ * @s: a section of @mm
+ *
+ * A stale section whose text and data are mapped as when it was found is
+ * usable again; one whose text is still mapped from its file, though not
+ * executable, is kept.  A kept section was decided on, and any change
+ * since would have cleared KEPT (sfu_section_mark(), sfu_mark_exec()).
+ *
+ * Context: any; the mmap_lock held.
+ * Return: true if @s is to be removed, which the caller does (or has done).
+ */
+bool sfu_section_settle(struct mm_struct *mm, struct sfu_section *s)
+{
+	if (!test_bit(SFU_SECTION_STALE, &s->flags) || test_bit(SFU_SECTION_KEPT, &s->flags))
+		return false;
+	sfu_stat_inc(SFU_STAT_RECHECKED);
+	if (sfu_section_text_mapped(mm, s) && (s->copy || sfu_section_data_mapped(mm, s)))
+		clear_bit(SFU_SECTION_STALE, &s->flags);
+	else if (sfu_section_text_kept(mm, s))
+		set_bit(SFU_SECTION_KEPT, &s->flags);
+	else
+		return true;
+	return false;
+}
+
 /* sfu_recheck() over the sections of @mt in [@start, @last]. */
 static void sfu_recheck_tree(struct sfu_mm *smm, struct maple_tree *mt, unsigned long start,
 			     unsigned long last)
@@ -542,25 +600,9 @@ static void sfu_recheck_tree(struct sfu_mm *smm, struct maple_tree *mt, unsigned
 	struct sfu_section *s;
 	unsigned long idx = start;
 
-	mt_for_each(mt, s, idx, last) {
-		/*
-		 * A kept section was decided on, and any change since would
-		 * have cleared KEPT (sfu_section_mark(), sfu_mark_exec()):
-		 * nothing to look at again, in this tree or the other.
-		 */
-		if (!test_bit(SFU_SECTION_STALE, &s->flags) ||
-		    test_bit(SFU_SECTION_KEPT, &s->flags))
-			continue;
-		sfu_stat_inc(SFU_STAT_RECHECKED);
-		if (sfu_section_text_mapped(smm->mm, s) &&
-		    (s->copy || sfu_section_data_mapped(smm->mm, s))) {
-			clear_bit(SFU_SECTION_STALE, &s->flags);
-		} else if (sfu_section_text_kept(smm->mm, s)) {
-			set_bit(SFU_SECTION_KEPT, &s->flags);
-		} else {
+	mt_for_each(mt, s, idx, last)
+		if (sfu_section_settle(smm->mm, s))
 			sfu_section_remove_locked(smm, s);
-		}
-	}
 }
 
 /**
@@ -600,183 +642,3 @@ void sfu_recheck(struct mm_struct *mm, unsigned long start, unsigned long last)
 	sfu_retry_pending(smm, 0, ULONG_MAX);
 	mmap_read_unlock(mm);
 }
-
-/* A prepared section for the ELF file mapped at [@vm_start, @vm_end), or NULL. */
-static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_start,
-					   unsigned long vm_end, unsigned long pgoff,
-					   const struct cred *cred)
-{
-	struct sfu_elf_sframe elf;
-	struct sfu_section *s;
-
-	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
-	if (!s)
-		return NULL;
-	INIT_LIST_HEAD(&s->pending);
-	sfu_file_id_get(file, &s->file);
-	if (sfu_file_sframe(file, &s->file, vm_start, pgoff << PAGE_SHIFT, cred, &elf, &s->sec,
-			    &s->copy)) {
-		kfree(s);
-		return NULL;
-	}
-	s->bias = elf.bias;
-	s->text_start = vm_start;
-	/* Only the executable segment's pages: the rest is remapped soon. */
-	s->text_end = elf.text_end > vm_start ? min_t(unsigned long, vm_end, elf.text_end) : vm_end;
-	s->text_delta = vm_start - (pgoff << PAGE_SHIFT);
-	strscpy(s->name, file_dentry(file)->d_name.name, sizeof(s->name));
-	if (elf.sidecar) {
-		/* Its rows are in the kernel copy only: no data in the mm to follow. */
-		__set_bit(SFU_SECTION_SIDECAR, &s->flags);
-		s->sec = s->copy->sec;
-		return s;
-	}
-	/* Rows for what the file's own section lacks, if root made a sidecar for that. */
-	s->extra = sfu_sidecar_copy(elf.build_id, elf.build_id_len);
-	if (s->extra)
-		sfu_stat_inc(SFU_STAT_SIDECAR_EXTRA);
-	s->data_start = elf.sframe_vaddr + elf.bias;
-	s->data_end = s->data_start + elf.sframe_size;
-	s->data_delta = s->data_start - elf.sframe_offset;
-
-	if (s->data_end <= s->data_start || s->data_end > TASK_SIZE) {
-		sfu_section_discard(s);
-		return NULL;
-	}
-	/* Validated from the file; without a kernel copy, looked up in this process's memory. */
-	s->sec.vaddr = s->data_start;
-	s->sec.reader.kind = SFRAME_READER_USER;
-	s->sec.reader.buf = NULL;
-	s->sec.reader.uaddr = s->data_start;
-	s->sec.reader.size = elf.sframe_size;
-	return s;
-}
-
-#define SFU_SCAN_BATCH 16
-
-/* An executable mapping sfu_scan() found, to prepare outside the mmap_lock. */
-struct sfu_scan_item {
-	struct file *file;
-	unsigned long start, end, pgoff;
-	bool vdso;
-};
-
-/*
- * Up to SFU_SCAN_BATCH executable mappings of @mm from *@addr to @end not
- * registered or waiting yet, with a reference on each file; *@addr moves
- * past them (to @end when the range is done).  mmap_lock held.
- */
-static int sfu_scan_collect(struct mm_struct *mm, struct sfu_mm *smm, unsigned long *addr,
-			    unsigned long end, struct sfu_scan_item *batch)
-{
-	VMA_ITERATOR(vmi, mm, *addr);
-	struct vm_area_struct *vma;
-	int n = 0;
-
-	for_each_vma_range(vmi, vma, end) {
-		*addr = vma->vm_end;
-		if (!(vma->vm_flags & VM_EXEC))
-			continue;
-		batch[n].vdso = !vma->vm_file && sfu_vma_is_vdso(vma);
-		if (!vma->vm_file && !batch[n].vdso)
-			continue;
-		if (smm && (mtree_load(&smm->text, vma->vm_start) ||
-			    sfu_pending_at(smm, vma->vm_start)))
-			continue;
-		batch[n].file = vma->vm_file ? get_file(vma->vm_file) : NULL;
-		batch[n].start = vma->vm_start;
-		batch[n].end = vma->vm_end;
-		batch[n].pgoff = vma->vm_pgoff;
-		if (++n == SFU_SCAN_BATCH)
-			return n;
-	}
-	*addr = end;
-	return n;
-}
-
-/**
- * sfu_scan() - register the ELF sections of @mm's executable mappings
- * @mm: the mm; current's, or one the caller holds with mmget()
- * @start: start of the range to look at
- * @end: end of the range
- * @tgid: the process @mm belongs to
- * @cred: its credentials, which say whom its sections are charged to
- *        (sfu_user_account())
- *
- * Looks at every executable file mapping in [@start, @end) that is not
- * registered yet, reads its ELF program headers from the file, validates
- * its PT_GNU_SFRAME section (or its sidecar) once per file, and registers
- * it — now if the section's bytes are mapped, else when they are; and the
- * vDSO, when its sidecar is installed.  Pending sections of the mm are
- * retried as well.
- *
- * Context: task context, mmap_lock not held.
- */
-void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid,
-	      const struct cred *cred)
-{
-	struct sfu_scan_item batch[SFU_SCAN_BATCH];
-	struct sfu_mm *smm = NULL;
-	unsigned long addr = start;
-	int n, i;
-
-	while (addr < end) {
-		mmap_read_lock(mm);
-		smm = smm ?: sfu_mm_lookup(mm);
-		n = sfu_scan_collect(mm, smm, &addr, end, batch);
-		mmap_read_unlock(mm);
-
-		for (i = 0; i < n; i++) {
-			struct sfu_section *s;
-
-			if (batch[i].vdso) {
-				s = sfu_prepare_vdso(mm, batch[i].start, batch[i].end);
-			} else {
-				s = sfu_prepare_elf(batch[i].file, batch[i].start, batch[i].end,
-						    batch[i].pgoff, cred);
-				fput(batch[i].file);
-			}
-			if (!s)
-				continue;
-			smm = smm ?: sfu_mm_get_or_create(mm, tgid);
-			if (sfu_section_set_user(s, sfu_user_get(cred)) || !smm) {
-				sfu_section_discard(s);
-				continue;
-			}
-			mmap_read_lock(mm);
-			sfu_section_offer(smm, s);
-			mmap_read_unlock(mm);
-		}
-	}
-
-	smm = sfu_mm_lookup(mm);
-	if (smm && sfu_mm_pending_in(smm, start, end)) {
-		mmap_read_lock(mm);
-		sfu_retry_pending(smm, start, end);
-		mmap_read_unlock(mm);
-	}
-}
-
-/**
- * sfu_registry_sync() - bring the registry of @mm in line with its mappings
- * @mm: the mm; current's, or one the caller holds with mmget()
- * @tgid: the process @mm belongs to (shown in debugfs)
- *
- * Drops sections whose text or data mapping went away or changed, then
- * registers every executable ELF mapping not registered yet.  This is what
- * a forked child runs before it returns to user space, and what module
- * load runs for processes already alive.
- *
- * Context: task context, mmap_lock not held.
- * Return: the number of sections @mm has registered afterwards.
- */
-int sfu_registry_sync(struct mm_struct *mm, pid_t tgid)
-{
-	struct sfu_mm *smm;
-
-	sfu_recheck(mm, 0, ULONG_MAX);
-	sfu_scan(mm, 0, TASK_SIZE, tgid, current_cred());
-	smm = sfu_mm_lookup(mm);
-	return smm ? atomic_read(&smm->nr_sections) : 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(sfu_registry_sync);

@@ -4,8 +4,11 @@
 # The registry follows mappings through ftrace (debugfs hooks).  A library
 # mapped the way the dynamic loader maps it is registered, for
 # sections of every toolchain (V1, V2, V2 + PCREL, V3); MAP_FIXED over its
-# text removes it; mprotect taking PROT_EXEC from its text keeps it, unused,
-# until the text is executable again; 1,000 map/unmap cycles leave the registry as it was;
+# text removes it; a copy of it (another file) mapped over it segment by
+# segment, its text replacing the library's executable text in one mmap(),
+# is registered in its place; mprotect taking PROT_EXEC from its text keeps
+# it, unused, until the text is executable again; 1,000 map/unmap cycles
+# leave the registry as it was;
 # afterwards the module's counters show no section left behind.
 set -eu
 case $SFU_ARCH in arm64) fx=aarch64 ;; *) fx=x86_64 ;; esac
@@ -21,5 +24,9 @@ lib=$SFU_TOP/tests/fixtures/$fx
 for tag in v1 v2 v2pcrel v3; do
 	$regtest mapelf "$lib/$tag/libshared-O2.so" || { echo "mapelf failed for $tag"; exit 1; }
 done
+cp "$lib/v3/libshared-O2.so" /tmp/libshared-copy.so
+$regtest remap "$lib/v3/libshared-O2.so" /tmp/libshared-copy.so ||
+	{ echo "a copy mapped over the library is not registered in its place"; exit 1; }
+rm -f /tmp/libshared-copy.so
 $regtest mprotect "$lib/v3/libshared-O2.so" || { echo "mprotect -x/+x failed"; exit 1; }
 $regtest cycle 1000 "$lib/v3/libshared-O2.so"

@@ -6,6 +6,8 @@
  *   regtest self NAME               NAME (this program) is registered at main()
  *   regtest mapelf LIB              map LIB's PT_LOADs as a loader would: registered;
  *                                   MAP_FIXED over its text: gone; unmap: gone
+ *   regtest remap LIB COPY          map LIB, then COPY (a copy of it) over it, segment
+ *                                   by segment: LIB's section gone, COPY's registered
  *   regtest mprotect LIB            map LIB; its text made not executable: its
  *                                   section kept; executable again: usable
  *                                   again; not executable and unmapped: gone
@@ -136,8 +138,11 @@ struct mapped {
 #define ANON_LEN	(64 << 10)
 #define DL50		50
 
-/* Map the PT_LOAD segments of @path the way ld.so does. */
-static int map_elf(const char *path, struct mapped *m)
+/*
+ * Map the PT_LOAD segments of @path the way ld.so does; with @at, over
+ * what is mapped at @at, each segment in turn (no reservation first).
+ */
+static int map_elf_at(const char *path, struct mapped *m, char *at)
 {
 	Elf64_Phdr ph[64];
 	Elf64_Ehdr eh;
@@ -160,7 +165,7 @@ static int map_elf(const char *path, struct mapped *m)
 	}
 	m->len = ((hi + pg - 1) & -pg) - lo;
 	/* Reserve the span with the first segment's file mapping, as ld.so does. */
-	m->base = mmap(NULL, m->len, PROT_READ, MAP_PRIVATE, fd, 0);
+	m->base = at ?: mmap(NULL, m->len, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (m->base == MAP_FAILED) {
 		perror("mmap span");
 		return -1;
@@ -190,6 +195,45 @@ static int map_elf(const char *path, struct mapped *m)
 	return 0;
 }
 
+/* @name's one section is in state @want; 0, else 1 with a message. */
+static int expect_state(const char *what, const char *name, const char *want)
+{
+	int n = count_sections(name, NULL, NULL);
+
+	if (n != 1 || strcmp(first_state, want)) {
+		fprintf(stderr, "%s: %d sections named %s, state %s, want one %s\n", what, n, name,
+			n ? first_state : "-", want);
+		return 1;
+	}
+	return 0;
+}
+
+static int map_elf(const char *path, struct mapped *m)
+{
+	return map_elf_at(path, m, NULL);
+}
+
+/*
+ * A copy of @lib (another file) mapped over @lib, segment by segment, each
+ * mmap() replacing the one of @lib there: the copy's text replaces @lib's
+ * executable text in one call.  @lib's section goes, the copy's comes.
+ */
+static int cmd_remap(const char *lib, const char *copy)
+{
+	struct mapped m, c;
+	int bad = 0;
+
+	if (map_elf(lib, &m))
+		return 2;
+	bad |= expect_state("mapped", base_name(lib), "ok");
+	if (map_elf_at(copy, &c, m.base))
+		return 2;
+	bad |= expect_count("replaced by its copy", base_name(lib), 0);
+	bad |= expect_state("the copy mapped over it", base_name(copy), "ok");
+	munmap(m.base, m.len);
+	return bad | expect_count("the copy unmapped", base_name(copy), 0);
+}
+
 static int cmd_mapelf(const char *lib)
 {
 	const char *name = base_name(lib);
@@ -213,19 +257,6 @@ static int cmd_mapelf(const char *lib)
 	munmap(m.base, m.len);
 	bad |= expect_count("after munmap", name, 0);
 	return bad;
-}
-
-/* @name's one section is in state @want; 0, else 1 with a message. */
-static int expect_state(const char *what, const char *name, const char *want)
-{
-	int n = count_sections(name, NULL, NULL);
-
-	if (n != 1 || strcmp(first_state, want)) {
-		fprintf(stderr, "%s: %d sections named %s, state %s, want one %s\n", what, n, name,
-			n ? first_state : "-", want);
-		return 1;
-	}
-	return 0;
 }
 
 /*
@@ -679,6 +710,8 @@ int main(int argc, char **argv)
 		return cmd_mapelf(argv[2]);
 	if (argc >= 3 && !strcmp(argv[1], "mprotect"))
 		return cmd_mprotect(argv[2]);
+	if (argc >= 4 && !strcmp(argv[1], "remap"))
+		return cmd_remap(argv[2], argv[3]);
 	if (argc >= 4 && !strcmp(argv[1], "cycle"))
 		return cmd_cycle(atoi(argv[2]), argv[3]);
 	if (argc >= 4 && !strcmp(argv[1], "bench"))

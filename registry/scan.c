@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scan of an mm's executable mappings: each file mapping not
+ * registered yet has its ELF program headers read and its section (or its
+ * sidecar) validated once per file, outside the mmap_lock, and is offered
+ * to the registry (section.c), which inserts it or keeps it waiting for
+ * its data.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cred.h>
+#include <linux/file.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+
+#include "sframe_unwind/registry.h"
+#include "internal.h"
+#include "sframe_unwind/lib.h"
+#include "stats.h"
+#include "sframe_unwind/compat/export.h"
+
+/* A prepared section for the ELF file mapped at [@vm_start, @vm_end), or NULL. */
+static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_start,
+					   unsigned long vm_end, unsigned long pgoff,
+					   const struct cred *cred)
+{
+	struct sfu_elf_sframe elf;
+	struct sfu_section *s;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
+	if (!s)
+		return NULL;
+	INIT_LIST_HEAD(&s->pending);
+	sfu_file_id_get(file, &s->file);
+	if (sfu_file_sframe(file, &s->file, vm_start, pgoff << PAGE_SHIFT, cred, &elf, &s->sec,
+			    &s->copy)) {
+		kfree(s);
+		return NULL;
+	}
+	s->bias = elf.bias;
+	s->text_start = vm_start;
+	/* Only the executable segment's pages: the rest is remapped soon. */
+	s->text_end = elf.text_end > vm_start ? min_t(unsigned long, vm_end, elf.text_end) : vm_end;
+	s->text_delta = vm_start - (pgoff << PAGE_SHIFT);
+	strscpy(s->name, file_dentry(file)->d_name.name, sizeof(s->name));
+	if (elf.sidecar) {
+		/* Its rows are in the kernel copy only: no data in the mm to follow. */
+		__set_bit(SFU_SECTION_SIDECAR, &s->flags);
+		s->sec = s->copy->sec;
+		return s;
+	}
+	/* Rows for what the file's own section lacks, if root made a sidecar for that. */
+	s->extra = sfu_sidecar_copy(elf.build_id, elf.build_id_len);
+	if (s->extra)
+		sfu_stat_inc(SFU_STAT_SIDECAR_EXTRA);
+	s->data_start = elf.sframe_vaddr + elf.bias;
+	s->data_end = s->data_start + elf.sframe_size;
+	s->data_delta = s->data_start - elf.sframe_offset;
+
+	if (s->data_end <= s->data_start || s->data_end > TASK_SIZE) {
+		sfu_section_discard(s);
+		return NULL;
+	}
+	/* Validated from the file; without a kernel copy, looked up in this process's memory. */
+	s->sec.vaddr = s->data_start;
+	s->sec.reader.kind = SFRAME_READER_USER;
+	s->sec.reader.buf = NULL;
+	s->sec.reader.uaddr = s->data_start;
+	s->sec.reader.size = elf.sframe_size;
+	return s;
+}
+
+#define SFU_SCAN_BATCH 16
+
+/* An executable mapping sfu_scan() found, to prepare outside the mmap_lock. */
+struct sfu_scan_item {
+	struct file *file;
+	unsigned long start, end, pgoff;
+	bool vdso;
+};
+
+/*
+ * Up to SFU_SCAN_BATCH executable mappings of @mm from *@addr to @end not
+ * registered or waiting yet, with a reference on each file; *@addr moves
+ * past them (to @end when the range is done).  mmap_lock held.
+ */
+static int sfu_scan_collect(struct mm_struct *mm, struct sfu_mm *smm, unsigned long *addr,
+			    unsigned long end, struct sfu_scan_item *batch)
+{
+	VMA_ITERATOR(vmi, mm, *addr);
+	struct vm_area_struct *vma;
+	int n = 0;
+
+	for_each_vma_range(vmi, vma, end) {
+		*addr = vma->vm_end;
+		if (!(vma->vm_flags & VM_EXEC))
+			continue;
+		batch[n].vdso = !vma->vm_file && sfu_vma_is_vdso(vma);
+		if (!vma->vm_file && !batch[n].vdso)
+			continue;
+		/*
+		 * Registered already, unless it is stale: then the mapping is
+		 * new (MAP_FIXED over it in the same call: the re-check queued
+		 * before runs after this scan), and its section replaces it.
+		 */
+		if (smm && (sfu_section_live_at(smm, vma->vm_start) ||
+			    sfu_pending_at(smm, vma->vm_start)))
+			continue;
+		batch[n].file = vma->vm_file ? get_file(vma->vm_file) : NULL;
+		batch[n].start = vma->vm_start;
+		batch[n].end = vma->vm_end;
+		batch[n].pgoff = vma->vm_pgoff;
+		if (++n == SFU_SCAN_BATCH)
+			return n;
+	}
+	*addr = end;
+	return n;
+}
+
+/**
+ * sfu_scan() - register the ELF sections of @mm's executable mappings
+ * @mm: the mm; current's, or one the caller holds with mmget()
+ * @start: start of the range to look at
+ * @end: end of the range
+ * @tgid: the process @mm belongs to
+ * @cred: its credentials, which say whom its sections are charged to
+ *        (sfu_user_account())
+ *
+ * Looks at every executable file mapping in [@start, @end) that is not
+ * registered yet, reads its ELF program headers from the file, validates
+ * its PT_GNU_SFRAME section (or its sidecar) once per file, and registers
+ * it — now if the section's bytes are mapped, else when they are; and the
+ * vDSO, when its sidecar is installed.  Pending sections of the mm are
+ * retried as well.
+ *
+ * Context: task context, mmap_lock not held.
+ */
+void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid,
+	      const struct cred *cred)
+{
+	struct sfu_scan_item batch[SFU_SCAN_BATCH];
+	struct sfu_mm *smm = NULL;
+	unsigned long addr = start;
+	int n, i;
+
+	while (addr < end) {
+		mmap_read_lock(mm);
+		smm = smm ?: sfu_mm_lookup(mm);
+		n = sfu_scan_collect(mm, smm, &addr, end, batch);
+		mmap_read_unlock(mm);
+
+		for (i = 0; i < n; i++) {
+			struct sfu_section *s;
+
+			if (batch[i].vdso) {
+				s = sfu_prepare_vdso(mm, batch[i].start, batch[i].end);
+			} else {
+				s = sfu_prepare_elf(batch[i].file, batch[i].start, batch[i].end,
+						    batch[i].pgoff, cred);
+				fput(batch[i].file);
+			}
+			if (!s)
+				continue;
+			smm = smm ?: sfu_mm_get_or_create(mm, tgid);
+			if (sfu_section_set_user(s, sfu_user_get(cred)) || !smm) {
+				sfu_section_discard(s);
+				continue;
+			}
+			mmap_read_lock(mm);
+			sfu_section_offer(smm, s);
+			mmap_read_unlock(mm);
+		}
+	}
+
+	smm = sfu_mm_lookup(mm);
+	if (smm && sfu_mm_pending_in(smm, start, end)) {
+		mmap_read_lock(mm);
+		sfu_retry_pending(smm, start, end);
+		mmap_read_unlock(mm);
+	}
+}
+
+/**
+ * sfu_registry_sync() - bring the registry of @mm in line with its mappings
+ * @mm: the mm; current's, or one the caller holds with mmget()
+ * @tgid: the process @mm belongs to (shown in debugfs)
+ *
+ * Drops sections whose text or data mapping went away or changed, then
+ * registers every executable ELF mapping not registered yet.  This is what
+ * a forked child runs before it returns to user space, and what module
+ * load runs for processes already alive.
+ *
+ * Context: task context, mmap_lock not held.
+ * Return: the number of sections @mm has registered afterwards.
+ */
+int sfu_registry_sync(struct mm_struct *mm, pid_t tgid)
+{
+	struct sfu_mm *smm;
+
+	sfu_recheck(mm, 0, ULONG_MAX);
+	sfu_scan(mm, 0, TASK_SIZE, tgid, current_cred());
+	smm = sfu_mm_lookup(mm);
+	return smm ? atomic_read(&smm->nr_sections) : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_registry_sync);
