@@ -60,17 +60,13 @@ static struct sfu_section *sfu_explicit_section(unsigned long sframe_addr,
 						unsigned long text_start, unsigned long text_end,
 						const struct sfu_sframe_section *check)
 {
-	struct sfu_section *s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
+	struct sfu_section *s = sfu_section_new(text_start, text_end, "[explicit]");
 
 	if (!s)
 		return NULL;
-	INIT_LIST_HEAD(&s->pending);
 	__set_bit(SFU_SECTION_EXPLICIT, &s->flags);
-	s->text_start = text_start;
-	s->text_end = text_end;
 	s->data_start = sframe_addr;
 	s->data_end = sframe_addr + sframe_size;
-	strscpy(s->name, "[explicit]", sizeof(s->name));
 	s->sec = *check;
 	s->sec.reader.kind = SFRAME_READER_USER;
 	s->sec.reader.buf = NULL;

@@ -234,6 +234,8 @@ void sfu_mm_table_exit(void);
 /* section.c */
 unsigned int sfu_sections_total(void);
 void sfu_section_discard(struct sfu_section *s);
+struct sfu_section *sfu_section_new(unsigned long text_start, unsigned long text_end,
+				    const char *name);
 int sfu_section_set_user(struct sfu_section *s, struct sfu_user *u);
 void sfu_section_free(struct sfu_section *s);
 void sfu_section_remove_locked(struct sfu_mm *smm, struct sfu_section *s);

@@ -29,10 +29,9 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 	struct sfu_elf_sframe elf;
 	struct sfu_section *s;
 
-	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
+	s = sfu_section_new(vm_start, vm_end, file_dentry(file)->d_name.name);
 	if (!s)
 		return NULL;
-	INIT_LIST_HEAD(&s->pending);
 	sfu_file_id_get(file, &s->file);
 	if (sfu_file_sframe(file, &s->file, vm_start, pgoff << PAGE_SHIFT, cred, &elf, &s->sec,
 			    &s->copy)) {
@@ -40,11 +39,10 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 		return NULL;
 	}
 	s->bias = elf.bias;
-	s->text_start = vm_start;
 	/* Only the executable segment's pages: the rest is remapped soon. */
-	s->text_end = elf.text_end > vm_start ? min_t(unsigned long, vm_end, elf.text_end) : vm_end;
+	if (elf.text_end > vm_start)
+		s->text_end = min_t(unsigned long, vm_end, elf.text_end);
 	s->text_delta = vm_start - (pgoff << PAGE_SHIFT);
-	strscpy(s->name, file_dentry(file)->d_name.name, sizeof(s->name));
 	if (elf.sidecar) {
 		/* Its rows are in the kernel copy only: no data in the mm to follow. */
 		__set_bit(SFU_SECTION_SIDECAR, &s->flags);

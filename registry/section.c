@@ -67,6 +67,29 @@ void sfu_section_discard(struct sfu_section *s)
 }
 
 /**
+ * sfu_section_new() - a new section, in no tree, with no user or rows yet
+ * @text_start: start of its text
+ * @text_end: end of its text
+ * @name: the name debugfs shows for it
+ *
+ * Return: the section, or NULL without memory; kfree() frees it while it
+ * holds nothing else, sfu_section_discard() once it does.
+ */
+struct sfu_section *sfu_section_new(unsigned long text_start, unsigned long text_end,
+				    const char *name)
+{
+	struct sfu_section *s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
+
+	if (!s)
+		return NULL;
+	INIT_LIST_HEAD(&s->pending);
+	s->text_start = text_start;
+	s->text_end = text_end;
+	strscpy(s->name, name, sizeof(s->name));
+	return s;
+}
+
+/**
  * sfu_section_set_user() - charge @s and its kernel copies to a user
  * @s: a prepared section, not inserted, without a user yet
  * @u: a reference to the user, which passes to @s (NULL: no memory)

@@ -158,10 +158,9 @@ struct sfu_section *sfu_prepare_vdso(struct mm_struct *mm, unsigned long start,
 		return NULL;
 	}
 	kfree(buf);
-	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
+	s = sfu_section_new(start, end, "[vdso]");
 	if (!s)
 		return NULL;
-	INIT_LIST_HEAD(&s->pending);
 	s->copy = sfu_sidecar_copy(id.build_id, id.build_id_len);
 	if (!s->copy) {
 		kfree(s);
@@ -170,11 +169,8 @@ struct sfu_section *sfu_prepare_vdso(struct mm_struct *mm, unsigned long start,
 	__set_bit(SFU_SECTION_SIDECAR, &s->flags);
 	__set_bit(SFU_SECTION_VDSO, &s->flags);
 	s->sec = s->copy->sec;
-	s->text_start = start;
-	s->text_end = end;
 	/* The image's first byte is at @start; the sidecar's rows are at link time. */
 	s->bias = start - base;
-	strscpy(s->name, "[vdso]", sizeof(s->name));
 	sfu_stat_inc(SFU_STAT_SIDECAR_VDSO);
 	return s;
 }
