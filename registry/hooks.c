@@ -152,33 +152,6 @@ static void sfu_mmap_hook(const unsigned long *arg)
 	}
 }
 
-/*
- * The re-check of the sections of @mm in [@start, @end), done in the hook
- * where it changes no tree: mprotect() holds the mmap write lock, so the
- * VMAs are as they will be when it returns.  Return: true if a section is
- * to be removed, which the queued re-check does.
- */
-static bool sfu_settle_range(struct mm_struct *mm, unsigned long start, unsigned long end)
-{
-	struct sfu_section *s;
-	struct sfu_mm *smm;
-	bool remove = false;
-	unsigned long idx;
-
-	rcu_read_lock();
-	smm = sfu_mm_find(mm);
-	if (smm) {
-		idx = start;
-		mt_for_each(&smm->text, s, idx, end - 1)
-			remove |= sfu_section_settle(mm, s);
-		idx = start;
-		mt_for_each(&smm->data, s, idx, end - 1)
-			remove |= sfu_section_settle(mm, s);
-	}
-	rcu_read_unlock();
-	return remove;
-}
-
 /* vm_area_free(vma) */
 static void sfu_vma_free_hook(const unsigned long *arg)
 {
@@ -210,19 +183,24 @@ static void sfu_change_protection_hook(const unsigned long *arg)
 	bool text = !(vma->vm_flags & VM_EXEC);
 	/* Only file mappings hold data a section reads (see above). */
 	bool data = vma->vm_file && !(vma->vm_flags & VM_READ);
-	bool marked;
 
 	if (!mm || !atomic_read(&mm->mm_users))
 		return;
-	if (text || data)
-		marked = sfu_mark_stale(mm, arg[2], arg[3], vma->vm_file, text, data);
-	else	/* Library text executable again: a section kept meanwhile. */
-		marked = vma->vm_file && mm == current->mm && sfu_mark_exec(mm, arg[2], arg[3]);
+	/* Another mm (NUMA balancing, userfaultfd): marked, its next re-check looks. */
+	if (mm != current->mm) {
+		if (text || data)
+			sfu_mark_stale(mm, arg[2], arg[3], vma->vm_file, text, data);
+		return;
+	}
+	/* Anonymous text executable again holds no kept section. */
+	if (!text && !data && !vma->vm_file)
+		return;
 	/*
-	 * A section whose text only lost or regained PROT_EXEC is kept or
-	 * usable again at once: no task_work, no second look at the VMAs.
+	 * mprotect holds the mmap write lock: a section whose text only lost
+	 * or regained PROT_EXEC is kept, or usable again, here and now; only
+	 * one to be removed waits for the re-check.
 	 */
-	if (marked && mm == current->mm && sfu_settle_range(mm, arg[2], arg[3]))
+	if (sfu_prot_changed(mm, arg[2], arg[3], vma->vm_file, text, data))
 		sfu_queue(current, sfu_recheck_work_fn, arg[2], arg[3]);
 }
 

@@ -249,7 +249,8 @@ bool sfu_section_settle(struct mm_struct *mm, struct sfu_section *s);
 bool sfu_section_live_at(struct sfu_mm *smm, unsigned long addr);
 bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end,
 		    bool file, bool text, bool data);
-bool sfu_mark_exec(struct mm_struct *mm, unsigned long start, unsigned long end);
+bool sfu_prot_changed(struct mm_struct *mm, unsigned long start, unsigned long end,
+		      bool file, bool text, bool data);
 void sfu_recheck(struct mm_struct *mm, unsigned long start, unsigned long last);
 void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid,
 	      const struct cred *cred);

@@ -489,34 +489,63 @@ static bool sfu_section_mark(struct sfu_section *s)
 }
 
 /**
- * sfu_mark_exec() - text in a range became executable again
- * @mm: the mm whose VMAs changed
+ * sfu_prot_changed() - mprotect changed the protection of a range of @mm
+ * @mm: current's mm, its mmap_lock held for writing
  * @start: start of the range
  * @end: its end
+ * @file: the range maps a file; else it is anonymous memory
+ * @text: execute permission was taken away
+ * @data: read permission was taken away (a file mapping)
  *
- * Sections kept while their text was not executable ask for a re-check,
- * which makes them usable again if their text and data are mapped as when
- * they were found.
+ * Marks the sections whose text (or, for @data, data) overlaps the range
+ * stale, as sfu_mark_stale() does, or, when neither was taken away
+ * (execute permission given back), those kept while their text was not
+ * executable; and decides on each at once (sfu_section_settle()): the
+ * VMAs are as mprotect leaves them.  One walk of each tree that matters.
  *
  * Context: any; called under the mmap write lock.
- * Return: true if a re-check is needed.
+ * Return: true if a section is to be removed: the caller queues the
+ * re-check.
  */
-bool sfu_mark_exec(struct mm_struct *mm, unsigned long start, unsigned long end)
+bool sfu_prot_changed(struct mm_struct *mm, unsigned long start, unsigned long end,
+		      bool file, bool text, bool data)
 {
+	bool exec = !text && !data, marked = false, remove = false;
 	struct sfu_section *s;
 	struct sfu_mm *smm;
-	bool marked = false;
-	unsigned long idx = start;
+	unsigned long idx;
 
 	if (start >= end)
 		return false;
 	rcu_read_lock();
 	smm = sfu_mm_find(mm);
-	if (smm)
-		mt_for_each(&smm->text, s, idx, end - 1)
-			marked |= test_and_clear_bit(SFU_SECTION_KEPT, &s->flags);
+	/* Anonymous memory holds only the text of sections without a file. */
+	if (smm && !file && !atomic_read(&smm->nr_anon_text))
+		text = false;
+	if (smm && (text || exec)) {
+		idx = start;
+		mt_for_each(&smm->text, s, idx, end - 1) {
+			if (exec ? !test_and_clear_bit(SFU_SECTION_KEPT, &s->flags) :
+				   !sfu_section_mark(s))
+				continue;
+			marked |= !exec;
+			remove |= sfu_section_settle(mm, s);
+		}
+	}
+	if (smm && data) {
+		idx = start;
+		mt_for_each(&smm->data, s, idx, end - 1) {
+			/* Lookups do not read the data of a section with a kernel copy. */
+			if (s->copy || !sfu_section_mark(s))
+				continue;
+			marked = true;
+			remove |= sfu_section_settle(mm, s);
+		}
+	}
 	rcu_read_unlock();
-	return marked;
+	if (marked)
+		sfu_stat_inc(SFU_STAT_VMA_EVENTS);
+	return remove;
 }
 
 /**
@@ -597,7 +626,7 @@ bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end
  * A stale section whose text and data are mapped as when it was found is
  * usable again; one whose text is still mapped from its file, though not
  * executable, is kept.  A kept section was decided on, and any change
- * since would have cleared KEPT (sfu_section_mark(), sfu_mark_exec()).
+ * since would have cleared KEPT (sfu_section_mark(), sfu_prot_changed()).
  *
  * Context: any; the mmap_lock held.
  * Return: true if @s is to be removed, which the caller does (or has done).
