@@ -139,10 +139,10 @@ static void sfu_mmap_hook(const unsigned long *arg)
 	 * Text made executable again whose section the hook above found
 	 * usable: the scan would find it registered, with no data to wait for.
 	 */
-	if (wanted && (vma->vm_flags & VM_EXEC)) {
+	if (wanted && (vma->vm_flags & VM_EXEC) && vma->vm_file) {
 		rcu_read_lock();
 		smm = sfu_mm_find(vma->vm_mm);
-		wanted = !smm || !sfu_section_live_at(smm, vma->vm_start) ||
+		wanted = !smm || !sfu_section_live_for(smm, vma) ||
 			 sfu_mm_pending_in(smm, vma->vm_start, vma->vm_end);
 		rcu_read_unlock();
 	}

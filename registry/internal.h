@@ -246,7 +246,7 @@ void sfu_section_offer(struct sfu_mm *smm, struct sfu_section *s);
 void sfu_retry_pending(struct sfu_mm *smm, unsigned long start, unsigned long end);
 bool sfu_pending_at(struct sfu_mm *smm, unsigned long start);
 bool sfu_section_settle(struct mm_struct *mm, struct sfu_section *s);
-bool sfu_section_live_at(struct sfu_mm *smm, unsigned long addr);
+bool sfu_section_live_for(struct sfu_mm *smm, struct vm_area_struct *vma);
 bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end,
 		    bool file, bool text, bool data);
 bool sfu_prot_changed(struct mm_struct *mm, unsigned long start, unsigned long end,

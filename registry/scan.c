@@ -99,11 +99,12 @@ static int sfu_scan_collect(struct mm_struct *mm, struct sfu_mm *smm, unsigned l
 		if (!vma->vm_file && !batch[n].vdso)
 			continue;
 		/*
-		 * Registered already, unless it is stale: then the mapping is
-		 * new (MAP_FIXED over it in the same call: the re-check queued
-		 * before runs after this scan), and its section replaces it.
+		 * Registered already, unless the section there is stale or of
+		 * another mapping: then the mapping is new (MAP_FIXED over it
+		 * in the same call, whose re-check may run after this scan),
+		 * and its section replaces that one.
 		 */
-		if (smm && (sfu_section_live_at(smm, vma->vm_start) ||
+		if (smm && (sfu_section_live_for(smm, vma) ||
 			    sfu_pending_at(smm, vma->vm_start)))
 			continue;
 		batch[n].file = vma->vm_file ? get_file(vma->vm_file) : NULL;

@@ -549,17 +549,32 @@ bool sfu_prot_changed(struct mm_struct *mm, unsigned long start, unsigned long e
 }
 
 /**
- * sfu_section_live_at() - is a usable section's text at @addr
+ * sfu_section_live_for() - does a usable section describe this mapping
  * @smm: the registry; the caller holds the RCU read lock or the mmap_lock
- * @addr: start of an executable mapping
+ * @vma: an executable mapping
  *
- * Return: true if a section not stale has its text at @addr.
+ * A section whose text starts where @vma does, not stale, and for a file
+ * mapping one of that file at that offset.  Not just any section there:
+ * kernels since 6.12 call perf_event_mmap() for a mapping made MAP_FIXED
+ * over another before vm_area_free() of the one it replaces, whose
+ * section still looks usable then.
+ *
+ * Return: true if such a section is registered.
  */
-bool sfu_section_live_at(struct sfu_mm *smm, unsigned long addr)
+bool sfu_section_live_for(struct sfu_mm *smm, struct vm_area_struct *vma)
 {
-	struct sfu_section *s = mtree_load(&smm->text, addr);
+	struct sfu_section *s = mtree_load(&smm->text, vma->vm_start);
+	struct sfu_file_id id;
 
-	return s && !test_bit(SFU_SECTION_STALE, &s->flags);
+	if (!s || test_bit(SFU_SECTION_STALE, &s->flags))
+		return false;
+	if (!vma->vm_file)
+		return true;
+	if (sfu_section_anon_text(s) ||
+	    s->text_delta != vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT))
+		return false;
+	sfu_file_id_get(vma->vm_file, &id);
+	return sfu_file_id_equal(&id, &s->file);
 }
 
 /**
