@@ -661,6 +661,36 @@ out:
 }
 
 /**
+ * sfu_file_known_without() - is @file known to give no section
+ * @file: the file of an executable mapping
+ *
+ * The cache remembers, until sfu_fcache_forget_missing() or eviction,
+ * what a file read before gives: a file found without PT_GNU_SFRAME and
+ * without a sidecar, or with a section that failed validation, gives none
+ * to any mapping of it, and its sidecar was asked for when it was first
+ * seen.  A hit counts as a use (it keeps the entry in the cache).
+ *
+ * Context: any but NMI and interrupts (takes a spinlock); does not sleep.
+ * Return: true if a mapping of @file would register nothing.
+ */
+bool sfu_file_known_without(struct file *file)
+{
+	struct sfu_file_info *e;
+	struct sfu_file_id id;
+	bool without = false;
+
+	sfu_file_id_get(file, &id);
+	spin_lock(&sfu_fcache_lock);
+	e = sfu_fcache_find_locked(&id);
+	if (e && e->status) {
+		list_move(&e->lru, &sfu_fcache_lru);
+		without = true;
+	}
+	spin_unlock(&sfu_fcache_lock);
+	return without;
+}
+
+/**
  * sfu_fcache_forget() - empty the per-file cache
  *
  * Files are read again when next mapped; kernel copies in use stay with

@@ -12,9 +12,9 @@
  *  - the exit_mmap tracepoint (an mm is torn down: exit, or the old mm at
  *    exec) and sched_process_fork (a child with its own copy of the mm).
  *
- * The three functions are hooked with an ftrace_ops filtered to each
- * (include/sframe_unwind/compat/ftrace.h): a call through the function's
- * own ftrace trampoline, where a kprobe would add its own bookkeeping on
+ * The three functions are hooked with one ftrace_ops filtered to them
+ * (include/sframe_unwind/compat/ftrace.h): a call from the function's
+ * ftrace call site, where a kprobe would add its own bookkeeping on
  * x86_64 and take a breakpoint exception and a single-step on arm64 at
  * every mmap, munmap and mprotect of every program.  Where ftrace cannot
  * hook one (a kernel without DYNAMIC_FTRACE_WITH_REGS or _WITH_ARGS, or
@@ -38,6 +38,7 @@
 
 #include <linux/cred.h>
 #include <linux/ftrace.h>
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/seq_file.h>
@@ -120,7 +121,7 @@ static void sfu_mmap_hook(const unsigned long *arg)
 {
 	struct vm_area_struct *vma = (void *)arg[0];
 	struct sfu_mm *smm;
-	bool wanted;
+	bool wanted, pending;
 
 	if (vma->vm_mm != current->mm)
 		return;
@@ -135,16 +136,25 @@ static void sfu_mmap_hook(const unsigned long *arg)
 		wanted = smm && sfu_mm_pending_in(smm, vma->vm_start, vma->vm_end);
 		rcu_read_unlock();
 	}
-	/*
-	 * Text made executable again whose section the hook above found
-	 * usable: the scan would find it registered, with no data to wait for.
-	 */
 	if (wanted && (vma->vm_flags & VM_EXEC) && vma->vm_file) {
+		/*
+		 * Text made executable again whose section the hook below
+		 * found usable: the scan would find it registered, with no
+		 * data to wait for.
+		 */
 		rcu_read_lock();
 		smm = sfu_mm_find(vma->vm_mm);
-		wanted = !smm || !sfu_section_live_for(smm, vma) ||
-			 sfu_mm_pending_in(smm, vma->vm_start, vma->vm_end);
+		pending = smm && sfu_mm_pending_in(smm, vma->vm_start, vma->vm_end);
+		wanted = pending || !smm || !sfu_section_live_for(smm, vma);
 		rcu_read_unlock();
+		/*
+		 * A file read before and found without a section (most of a
+		 * distribution's libraries): the scan would register nothing.
+		 */
+		if (wanted && !pending && sfu_file_known_without(vma->vm_file)) {
+			sfu_stat_inc(SFU_STAT_MMAP_KNOWN_WITHOUT);
+			wanted = false;
+		}
 	}
 	if (wanted) {
 		sfu_stat_inc(SFU_STAT_MMAP_EVENTS);
@@ -156,22 +166,22 @@ static void sfu_mmap_hook(const unsigned long *arg)
 static void sfu_vma_free_hook(const unsigned long *arg)
 {
 	struct vm_area_struct *vma = (void *)arg[0];
-	struct mm_struct *mm = vma->vm_mm;
+	unsigned int what = SFU_VMA_DATA_GONE;
 
 	/*
 	 * Sections are registered over executable text, file-backed or not
 	 * (JIT code, the vDSO), and read their data from file mappings only
 	 * (an explicit section's data is copied): an anonymous VMA that is
 	 * not executable holds neither.  Text that lost PROT_EXEC before was
-	 * marked then, by the hook below.
+	 * marked then, by the hook below, and is registered still only if it
+	 * was kept.
 	 */
-	if (!vma->vm_file && !(vma->vm_flags & VM_EXEC))
+	if (vma->vm_file)
+		what |= SFU_VMA_FILE;
+	else if (!(vma->vm_flags & VM_EXEC))
 		return;
-	/* In exit_mmap the whole registry goes; nothing to re-check. */
-	if (!mm || !atomic_read(&mm->mm_users))
-		return;
-	if (sfu_mark_stale(mm, vma->vm_start, vma->vm_end, vma->vm_file, true, true) &&
-	    mm == current->mm)
+	what |= vma->vm_flags & VM_EXEC ? SFU_VMA_TEXT_GONE : SFU_VMA_KEPT_TEXT;
+	if (sfu_vma_changed(vma->vm_mm, vma->vm_start, vma->vm_end, what))
 		sfu_queue(current, sfu_recheck_work_fn, vma->vm_start, vma->vm_end);
 }
 
@@ -179,28 +189,34 @@ static void sfu_vma_free_hook(const unsigned long *arg)
 static void sfu_change_protection_hook(const unsigned long *arg)
 {
 	struct vm_area_struct *vma = (void *)arg[1];
-	struct mm_struct *mm = vma->vm_mm;
-	bool text = !(vma->vm_flags & VM_EXEC);
-	/* Only file mappings hold data a section reads (see above). */
-	bool data = vma->vm_file && !(vma->vm_flags & VM_READ);
+	unsigned int what = 0;
 
-	if (!mm || !atomic_read(&mm->mm_users))
-		return;
+	if (!(vma->vm_flags & VM_EXEC))
+		what |= SFU_VMA_TEXT_GONE;
+	/* Only file mappings hold data a section reads (see above). */
+	if (vma->vm_file) {
+		what |= SFU_VMA_FILE;
+		if (!(vma->vm_flags & VM_READ))
+			what |= SFU_VMA_DATA_GONE;
+	}
 	/* Another mm (NUMA balancing, userfaultfd): marked, its next re-check looks. */
-	if (mm != current->mm) {
-		if (text || data)
-			sfu_mark_stale(mm, arg[2], arg[3], vma->vm_file, text, data);
+	if (vma->vm_mm != current->mm) {
+		if (what & (SFU_VMA_TEXT_GONE | SFU_VMA_DATA_GONE))
+			sfu_vma_changed(vma->vm_mm, arg[2], arg[3], what);
 		return;
 	}
-	/* Anonymous text executable again holds no kept section. */
-	if (!text && !data && !vma->vm_file)
-		return;
+	if (!(what & (SFU_VMA_TEXT_GONE | SFU_VMA_DATA_GONE))) {
+		/* Anonymous text executable again holds no kept section. */
+		if (!vma->vm_file)
+			return;
+		what |= SFU_VMA_EXEC_BACK;
+	}
 	/*
 	 * mprotect holds the mmap write lock: a section whose text only lost
 	 * or regained PROT_EXEC is kept, or usable again, here and now; only
 	 * one to be removed waits for the re-check.
 	 */
-	if (sfu_prot_changed(mm, arg[2], arg[3], vma->vm_file, text, data))
+	if (sfu_vma_changed(vma->vm_mm, arg[2], arg[3], what | SFU_VMA_FINAL))
 		sfu_queue(current, sfu_recheck_work_fn, arg[2], arg[3]);
 }
 
@@ -216,22 +232,26 @@ static const char * const sfu_hook_via_name[] = {
  * @symbol: its name
  * @fn: what to do at each call, given its first arguments
  * @nargs: how many of them it reads (at most SFU_HOOK_ARGS)
- * @ops: the ftrace_ops filtered to it, when ftrace hooks it
- * @kp: the kprobe on it, when ftrace cannot
+ * @ip: the address ftrace calls sfu_hooks_ops from in it, once seen
+ * @kp: the kprobe on it, when ftrace cannot hook it
  * @via: how it is hooked now
  */
 struct sfu_hook {
 	const char *symbol;
 	void (*fn)(const unsigned long *arg);
 	unsigned int nargs;
-#if SFU_FTRACE_REDIRECT != SFU_FTRACE_NONE
-	struct ftrace_ops ops;
-#endif
+	unsigned long ip;
 	struct kprobe kp;
 	enum sfu_hook_via via;
 };
 
 #define SFU_HOOK_ARGS	4
+
+static struct sfu_hook sfu_hooks[] = {
+	{ .symbol = "perf_event_mmap", .fn = sfu_mmap_hook, .nargs = 1 },
+	{ .symbol = "vm_area_free", .fn = sfu_vma_free_hook, .nargs = 1 },
+	{ .symbol = "change_protection", .fn = sfu_change_protection_hook, .nargs = 4 },
+};
 
 static int sfu_hook_kprobe(struct kprobe *kp, struct pt_regs *regs)
 {
@@ -246,64 +266,108 @@ static int sfu_hook_kprobe(struct kprobe *kp, struct pt_regs *regs)
 }
 
 #if SFU_FTRACE_REDIRECT != SFU_FTRACE_NONE
+/*
+ * One ftrace_ops follows the three functions.  Where the kernel calls
+ * each ops of a traced function from a list (arm64 before 6.3, which has
+ * no DYNAMIC_FTRACE_WITH_CALL_OPS, whenever two ops are registered, and
+ * the perf redirection is one), every call of a hooked function tests
+ * the filter of each ops in turn: one ops for the three instead of three
+ * halves that cost on every mmap and munmap.  The handler tells the
+ * functions apart by the address ftrace calls it from, named once
+ * through kallsyms (core kernel text: lock-free) and remembered; racing
+ * writers store the same answer.
+ */
+static struct ftrace_ops sfu_hooks_ops;
+
+static noinline struct sfu_hook *sfu_hook_name_ip(unsigned long ip)
+{
+	char name[KSYM_SYMBOL_LEN];
+	size_t len;
+	int i;
+
+	sprint_symbol_no_offset(name, ip);
+	for (i = 0; i < ARRAY_SIZE(sfu_hooks); i++) {
+		len = strlen(sfu_hooks[i].symbol);
+		/* A compiler-made copy of the function is "<name>.<suffix>". */
+		if (!strncmp(name, sfu_hooks[i].symbol, len) &&
+		    (name[len] == '\0' || name[len] == '.')) {
+			WRITE_ONCE(sfu_hooks[i].ip, ip);
+			return &sfu_hooks[i];
+		}
+	}
+	return NULL;
+}
+
 static void notrace sfu_hook_ftrace(unsigned long ip, unsigned long parent_ip,
 				    struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	struct sfu_hook *h = container_of(op, struct sfu_hook, ops);
 	unsigned long arg[SFU_HOOK_ARGS];
+	struct sfu_hook *h = NULL;
 	int i;
 
+	for (i = 0; i < ARRAY_SIZE(sfu_hooks) && !h; i++)
+		if (READ_ONCE(sfu_hooks[i].ip) == ip)
+			h = &sfu_hooks[i];
+	h = h ?: sfu_hook_name_ip(ip);
+	if (!h)
+		return;
 	for (i = 0; i < h->nargs; i++)
 		if (!sfu_ftrace_arg(fregs, i, &arg[i]))
 			return;
 	h->fn(arg);
 }
 
-static int sfu_hook_attach_ftrace(struct sfu_hook *h)
+/* Add @h to sfu_hooks_ops' filter; 0 or -errno. */
+static int sfu_hook_filter_ftrace(struct sfu_hook *h)
+{
+	return ftrace_set_filter(&sfu_hooks_ops, (unsigned char *)h->symbol,
+				 strlen(h->symbol), 0);
+}
+
+/* Register sfu_hooks_ops for the functions in its filter; 0 or -errno. */
+static int sfu_hooks_register_ftrace(void)
 {
 	int err;
 
-	h->ops.func = sfu_hook_ftrace;
+	sfu_hooks_ops.func = sfu_hook_ftrace;
 	/*
 	 * No FTRACE_OPS_FL_RECURSION: the handlers never call a function
 	 * they hook (nor anything that might: they allocate atomically and
 	 * queue task_work), so ftrace calls them without its recursion guard.
 	 */
-	h->ops.flags = SFU_FTRACE_ARGS_FLAGS;
-	err = ftrace_set_filter(&h->ops, (unsigned char *)h->symbol, strlen(h->symbol), 1);
-	if (!err)
-		err = register_ftrace_function(&h->ops);
-	if (err) {
-		ftrace_free_filter(&h->ops);
-		return err;
-	}
-	h->via = SFU_HOOK_FTRACE;
-	return 0;
+	sfu_hooks_ops.flags = SFU_FTRACE_ARGS_FLAGS;
+	err = register_ftrace_function(&sfu_hooks_ops);
+	if (err)
+		ftrace_free_filter(&sfu_hooks_ops);
+	return err;
 }
 
-static void sfu_hook_detach_ftrace(struct sfu_hook *h)
+static void sfu_hooks_unregister_ftrace(void)
 {
-	unregister_ftrace_function(&h->ops);
-	ftrace_free_filter(&h->ops);
+	unregister_ftrace_function(&sfu_hooks_ops);
+	ftrace_free_filter(&sfu_hooks_ops);
 }
 #else
-static int sfu_hook_attach_ftrace(struct sfu_hook *h)
+static int sfu_hook_filter_ftrace(struct sfu_hook *h)
 {
 	return -EOPNOTSUPP;
 }
 
-static void sfu_hook_detach_ftrace(struct sfu_hook *h)
+static int sfu_hooks_register_ftrace(void)
+{
+	return -EOPNOTSUPP;
+}
+
+static void sfu_hooks_unregister_ftrace(void)
 {
 }
 #endif
 
-/* Hook @h, through ftrace where it can; 0 or -errno. */
-static int sfu_hook_attach(struct sfu_hook *h)
+/* Hook @h with a kprobe; 0 or -errno. */
+static int sfu_hook_attach_kprobe(struct sfu_hook *h)
 {
 	int err;
 
-	if (!sfu_hook_attach_ftrace(h))
-		return 0;
 	h->kp.symbol_name = h->symbol;
 	h->kp.pre_handler = sfu_hook_kprobe;
 	err = register_kprobe(&h->kp);
@@ -315,25 +379,53 @@ static int sfu_hook_attach(struct sfu_hook *h)
 	return 0;
 }
 
-static void sfu_hook_detach(struct sfu_hook *h)
+/* Unhook every function; the ftrace ones first, all at once. */
+static void sfu_hooks_detach(void)
 {
-	if (h->via == SFU_HOOK_FTRACE)
-		sfu_hook_detach_ftrace(h);
-	else if (h->via == SFU_HOOK_KPROBE)
-		unregister_kprobe(&h->kp);
-	h->via = SFU_HOOK_OFF;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(sfu_hooks); i++)
+		if (sfu_hooks[i].via == SFU_HOOK_FTRACE)
+			break;
+	if (i < ARRAY_SIZE(sfu_hooks))
+		sfu_hooks_unregister_ftrace();
+	for (i = 0; i < ARRAY_SIZE(sfu_hooks); i++) {
+		if (sfu_hooks[i].via == SFU_HOOK_KPROBE)
+			unregister_kprobe(&sfu_hooks[i].kp);
+		sfu_hooks[i].via = SFU_HOOK_OFF;
+	}
 }
 
-static struct sfu_hook sfu_hooks[] = {
-	{ .symbol = "perf_event_mmap", .fn = sfu_mmap_hook, .nargs = 1 },
-	{ .symbol = "vm_area_free", .fn = sfu_vma_free_hook, .nargs = 1 },
-	{ .symbol = "change_protection", .fn = sfu_change_protection_hook, .nargs = 4 },
-};
-
-static void sfu_hooks_detach(int n)
+/*
+ * Hook every function: through the one ftrace_ops those ftrace can
+ * follow, the others with kprobes.  Return: 0, or -errno with nothing
+ * hooked.
+ */
+static int sfu_hooks_attach(void)
 {
-	while (n-- > 0)
-		sfu_hook_detach(&sfu_hooks[n]);
+	bool any = false;
+	int i, err;
+
+	for (i = 0; i < ARRAY_SIZE(sfu_hooks); i++) {
+		sfu_hooks[i].via = SFU_HOOK_OFF;
+		if (!sfu_hook_filter_ftrace(&sfu_hooks[i])) {
+			sfu_hooks[i].via = SFU_HOOK_FTRACE;
+			any = true;
+		}
+	}
+	if (any && sfu_hooks_register_ftrace())
+		for (i = 0; i < ARRAY_SIZE(sfu_hooks); i++)
+			sfu_hooks[i].via = SFU_HOOK_OFF;
+	for (i = 0; i < ARRAY_SIZE(sfu_hooks); i++) {
+		if (sfu_hooks[i].via == SFU_HOOK_FTRACE)
+			continue;
+		err = sfu_hook_attach_kprobe(&sfu_hooks[i]);
+		if (err) {
+			sfu_hooks_detach();
+			return err;
+		}
+	}
+	return 0;
 }
 
 /* debugfs "hooks": which mechanism follows each function */
@@ -421,13 +513,10 @@ int sfu_hooks_init(void)
 			return err;
 		}
 	}
-	for (i = 0; i < ARRAY_SIZE(sfu_hooks); i++) {
-		err = sfu_hook_attach(&sfu_hooks[i]);
-		if (err) {
-			sfu_hooks_detach(i);
-			sfu_tracepoints_unregister(ARRAY_SIZE(sfu_tracepoints));
-			return err;
-		}
+	err = sfu_hooks_attach();
+	if (err) {
+		sfu_tracepoints_unregister(ARRAY_SIZE(sfu_tracepoints));
+		return err;
 	}
 	sfu_debugfs_file("hooks", 0444, NULL, &sfu_hooks_fops);
 	return 0;
@@ -438,7 +527,7 @@ int sfu_hooks_init(void)
  */
 void sfu_hooks_exit(void)
 {
-	sfu_hooks_detach(ARRAY_SIZE(sfu_hooks));
+	sfu_hooks_detach();
 	sfu_tracepoints_unregister(ARRAY_SIZE(sfu_tracepoints));
 }
 

@@ -155,6 +155,9 @@ struct sfu_section {
  *              mapping must overlap to matter (read locklessly too)
  * @recheck_all: sections were marked stale from another task, which
  *               queued no re-check: the next one looks at every section
+ * @had_kept: a section was kept while its text was not executable (set
+ *            once, never cleared): VMAs that are not executable may hold
+ *            registered text
  * @tgid: the process that created the registry, for debugfs
  * @free_work: frees the registry after an RCU grace period
  */
@@ -172,6 +175,7 @@ struct sfu_mm {
 	unsigned long pending_lo;
 	unsigned long pending_hi;
 	bool recheck_all;
+	bool had_kept;
 	pid_t tgid;
 	struct rcu_work free_work;
 };
@@ -245,12 +249,18 @@ int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s);
 void sfu_section_offer(struct sfu_mm *smm, struct sfu_section *s);
 void sfu_retry_pending(struct sfu_mm *smm, unsigned long start, unsigned long end);
 bool sfu_pending_at(struct sfu_mm *smm, unsigned long start);
-bool sfu_section_settle(struct mm_struct *mm, struct sfu_section *s);
+bool sfu_section_settle(struct sfu_mm *smm, struct sfu_section *s);
 bool sfu_section_live_for(struct sfu_mm *smm, struct vm_area_struct *vma);
-bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end,
-		    bool file, bool text, bool data);
-bool sfu_prot_changed(struct mm_struct *mm, unsigned long start, unsigned long end,
-		      bool file, bool text, bool data);
+
+/* What a VMA change means for the sections of its range (sfu_vma_changed()). */
+#define SFU_VMA_FILE		0x01	/* the range maps a file; else anonymous memory */
+#define SFU_VMA_TEXT_GONE	0x02	/* its text went, or lost execute permission */
+#define SFU_VMA_KEPT_TEXT	0x04	/* it went, not executable: only kept text can */
+#define SFU_VMA_DATA_GONE	0x08	/* its data went, or lost read permission */
+#define SFU_VMA_EXEC_BACK	0x10	/* execute permission was given back */
+#define SFU_VMA_FINAL		0x20	/* the VMAs stay as they are: decide now */
+bool sfu_vma_changed(struct mm_struct *mm, unsigned long start, unsigned long end,
+		     unsigned int what);
 void sfu_recheck(struct mm_struct *mm, unsigned long start, unsigned long last);
 void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid,
 	      const struct cred *cred);
@@ -292,6 +302,7 @@ int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned lo
 		    unsigned long file_off, const struct cred *cred, struct sfu_elf_sframe *out,
 		    struct sfu_sframe_section *sec, struct sfu_sframe_copy **copy);
 int sfu_native_sframe_abi(void);
+bool sfu_file_known_without(struct file *file);
 void sfu_fcache_forget(void);
 void sfu_fcache_forget_missing(void);
 struct sfu_sframe_copy *sfu_copy_read(struct file *file, u64 off, u64 size, u64 vaddr, int *err);

@@ -489,66 +489,6 @@ static bool sfu_section_mark(struct sfu_section *s)
 }
 
 /**
- * sfu_prot_changed() - mprotect changed the protection of a range of @mm
- * @mm: current's mm, its mmap_lock held for writing
- * @start: start of the range
- * @end: its end
- * @file: the range maps a file; else it is anonymous memory
- * @text: execute permission was taken away
- * @data: read permission was taken away (a file mapping)
- *
- * Marks the sections whose text (or, for @data, data) overlaps the range
- * stale, as sfu_mark_stale() does, or, when neither was taken away
- * (execute permission given back), those kept while their text was not
- * executable; and decides on each at once (sfu_section_settle()): the
- * VMAs are as mprotect leaves them.  One walk of each tree that matters.
- *
- * Context: any; called under the mmap write lock.
- * Return: true if a section is to be removed: the caller queues the
- * re-check.
- */
-bool sfu_prot_changed(struct mm_struct *mm, unsigned long start, unsigned long end,
-		      bool file, bool text, bool data)
-{
-	bool exec = !text && !data, marked = false, remove = false;
-	struct sfu_section *s;
-	struct sfu_mm *smm;
-	unsigned long idx;
-
-	if (start >= end)
-		return false;
-	rcu_read_lock();
-	smm = sfu_mm_find(mm);
-	/* Anonymous memory holds only the text of sections without a file. */
-	if (smm && !file && !atomic_read(&smm->nr_anon_text))
-		text = false;
-	if (smm && (text || exec)) {
-		idx = start;
-		mt_for_each(&smm->text, s, idx, end - 1) {
-			if (exec ? !test_and_clear_bit(SFU_SECTION_KEPT, &s->flags) :
-				   !sfu_section_mark(s))
-				continue;
-			marked |= !exec;
-			remove |= sfu_section_settle(mm, s);
-		}
-	}
-	if (smm && data) {
-		idx = start;
-		mt_for_each(&smm->data, s, idx, end - 1) {
-			/* Lookups do not read the data of a section with a kernel copy. */
-			if (s->copy || !sfu_section_mark(s))
-				continue;
-			marked = true;
-			remove |= sfu_section_settle(mm, s);
-		}
-	}
-	rcu_read_unlock();
-	if (marked)
-		sfu_stat_inc(SFU_STAT_VMA_EVENTS);
-	return remove;
-}
-
-/**
  * sfu_section_live_for() - does a usable section describe this mapping
  * @smm: the registry; the caller holds the RCU read lock or the mmap_lock
  * @vma: an executable mapping
@@ -577,84 +517,124 @@ bool sfu_section_live_for(struct sfu_mm *smm, struct vm_area_struct *vma)
 	return sfu_file_id_equal(&id, &s->file);
 }
 
-/**
- * sfu_mark_stale() - a VMA change may have touched registered sections
- * @mm: the mm whose VMAs change
- * @start: start of the changed range
- * @end: end of the changed range
- * @file: the range is (was) mapped from a file; else it is anonymous
- *        memory, where only sections without a file (JIT code, the vDSO)
- *        have their text, and nothing is looked at when @mm has none
- * @text: the change matters for text (removal, or execute permission lost)
- * @data: the change matters for section data (removal, or read permission lost)
- *
- * A section already stale has its re-check queued: only sections marked
- * now ask for one, so unmapping a library's text and then its data costs
- * one re-check, not two.
- *
- * Context: any; called under the mmap write lock with preemption disabled.
- * Return: true if a section was newly marked and a re-check is needed.
- */
-bool sfu_mark_stale(struct mm_struct *mm, unsigned long start, unsigned long end,
-		    bool file, bool text, bool data)
+/* What sfu_vma_changed() does with one section of its range; true: re-check. */
+static bool sfu_section_touched(struct sfu_mm *smm, struct sfu_section *s, unsigned int what,
+				bool *marked)
 {
+	if (what & SFU_VMA_EXEC_BACK) {
+		if (!test_and_clear_bit(SFU_SECTION_KEPT, &s->flags))
+			return false;
+	} else if (sfu_section_mark(s)) {
+		*marked = true;
+	} else {
+		return false;
+	}
+	return !(what & SFU_VMA_FINAL) || sfu_section_settle(smm, s);
+}
+
+/**
+ * sfu_vma_changed() - a VMA change may have touched registered sections
+ * @mm: the mm whose VMAs change, its mmap_lock held for writing
+ * @start: start of the changed range
+ * @end: its end
+ * @what: SFU_VMA_* flags: what the change took away or gave back
+ *
+ * Marks the sections whose text (for SFU_VMA_TEXT_GONE, or
+ * SFU_VMA_KEPT_TEXT when @mm has kept sections) or data (for
+ * SFU_VMA_DATA_GONE; not those with a kernel copy, whose data lookups do
+ * not read) overlaps the range stale; for SFU_VMA_EXEC_BACK it clears
+ * instead the sections kept while their text was not executable.
+ * Anonymous memory (no SFU_VMA_FILE) holds only the text of sections
+ * without a file, and nothing is looked at there when @mm has none.
+ *
+ * With SFU_VMA_FINAL (mprotect, which leaves the VMAs as they stay) each
+ * section is decided on at once (sfu_section_settle()), and only one to
+ * be removed asks for a re-check.  Otherwise every section marked now
+ * does: one already stale has its re-check queued, so unmapping a
+ * library's text and then its data costs one re-check, not two.  A change
+ * in another task's mm queues nothing: that mm's next re-check looks at
+ * every section.
+ *
+ * Context: any; under the mmap write lock, with preemption disabled.
+ * Return: true if the caller is to queue a re-check of the range.
+ */
+bool sfu_vma_changed(struct mm_struct *mm, unsigned long start, unsigned long end,
+		     unsigned int what)
+{
+	bool marked = false, recheck = false, text;
 	struct sfu_section *s;
 	struct sfu_mm *smm;
-	bool marked = false;
 	unsigned long idx;
 
-	if (start >= end)
+	/* In exit_mmap the whole registry goes; nothing to re-check. */
+	if (!mm || !atomic_read(&mm->mm_users) || start >= end)
 		return false;
 	rcu_read_lock();
 	smm = sfu_mm_find(mm);
-	/* Anonymous memory holds only the text of sections without a file. */
-	if (smm && !file && !atomic_read(&smm->nr_anon_text))
+	if (!smm)
+		goto out;
+	text = (what & (SFU_VMA_TEXT_GONE | SFU_VMA_EXEC_BACK)) ||
+	       ((what & SFU_VMA_KEPT_TEXT) && READ_ONCE(smm->had_kept));
+	if (!(what & SFU_VMA_FILE) && !atomic_read(&smm->nr_anon_text))
 		text = false;
-	if (smm && text) {
+	if (text) {
 		idx = start;
 		mt_for_each(&smm->text, s, idx, end - 1)
-			marked |= sfu_section_mark(s);
+			recheck |= sfu_section_touched(smm, s, what, &marked);
 	}
-	if (smm && data) {
+	if (what & SFU_VMA_DATA_GONE) {
 		idx = start;
-		mt_for_each(&smm->data, s, idx, end - 1) {
-			/* Lookups do not read the data of a section with a kernel copy. */
-			if (s->copy)
-				continue;
-			marked |= sfu_section_mark(s);
-		}
+		mt_for_each(&smm->data, s, idx, end - 1)
+			if (!s->copy)
+				recheck |= sfu_section_touched(smm, s, what, &marked);
 	}
-	/* Another task's change queues no re-check here: the next looks at all. */
-	if (marked && mm != current->mm)
+	if (recheck && mm != current->mm) {
 		WRITE_ONCE(smm->recheck_all, true);
+		recheck = false;
+	}
+out:
 	rcu_read_unlock();
 	if (marked)
 		sfu_stat_inc(SFU_STAT_VMA_EVENTS);
-	return marked;
+	return recheck;
+}
+
+/*
+ * Keep @s registered while its text is mapped but not executable.  From
+ * now on a VMA of @smm that is not executable may hold registered text:
+ * its removal is looked at (SFU_VMA_KEPT_TEXT).
+ */
+static void sfu_section_keep(struct sfu_mm *smm, struct sfu_section *s)
+{
+	if (!READ_ONCE(smm->had_kept))
+		WRITE_ONCE(smm->had_kept, true);
+	set_bit(SFU_SECTION_KEPT, &s->flags);
 }
 
 /**
  * sfu_section_settle() - decide on a stale section what needs no tree change
- * @mm: its mm, the mmap_lock held
- * @s: a section of @mm
+ * @smm: its registry, the mm's mmap_lock held
+ * @s: a section of @smm
  *
  * A stale section whose text and data are mapped as when it was found is
  * usable again; one whose text is still mapped from its file, though not
  * executable, is kept.  A kept section was decided on, and any change
- * since would have cleared KEPT (sfu_section_mark(), sfu_prot_changed()).
+ * since would have cleared KEPT (sfu_section_mark(), sfu_vma_changed()).
  *
  * Context: any; the mmap_lock held.
  * Return: true if @s is to be removed, which the caller does (or has done).
  */
-bool sfu_section_settle(struct mm_struct *mm, struct sfu_section *s)
+bool sfu_section_settle(struct sfu_mm *smm, struct sfu_section *s)
 {
+	struct mm_struct *mm = smm->mm;
+
 	if (!test_bit(SFU_SECTION_STALE, &s->flags) || test_bit(SFU_SECTION_KEPT, &s->flags))
 		return false;
 	sfu_stat_inc(SFU_STAT_RECHECKED);
 	if (sfu_section_text_mapped(mm, s) && (s->copy || sfu_section_data_mapped(mm, s)))
 		clear_bit(SFU_SECTION_STALE, &s->flags);
 	else if (sfu_section_text_kept(mm, s))
-		set_bit(SFU_SECTION_KEPT, &s->flags);
+		sfu_section_keep(smm, s);
 	else
 		return true;
 	return false;
@@ -668,7 +648,7 @@ static void sfu_recheck_tree(struct sfu_mm *smm, struct maple_tree *mt, unsigned
 	unsigned long idx = start;
 
 	mt_for_each(mt, s, idx, last)
-		if (sfu_section_settle(smm->mm, s))
+		if (sfu_section_settle(smm, s))
 			sfu_section_remove_locked(smm, s);
 }
 
@@ -682,7 +662,7 @@ static void sfu_recheck_tree(struct sfu_mm *smm, struct maple_tree *mt, unsigned
  * at the same place becomes usable again; any other is removed.  The data
  * of a section with a kernel copy no longer matters.  Only the sections
  * whose text or data overlaps the range are looked at: the one whose
- * change marked them stale (sfu_mark_stale()) queued this re-check.  When
+ * change marked them stale (sfu_vma_changed()) queued this re-check.  When
  * sections were marked in @mm from another task, which queued nothing,
  * every section is looked at.
  *

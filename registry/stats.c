@@ -83,6 +83,7 @@ static const char *const sfu_stat_names[SFU_STAT_NR] = {
 	[SFU_STAT_VALIDATIONS] = "validations",
 	/* executable or pending-relevant mmaps seen */
 	[SFU_STAT_MMAP_EVENTS] = "mmap_events",
+	[SFU_STAT_MMAP_KNOWN_WITHOUT] = "mmap_known_without",
 	/* VMA removals or protection changes touching a section */
 	[SFU_STAT_VMA_EVENTS] = "vma_events",
 	/* mmap events dropped: no memory for the work item */

@@ -30,3 +30,23 @@ $regtest remap "$lib/v3/libshared-O2.so" /tmp/libshared-copy.so ||
 rm -f /tmp/libshared-copy.so
 $regtest mprotect "$lib/v3/libshared-O2.so" || { echo "mprotect -x/+x failed"; exit 1; }
 $regtest cycle 1000 "$lib/v3/libshared-O2.so"
+
+# A file read before and found without a section queues no scan when it
+# is mapped again: 20 more map/unmap cycles of a library without .sframe
+# (the first mapping of it read it) count 20 more mappings known without,
+# and no more scans (the few of each run are regtest's own start-up: its
+# executable, ld.so, data a section of them waits for).
+stats=/sys/kernel/debug/sframe_unwind/stats
+stat() { awk -v k="$1" '$1 == k { print $2 }' $stats; }
+nosf=$SFU_TOP/build/e2e/$fx/libnosf.so
+counts() {
+	e0=$(stat mmap_events) k0=$(stat mmap_known_without)
+	$regtest bench "$1" "$nosf" map > /dev/null
+	echo $(($(stat mmap_events) - e0)) $(($(stat mmap_known_without) - k0))
+}
+set -- $(counts 10) $(counts 30)
+if [ "$3" -gt $(($1 + 2)) ] || [ "$1" -gt $(($3 + 2)) ] || [ $(($4 - $2)) -lt 20 ]; then
+	echo "a library known without .sframe, mapped 10 and 30 times: $1 and $3 scans queued, $2 and $4 mappings known without"
+	exit 1
+fi
+echo "library without .sframe mapped 10 and 30 times: $1 and $3 scans, $2 and $4 known without"

@@ -262,7 +262,7 @@ static int cmd_mapelf(const char *lib)
 /*
  * mprotect takes PROT_EXEC from the text and gives it back: the section is
  * kept meanwhile and usable again after; taken away and then unmapped, it
- * goes.
+ * goes, and so it does when only its text is unmapped.
  */
 static int cmd_mprotect(const char *lib)
 {
@@ -283,6 +283,15 @@ static int cmd_mprotect(const char *lib)
 		return 2;
 	munmap(m.base, m.len);
 	bad |= expect_count("kept, then unmapped", name, 0);
+	/* Its text alone unmapped, its data still there: the VMA that goes is not executable. */
+	if (map_elf(lib, &m) || !m.text)
+		return 2;
+	if (mprotect(m.text, m.text_len, PROT_READ))
+		return 2;
+	bad |= expect_state("text not executable, again", name, "kept");
+	munmap(m.text, m.text_len);
+	bad |= expect_count("kept, then its text unmapped", name, 0);
+	munmap(m.base, m.len);
 	return bad;
 }
 
