@@ -131,7 +131,7 @@ int sfu_unwind_remote_pending(void)
  * @max: capacity of @frames
  * @flags: SFU_UNWIND_*
  * @nr: frames stored, or -ESRCH if the target exited or exec'd
- * @stop_reason: enum sfu_stop_reason
+ * @stop_reason: enum sfu_end
  * @regs: a copy of the target's user registers (unwinds off the CPU)
  * @frames: the result
  */
@@ -149,7 +149,7 @@ struct sfu_unwind_req {
 	int nr;
 	int stop_reason;
 	struct pt_regs regs;
-	struct sfu_frame frames[];
+	struct sfu_uframe frames[];
 };
 
 static struct sfu_unwind_req *sfu_unwind_req_alloc(unsigned int max, unsigned int flags)
@@ -573,6 +573,23 @@ out:
 	return err;
 }
 
+/* The unwinder's frames as the user ABI has them: 0 or -EFAULT. */
+static int sfu_frames_to_user(struct sfu_frame __user *to, const struct sfu_uframe *frames,
+			      unsigned int nr)
+{
+	struct sfu_frame f = {};
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		f.ip = frames[i].ip;
+		f.cfa = frames[i].cfa;
+		f.method = sfu_method_uapi(frames[i].method);
+		if (copy_to_user(&to[i], &f, sizeof(f)))
+			return -EFAULT;
+	}
+	return 0;
+}
+
 /**
  * sfu_unwind_ioctl() - SFU_IOC_UNWIND_SELF and SFU_IOC_UNWIND_TASK
  * @cmd: the ioctl number
@@ -629,9 +646,8 @@ long sfu_unwind_ioctl(unsigned int cmd, void __user *arg)
 			     with_fd ? u.mem_fd : -1, &req);
 	if (!err) {
 		u.nr = req->nr;
-		u.stop_reason = req->stop_reason;
-		if (copy_to_user(u64_to_user_ptr(u.frames), req->frames,
-				 array_size(u.nr, sizeof(req->frames[0]))) ||
+		u.stop_reason = sfu_end_uapi(req->stop_reason);
+		if (sfu_frames_to_user(u64_to_user_ptr(u.frames), req->frames, u.nr) ||
 		    copy_to_user(arg, &u, sizeof(u)))
 			err = -EFAULT;
 	}

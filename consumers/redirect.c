@@ -199,7 +199,7 @@ void sfu_redirect_show_stats(struct seq_file *m, const struct sfu_redirect_stats
  * sfu_redirect_walked() - count a no-fault walk, and fault its pages in
  * @stats: the redirection's counters
  * @nr: the frames it found (or a negative error)
- * @stop: why it stopped (SFU_STOP_*)
+ * @stop: why it stopped (SFU_END_*)
  * @sframe_faults: sfu_unwind_sframe_faults() before the walk
  *
  * Where a page of a section or of the stack was not resident, the walk
@@ -216,9 +216,9 @@ void sfu_redirect_walked(struct sfu_redirect_stats __percpu *stats, int nr, int 
 
 	this_cpu_inc(stats->walks);
 	this_cpu_add(stats->frames, max(nr, 0));
-	if (stop == SFU_STOP_DEPTH)
+	if (stop == SFU_END_DEPTH)
 		this_cpu_inc(stats->truncated);
-	if (stop == SFU_STOP_FAULT) {
+	if (stop == SFU_END_FAULT) {
 		this_cpu_inc(stats->stack_faults);
 		fault = true;
 	}

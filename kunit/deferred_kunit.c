@@ -146,7 +146,7 @@ static void first_request_queues_one_unwind_with_a_nonzero_cookie(struct kunit *
 	KUNIT_EXPECT_EQ(test, ctx->req[0].cookie, cookie);
 	/* A kernel thread has no user stack to walk. */
 	KUNIT_EXPECT_EQ(test, ctx->req[0].nr, 0);
-	KUNIT_EXPECT_EQ(test, ctx->req[0].stop, SFU_STOP_NOT_USER);
+	KUNIT_EXPECT_EQ(test, ctx->req[0].stop, SFU_END_NOT_USER);
 	KUNIT_EXPECT_EQ(test, sfu_deferred_stat(SFU_DF_UNWINDS), unwinds + 1);
 }
 

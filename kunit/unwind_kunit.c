@@ -320,7 +320,7 @@ enum {
 };
 
 #define W(a, ...)		{ .at = (a), .val = __VA_ARGS__ }
-#define F(i, c, m)		{ .ip = i, .cfa = c, .method = SFU_FRAME_##m }
+#define F(i, c, m)		{ .ip = i, .cfa = c, .method = SFU_METHOD_##m }
 #define C0			V_ABS(0)
 
 /*
@@ -339,19 +339,19 @@ enum {
 #define UW_FP_CALL(nm, a, ...) {						\
 	UW_FP_RA_CASE(nm, a, __VA_ARGS__),					\
 	.frames = { F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS), F(V_TXT(1, 0x80), C0, FP) }, \
-	.stop = SFU_STOP_FP_END,						\
+	.stop = SFU_END_FP_END,						\
 }
 
 #define UW_FP_OTHER_CALLEE(nm, a, ...) {					\
 	UW_FP_RA_CASE(nm, a, __VA_ARGS__),					\
 	.frames = { F(V_TXT(0, 0x10), C0, REGS) },				\
-	.stop = SFU_STOP_RA_OTHER_CALLEE,					\
+	.stop = SFU_END_RA_OTHER_CALLEE,					\
 }
 
 #define UW_FP_NOT_CALL(nm, a, ...) {						\
 	UW_FP_RA_CASE(nm, a, __VA_ARGS__),					\
 	.frames = { F(V_TXT(0, 0x10), C0, REGS) },				\
-	.stop = SFU_STOP_RA_NOT_CALL,						\
+	.stop = SFU_END_RA_NOT_CALL,						\
 }
 
 /*
@@ -376,7 +376,7 @@ enum {
 		F(V_TXT(1, 0x40), V_FPCFA(0x1210), FP),				\
 		F(V_TXT(3, 0x40), C0, FP),					\
 	},									\
-	.stop = SFU_STOP_FP_END
+	.stop = SFU_END_FP_END
 
 /*
  * The topmost frame, at f@fn + 0x10, has a record that returns to f1 +
@@ -415,7 +415,7 @@ enum {
 
 #define UW_FP_PLT_TAKEN								\
 	.frames = { F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS), F(V_TXT(1, 0x80), C0, FP) }, \
-	.stop = SFU_STOP_FP_END
+	.stop = SFU_END_FP_END
 
 static const struct uw_case uw_cases[] = {
 	{
@@ -432,7 +432,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(2, 0x40), V_STK(0x1090), SFRAME),
 			F(V_TXT(3, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		.name = "v3_pcrel_sections_unwind_like_v2_ones",
@@ -448,7 +448,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(2, 0x40), V_STK(0x1090), SFRAME),
 			F(V_TXT(3, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		.name = "chain_of_exactly_max_frames_still_reports_the_outermost_frame",
@@ -464,7 +464,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(2, 0x40), V_STK(0x1090), SFRAME),
 			F(V_TXT(3, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		.name = "fp_based_row_unwinds_a_frame_whose_size_varies",
@@ -479,7 +479,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(1, 0x40), V_STK(0x1440), SFRAME),
 			F(V_TXT(3, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		.name = "saved_frame_pointer_is_restored_for_the_callers_fp_based_row",
@@ -494,7 +494,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(5, 0x40), V_STK(0x1110), SFRAME),
 			F(V_TXT(3, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		.name = "frame_larger_than_32_kib_is_unwound",
@@ -505,7 +505,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(9, 0x10), V_STK(0x1000 + 40000), REGS),
 			F(V_TXT(3, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		.name = "x86_entry_row_finds_the_return_address_at_sp",
@@ -517,7 +517,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(1, 0x40), V_STK(0x1038), SFRAME),
 			F(V_TXT(3, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		.name = "arm64_entry_row_takes_the_return_address_from_the_link_register",
@@ -529,7 +529,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(1, 0x40), V_STK(0x1030), SFRAME),
 			F(V_TXT(3, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		.name = "arm64_link_register_rule_in_a_deeper_frame_stops_with_bad_rule",
@@ -540,7 +540,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(0, 0x10), V_STK(0x1020), REGS),
 			F(V_TXT(10, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_BAD_RULE,
+		.stop = SFU_END_BAD_RULE,
 	},
 	{
 		.name = "arm64_signed_return_address_on_the_stack_is_stripped",
@@ -554,7 +554,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(1, 0x40), V_STK(0x1050), SFRAME),
 			F(V_TXT(3, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		.name = "arm64_signed_link_register_is_stripped",
@@ -566,7 +566,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(1, 0x40), V_STK(0x1030), SFRAME),
 			F(V_TXT(3, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		.name = "x86_return_address_with_high_bits_set_stops_with_bad_ra",
@@ -574,7 +574,7 @@ static const struct uw_case uw_cases[] = {
 		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000),
 		.stack = { W(0x1018, V_SIGNED(1, 0x40)) },
 		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
-		.stop = SFU_STOP_BAD_RA,
+		.stop = SFU_END_BAD_RA,
 	},
 	{
 		.name = "topmost_cfa_below_sp_stops_with_bad_cfa",
@@ -582,14 +582,14 @@ static const struct uw_case uw_cases[] = {
 		.ip = V_TXT(5, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x800),
 		.stack = { W(0x808, V_TXT(3, 0x40)) },
 		.frames = { F(V_TXT(5, 0x10), C0, REGS) },
-		.stop = SFU_STOP_BAD_CFA,
+		.stop = SFU_END_BAD_CFA,
 	},
 	{
 		.name = "misaligned_cfa_stops_with_bad_cfa",
 		.sec = &sec_basic,
 		.ip = V_TXT(8, 0x10), .sp = V_STK(0x1000),
 		.frames = { F(V_TXT(8, 0x10), C0, REGS) },
-		.stop = SFU_STOP_BAD_CFA,
+		.stop = SFU_END_BAD_CFA,
 	},
 	{
 		.name = "cfa_not_above_the_previous_one_stops_the_walk",
@@ -600,7 +600,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(0, 0x10), V_STK(0x1020), REGS),
 			F(V_TXT(7, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_CFA_NOT_INCREASING,
+		.stop = SFU_END_CFA_NOT_INCREASING,
 	},
 	{
 		.name = "frame_pointer_cycle_stops_instead_of_looping",
@@ -609,7 +609,7 @@ static const struct uw_case uw_cases[] = {
 		.stack = { W(0x1100, V_STK(0x1100)), W(0x1108, V_TXT(12, 0x40)) },
 		/* The caller the record names leads nowhere: it is not kept. */
 		.frames = { F(V_TXT(12, 0x10), V_FPCFA(0x1110), REGS) },
-		.stop = SFU_STOP_FP_UNCONFIRMED,
+		.stop = SFU_END_FP_UNCONFIRMED,
 	},
 	{
 		.name = "zero_return_address_stops_with_bad_ra",
@@ -617,7 +617,7 @@ static const struct uw_case uw_cases[] = {
 		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000),
 		.stack = { W(0x1018, V_ABS(0)) },
 		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
-		.stop = SFU_STOP_BAD_RA,
+		.stop = SFU_END_BAD_RA,
 	},
 	{
 		.name = "kernel_return_address_stops_with_bad_ra",
@@ -625,28 +625,28 @@ static const struct uw_case uw_cases[] = {
 		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000),
 		.stack = { W(0x1018, V_ABS(0xffffffff81000000ULL)) },
 		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
-		.stop = SFU_STOP_BAD_RA,
+		.stop = SFU_END_BAD_RA,
 	},
 	{
 		.name = "return_address_in_unmapped_memory_stops_with_fault",
 		.sec = &sec_basic,
 		.ip = V_TXT(0, 0x10), .sp = V_STK(UW_STACK_SIZE - 0x10),
 		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
-		.stop = SFU_STOP_FAULT,
+		.stop = SFU_END_FAULT,
 	},
 	{
 		.name = "nofault_read_of_a_page_not_yet_present_stops_with_fault",
 		.sec = &sec_basic, .flags = SFU_UNWIND_NOFAULT, .one_mode = true,
 		.ip = V_TXT(9, 0x10), .sp = V_STK(0x1000),
 		.frames = { F(V_TXT(9, 0x10), C0, REGS) },
-		.stop = SFU_STOP_FAULT,
+		.stop = SFU_END_FAULT,
 	},
 	{
 		.name = "faultable_read_of_a_page_not_yet_present_reads_it",
 		.sec = &sec_basic, .one_mode = true,
 		.ip = V_TXT(9, 0x10), .sp = V_STK(0x1000),
 		.frames = { F(V_TXT(9, 0x10), C0, REGS) },
-		.stop = SFU_STOP_BAD_RA,
+		.stop = SFU_END_BAD_RA,
 	},
 	{
 		/* The caller cannot fault: the walk is no-fault whatever it asked. */
@@ -654,14 +654,14 @@ static const struct uw_case uw_cases[] = {
 		.sec = &sec_basic, .one_mode = true, .caller = UW_CALLER_PREEMPT_OFF,
 		.ip = V_TXT(9, 0x10), .sp = V_STK(0x1000),
 		.frames = { F(V_TXT(9, 0x10), C0, REGS) },
-		.stop = SFU_STOP_FAULT,
+		.stop = SFU_END_FAULT,
 	},
 	{
 		.name = "faultable_walk_with_page_faults_disabled_reads_without_faulting",
 		.sec = &sec_basic, .one_mode = true, .caller = UW_CALLER_PAGEFAULT_OFF,
 		.ip = V_TXT(9, 0x10), .sp = V_STK(0x1000),
 		.frames = { F(V_TXT(9, 0x10), C0, REGS) },
-		.stop = SFU_STOP_FAULT,
+		.stop = SFU_END_FAULT,
 	},
 	{
 		.name = "depth_limit_cuts_a_longer_chain",
@@ -678,7 +678,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(6, 0x40), V_STK(0x1030), SFRAME),
 			F(V_TXT(6, 0x40), V_STK(0x1040), SFRAME),
 		},
-		.stop = SFU_STOP_DEPTH,
+		.stop = SFU_END_DEPTH,
 	},
 	{
 		.name = "function_without_fde_falls_back_to_the_frame_pointer_chain",
@@ -695,7 +695,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(13, 0x40), V_FPCFA(0x1310), FP),
 			F(V_TXT(14, 0x40), C0, FP),
 		},
-		.stop = SFU_STOP_FP_END,
+		.stop = SFU_END_FP_END,
 	},
 	{
 		.name = "missing_section_falls_back_to_the_frame_pointer_chain",
@@ -709,7 +709,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(1, 0x40), V_FPCFA(0x1210), FP),
 			F(V_TXT(2, 0x40), C0, FP),
 		},
-		.stop = SFU_STOP_FP_END,
+		.stop = SFU_END_FP_END,
 	},
 	{
 		.name = "missing_section_without_fp_fallback_stops_with_no_info",
@@ -717,13 +717,13 @@ static const struct uw_case uw_cases[] = {
 		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
 		.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_TXT(1, 0x40)) },
 		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
-		.stop = SFU_STOP_NO_INFO,
+		.stop = SFU_END_NO_INFO,
 	},
 	{
 		.name = "missing_section_and_fp_into_unmapped_memory_stops_with_fault",
 		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_HOLE(0x100),
 		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
-		.stop = SFU_STOP_FAULT,
+		.stop = SFU_END_FAULT,
 	},
 	{
 		.name = "sframe_and_frame_pointer_frames_interleave",
@@ -740,7 +740,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(5, 0x40), V_STK(0x1210), FP),
 			F(V_TXT(3, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		.name = "no_sframe_flag_walks_frame_pointers_only",
@@ -755,7 +755,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(5, 0x40), V_FPCFA(0x1210), FP),
 			F(V_TXT(3, 0x40), C0, FP),
 		},
-		.stop = SFU_STOP_FP_END,
+		.stop = SFU_END_FP_END,
 	},
 	{
 		/* The kernel's frame at the trampoline's SP holds no saved PC. */
@@ -767,7 +767,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(0, 0x10), V_STK(0x1020), REGS),
 			F(V_TXT(4, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_BAD_RA,
+		.stop = SFU_END_BAD_RA,
 	},
 	{
 		/*
@@ -792,7 +792,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(1, 0x10), V_STK(0x1030), SIGNAL),
 			F(V_TXT(3, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		/*
@@ -816,7 +816,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(1, 0), V_STK(0x1008), SIGNAL),
 			F(V_TXT(3, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		/*
@@ -840,7 +840,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(10, 0x8), V_STK(0x1000), SIGNAL),
 			F(V_TXT(3, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		/*
@@ -869,7 +869,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(1, 0x10), V_STK(0x1030), SIGNAL),
 			F(V_TXT(3, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		.name = "arm64_signal_trampoline_without_rows_is_known_by_its_code",
@@ -892,7 +892,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(1, 0x10), V_STK(0x1030), SIGNAL),
 			F(V_TXT(3, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		.name = "flex_cfa_loaded_through_the_frame_pointer",
@@ -906,7 +906,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(0, 0x10), V_STK(0x1300), REGS),
 			F(V_TXT(8, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		/* The SP the function saved, plus the RA's slot: the caller's SP. */
@@ -918,7 +918,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(9, 0x10), V_STK(0x2000), REGS),
 			F(V_TXT(8, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		/*
@@ -939,7 +939,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(2, 0x40), V_STK(0x1138), SFRAME),
 			F(V_TXT(3, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		.name = "cfa_on_rbx_below_the_top_without_saved_registers_is_a_bad_rule",
@@ -954,7 +954,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(0, 0x10), V_STK(0x1010), REGS),
 			F(V_TXT(1, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_BAD_RULE,
+		.stop = SFU_END_BAD_RULE,
 	},
 	{
 		/* f5's row lists no save: rbx is still the topmost frame's. */
@@ -972,7 +972,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(2, 0x40), V_STK(0x1138), SFRAME),
 			F(V_TXT(3, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		.name = "rbx_saved_where_sframe_cannot_say_is_lost_to_the_caller",
@@ -987,7 +987,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(4, 0x10), V_STK(0x1010), REGS),
 			F(V_TXT(1, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_BAD_RULE,
+		.stop = SFU_END_BAD_RULE,
 	},
 	{
 		/*
@@ -1005,7 +1005,7 @@ static const struct uw_case uw_cases[] = {
 			W(0x1110, V_TXT(2, 0x40)),
 		},
 		.frames = { F(V_TXT(12, 0x10), V_STK(0x1010), REGS) },
-		.stop = SFU_STOP_FP_UNCONFIRMED,
+		.stop = SFU_END_FP_UNCONFIRMED,
 	},
 	{
 		.name = "flex_cfa_from_another_register_in_the_topmost_frame",
@@ -1017,7 +1017,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(7, 0x40), V_STK(0x1410), SFRAME),
 			F(V_TXT(8, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		.name = "flex_cfa_loaded_through_another_register",
@@ -1028,7 +1028,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(2, 0x10), V_STK(0x1600), REGS),
 			F(V_TXT(8, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		.name = "flex_ra_read_through_sp_and_fp_taken_from_a_register",
@@ -1043,7 +1043,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(0, 0x40), V_STK(0x1800), SFRAME),
 			F(V_TXT(8, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		.name = "flex_ra_taken_from_a_register_in_the_topmost_frame",
@@ -1055,7 +1055,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(7, 0x40), V_STK(0x1020), SFRAME),
 			F(V_TXT(8, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		.name = "flex_fp_loaded_through_a_register",
@@ -1070,7 +1070,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(0, 0x40), V_STK(0x1b00), SFRAME),
 			F(V_TXT(8, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_OUTERMOST,
+		.stop = SFU_END_OUTERMOST,
 	},
 	{
 		.name = "flex_register_rule_in_a_deeper_frame_stops_with_bad_rule",
@@ -1081,14 +1081,14 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(7, 0x10), V_STK(0x1010), REGS),
 			F(V_TXT(1, 0x40), C0, SFRAME),
 		},
-		.stop = SFU_STOP_BAD_RULE,
+		.stop = SFU_END_BAD_RULE,
 	},
 	{
 		.name = "flex_rule_on_a_register_pt_regs_lacks_stops_with_bad_rule",
 		.sec = &sec_flex,
 		.ip = V_TXT(6, 0x10), .sp = V_STK(0x1000),
 		.frames = { F(V_TXT(6, 0x10), C0, REGS) },
-		.stop = SFU_STOP_BAD_RULE,
+		.stop = SFU_END_BAD_RULE,
 	},
 	{
 		.name = "x86_fp_fallback_at_push_rbp_finds_the_return_address_at_sp",
@@ -1104,7 +1104,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(13, 0x40), V_STK(0x1110), FP),
 			F(V_TXT(14, 0x40), C0, FP),
 		},
-		.stop = SFU_STOP_FP_END,
+		.stop = SFU_END_FP_END,
 	},
 	{
 		.name = "x86_fp_fallback_at_endbr64_finds_the_return_address_at_sp",
@@ -1120,7 +1120,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(13, 0x40), V_STK(0x1110), FP),
 			F(V_TXT(14, 0x40), C0, FP),
 		},
-		.stop = SFU_STOP_FP_END,
+		.stop = SFU_END_FP_END,
 	},
 	{
 		.name = "x86_fp_fallback_after_push_rbp_finds_both_on_the_stack",
@@ -1136,7 +1136,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(13, 0x40), V_STK(0x1110), FP),
 			F(V_TXT(14, 0x40), C0, FP),
 		},
-		.stop = SFU_STOP_FP_END,
+		.stop = SFU_END_FP_END,
 	},
 	{
 		.name = "arm64_fp_fallback_at_paciasp_takes_the_link_register",
@@ -1150,7 +1150,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(13, 0x40), C0, FP),
 			F(V_TXT(14, 0x40), C0, FP),
 		},
-		.stop = SFU_STOP_FP_END,
+		.stop = SFU_END_FP_END,
 	},
 	{
 		.name = "arm64_fp_fallback_looks_past_instructions_scheduled_before_the_prologue",
@@ -1167,7 +1167,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(13, 0x40), C0, FP),
 			F(V_TXT(14, 0x40), C0, FP),
 		},
-		.stop = SFU_STOP_FP_END,
+		.stop = SFU_END_FP_END,
 	},
 	{
 		/*
@@ -1188,7 +1188,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(13, 0x40), C0, FP),
 			F(V_TXT(14, 0x40), C0, FP),
 		},
-		.stop = SFU_STOP_FP_END,
+		.stop = SFU_END_FP_END,
 	},
 	{
 		.name = "arm64_fp_fallback_stops_looking_at_a_branch",
@@ -1203,7 +1203,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(12, 0), C0, REGS),
 			F(V_TXT(14, 0x40), C0, FP),
 		},
-		.stop = SFU_STOP_FP_END,
+		.stop = SFU_END_FP_END,
 	},
 	{
 		/*
@@ -1225,7 +1225,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(13, 0x40), C0, FP),
 			F(V_TXT(14, 0x40), C0, FP),
 		},
-		.stop = SFU_STOP_FP_END,
+		.stop = SFU_END_FP_END,
 	},
 	{
 		/*
@@ -1247,7 +1247,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(13, 0x40), C0, FP),
 			F(V_TXT(14, 0x40), C0, FP),
 		},
-		.stop = SFU_STOP_FP_END,
+		.stop = SFU_END_FP_END,
 	},
 	{
 		/* add sp, sp, #16; ret: register 31 is SP there. */
@@ -1262,7 +1262,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(12, 0), C0, REGS),
 			F(V_TXT(14, 0x40), C0, FP),
 		},
-		.stop = SFU_STOP_FP_END,
+		.stop = SFU_END_FP_END,
 	},
 	{
 		/* ldp x0, x30, [x1]; ret: x30 is reloaded before the ret. */
@@ -1277,7 +1277,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(12, 0), C0, REGS),
 			F(V_TXT(14, 0x40), C0, FP),
 		},
-		.stop = SFU_STOP_FP_END,
+		.stop = SFU_END_FP_END,
 	},
 	{
 		.name = "arm64_fp_fallback_at_mov_x29_sp_reads_the_record_at_sp",
@@ -1293,7 +1293,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(13, 0x40), C0, FP),
 			F(V_TXT(14, 0x40), C0, FP),
 		},
-		.stop = SFU_STOP_FP_END,
+		.stop = SFU_END_FP_END,
 	},
 	/*
 	 * A return address the frame-pointer fallback finds must be in
@@ -1373,7 +1373,7 @@ static const struct uw_case uw_cases[] = {
 		.text = { .at = V_TXT(1, 0x80), .len = 4, .bytes = { 0x00, 0x00, 0x00, 0x94 } },
 		.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_TXT(1, 0x86)) },
 		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
-		.stop = SFU_STOP_RA_NOT_CALL,
+		.stop = SFU_END_RA_NOT_CALL,
 	},
 	{
 		.name = "arm64_fp_link_register_not_after_a_call_stops_with_ra_not_call",
@@ -1383,7 +1383,7 @@ static const struct uw_case uw_cases[] = {
 		.text = { .at = V_TXT(12, 0), .len = 4, .bytes = { 0x3f, 0x23, 0x03, 0xd5 } },
 		.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_TXT(14, 0x40)) },
 		.frames = { F(V_TXT(12, 0), C0, REGS) },
-		.stop = SFU_STOP_RA_NOT_CALL,
+		.stop = SFU_END_RA_NOT_CALL,
 	},
 	{
 		.name = "fp_return_address_in_the_stack_stops_with_ra_not_text",
@@ -1393,7 +1393,7 @@ static const struct uw_case uw_cases[] = {
 			W(0x1200, V_ABS(0)), W(0x1208, V_TXT(3, 0x40)),
 		},
 		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
-		.stop = SFU_STOP_RA_NOT_TEXT,
+		.stop = SFU_END_RA_NOT_TEXT,
 	},
 	{
 		.name = "fp_return_address_in_unmapped_memory_stops_with_ra_not_text",
@@ -1401,7 +1401,7 @@ static const struct uw_case uw_cases[] = {
 		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
 		.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_HOLE(0x100)) },
 		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
-		.stop = SFU_STOP_RA_NOT_TEXT,
+		.stop = SFU_END_RA_NOT_TEXT,
 	},
 	{
 		.name = "nofault_fp_return_address_in_a_page_not_present_stops_with_ra_unchecked",
@@ -1409,7 +1409,7 @@ static const struct uw_case uw_cases[] = {
 		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
 		.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_HOLE(0x100)) },
 		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
-		.stop = SFU_STOP_RA_UNCHECKED,
+		.stop = SFU_END_RA_UNCHECKED,
 	},
 	{
 		/*
@@ -1424,7 +1424,7 @@ static const struct uw_case uw_cases[] = {
 			W(0x1100, V_ABS(0)), W(0x1108, V_TXT(1, 0x40)),
 		},
 		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
-		.stop = SFU_STOP_FP_SKIPS,
+		.stop = SFU_END_FP_SKIPS,
 	},
 	{
 		/* Words that are no return address do not stop the walk. */
@@ -1439,7 +1439,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS),
 			F(V_TXT(1, 0x40), C0, FP),
 		},
-		.stop = SFU_STOP_FP_END,
+		.stop = SFU_END_FP_END,
 	},
 	{
 		/*
@@ -1460,7 +1460,7 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(2, 0x40), V_FPCFA(0x1310), FP),
 			F(V_TXT(3, 0x40), C0, FP),
 		},
-		.stop = SFU_STOP_CFA_NOT_INCREASING,
+		.stop = SFU_END_CFA_NOT_INCREASING,
 	},
 	/*
 	 * Below the topmost frame too (x86_64, where the record lies above
@@ -1474,7 +1474,7 @@ static const struct uw_case uw_cases[] = {
 			.text = { .at = V_TXT(2, 0x7b), .len = 5,
 				  .bytes = { 0xe8, 0x80, 0xfe, 0xff, 0xff } },
 			.frames = { F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS) },
-			.stop = SFU_STOP_FP_UNCONFIRMED),
+			.stop = SFU_END_FP_UNCONFIRMED),
 	/*
 	 * A stale return address in a deeper frame, after a direct call to a
 	 * function that cannot hold the frame's IP (f2 + 0x80: after "call
@@ -1499,7 +1499,7 @@ static const struct uw_case uw_cases[] = {
 		  0, V_TXT(2, 0x06), UW_FP_PLT_TAKEN),
 	UW_FP_PLT("x86_fp_call_through_a_plt_entry_bound_elsewhere_stops_with_ra_other_callee",
 		  0, V_ABS(0x10000), .frames = { F(V_TXT(0, 0x10), C0, REGS) },
-		  .stop = SFU_STOP_RA_OTHER_CALLEE),
+		  .stop = SFU_END_RA_OTHER_CALLEE),
 	/*
 	 * Above the record, a call to f3, which starts between f2 and the
 	 * frame's IP: f2 cannot hold that IP, the record is stale.
@@ -1507,7 +1507,7 @@ static const struct uw_case uw_cases[] = {
 	UW_FP_WITNESS("x86_fp_call_to_a_function_between_the_records_and_the_ip_stops",
 		      0x80, 0xfe, 0xff, 0xff,
 		      .frames = { F(V_TXT(3, 0x10), C0, REGS) },
-		      .stop = SFU_STOP_RA_OTHER_CALLEE),
+		      .stop = SFU_END_RA_OTHER_CALLEE),
 	/* A call to f1, below f2, proves nothing. */
 	UW_FP_WITNESS("x86_fp_call_to_a_function_below_the_records_is_no_proof",
 		      0x80, 0xfc, 0xff, 0xff,
@@ -1515,11 +1515,11 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(3, 0x10), V_FPCFA(0x1110), REGS),
 			F(V_TXT(1, 0x80), C0, FP),
 		      },
-		      .stop = SFU_STOP_FP_END),
+		      .stop = SFU_END_FP_END),
 	/* The PLT lies below the frame's function (as below all of an object's). */
 	UW_FP_PLT("x86_fp_call_through_a_plt_entry_below_the_frame_bound_elsewhere_stops",
 		  3, V_ABS(0x10000), .frames = { F(V_TXT(3, 0x10), C0, REGS) },
-		  .stop = SFU_STOP_RA_OTHER_CALLEE),
+		  .stop = SFU_END_RA_OTHER_CALLEE),
 	{
 		/* No call put it there: the kernel did, for the handler's return. */
 		.name = "x86_fp_return_address_at_a_signal_trampoline_is_taken",
@@ -1541,14 +1541,14 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(1, 0x10), V_STK(0x3110), SIGNAL),
 			F(V_TXT(3, 0x40), C0, FP),
 		},
-		.stop = SFU_STOP_FP_END,
+		.stop = SFU_END_FP_END,
 	},
 	{
 		.name = "arm64_compat_task_stops_with_compat",
 		.arch = UW_ARCH_ARM64, .compat = true,
 		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000),
 		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
-		.stop = SFU_STOP_COMPAT,
+		.stop = SFU_END_COMPAT,
 	},
 };
 
@@ -1906,8 +1906,8 @@ static bool uw_walk_consume(void *cookie, unsigned long ip)
 struct uw_result {
 	int nr;
 	int stop;
-	struct sfu_frame frames[UW_MAX_FRAMES + 1];
-	struct sfu_frame want[UW_MAX_FRAMES];
+	struct sfu_uframe frames[UW_MAX_FRAMES + 1];
+	struct sfu_uframe want[UW_MAX_FRAMES];
 	int want_nr;
 	/* sfu_unwind_user_walk() with room for @max frames, then for one */
 	struct uw_walk walk, walk1;
@@ -1989,7 +1989,7 @@ static void uw_run_case(struct kunit *test, const struct uw_case *c, unsigned in
 		return;
 
 	KUNIT_EXPECT_EQ(test, res->nr, res->want_nr);
-	KUNIT_EXPECT_STREQ(test, sfu_stop_reason_name(res->stop), sfu_stop_reason_name(c->stop));
+	KUNIT_EXPECT_STREQ(test, sfu_end_name(res->stop), sfu_end_name(c->stop));
 	for (i = 0; i < min(res->nr, res->want_nr); i++) {
 		KUNIT_EXPECT_EQ_MSG(test, res->frames[i].ip, res->want[i].ip, "frame %u ip", i);
 		KUNIT_EXPECT_EQ_MSG(test, res->frames[i].cfa, res->want[i].cfa, "frame %u cfa", i);
@@ -2004,9 +2004,9 @@ static void uw_run_case(struct kunit *test, const struct uw_case *c, unsigned in
 	 */
 	KUNIT_EXPECT_EQ(test, res->walk_nr, res->nr);
 	KUNIT_EXPECT_EQ(test, res->walk.calls, res->nr);
-	KUNIT_EXPECT_STREQ(test, sfu_stop_reason_name(res->walk_stop),
-			   sfu_stop_reason_name(res->walk.size < res->nr ?
-						SFU_STOP_DEPTH : res->stop));
+	KUNIT_EXPECT_STREQ(test, sfu_end_name(res->walk_stop),
+			   sfu_end_name(res->walk.size < res->nr ?
+						SFU_END_DEPTH : res->stop));
 	for (i = 0; i < min_t(unsigned int, res->nr, res->walk.len); i++)
 		KUNIT_EXPECT_EQ_MSG(test, res->walk.ips[i], res->frames[i].ip, "walk frame %u", i);
 	KUNIT_EXPECT_EQ(test, res->walk1_nr, min(res->nr, 1));
@@ -2055,7 +2055,7 @@ static void compat_task_walks_its_frame_pointers_or_stops(struct kunit *test)
 {
 	struct uw_env *env = uw_env_alloc(test);
 	struct pt_regs *regs = kunit_kzalloc(test, sizeof(*regs), GFP_KERNEL);
-	struct sfu_frame frames[UW_MAX_FRAMES];
+	struct sfu_uframe frames[UW_MAX_FRAMES];
 	struct uw_user_regs r = { .compat = true };
 	unsigned long want[3] = {};
 	int nr = -1, nr_nofp = -1, stop = -1, stop_nofp = -1;
@@ -2096,25 +2096,25 @@ static void compat_task_walks_its_frame_pointers_or_stops(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, want[0], env->text + 0x10);
 	KUNIT_EXPECT_EQ(test, nr_nofp, 1);
-	KUNIT_EXPECT_EQ(test, stop_nofp, SFU_STOP_COMPAT);
+	KUNIT_EXPECT_EQ(test, stop_nofp, SFU_END_COMPAT);
 	if (!uw_arch.compat_fp_walk) {
 		KUNIT_EXPECT_EQ(test, nr, 1);
-		KUNIT_EXPECT_EQ(test, stop, SFU_STOP_COMPAT);
+		KUNIT_EXPECT_EQ(test, stop, SFU_END_COMPAT);
 		return;
 	}
 	KUNIT_EXPECT_EQ(test, nr, 3);
-	KUNIT_EXPECT_EQ(test, stop, SFU_STOP_FP_END);
+	KUNIT_EXPECT_EQ(test, stop, SFU_END_FP_END);
 	KUNIT_EXPECT_EQ(test, want[1], env->text + 0x140);
 	KUNIT_EXPECT_EQ(test, want[2], env->text + 0x240);
 }
 
 static void kernel_thread_has_no_user_stack(struct kunit *test)
 {
-	struct sfu_frame frames[2];
+	struct sfu_uframe frames[2];
 	int stop = -1;
 
 	KUNIT_EXPECT_EQ(test, sfu_unwind_user(frames, ARRAY_SIZE(frames), 0, &stop), 0);
-	KUNIT_EXPECT_EQ(test, stop, SFU_STOP_NOT_USER);
+	KUNIT_EXPECT_EQ(test, stop, SFU_END_NOT_USER);
 }
 
 static void kernel_mode_registers_are_not_unwound(struct kunit *test)
@@ -2122,7 +2122,7 @@ static void kernel_mode_registers_are_not_unwound(struct kunit *test)
 	struct pt_regs *regs = kunit_kzalloc(test, sizeof(*regs), GFP_KERNEL);
 	struct uw_user_regs r = { .ip = 0x400000, .sp = 0x7ff000, .kernel = true };
 	struct sfu_user_ctx u;
-	struct sfu_frame frames[2];
+	struct sfu_uframe frames[2];
 	int nr, stop = -1;
 
 	KUNIT_ASSERT_NOT_NULL(test, regs);
@@ -2132,13 +2132,13 @@ static void kernel_mode_registers_are_not_unwound(struct kunit *test)
 	nr = sfu_unwind_user_regs(regs, frames, ARRAY_SIZE(frames), 0, &stop);
 	sfu_user_end(&u);
 	KUNIT_EXPECT_EQ(test, nr, 0);
-	KUNIT_EXPECT_EQ(test, stop, SFU_STOP_NOT_USER);
+	KUNIT_EXPECT_EQ(test, stop, SFU_END_NOT_USER);
 }
 
 static void invalid_arguments_are_refused(struct kunit *test)
 {
 	struct pt_regs *regs = kunit_kzalloc(test, sizeof(*regs), GFP_KERNEL);
-	struct sfu_frame frames[2];
+	struct sfu_uframe frames[2];
 
 	KUNIT_ASSERT_NOT_NULL(test, regs);
 	KUNIT_EXPECT_EQ(test, sfu_unwind_user_regs(regs, frames, 0, 0, NULL), -EINVAL);
@@ -2153,13 +2153,13 @@ static void every_stop_reason_has_a_distinct_name(struct kunit *test)
 {
 	int i, j;
 
-	for (i = 0; i < SFU_STOP_NR; i++) {
-		KUNIT_EXPECT_STRNEQ(test, sfu_stop_reason_name(i), "unknown");
+	for (i = 0; i < SFU_END_NR; i++) {
+		KUNIT_EXPECT_STRNEQ(test, sfu_end_name(i), "unknown");
 		for (j = 0; j < i; j++)
-			KUNIT_EXPECT_STRNEQ(test, sfu_stop_reason_name(i), sfu_stop_reason_name(j));
+			KUNIT_EXPECT_STRNEQ(test, sfu_end_name(i), sfu_end_name(j));
 	}
-	KUNIT_EXPECT_STREQ(test, sfu_stop_reason_name(SFU_STOP_NR), "unknown");
-	KUNIT_EXPECT_STREQ(test, sfu_stop_reason_name(-1), "unknown");
+	KUNIT_EXPECT_STREQ(test, sfu_end_name(SFU_END_NR), "unknown");
+	KUNIT_EXPECT_STREQ(test, sfu_end_name(-1), "unknown");
 }
 
 static void pointer_authentication_signs_for_real_where_the_cpu_can(struct kunit *test)

@@ -109,10 +109,10 @@ static void sfu_df_drop(struct sfu_deferred_task *t, enum sfu_deferred_stat why)
 static int sfu_df_walk(struct sfu_deferred_task *t)
 {
 	unsigned int max = sfu_unwind_depth_limit(), i;
-	int nr, stop = SFU_STOP_NOT_USER;
+	int nr, stop = SFU_END_NOT_USER;
 
 	if (t->capacity < max) {
-		struct sfu_frame *buf;
+		struct sfu_uframe *buf;
 
 		buf = kmalloc_array(max, sizeof(*buf) + sizeof(unsigned long), GFP_KERNEL);
 		if (!buf)

@@ -56,7 +56,7 @@ struct sfu_deferred_task {
 	struct callback_head work;
 	struct sfu_unwind_stacktrace trace;
 	unsigned int capacity;
-	struct sfu_frame *frames;
+	struct sfu_uframe *frames;
 };
 
 /* The table: SFU_DF_SLOTS slots, from sfu_df_slots_init() to sfu_df_slots_exit(). */

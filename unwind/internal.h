@@ -10,7 +10,7 @@
 #include <linux/percpu.h>
 #include <linux/types.h>
 
-#include "uapi/sframe_unwind.h"
+#include "sframe_unwind/unwind.h"
 #include "sframe_unwind/deferred.h"
 
 struct callback_head;
@@ -76,15 +76,15 @@ static inline void sfu_df_count(enum sfu_deferred_stat s, unsigned long n)
 /**
  * struct sfu_unwind_stats - one CPU's counts of the user unwinder
  * @unwinds: walks finished
- * @frames: frames found, by enum sfu_frame_method
- * @stops: walks ended, by enum sfu_stop_reason
+ * @frames: frames found, by enum sfu_method
+ * @stops: walks ended, by enum sfu_end
  * @sframe_faults: lookups that met a page not present
  * @sframe_errors: lookups refused for bad section data
  */
 struct sfu_unwind_stats {
 	u64 unwinds;
-	u64 frames[SFU_FRAME_SIGNAL + 1];
-	u64 stops[SFU_STOP_NR];
+	u64 frames[SFU_METHOD_NR];
+	u64 stops[SFU_END_NR];
 	u64 sframe_faults;
 	u64 sframe_errors;
 };

@@ -103,17 +103,17 @@ static int sfu_check_ra(struct sfu_unwind_state *st, unsigned long ra, unsigned 
 	*callee = 0;
 	text = sfu_user_text(st->mm, ra - 1);
 	if (scan && text != SFU_TEXT_YES)
-		return SFU_STOP_RA_NOT_TEXT;
+		return SFU_END_RA_NOT_TEXT;
 	if (text == SFU_TEXT_UNKNOWN && !(st->flags & SFU_UNWIND_NOFAULT)) {
 		/* Nothing readable is mapped there: no text either. */
 		if (sfu_unwind_read(st, ra - 1, &byte, 1))
-			return SFU_STOP_RA_NOT_TEXT;
+			return SFU_END_RA_NOT_TEXT;
 		text = sfu_user_text(st->mm, ra - 1);
 	}
 	if (text == SFU_TEXT_NO)
-		return SFU_STOP_RA_NOT_TEXT;
+		return SFU_END_RA_NOT_TEXT;
 	if (text == SFU_TEXT_UNKNOWN)
-		return SFU_STOP_RA_UNCHECKED;
+		return SFU_END_RA_UNCHECKED;
 	/* The trampoline hook reads the code at the frame's IP. */
 	st->ip = ra;
 	if (!direct && sfu_arch_sigreturn_at(st))
@@ -131,7 +131,7 @@ static int sfu_check_ra(struct sfu_unwind_state *st, unsigned long ra, unsigned 
  * Whether the stack word @word, found below the record's return address
  * (@below) or above it, shows that the record is not the frame's
  * (sfu_fp_ra_check(); @fn: the function the record's call reaches, 0 if
- * not known): SFU_STOP_FP_SKIPS, SFU_STOP_RA_OTHER_CALLEE, or 0.
+ * not known): SFU_END_FP_SKIPS, SFU_END_RA_OTHER_CALLEE, or 0.
  */
 static int sfu_fp_word_check(struct sfu_unwind_state *st, unsigned long word,
 			     unsigned long callee_ip, unsigned long fn, bool exact, bool below)
@@ -141,7 +141,7 @@ static int sfu_fp_word_check(struct sfu_unwind_state *st, unsigned long word,
 	if (word <= PAGE_SIZE || word >= TASK_SIZE)
 		return 0;
 	if (exact && below)
-		return sfu_check_ra(st, word, 0, SFU_RA_SCAN_ANY, &to) ? 0 : SFU_STOP_FP_SKIPS;
+		return sfu_check_ra(st, word, 0, SFU_RA_SCAN_ANY, &to) ? 0 : SFU_END_FP_SKIPS;
 	/*
 	 * A direct call to a function that starts above the record's and at
 	 * or below the frame's IP: the record's function cannot hold that IP.
@@ -150,11 +150,11 @@ static int sfu_fp_word_check(struct sfu_unwind_state *st, unsigned long word,
 		if (sfu_check_ra(st, word, 0, SFU_RA_SCAN_DIRECT, &to) || !to ||
 		    to <= fn || to > callee_ip)
 			return 0;
-		return below ? SFU_STOP_FP_SKIPS : SFU_STOP_RA_OTHER_CALLEE;
+		return below ? SFU_END_FP_SKIPS : SFU_END_RA_OTHER_CALLEE;
 	}
 	if (!below)
 		return 0;
-	return sfu_check_ra(st, word, callee_ip, SFU_RA_SCAN_DIRECT, &to) ? 0 : SFU_STOP_FP_SKIPS;
+	return sfu_check_ra(st, word, callee_ip, SFU_RA_SCAN_DIRECT, &to) ? 0 : SFU_END_FP_SKIPS;
 }
 
 /**
@@ -208,7 +208,7 @@ int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long callee_ip, unsign
 			continue;
 		/* A walk that scanned its budget stops rather than take records unchecked. */
 		if (!st->scan_left)
-			return SFU_STOP_RA_UNCHECKED;
+			return SFU_END_RA_UNCHECKED;
 		st->scan_left--;
 		if (sfu_unwind_read_word(st, sp, &word))
 			break;
@@ -223,19 +223,19 @@ int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long callee_ip, unsign
 /**
  * sfu_fp_unconfirmed() - does the walk drop the frame it just stepped out of
  * @st: the unwind, after the step out of that frame
- * @method: enum sfu_frame_method that found that frame
- * @prev: enum sfu_frame_method that found the frame before it (0: none)
+ * @method: enum sfu_method that found that frame
+ * @prev: enum sfu_method that found the frame before it (0: none)
  *
- * The first frame of a frame-pointer chain (@prev not SFU_FRAME_FP) comes
+ * The first frame of a frame-pointer chain (@prev not SFU_METHOD_FP) comes
  * from a frame pointer no record vouches for: the register of the topmost
  * frame, or a value SFrame rules left unchanged, which code built without
  * frame pointers uses as it likes.  Such a frame is handed on only once
  * the step out of it has worked, or has ended the stack where the ABI ends
- * it (SFU_STOP_OUTERMOST, SFU_STOP_FP_END): a record read where the
+ * it (SFU_END_OUTERMOST, SFU_END_FP_END): a record read where the
  * register pointed at stale data passes the checks of its own return
  * address now and then (a true one, left by calls since returned), but
  * rarely leads on to a frame whose checks pass too.  The walk then ends
- * with SFU_STOP_FP_UNCONFIRMED.  Deeper frames of the chain come from the
+ * with SFU_END_FP_UNCONFIRMED.  Deeper frames of the chain come from the
  * records before them: the last one, into code without frame pointers or
  * rows (__libc_start_call_main() above main()), is kept.
  *
@@ -243,9 +243,9 @@ int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long callee_ip, unsign
  */
 bool sfu_fp_unconfirmed(struct sfu_unwind_state *st, unsigned int method, unsigned int prev)
 {
-	if (method != SFU_FRAME_FP || prev == SFU_FRAME_FP || !st->done ||
-	    st->stop == SFU_STOP_OUTERMOST || st->stop == SFU_STOP_FP_END)
+	if (method != SFU_METHOD_FP || prev == SFU_METHOD_FP || !st->done ||
+	    st->stop == SFU_END_OUTERMOST || st->stop == SFU_END_FP_END)
 		return false;
-	st->stop = SFU_STOP_FP_UNCONFIRMED;
+	st->stop = SFU_END_FP_UNCONFIRMED;
 	return true;
 }

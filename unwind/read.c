@@ -57,7 +57,7 @@ int sfu_unwind_read(const struct sfu_unwind_state *st, unsigned long addr, void 
  * words, NMI context, a page not present, another task's memory.  Out of
  * line, so that the common case does not zero these buffers on its stack.
  *
- * Return: 0, or SFU_STOP_FAULT.
+ * Return: 0, or SFU_END_FAULT.
  */
 noinline int sfu_unwind_read_words_slow(const struct sfu_unwind_state *st, unsigned long addr,
 					unsigned long *words, unsigned int n)
@@ -68,13 +68,13 @@ noinline int sfu_unwind_read_words_slow(const struct sfu_unwind_state *st, unsig
 
 	if (st->ws == sizeof(u32)) {
 		if (sfu_unwind_read(st, addr, w32, n * sizeof(u32)))
-			return SFU_STOP_FAULT;
+			return SFU_END_FAULT;
 		for (i = 0; i < n; i++)
 			words[i] = w32[i];
 		return 0;
 	}
 	if (sfu_unwind_read(st, addr, w64, n * sizeof(u64)))
-		return SFU_STOP_FAULT;
+		return SFU_END_FAULT;
 	for (i = 0; i < n; i++)
 		words[i] = w64[i];
 	return 0;

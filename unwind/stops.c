@@ -1,9 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The names of the unwinder's stop reasons, as unwind_stats, the trace
- * events and the tools print them.
+ * The unwinder's stop reasons and frame methods as user space sees them:
+ * their values in the user ABI (include/uapi/sframe_unwind.h) and the
+ * names unwind_stats and the tools print.
+ *
+ * The unwinder works with its own enum sfu_end and enum sfu_method; these
+ * tables are the one place that maps them to the ABI's values, so that a
+ * new internal reason cannot change the ABI unnoticed: each table has an
+ * entry for every internal value (asserted at build time), and KUnit
+ * checks that no two reasons share a name.
  */
+#include <linux/bug.h>
+#include <linux/build_bug.h>
 #include <linux/export.h>
+#include <linux/kernel.h>
 
 #include "sframe_unwind/unwind.h"
 #include "sframe_unwind/compat/export.h"
@@ -11,16 +21,79 @@
 
 static const char *const sfu_stop_names[SFU_STOP_NR] = SFU_STOP_NAMES_INIT;
 
+/* enum sfu_end -> enum sfu_stop_reason */
+static const u8 sfu_end_to_stop[] = {
+	[SFU_END_NONE] = SFU_STOP_NONE,
+	[SFU_END_OUTERMOST] = SFU_STOP_OUTERMOST,
+	[SFU_END_FP_END] = SFU_STOP_FP_END,
+	[SFU_END_DEPTH] = SFU_STOP_DEPTH,
+	[SFU_END_BAD_CFA] = SFU_STOP_BAD_CFA,
+	[SFU_END_CFA_NOT_INCREASING] = SFU_STOP_CFA_NOT_INCREASING,
+	[SFU_END_BAD_RA] = SFU_STOP_BAD_RA,
+	[SFU_END_FAULT] = SFU_STOP_FAULT,
+	[SFU_END_NO_INFO] = SFU_STOP_NO_INFO,
+	[SFU_END_COMPAT] = SFU_STOP_COMPAT,
+	[SFU_END_BAD_RULE] = SFU_STOP_BAD_RULE,
+	[SFU_END_SIGNAL] = SFU_STOP_SIGNAL,
+	[SFU_END_NOT_USER] = SFU_STOP_NOT_USER,
+	[SFU_END_RA_NOT_TEXT] = SFU_STOP_RA_NOT_TEXT,
+	[SFU_END_RA_NOT_CALL] = SFU_STOP_RA_NOT_CALL,
+	[SFU_END_RA_UNCHECKED] = SFU_STOP_RA_UNCHECKED,
+	[SFU_END_FP_SKIPS] = SFU_STOP_FP_SKIPS,
+	[SFU_END_RA_OTHER_CALLEE] = SFU_STOP_RA_OTHER_CALLEE,
+	[SFU_END_FP_UNCONFIRMED] = SFU_STOP_FP_UNCONFIRMED,
+};
+
+static_assert(ARRAY_SIZE(sfu_end_to_stop) == SFU_END_NR);
+
+/* enum sfu_method -> enum sfu_frame_method */
+static const u8 sfu_method_to_frame[] = {
+	[SFU_METHOD_NONE] = 0,
+	[SFU_METHOD_REGS] = SFU_FRAME_REGS,
+	[SFU_METHOD_SFRAME] = SFU_FRAME_SFRAME,
+	[SFU_METHOD_FP] = SFU_FRAME_FP,
+	[SFU_METHOD_SIGNAL] = SFU_FRAME_SIGNAL,
+};
+
+static_assert(ARRAY_SIZE(sfu_method_to_frame) == SFU_METHOD_NR);
+
 /**
- * sfu_stop_reason_name() - a stop reason as a short name
- * @reason: enum sfu_stop_reason
+ * sfu_end_uapi() - the user ABI's value of a stop reason
+ * @end: enum sfu_end
  *
- * Return: e.g. "outermost", or "unknown" for a value out of range.
+ * Return: its enum sfu_stop_reason, for struct sfu_unwind.stop_reason.
  */
-const char *sfu_stop_reason_name(int reason)
+int sfu_end_uapi(int end)
 {
-	if (reason < 0 || reason >= SFU_STOP_NR)
-		return "unknown";
-	return sfu_stop_names[reason];
+	if (WARN_ON_ONCE(end < 0 || end >= SFU_END_NR))
+		return SFU_STOP_NONE;
+	return sfu_end_to_stop[end];
 }
-EXPORT_SYMBOL_NS_GPL(sfu_stop_reason_name, SFU_NS);
+
+/**
+ * sfu_method_uapi() - the user ABI's value of a frame method
+ * @method: enum sfu_method
+ *
+ * Return: its enum sfu_frame_method, for struct sfu_frame.method.
+ */
+u32 sfu_method_uapi(int method)
+{
+	if (WARN_ON_ONCE(method < 0 || method >= SFU_METHOD_NR))
+		return 0;
+	return sfu_method_to_frame[method];
+}
+
+/**
+ * sfu_end_name() - a stop reason as a short name
+ * @end: enum sfu_end
+ *
+ * Return: the name of its enum sfu_stop_reason (as the tools print it),
+ * e.g. "outermost", or "unknown" for a value out of range.
+ */
+const char *sfu_end_name(int end)
+{
+	if (end < 0 || end >= SFU_END_NR)
+		return "unknown";
+	return sfu_stop_names[sfu_end_to_stop[end]];
+}
+EXPORT_SYMBOL_NS_GPL(sfu_end_name, SFU_NS);

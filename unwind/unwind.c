@@ -100,7 +100,7 @@ static int sfu_read_words(const struct sfu_unwind_state *st, unsigned long addr,
  * @addr: user address
  * @word: the word read, zero-extended for a compat task
  *
- * Return: 0, or SFU_STOP_FAULT.
+ * Return: 0, or SFU_END_FAULT.
  */
 int sfu_unwind_read_word(const struct sfu_unwind_state *st, unsigned long addr,
 			 unsigned long *word)
@@ -120,13 +120,13 @@ static int sfu_reg_value(const struct sfu_unwind_state *st, u16 regnum, unsigned
 	if (!st->topmost) {
 		slot = sfu_arch_tracked_slot(regnum);
 		if (slot < 0 || !(st->tracked_known & BIT(slot)))
-			return SFU_STOP_BAD_RULE;
+			return SFU_END_BAD_RULE;
 		*val = st->tracked[slot];
 		return 0;
 	}
 	if (st->sigctx)
 		return sfu_arch_sigctx_reg(st, regnum, val);
-	return sfu_arch_reg_value(st->regs, regnum, val) ? 0 : SFU_STOP_BAD_RULE;
+	return sfu_arch_reg_value(st->regs, regnum, val) ? 0 : SFU_END_BAD_RULE;
 }
 
 /* Whether this frame knows register @regnum: all in the topmost, tracked ones below. */
@@ -212,7 +212,7 @@ static int sfu_base_value(const struct sfu_unwind_state *st, u8 base, u16 regnum
 	case SFU_BASE_REG:
 		return sfu_reg_value(st, regnum, val);
 	}
-	return SFU_STOP_BAD_RULE;
+	return SFU_END_BAD_RULE;
 }
 
 /* Apply an RA or FP rule; @cur is the value RETAIN keeps. */
@@ -242,7 +242,7 @@ static int sfu_rule_value(const struct sfu_unwind_state *st, const struct sfu_re
 		*val = 0;
 		return 0;
 	}
-	return SFU_STOP_BAD_RULE;
+	return SFU_END_BAD_RULE;
 }
 
 static bool sfu_rule_reg_known(const struct sfu_unwind_state *st, const struct sfu_reg_rule *rule)
@@ -264,20 +264,20 @@ static __always_inline int sfu_check_cfa(const struct sfu_unwind_state *st, unsi
 {
 	/* A cycle, or data that walks back down the stack. */
 	if (!st->topmost && cfa <= st->prev_cfa)
-		return SFU_STOP_CFA_NOT_INCREASING;
+		return SFU_END_CFA_NOT_INCREASING;
 	/* The caller's frame lies above this one: the stack grows down. */
 	if (cfa < st->sp ||
 	    (cfa == st->sp && !(st->topmost && SFU_ARCH_TOPMOST_CFA_MAY_BE_SP)))
-		return SFU_STOP_BAD_CFA;
+		return SFU_END_BAD_CFA;
 	/* Stack slots are word aligned, and the stack is in user space. */
 	if ((cfa & (st->ws - 1)) || cfa >= TASK_SIZE)
-		return SFU_STOP_BAD_CFA;
+		return SFU_END_BAD_CFA;
 	return 0;
 }
 
 /*
  * The end of every step: check the return address and move @st to the
- * caller.  Returns 0, or SFU_STOP_BAD_RA with @st unchanged.
+ * caller.  Returns 0, or SFU_END_BAD_RA with @st unchanged.
  */
 static __always_inline int sfu_step_to_caller(struct sfu_unwind_state *st, unsigned long cfa,
 					      unsigned long ra, unsigned long fp, bool sp_exact,
@@ -286,7 +286,7 @@ static __always_inline int sfu_step_to_caller(struct sfu_unwind_state *st, unsig
 	ra = sfu_arch_return_address(ra);
 	/* Code is in user space, and never at 0. */
 	if (!ra || ra >= TASK_SIZE)
-		return SFU_STOP_BAD_RA;
+		return SFU_END_BAD_RA;
 
 	st->ip = ra;
 	st->sp = cfa;
@@ -301,26 +301,26 @@ static __always_inline int sfu_step_to_caller(struct sfu_unwind_state *st, unsig
 
 /*
  * Whether rules @r that are not of the usual shape can serve this frame:
- * 0, SFU_STOP_NO_INFO when they cannot but another method may, or the
+ * 0, SFU_END_NO_INFO when they cannot but another method may, or the
  * stop reason.  An RA kept in a register becomes a register rule here
  * where the architecture has one (arm64's LR in the topmost frame).
  */
 static int sfu_rules_check(const struct sfu_unwind_state *st, struct sfu_frame_rules *r)
 {
 	if (r->flags & SFU_RULES_OUTERMOST)
-		return SFU_STOP_OUTERMOST;
+		return SFU_END_OUTERMOST;
 	if (r->ra.kind == SFU_RULE_RETAIN && !sfu_arch_ra_in_register(&r->ra))
-		return SFU_STOP_BAD_RULE;
+		return SFU_END_BAD_RULE;
 	/* After a frame-pointer step SP is only a bound: SP-based rules cannot work. */
 	if (!st->sp_exact && r->cfa.base == SFU_BASE_SP)
-		return SFU_STOP_NO_INFO;
+		return SFU_END_NO_INFO;
 	if (r->ra.kind == SFU_RULE_UNDEFINED)
-		return SFU_STOP_OUTERMOST;
+		return SFU_END_OUTERMOST;
 	if (r->flags & SFU_RULES_SIGNAL)
-		return SFU_STOP_SIGNAL;
+		return SFU_END_SIGNAL;
 	/* Deeper frames' registers (but SP, FP and tracked ones) are not recovered. */
 	if (r->ra.kind == SFU_RULE_RETAIN || !sfu_rules_regs_known(st, r))
-		return SFU_STOP_BAD_RULE;
+		return SFU_END_BAD_RULE;
 	return 0;
 }
 
@@ -343,7 +343,7 @@ static int sfu_rules_cfa(const struct sfu_unwind_state *st, const struct sfu_fra
 /*
  * The one step: from the rules @r of the current frame, its CFA and the
  * caller's IP, SP and FP.  Returns 0 with @st moved to the caller and
- * *@cfa_out set; SFU_STOP_NO_INFO when @r cannot serve this frame and
+ * *@cfa_out set; SFU_END_NO_INFO when @r cannot serve this frame and
  * another method may; or the reason the walk stops.  @st is unchanged
  * unless it returns 0.
  *
@@ -370,7 +370,7 @@ static int sfu_unwind_step(struct sfu_unwind_state *st, struct sfu_frame_rules *
 	} else if (r->cfa.base == SFU_BASE_SP) {
 		/* After a frame-pointer step SP is only a bound. */
 		if (!st->sp_exact)
-			return SFU_STOP_NO_INFO;
+			return SFU_END_NO_INFO;
 		cfa = st->sp + r->cfa.offset;
 	} else {
 		cfa = st->fp + r->cfa.offset;
@@ -403,7 +403,7 @@ static int sfu_unwind_step(struct sfu_unwind_state *st, struct sfu_frame_rules *
 /*
  * The rules the registry has for the current frame, into @r (the unwind's,
  * not a local that would be zeroed on every frame).  Returns 0, or
- * SFU_STOP_NO_INFO when there are none (the caller may then try frame
+ * SFU_END_NO_INFO when there are none (the caller may then try frame
  * pointers).
  */
 static int sfu_frame_lookup(struct sfu_unwind_state *st, struct sfu_frame_rules *r)
@@ -412,7 +412,7 @@ static int sfu_frame_lookup(struct sfu_unwind_state *st, struct sfu_frame_rules 
 	int err;
 
 	if (st->flags & SFU_UNWIND_NO_SFRAME || st->compat)
-		return SFU_STOP_NO_INFO;
+		return SFU_END_NO_INFO;
 
 	/*
 	 * A return address may be the first byte after its function (a call
@@ -426,7 +426,7 @@ static int sfu_frame_lookup(struct sfu_unwind_state *st, struct sfu_frame_rules 
 			this_cpu_inc(sfu_unwind_stats.sframe_faults);
 		else if (err != -ENOENT)
 			this_cpu_inc(sfu_unwind_stats.sframe_errors);
-		return SFU_STOP_NO_INFO;
+		return SFU_END_NO_INFO;
 	}
 	return 0;
 }
@@ -446,7 +446,7 @@ static noinline int sfu_signal_step(struct sfu_unwind_state *st)
 	int reason;
 
 	if (st->compat || !st->sp_exact || !sfu_arch_signal_frame(st, &ctx))
-		return SFU_STOP_SIGNAL;
+		return SFU_END_SIGNAL;
 	st->sigctx = ctx;
 	st->topmost = true;
 	reason = sfu_arch_sigctx_reg(st, SFU_ARCH_DWARF_IP, &ip);
@@ -455,9 +455,9 @@ static noinline int sfu_signal_step(struct sfu_unwind_state *st)
 	if (!reason)
 		reason = sfu_arch_sigctx_reg(st, SFU_ARCH_DWARF_FP, &fp);
 	if (!reason && (!ip || ip >= TASK_SIZE))
-		reason = SFU_STOP_BAD_RA;
+		reason = SFU_END_BAD_RA;
 	if (!reason && (!sp || sp >= TASK_SIZE || (sp & (st->ws - 1))))
-		reason = SFU_STOP_BAD_CFA;
+		reason = SFU_END_BAD_CFA;
 	if (reason) {
 		st->sigctx = 0;
 		st->topmost = false;
@@ -497,10 +497,10 @@ static void sfu_unwind_start(struct sfu_unwind_state *st, struct task_struct *ta
 	st->regs = regs;
 	st->topmost = true;
 	st->sp_exact = true;
-	st->method = SFU_FRAME_REGS;
+	st->method = SFU_METHOD_REGS;
 	st->scan_left = SFU_FP_SCAN_BUDGET;
 	if (!regs || !mm) {
-		sfu_unwind_stop(st, SFU_STOP_NOT_USER);
+		sfu_unwind_stop(st, SFU_END_NOT_USER);
 		return;
 	}
 	reason = sfu_arch_start(st, regs);
@@ -524,7 +524,7 @@ struct sfu_unwind_scratch {
 /*
  * Move @st to the caller of the current frame, or end the walk.  The
  * methods in order: the registry's rules, then frame pointers; a method
- * that has nothing for the frame (SFU_STOP_NO_INFO) hands it to the next.
+ * that has nothing for the frame (SFU_END_NO_INFO) hands it to the next.
  * Returns the CFA of the frame just left when it is known exactly, else 0.
  */
 static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
@@ -533,11 +533,11 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 	struct sfu_frame_rules *rules = &scratch->rules;
 	unsigned long cfa = 0, sp = st->sp, ip = st->ip;
 	bool sp_exact = st->sp_exact, topmost = st->topmost;
-	u8 method = SFU_FRAME_SFRAME;
+	u8 method = SFU_METHOD_SFRAME;
 	int reason;
 
 	if (st->compat && (st->flags & SFU_UNWIND_NO_FP || !SFU_ARCH_COMPAT_FP)) {
-		sfu_unwind_stop(st, SFU_STOP_COMPAT);
+		sfu_unwind_stop(st, SFU_END_COMPAT);
 		return 0;
 	}
 
@@ -547,28 +547,28 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 	 * trampoline recognised by its code (the arm64 vDSO has no CFI).
 	 */
 	if ((!reason && (rules->flags & SFU_RULES_SIGNAL)) ||
-	    (reason == SFU_STOP_NO_INFO && sfu_arch_sigreturn_at(st))) {
+	    (reason == SFU_END_NO_INFO && sfu_arch_sigreturn_at(st))) {
 		reason = sfu_signal_step(st);
 		if (reason) {
 			sfu_unwind_stop(st, reason);
 			return 0;
 		}
-		st->method = SFU_FRAME_SIGNAL;
+		st->method = SFU_METHOD_SIGNAL;
 		return 0;
 	}
 	for (;;) {
 		if (!reason)
 			reason = sfu_unwind_step(st, rules, &cfa);
-		if (reason != SFU_STOP_NO_INFO || method == SFU_FRAME_FP ||
+		if (reason != SFU_END_NO_INFO || method == SFU_METHOD_FP ||
 		    (st->flags & SFU_UNWIND_NO_FP))
 			break;
-		method = SFU_FRAME_FP;
+		method = SFU_METHOD_FP;
 		sfu_arch_fp_rules(st, rules);
 		/* The ABI's end of the chain: the outermost frame zeroes FP. */
-		reason = rules->cfa.base == SFU_BASE_FP && !st->fp ? SFU_STOP_FP_END : 0;
+		reason = rules->cfa.base == SFU_BASE_FP && !st->fp ? SFU_END_FP_END : 0;
 	}
 	/* @st is at the caller now: its IP is the return address to check. */
-	if (!reason && method == SFU_FRAME_FP)
+	if (!reason && method == SFU_METHOD_FP)
 		reason = sfu_fp_ra_check(st, ip, sp, sp_exact && topmost);
 	if (reason) {
 		sfu_unwind_stop(st, reason);
@@ -586,14 +586,14 @@ static void sfu_unwind_account(const struct sfu_unwind_state *st, const unsigned
 
 	this_cpu_inc(sfu_unwind_stats.unwinds);
 	this_cpu_inc(sfu_unwind_stats.stops[st->stop]);
-	for (i = SFU_FRAME_REGS; i <= SFU_FRAME_SIGNAL; i++)
+	for (i = SFU_METHOD_REGS; i < SFU_METHOD_NR; i++)
 		this_cpu_add(sfu_unwind_stats.frames[i], by_method[i]);
 	if (stop_reason)
 		*stop_reason = st->stop;
 }
 
 /* What the walk hands each frame to; false ends the walk. */
-typedef bool (*sfu_walk_fn)(void *arg, const struct sfu_frame *frame);
+typedef bool (*sfu_walk_fn)(void *arg, const struct sfu_uframe *frame);
 
 /*
  * The one walk loop: from @regs of @task (NULL: current) in @mm, each
@@ -606,18 +606,17 @@ static unsigned int sfu_walk(struct task_struct *task, struct mm_struct *mm,
 			     struct pt_regs *regs, unsigned int flags, unsigned int limit,
 			     sfu_walk_fn fn, void *arg, int *stop_reason)
 {
-	unsigned long by_method[SFU_FRAME_SIGNAL + 1] = {};
+	unsigned long by_method[SFU_METHOD_NR] = {};
 	struct sfu_unwind_scratch scratch;
 	struct sfu_unwind_state st;
 	struct sfu_lookup rows;
 	unsigned int nr = 0, prev = 0;
-	struct sfu_frame f;
+	struct sfu_uframe f;
 
 	sfu_unwind_start(&st, task, mm, regs, flags, &rows);
 	while (!st.done) {
 		f.ip = st.ip;
 		f.method = st.method;
-		f.reserved = 0;
 		f.cfa = sfu_unwind_next(&st, &scratch);
 		if (sfu_fp_unconfirmed(&st, f.method, prev))
 			break;
@@ -625,7 +624,7 @@ static unsigned int sfu_walk(struct task_struct *task, struct mm_struct *mm,
 		by_method[f.method]++;
 		nr++;
 		if ((!fn(arg, &f) || nr == limit) && !st.done)
-			sfu_unwind_stop(&st, SFU_STOP_DEPTH);
+			sfu_unwind_stop(&st, SFU_END_DEPTH);
 	}
 	sfu_lookup_end(&rows);
 	sfu_unwind_account(&st, by_method, stop_reason);
@@ -634,11 +633,11 @@ static unsigned int sfu_walk(struct task_struct *task, struct mm_struct *mm,
 
 /* sfu_walk()'s consumer for the array API. */
 struct sfu_walk_array {
-	struct sfu_frame *frames;
+	struct sfu_uframe *frames;
 	unsigned int nr;
 };
 
-static bool sfu_walk_store(void *arg, const struct sfu_frame *frame)
+static bool sfu_walk_store(void *arg, const struct sfu_uframe *frame)
 {
 	struct sfu_walk_array *a = arg;
 
@@ -652,7 +651,7 @@ struct sfu_walk_consumer {
 	void *cookie;
 };
 
-static bool sfu_walk_consume(void *arg, const struct sfu_frame *frame)
+static bool sfu_walk_consume(void *arg, const struct sfu_uframe *frame)
 {
 	struct sfu_walk_consumer *c = arg;
 
@@ -666,8 +665,8 @@ static bool sfu_walk_consume(void *arg, const struct sfu_frame *frame)
  * @max: capacity of @frames; the walk stores at most this many frames,
  *       and at most the max_depth module parameter
  * @flags: SFU_UNWIND_NOFAULT, SFU_UNWIND_NO_SFRAME, SFU_UNWIND_NO_FP
- * @stop_reason: if not NULL, set to the enum sfu_stop_reason that ended the
- *               walk (SFU_STOP_DEPTH when the limit cut it short)
+ * @stop_reason: if not NULL, set to the enum sfu_end that ended the
+ *               walk (SFU_END_DEPTH when the limit cut it short)
  *
  * Stack memory is that of current->mm: the caller may pass registers
  * other than the task's own (the KUnit suite builds them), but the stack
@@ -681,7 +680,7 @@ static bool sfu_walk_consume(void *arg, const struct sfu_frame *frame)
  * Return: the number of frames stored (0 when there is no user context),
  * or -EINVAL for @max 0, a NULL @frames or unknown @flags.
  */
-int sfu_unwind_user_regs(struct pt_regs *regs, struct sfu_frame *frames, unsigned int max,
+int sfu_unwind_user_regs(struct pt_regs *regs, struct sfu_uframe *frames, unsigned int max,
 			 unsigned int flags, int *stop_reason)
 {
 	struct sfu_walk_array a = { .frames = frames };
@@ -706,7 +705,7 @@ EXPORT_SYMBOL_NS_GPL(sfu_unwind_user_regs, SFU_NS);
  * @max: capacity of @frames (also bounded by the max_depth parameter)
  * @flags: SFU_UNWIND_NO_SFRAME, SFU_UNWIND_NO_FP (SFU_UNWIND_NOFAULT is
  *	refused: every read may sleep)
- * @stop_reason: if not NULL, set to the enum sfu_stop_reason
+ * @stop_reason: if not NULL, set to the enum sfu_end
  *
  * Every read of @task's memory (stack, code, sections without a kernel
  * copy) goes through access_process_vm() without FOLL_FORCE; lookups use
@@ -719,7 +718,7 @@ EXPORT_SYMBOL_NS_GPL(sfu_unwind_user_regs, SFU_NS);
  * @frames, unknown flags or a caller that cannot sleep.
  */
 int sfu_unwind_task_regs(struct task_struct *task, struct mm_struct *mm, struct pt_regs *regs,
-			 struct sfu_frame *frames, unsigned int max, unsigned int flags,
+			 struct sfu_uframe *frames, unsigned int max, unsigned int flags,
 			 int *stop_reason)
 {
 	struct sfu_walk_array a = { .frames = frames };
@@ -740,8 +739,8 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_unwind_task_regs);
  *	walk ends after a call that returns false
  * @cookie: @consume's first argument
  * @flags: SFU_UNWIND_NOFAULT, SFU_UNWIND_NO_SFRAME, SFU_UNWIND_NO_FP
- * @stop_reason: if not NULL, set to the enum sfu_stop_reason that ended the
- *	walk (SFU_STOP_DEPTH when @consume ended it before the stack did,
+ * @stop_reason: if not NULL, set to the enum sfu_end that ended the
+ *	walk (SFU_END_DEPTH when @consume ended it before the stack did,
  *	or SFU_UNWIND_MAX_DEPTH frames did)
  *
  * The walk of sfu_unwind_user_regs() for a caller that takes the frames
@@ -777,7 +776,7 @@ EXPORT_SYMBOL_NS_GPL(sfu_unwind_user_walk, SFU_NS);
  * @frames: where to store the frames, innermost first
  * @max: capacity of @frames (also bounded by the max_depth parameter)
  * @flags: SFU_UNWIND_NOFAULT, SFU_UNWIND_NO_SFRAME, SFU_UNWIND_NO_FP
- * @stop_reason: if not NULL, set to the enum sfu_stop_reason
+ * @stop_reason: if not NULL, set to the enum sfu_end
  *
  * Starts from the user registers saved at the task's entry into the
  * kernel (task_pt_regs()): in a system call or task_work, where the task
@@ -788,7 +787,7 @@ EXPORT_SYMBOL_NS_GPL(sfu_unwind_user_walk, SFU_NS);
  * Context: see sfu_unwind_user_regs().
  * Return: frames stored (0 for kernel threads), or -EINVAL.
  */
-int sfu_unwind_user(struct sfu_frame *frames, unsigned int max, unsigned int flags,
+int sfu_unwind_user(struct sfu_uframe *frames, unsigned int max, unsigned int flags,
 		    int *stop_reason)
 {
 	struct pt_regs *regs = NULL;

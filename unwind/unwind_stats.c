@@ -37,18 +37,18 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_unwind_sframe_faults);
 static int sfu_unwind_stats_show(struct seq_file *m, void *v)
 {
 	static const char *const methods[] = {
-		[SFU_FRAME_REGS] = "regs", [SFU_FRAME_SFRAME] = "sframe", [SFU_FRAME_FP] = "fp",
-		[SFU_FRAME_SIGNAL] = "signal",
+		[SFU_METHOD_REGS] = "regs", [SFU_METHOD_SFRAME] = "sframe", [SFU_METHOD_FP] = "fp",
+		[SFU_METHOD_SIGNAL] = "signal",
 	};
 	struct sfu_unwind_stats sum;
 	unsigned int i;
 
 	sfu_percpu_sum_struct(sfu_unwind_stats, &sum);
 	seq_printf(m, "unwinds %llu\n", sum.unwinds);
-	for (i = SFU_FRAME_REGS; i <= SFU_FRAME_SIGNAL; i++)
+	for (i = SFU_METHOD_REGS; i < SFU_METHOD_NR; i++)
 		seq_printf(m, "frames_%s %llu\n", methods[i], sum.frames[i]);
-	for (i = SFU_STOP_NONE + 1; i < SFU_STOP_NR; i++)
-		seq_printf(m, "stop_%s %llu\n", sfu_stop_reason_name(i), sum.stops[i]);
+	for (i = SFU_END_NONE + 1; i < SFU_END_NR; i++)
+		seq_printf(m, "stop_%s %llu\n", sfu_end_name(i), sum.stops[i]);
 	seq_printf(m, "sframe_faults %llu\n", sum.sframe_faults);
 	seq_printf(m, "sframe_errors %llu\n", sum.sframe_errors);
 	return 0;

@@ -289,7 +289,7 @@ static int sfu_arm64_call_reaches(const struct sfu_unwind_state *st, unsigned lo
 		return 0;
 	*fn = 0;
 	if (target >= TASK_SIZE || sfu_unwind_read(st, target, raw, sizeof(raw)))
-		return SFU_STOP_RA_UNCHECKED;
+		return SFU_END_RA_UNCHECKED;
 	insn = le32_to_cpu(raw[0]);
 	if (insn == SFU_ARM64_BTI_C) {
 		insn = le32_to_cpu(raw[1]);
@@ -302,7 +302,7 @@ static int sfu_arm64_call_reaches(const struct sfu_unwind_state *st, unsigned lo
 		*fn = sfu_arm64_branch_target(at, insn);
 		return 0;
 	}
-	return SFU_STOP_RA_OTHER_CALLEE;
+	return SFU_END_RA_OTHER_CALLEE;
 }
 
 /**
@@ -312,15 +312,15 @@ static int sfu_arm64_call_reaches(const struct sfu_unwind_state *st, unsigned lo
  *	rows: from a frame record, or from x30 in the topmost frame
  * @callee_ip: the IP of the frame @ra would return from, or 0 not to check
  *	where a BL goes
- * @direct: only a BL counts (an indirect call: SFU_STOP_RA_NOT_CALL)
+ * @direct: only a BL counts (an indirect call: SFU_END_RA_NOT_CALL)
  * @callee: if not NULL, set to the function a BL leads to where known
  *	(sfu_arm64_call_reaches(); with no @callee_ip, the BL's target), else 0
  *
  * A BL must go where it can have led to @callee_ip (sfu_arm64_call_reaches()).
  *
  * Return: 0 if @ra is 4-byte aligned and the instruction at @ra - 4 is
- * BL, BLR, BLRAA, BLRAAZ, BLRAB or BLRABZ; SFU_STOP_RA_NOT_CALL if not;
- * SFU_STOP_RA_OTHER_CALLEE if a BL to elsewhere; SFU_STOP_RA_UNCHECKED if
+ * BL, BLR, BLRAA, BLRAAZ, BLRAB or BLRABZ; SFU_END_RA_NOT_CALL if not;
+ * SFU_END_RA_OTHER_CALLEE if a BL to elsewhere; SFU_END_RA_UNCHECKED if
  * code could not be read.
  */
 int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra,
@@ -334,14 +334,14 @@ int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra,
 	if (callee)
 		*callee = 0;
 	if (ra & 3)
-		return SFU_STOP_RA_NOT_CALL;
+		return SFU_END_RA_NOT_CALL;
 	if (sfu_unwind_read(st, ra - 4, &raw, sizeof(raw)))
-		return SFU_STOP_RA_UNCHECKED;
+		return SFU_END_RA_UNCHECKED;
 	insn = le32_to_cpu(raw);
 	if (!sfu_arm64_is_call(insn))
-		return SFU_STOP_RA_NOT_CALL;
+		return SFU_END_RA_NOT_CALL;
 	if ((insn & SFU_ARM64_BL_MASK) != SFU_ARM64_BL)
-		return direct ? SFU_STOP_RA_NOT_CALL : 0;
+		return direct ? SFU_END_RA_NOT_CALL : 0;
 	if (!callee_ip) {
 		if (callee)
 			*callee = sfu_arm64_branch_target(ra - 4, insn);
@@ -421,8 +421,8 @@ bool sfu_arch_sigreturn_at(const struct sfu_unwind_state *st)
  * @regnum: DWARF register number: x0-x30, SP (31), or 32 for the PC
  * @val: its saved value
  *
- * Return: 0, SFU_STOP_FAULT if the context could not be read, or
- * SFU_STOP_BAD_RULE for a register the context does not hold.
+ * Return: 0, SFU_END_FAULT if the context could not be read, or
+ * SFU_END_BAD_RULE for a register the context does not hold.
  */
 int sfu_arch_sigctx_reg(const struct sfu_unwind_state *st, unsigned int regnum,
 			unsigned long *val)
@@ -437,9 +437,9 @@ int sfu_arch_sigctx_reg(const struct sfu_unwind_state *st, unsigned int regnum,
 	else if (regnum == SFU_ARCH_DWARF_IP)
 		off = offsetof(struct sigcontext, pc);
 	else
-		return SFU_STOP_BAD_RULE;
+		return SFU_END_BAD_RULE;
 	if (sfu_unwind_read(st, st->sigctx + off, &v, sizeof(v)))
-		return SFU_STOP_FAULT;
+		return SFU_END_FAULT;
 	*val = v;
 	return 0;
 }

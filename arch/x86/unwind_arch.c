@@ -208,7 +208,7 @@ static int sfu_x86_plt_dest(const struct sfu_unwind_state *st, unsigned long plt
 
 	/* A word of the task's size (x86 is little-endian). */
 	if (slot >= TASK_SIZE || sfu_unwind_read(st, slot, &dest, st->ws))
-		return SFU_STOP_RA_UNCHECKED;
+		return SFU_END_RA_UNCHECKED;
 	*fn = dest + SFU_X86_CALLEE_SPAN - plt < 2 * SFU_X86_CALLEE_SPAN ? 0 : dest;
 	return 0;
 }
@@ -220,7 +220,7 @@ static int sfu_x86_plt_dest(const struct sfu_unwind_state *st, unsigned long plt
  * or a "jmp rel32" to a function.  The PLT first: it lies below the code
  * that calls it, so that every function of the object is within its span.
  * Sets *@fn to the function reached (0: not known), and returns 0 if it
- * can hold @ip, SFU_STOP_RA_OTHER_CALLEE if not: a tail call from the
+ * can hold @ip, SFU_END_RA_OTHER_CALLEE if not: a tail call from the
  * function called to another that lies before it is refused too, and the
  * walk stops there.
  */
@@ -235,7 +235,7 @@ static int sfu_x86_call_reaches(const struct sfu_unwind_state *st, unsigned long
 
 	*fn = target;
 	if (target >= TASK_SIZE || sfu_unwind_read(st, target, c, sizeof(c)))
-		return in ? 0 : SFU_STOP_RA_UNCHECKED;
+		return in ? 0 : SFU_END_RA_UNCHECKED;
 	if (c[0] == 0xf3 && c[1] == 0x0f && c[2] == 0x1e && c[3] == 0xfa)
 		i = 4;				/* endbr64 */
 	if (c[i] == 0xf2)
@@ -247,7 +247,7 @@ static int sfu_x86_call_reaches(const struct sfu_unwind_state *st, unsigned long
 		reason = sfu_x86_plt_dest(st, target, slot, fn);
 		if (reason || !*fn || sfu_x86_in_callee(*fn, ip))
 			return reason;
-		return SFU_STOP_RA_OTHER_CALLEE;
+		return SFU_END_RA_OTHER_CALLEE;
 	}
 	if (in)
 		return 0;
@@ -256,7 +256,7 @@ static int sfu_x86_call_reaches(const struct sfu_unwind_state *st, unsigned long
 		*fn = dest;
 		return 0;
 	}
-	return SFU_STOP_RA_OTHER_CALLEE;
+	return SFU_END_RA_OTHER_CALLEE;
 }
 
 /**
@@ -265,7 +265,7 @@ static int sfu_x86_call_reaches(const struct sfu_unwind_state *st, unsigned long
  * @ra: the return address, found without unwind rows
  * @callee_ip: the IP of the frame @ra would return from, or 0 not to check
  *	where a direct call goes
- * @direct: only a direct call counts (an indirect one: SFU_STOP_RA_NOT_CALL)
+ * @direct: only a direct call counts (an indirect one: SFU_END_RA_NOT_CALL)
  * @callee: if not NULL, set to the function a direct call leads to (its
  *	target, or where the stub at its target goes: sfu_x86_call_reaches()),
  *	or 0 where that is not known (an indirect call, a PLT slot not bound)
@@ -276,8 +276,8 @@ static int sfu_x86_call_reaches(const struct sfu_unwind_state *st, unsigned long
  *
  * Return: 0 if a call ends at @ra (sfu_x86_indirect_call_ends_at(),
  * sfu_x86_direct_call_ends_at()),
- * SFU_STOP_RA_NOT_CALL if none does, SFU_STOP_RA_OTHER_CALLEE if a direct
- * call to elsewhere does, SFU_STOP_RA_UNCHECKED if the bytes could not be
+ * SFU_END_RA_NOT_CALL if none does, SFU_END_RA_OTHER_CALLEE if a direct
+ * call to elsewhere does, SFU_END_RA_UNCHECKED if the bytes could not be
  * read.
  */
 int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra,
@@ -293,15 +293,15 @@ int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra,
 		n = offset_in_page(ra);
 		if (!n || n >= SFU_X86_CALL_MAX ||
 		    sfu_unwind_read(st, ra - n, code + SFU_X86_CALL_MAX - n, n))
-			return SFU_STOP_RA_UNCHECKED;
+			return SFU_END_RA_UNCHECKED;
 	}
 	if (callee)
 		*callee = 0;
 	/* The bytes may read as both: then the call's target is not known. */
 	if (sfu_x86_indirect_call_ends_at(end, n))
-		return direct ? SFU_STOP_RA_NOT_CALL : 0;
+		return direct ? SFU_END_RA_NOT_CALL : 0;
 	if (!sfu_x86_direct_call_ends_at(end, n))
-		return SFU_STOP_RA_NOT_CALL;
+		return SFU_END_RA_NOT_CALL;
 	if (callee_ip || callee)
 		reason = sfu_x86_call_reaches(st, ra + sfu_x86_rel32(end - 4), callee_ip, &fn);
 	if (callee)
@@ -400,8 +400,8 @@ bool sfu_arch_sigreturn_at(const struct sfu_unwind_state *st)
  * @regnum: DWARF register number
  * @val: its saved value
  *
- * Return: 0, SFU_STOP_FAULT if the context could not be read, or
- * SFU_STOP_BAD_RULE for a register the context does not hold.
+ * Return: 0, SFU_END_FAULT if the context could not be read, or
+ * SFU_END_BAD_RULE for a register the context does not hold.
  */
 int sfu_arch_sigctx_reg(const struct sfu_unwind_state *st, unsigned int regnum,
 			unsigned long *val)
@@ -409,9 +409,9 @@ int sfu_arch_sigctx_reg(const struct sfu_unwind_state *st, unsigned int regnum,
 	u64 v;
 
 	if (regnum >= ARRAY_SIZE(sfu_x86_sigctx_regs))
-		return SFU_STOP_BAD_RULE;
+		return SFU_END_BAD_RULE;
 	if (sfu_unwind_read(st, st->sigctx + sfu_x86_sigctx_regs[regnum], &v, sizeof(v)))
-		return SFU_STOP_FAULT;
+		return SFU_END_FAULT;
 	*val = v;
 	return 0;
 }

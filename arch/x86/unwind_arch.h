@@ -34,12 +34,12 @@
  * @st: state to fill (ip, sp, fp, ws, compat)
  * @regs: user registers of the current task
  *
- * Return: 0, or SFU_STOP_NOT_USER if @regs are not from user mode.
+ * Return: 0, or SFU_END_NOT_USER if @regs are not from user mode.
  */
 static inline int sfu_arch_start(struct sfu_unwind_state *st, struct pt_regs *regs)
 {
 	if (!user_mode(regs))
-		return SFU_STOP_NOT_USER;
+		return SFU_END_NOT_USER;
 	st->compat = !user_64bit_mode(regs);
 	st->ws = st->compat ? sizeof(u32) : sizeof(u64);
 	st->ip = regs->ip;

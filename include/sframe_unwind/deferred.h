@@ -26,7 +26,7 @@ struct pt_regs;
 /**
  * struct sfu_unwind_stacktrace - a user callchain
  * @nr: number of entries
- * @stop_reason: enum sfu_stop_reason of the walk that produced it
+ * @stop_reason: enum sfu_end of the walk that produced it
  * @entries: @nr user addresses, innermost first: the interrupted or calling
  *	instruction, then return addresses
  */

@@ -11,7 +11,7 @@
  * falls back to the frame-pointer chain when the caller allows it.  Every step
  * is checked (the CFA moves up the stack, stays aligned and in user space,
  * the return address is a user address, the depth is bounded), and any
- * failed check ends the walk with its own enum sfu_stop_reason: the walk
+ * failed check ends the walk with its own enum sfu_end: the walk
  * never guesses and never loops.
  *
  * Architecture facts (registers, word size, where the frame-pointer chain
@@ -28,6 +28,122 @@
 #include <linux/types.h>
 #include "uapi/sframe_unwind.h"
 #include "sframe_unwind/rules.h"
+
+/**
+ * enum sfu_method - how the unwinder found a frame
+ * @SFU_METHOD_NONE: no frame (the one before the topmost)
+ * @SFU_METHOD_REGS: the topmost frame, from the task's registers
+ * @SFU_METHOD_SFRAME: from the rules the registry has for the PC
+ * @SFU_METHOD_FP: by following the frame-pointer chain
+ * @SFU_METHOD_SIGNAL: the code a signal interrupted, from the registers the
+ *	kernel saved in the signal frame below it
+ * @SFU_METHOD_NR: number of values (not a method)
+ *
+ * Kernel-internal: user space sees enum sfu_frame_method, which
+ * sfu_method_uapi() gives.
+ */
+enum sfu_method {
+	SFU_METHOD_NONE,
+	SFU_METHOD_REGS,
+	SFU_METHOD_SFRAME,
+	SFU_METHOD_FP,
+	SFU_METHOD_SIGNAL,
+	SFU_METHOD_NR,
+};
+
+/**
+ * struct sfu_uframe - one frame of an unwound user stack
+ * @ip: the frame's instruction pointer (a return address but for frame 0)
+ * @cfa: its canonical frame address, 0 when not known
+ * @method: enum sfu_method that found @ip
+ *
+ * Kernel-internal: the ioctls hand user space struct sfu_frame.
+ */
+struct sfu_uframe {
+	unsigned long ip;
+	unsigned long cfa;
+	u8 method;
+};
+
+/**
+ * enum sfu_end - why an unwind ended
+ * @SFU_END_NONE: not ended: the step succeeded (never the reason of a walk)
+ * @SFU_END_OUTERMOST: the rules mark the outermost frame (return address
+ *	undefined): the stack ends here, a normal end
+ * @SFU_END_FP_END: the frame-pointer chain ends with a zero frame pointer,
+ *	the ABI's marker of the outermost frame: a normal end
+ * @SFU_END_DEPTH: the frame limit was reached (the caller's or the
+ *	max_depth module parameter) and the stack goes on
+ * @SFU_END_BAD_CFA: the computed CFA is below the stack pointer (or equal
+ *	to it where the architecture does not allow that), misaligned, or
+ *	outside user space
+ * @SFU_END_CFA_NOT_INCREASING: the CFA did not move up the stack from the
+ *	previous frame's: a cycle or corrupt data
+ * @SFU_END_BAD_RA: the return address is zero or not a user address
+ * @SFU_END_FAULT: stack memory could not be read (in no-fault mode this
+ *	includes pages that are not present)
+ * @SFU_END_NO_INFO: no usable rules for the PC (no section, no function,
+ *	bad or unreadable section data) and the frame-pointer fallback is
+ *	not allowed; inside the walk also "this method has nothing for the
+ *	frame, try the next"
+ * @SFU_END_COMPAT: a compat (32-bit) task, which has no SFrame unwinding,
+ *	and the frame-pointer walk it would need is not allowed or not
+ *	supported on this architecture
+ * @SFU_END_BAD_RULE: the rules need a register only the topmost frame has
+ *	(including an AArch64 return address still in the link register)
+ *	in a deeper frame, or a register the architecture cannot supply
+ * @SFU_END_SIGNAL: a signal frame (V3 SFrame signal FDE) whose saved
+ *	registers cannot be used: a compat task, or an architecture without
+ *	the hook
+ * @SFU_END_NOT_USER: there is no user context to unwind (kernel thread,
+ *	no mm, registers not from user mode)
+ * @SFU_END_RA_NOT_TEXT: a return address found without rules (the
+ *	frame-pointer fallback) is not in executable user memory: the
+ *	page-table entry of its call instruction's last byte is not
+ *	user-executable, or nothing is mapped there
+ * @SFU_END_RA_NOT_CALL: such a return address is in executable memory,
+ *	but no call instruction ends there
+ * @SFU_END_RA_UNCHECKED: such a return address could not be checked: its
+ *	page is not present (no-fault unwinds) or its instruction bytes could
+ *	not be read
+ * @SFU_END_FP_SKIPS: the frame-pointer fallback found a frame record
+ *	above a word of the frame that is itself a return address (in text,
+ *	after a call): the frame pointer is not the frame's, and its record
+ *	would skip frames
+ * @SFU_END_RA_OTHER_CALLEE: the direct call before such a return address
+ *	goes to code that cannot have led to the frame it would return from
+ *	(a stale return address in a frame without frame pointers)
+ * @SFU_END_FP_UNCONFIRMED: a frame the frame-pointer fallback found was
+ *	dropped, because the step out of it failed: a caller is reported
+ *	only where the walk can go on from it (or the stack ends there), so
+ *	that a stale frame record does not become a frame
+ * @SFU_END_NR: number of reasons (not a reason)
+ *
+ * Kernel-internal, so that a new reason is no ABI change: user space sees
+ * enum sfu_stop_reason, which sfu_end_uapi() gives for each of these.
+ */
+enum sfu_end {
+	SFU_END_NONE,
+	SFU_END_OUTERMOST,
+	SFU_END_FP_END,
+	SFU_END_DEPTH,
+	SFU_END_BAD_CFA,
+	SFU_END_CFA_NOT_INCREASING,
+	SFU_END_BAD_RA,
+	SFU_END_FAULT,
+	SFU_END_NO_INFO,
+	SFU_END_COMPAT,
+	SFU_END_BAD_RULE,
+	SFU_END_SIGNAL,
+	SFU_END_NOT_USER,
+	SFU_END_RA_NOT_TEXT,
+	SFU_END_RA_NOT_CALL,
+	SFU_END_RA_UNCHECKED,
+	SFU_END_FP_SKIPS,
+	SFU_END_RA_OTHER_CALLEE,
+	SFU_END_FP_UNCONFIRMED,
+	SFU_END_NR,
+};
 
 struct mm_struct;
 struct pt_regs;
@@ -50,8 +166,8 @@ struct task_struct;
  * @sp_exact: @sp is the frame's stack pointer, not only a lower bound
  * @compat: a compat task: no SFrame
  * @done: the walk has ended; @stop says why
- * @stop: enum sfu_stop_reason
- * @method: enum sfu_frame_method that found @ip
+ * @stop: enum sfu_end
+ * @method: enum sfu_method that found @ip
  * @tracked_known: bit n: @tracked[n] holds the frame's value of the arch's
  *	n-th tracked callee-saved register (sfu_arch_tracked_slot())
  * @tracked: those values, for rules based on them below the topmost frame
@@ -103,19 +219,21 @@ struct sfu_unwind_state {
  */
 typedef bool (*sfu_unwind_consume_fn)(void *cookie, unsigned long ip);
 
-int sfu_unwind_user(struct sfu_frame *frames, unsigned int max, unsigned int flags,
+int sfu_unwind_user(struct sfu_uframe *frames, unsigned int max, unsigned int flags,
 		    int *stop_reason);
-int sfu_unwind_user_regs(struct pt_regs *regs, struct sfu_frame *frames,
+int sfu_unwind_user_regs(struct pt_regs *regs, struct sfu_uframe *frames,
 			 unsigned int max, unsigned int flags, int *stop_reason);
 int sfu_unwind_task_regs(struct task_struct *task, struct mm_struct *mm, struct pt_regs *regs,
-			 struct sfu_frame *frames, unsigned int max, unsigned int flags,
+			 struct sfu_uframe *frames, unsigned int max, unsigned int flags,
 			 int *stop_reason);
 int sfu_unwind_user_walk(struct pt_regs *regs, sfu_unwind_consume_fn consume, void *cookie,
 			 unsigned int flags, int *stop_reason);
 unsigned int sfu_unwind_depth_limit(void);
 int sfu_unwind_read(const struct sfu_unwind_state *st, unsigned long addr, void *dst,
 		    size_t len);
-const char *sfu_stop_reason_name(int reason);
+const char *sfu_end_name(int end);
+int sfu_end_uapi(int end);
+u32 sfu_method_uapi(int method);
 unsigned long sfu_unwind_sframe_faults(void);
 
 int sfu_unwind_init(void);

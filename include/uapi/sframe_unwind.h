@@ -145,60 +145,37 @@ struct sfu_sidecar_request {
 #define SFU_IOC_SIDECAR_RESCAN	_IO(SFU_IOC_MAGIC, 7)
 
 /**
- * enum sfu_stop_reason - why an unwind ended
- * @SFU_STOP_NONE: not stopped (internal; never returned)
- * @SFU_STOP_OUTERMOST: an SFrame row marks the outermost frame (return
- *	address undefined): the stack ends here, a normal end
- * @SFU_STOP_FP_END: the frame-pointer chain ends with a zero frame pointer,
- *	the ABI's marker of the outermost frame: a normal end
- * @SFU_STOP_DEPTH: the frame limit was reached (the caller's @max or the
- *	max_depth module parameter) and the stack goes on
- * @SFU_STOP_BAD_CFA: the computed CFA is below the stack pointer (or equal
- *	to it where the architecture does not allow that), misaligned, or
- *	outside user space
- * @SFU_STOP_CFA_NOT_INCREASING: the CFA did not move up the stack from the
- *	previous frame's: a cycle or corrupt data
- * @SFU_STOP_BAD_RA: the return address is zero or not a user address
- * @SFU_STOP_FAULT: stack memory could not be read (in no-fault mode this
- *	includes pages that are not present)
- * @SFU_STOP_NO_INFO: no usable SFrame row for the PC (no section, no
- *	function, bad or unreadable section data) and the frame-pointer
- *	fallback is not allowed
- * @SFU_STOP_COMPAT: a compat (32-bit) task, which has no SFrame unwinding,
- *	and the frame-pointer walk it would need is not allowed or not
- *	supported on this architecture
- * @SFU_STOP_BAD_RULE: the row needs a register only the topmost frame has
- *	(including an AArch64 return address still in the link register)
- *	in a deeper frame, or a register the architecture cannot supply
- * @SFU_STOP_SIGNAL: a signal frame (V3 SFrame signal FDE) whose saved
- *	registers cannot be used: a compat task, or an architecture without
- *	the hook
- * @SFU_STOP_NOT_USER: there is no user context to unwind (kernel thread,
- *	no mm, registers not from user mode)
- * @SFU_STOP_RA_NOT_TEXT: a return address found without an SFrame row
- *	(the frame-pointer fallback) is not in executable user memory: the
- *	page-table entry of its call instruction's last byte is not
- *	user-executable, or nothing is mapped there
- * @SFU_STOP_RA_NOT_CALL: such a return address is in executable memory,
- *	but no call instruction ends there
- * @SFU_STOP_RA_UNCHECKED: such a return address could not be checked: its
- *	page is not present (no-fault unwinds) or its instruction bytes could
- *	not be read
- * @SFU_STOP_FP_SKIPS: the frame-pointer fallback found a frame record
- *	above a word of the frame that is itself a return address (in text,
- *	after a call): the frame pointer is not the frame's, and its record
- *	would skip frames
- * @SFU_STOP_RA_OTHER_CALLEE: the direct call before such a return address
- *	goes to code that cannot have led to the frame it would return from
- *	(a stale return address in a frame without frame pointers)
- * @SFU_STOP_FP_UNCONFIRMED: a frame the frame-pointer fallback found was
- *	dropped, because the step out of it failed: a caller is reported
- *	only where the walk can go on from it (or the stack ends there), so
- *	that a stale frame record does not become a frame
+ * enum sfu_stop_reason - why an unwind ended (struct sfu_unwind.stop_reason)
+ * @SFU_STOP_NONE: not stopped (never returned)
+ * @SFU_STOP_OUTERMOST: the SFrame data marks the outermost frame: a
+ *	normal end
+ * @SFU_STOP_FP_END: a zero frame pointer ends the chain: a normal end
+ * @SFU_STOP_DEPTH: the frame limit was reached and the stack goes on
+ * @SFU_STOP_BAD_CFA: a frame's CFA is not a possible stack address
+ * @SFU_STOP_CFA_NOT_INCREASING: the CFA did not move up the stack
+ * @SFU_STOP_BAD_RA: a return address is zero or not a user address
+ * @SFU_STOP_FAULT: stack memory could not be read
+ * @SFU_STOP_NO_INFO: no usable SFrame data for a PC, and no frame-pointer
+ *	fallback allowed
+ * @SFU_STOP_COMPAT: a 32-bit task that cannot be unwound further
+ * @SFU_STOP_BAD_RULE: the SFrame data needs a register not known in
+ *	that frame
+ * @SFU_STOP_SIGNAL: a signal frame whose saved registers cannot be used
+ * @SFU_STOP_NOT_USER: no user context to unwind
+ * @SFU_STOP_RA_NOT_TEXT: a frame-pointer return address is not in
+ *	executable memory
+ * @SFU_STOP_RA_NOT_CALL: no call instruction ends at such an address
+ * @SFU_STOP_RA_UNCHECKED: such an address could not be checked
+ * @SFU_STOP_FP_SKIPS: a frame-pointer record would skip frames
+ * @SFU_STOP_RA_OTHER_CALLEE: the call before such an address cannot have
+ *	led to the frame above it
+ * @SFU_STOP_FP_UNCONFIRMED: a frame found by frame pointers was dropped:
+ *	the walk could not go on from it
  * @SFU_STOP_NR: number of reasons (not a reason)
  *
- * Values are part of the user ABI (struct sfu_unwind.stop_reason and the
- * stop reasons of the trace events).
+ * Documentation/unwinder.rst describes each one.  The values are part of
+ * the user ABI and never change; new reasons are added before
+ * SFU_STOP_NR.
  */
 enum sfu_stop_reason {
 	SFU_STOP_NONE,
