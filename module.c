@@ -39,9 +39,7 @@ static int __init sfu_init(void)
 	err = sfu_chardev_init();
 	if (err)
 		goto out_trace;
-	sfu_perf_callchain_init();
-	sfu_ftrace_userstack_init();
-	sfu_unwind_user_redirect_init();
+	sfu_redirect_init();
 	pr_info("version %s loaded\n", SFU_VERSION);
 	return 0;
 
@@ -70,9 +68,7 @@ out_debugfs:
  */
 static void __exit sfu_exit(void)
 {
-	sfu_unwind_user_redirect_exit();
-	sfu_ftrace_userstack_exit();
-	sfu_perf_callchain_exit();
+	sfu_redirect_exit();
 	sfu_chardev_exit();
 	sfu_registry_stop();
 	sfu_trace_stop();

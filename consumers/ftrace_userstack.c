@@ -27,20 +27,16 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/debugfs.h>
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
-#include <linux/seq_file.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
 
 #include "sframe_unwind/compat/ftrace.h"
 #include "sframe_unwind/deferred.h"
 #include "perf_arch.h"
-#include "sframe_unwind/consumers.h"
-#include "sframe_unwind/lib.h"
 #include "sframe_unwind/unwind.h"
 #include "redirect.h"
 
@@ -138,22 +134,18 @@ static void notrace sfu_ftrace_handler(unsigned long ip, unsigned long parent_ip
 	sfu_ftrace_redirect(fregs, (unsigned long)sfu_ftrace_walk_user);
 }
 
-static struct ftrace_ops sfu_ftrace_ops = {
-	.func = sfu_ftrace_handler,
-	.flags = SFU_FTRACE_REDIRECT_FLAGS | FTRACE_OPS_FL_RECURSION,
-};
-
 #endif /* SFU_HAVE_FTRACE_USERSTACK_REDIRECT */
 
-static struct sfu_redirect sfu_ftrace_userstack_redirect = {
+struct sfu_redirect sfu_ftrace_userstack_redirect = {
 	SFU_REDIRECT_INIT(sfu_ftrace_userstack_redirect),
 	.name = "ftrace_userstack",
 	.target = SFU_FTRACE_USERSTACK_TARGET,
 	.what = "ftrace user stacks from SFrame",
 	.off_param = "disabled by the ftrace_userstack parameter",
 	.untraceable = SFU_FTRACE_USERSTACK_TARGET " cannot be traced",
+	.stats = &sfu_ftrace_stats,
 #if SFU_HAVE_FTRACE_USERSTACK_REDIRECT
-	.ops = &sfu_ftrace_ops,
+	SFU_REDIRECT_OPS(sfu_ftrace_handler),
 #else
 	.lacks = "the kernel lacks " SFU_FTRACE_USERSTACK_LACKS,
 #endif
@@ -161,44 +153,3 @@ static struct sfu_redirect sfu_ftrace_userstack_redirect = {
 module_param_cb(ftrace_userstack, &sfu_redirect_param_ops, &sfu_ftrace_userstack_redirect, 0644);
 MODULE_PARM_DESC(ftrace_userstack,
 		 "ftrace's userstacktrace stacks come from SFrame (default Y; reads N when unavailable)");
-
-static int sfu_ftrace_show(struct seq_file *m, void *v)
-{
-	struct sfu_redirect_stats sum;
-
-	sfu_percpu_sum_struct(sfu_ftrace_stats, &sum);
-	sfu_redirect_show_state(m, &sfu_ftrace_userstack_redirect);
-	sfu_redirect_show_stats(m, &sum, "walks");
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(sfu_ftrace);
-
-/**
- * sfu_ftrace_userstack_init() - redirect ftrace's user stacks, if wanted
- *
- * Applies the ftrace_userstack parameter.  A kernel that cannot do the
- * redirection (see SFU_HAVE_FTRACE_USERSTACK_REDIRECT in redirect.h, the
- * function not traceable, another IPMODIFY user of it such as a live
- * patch) leaves the feature off: the module loads anyway, says why once
- * in the kernel log and in <debugfs>/sframe_unwind/ftrace_userstack.
- *
- * Context: module init, after the unwinder and the debugfs root.
- */
-void sfu_ftrace_userstack_init(void)
-{
-	sfu_debugfs_file("ftrace_userstack", 0444, NULL, &sfu_ftrace_fops);
-	sfu_redirect_init(&sfu_ftrace_userstack_redirect);
-}
-
-/**
- * sfu_ftrace_userstack_exit() - give ftrace its own user stack walk back
- *
- * Returns once no CPU can be in the redirection's code any more.
- *
- * Context: module exit, before the unwinder and the registry go.
- */
-void sfu_ftrace_userstack_exit(void)
-{
-	sfu_redirect_exit(&sfu_ftrace_userstack_redirect);
-	sfu_debugfs_remove("ftrace_userstack");
-}

@@ -24,7 +24,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/debugfs.h>
 #include <linux/ftrace.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -38,7 +37,6 @@
 #include "sframe_unwind/compat/ftrace.h"
 #include "sframe_unwind/deferred.h"
 #include "perf_arch.h"
-#include "sframe_unwind/consumers.h"
 #include "sframe_unwind/lib.h"
 #include "sframe_unwind/unwind.h"
 #include "redirect.h"
@@ -127,22 +125,29 @@ static void notrace sfu_perf_ftrace_handler(unsigned long ip, unsigned long pare
 	sfu_ftrace_redirect(fregs, (unsigned long)sfu_perf_callchain_user);
 }
 
-static struct ftrace_ops sfu_perf_ops = {
-	.func = sfu_perf_ftrace_handler,
-	.flags = SFU_FTRACE_REDIRECT_FLAGS | FTRACE_OPS_FL_RECURSION,
-};
-
 #endif /* SFU_HAVE_PERF_REDIRECT */
 
-static struct sfu_redirect sfu_perf_redirect = {
+/* perf's own counter in <debugfs>/sframe_unwind/perf_callchain, after the others. */
+static void sfu_perf_show(struct seq_file *m)
+{
+	u64 cached;
+
+	sfu_percpu_sum_all(&sfu_perf_stats.cached, 1, &cached);
+	seq_printf(m, "cached %llu\n", cached);
+}
+
+struct sfu_redirect sfu_perf_redirect = {
 	SFU_REDIRECT_INIT(sfu_perf_redirect),
 	.name = "perf_callchain",
 	.target = "perf_callchain_user",
 	.what = "native perf callchains",
 	.off_param = "disabled by the perf_callchain parameter",
 	.untraceable = "perf_callchain_user cannot be traced",
+	.stats = &sfu_perf_stats.walk,
+	.walks = "callchains",
+	.show = sfu_perf_show,
 #if SFU_HAVE_PERF_REDIRECT
-	.ops = &sfu_perf_ops,
+	SFU_REDIRECT_OPS(sfu_perf_ftrace_handler),
 #else
 	.lacks = "the kernel lacks " SFU_PERF_REDIRECT_LACKS,
 #endif
@@ -150,46 +155,3 @@ static struct sfu_redirect sfu_perf_redirect = {
 module_param_cb(perf_callchain, &sfu_redirect_param_ops, &sfu_perf_redirect, 0644);
 MODULE_PARM_DESC(perf_callchain,
 		 "perf's user callchains come from SFrame (default Y; reads N when unavailable)");
-
-static int sfu_perf_show(struct seq_file *m, void *v)
-{
-	struct sfu_perf_stats sum;
-
-	sfu_percpu_sum_struct(sfu_perf_stats, &sum);
-	sfu_redirect_show_state(m, &sfu_perf_redirect);
-	sfu_redirect_show_stats(m, &sum.walk, "callchains");
-	seq_printf(m, "cached %llu\n", sum.cached);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(sfu_perf);
-
-/**
- * sfu_perf_callchain_init() - redirect perf's user callchains, if wanted
- *
- * Applies the perf_callchain parameter.  A kernel that cannot do the
- * redirection (neither DYNAMIC_FTRACE_WITH_REGS nor _WITH_ARGS: compat/ftrace.h;
- * perf_callchain_user() not traceable; another IPMODIFY user of it such
- * as a live patch) leaves the feature off: the module loads anyway, says
- * why once in the kernel log and in <debugfs>/sframe_unwind/perf_callchain.
- *
- * Context: module init, after the unwinder and the debugfs root.
- */
-void sfu_perf_callchain_init(void)
-{
-	sfu_debugfs_file("perf_callchain", 0444, NULL, &sfu_perf_fops);
-	sfu_redirect_init(&sfu_perf_redirect);
-}
-
-/**
- * sfu_perf_callchain_exit() - give perf its own user callchains back
- *
- * Returns once no CPU can be in the redirection's code any more.
- *
- * Context: module exit, first of all (the replacement uses the unwinder
- * and the registry).
- */
-void sfu_perf_callchain_exit(void)
-{
-	sfu_redirect_exit(&sfu_perf_redirect);
-	sfu_debugfs_remove("perf_callchain");
-}

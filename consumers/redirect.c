@@ -2,19 +2,24 @@
 /*
  * Switching a redirection of a stock user stack walk on and off
  * (redirect.h): the ftrace_ops filtered to the one function, its
- * registration, the wait at removal, the parameter and the state line of
- * the debugfs file.  The handler and the replacement are the consumer's.
+ * registration, the wait at removal, the parameter and the debugfs file.
+ * The handler, the replacement and their counters are the consumer's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/debugfs.h>
 #include <linux/ftrace.h>
 #include <linux/kernel.h>
+#include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
 #include "sframe_unwind/compat/ftrace.h"
+#include "sframe_unwind/consumers.h"
 #include "sframe_unwind/deferred.h"
+#include "sframe_unwind/lib.h"
 #include "sframe_unwind/unwind.h"
 #include "redirect.h"
 
@@ -42,7 +47,7 @@ static int sfu_redirect_start(struct sfu_redirect *r)
 
 	if (r->active)
 		return 0;
-	if (r->lacks || !r->ops)
+	if (r->lacks || !r->ops.func)
 		return sfu_redirect_off(r, r->lacks, -EOPNOTSUPP);
 	if (r->prepare) {
 		err = r->prepare(r);
@@ -54,12 +59,12 @@ static int sfu_redirect_start(struct sfu_redirect *r)
 	 * filter would trace, and redirect, every function of the kernel.
 	 */
 	if (!r->filtered) {
-		err = ftrace_set_filter(r->ops, (unsigned char *)r->target, strlen(r->target), 1);
+		err = ftrace_set_filter(&r->ops, (unsigned char *)r->target, strlen(r->target), 1);
 		if (err)
 			return sfu_redirect_off(r, r->untraceable, err);
 		r->filtered = true;
 	}
-	err = register_ftrace_function(r->ops);
+	err = register_ftrace_function(&r->ops);
 	if (err)
 		return sfu_redirect_off(r, "register_ftrace_function() refused the redirection",
 					err);
@@ -76,7 +81,7 @@ static void sfu_redirect_stop(struct sfu_redirect *r, const char *why)
 	sfu_redirect_off(r, why, 0);
 	if (!r->active)
 		return;
-	err = unregister_ftrace_function(r->ops);
+	err = unregister_ftrace_function(&r->ops);
 	if (WARN_ON_ONCE(err))
 		return;
 	WRITE_ONCE(r->active, false);
@@ -100,7 +105,7 @@ static void sfu_redirect_stop(struct sfu_redirect *r, const char *why)
 static void sfu_redirect_release(struct sfu_redirect *r)
 {
 	if (r->filtered)
-		ftrace_free_filter(r->ops);
+		ftrace_free_filter(&r->ops);
 	r->filtered = false;
 }
 
@@ -158,15 +163,19 @@ const struct kernel_param_ops sfu_redirect_param_ops = {
 	.get = sfu_redirect_param_get,
 };
 
-/**
- * sfu_redirect_show_state() - the "state" line of a debugfs file
- * @m: the file
- * @r: the redirection
- *
- * "state on", or "state off: <why>[ (error <err>)]".
+/*
+ * A redirection's debugfs file: "state on", or "state off: <why>[ (error
+ * <err>)]", then its counters summed over the CPUs, then the consumer's
+ * own.
  */
-void sfu_redirect_show_state(struct seq_file *m, struct sfu_redirect *r)
+static int sfu_redirect_show(struct seq_file *m, void *v)
 {
+	struct sfu_redirect *r = m->private;
+	struct sfu_redirect_stats sum;
+
+	BUILD_BUG_ON(sizeof(sum) % sizeof(u64));
+	sfu_percpu_sum_all((const u64 __percpu *)r->stats, sizeof(sum) / sizeof(u64),
+			   (u64 *)&sum);
 	mutex_lock(&r->lock);
 	if (r->active)
 		seq_puts(m, "state on\n");
@@ -175,25 +184,18 @@ void sfu_redirect_show_state(struct seq_file *m, struct sfu_redirect *r)
 	else
 		seq_printf(m, "state off: %s\n", r->why);
 	mutex_unlock(&r->lock);
+	seq_printf(m, "%s %llu\n", r->walks ?: "walks", sum.walks);
+	seq_printf(m, "frames %llu\n", sum.frames);
+	seq_printf(m, "stock %llu\n", sum.stock);
+	seq_printf(m, "truncated %llu\n", sum.truncated);
+	seq_printf(m, "sframe_faults %llu\n", sum.sframe_faults);
+	seq_printf(m, "stack_faults %llu\n", sum.stack_faults);
+	seq_printf(m, "fault_in %llu\n", sum.fault_in);
+	if (r->show)
+		r->show(m);
+	return 0;
 }
-
-/**
- * sfu_redirect_show_stats() - the counters of a debugfs file
- * @m: the file
- * @sum: the counters, summed over the CPUs
- * @walks: the name of the first counter ("walks", perf's "callchains")
- */
-void sfu_redirect_show_stats(struct seq_file *m, const struct sfu_redirect_stats *sum,
-			     const char *walks)
-{
-	seq_printf(m, "%s %llu\n", walks, sum->walks);
-	seq_printf(m, "frames %llu\n", sum->frames);
-	seq_printf(m, "stock %llu\n", sum->stock);
-	seq_printf(m, "truncated %llu\n", sum->truncated);
-	seq_printf(m, "sframe_faults %llu\n", sum->sframe_faults);
-	seq_printf(m, "stack_faults %llu\n", sum->stack_faults);
-	seq_printf(m, "fault_in %llu\n", sum->fault_in);
-}
+DEFINE_SHOW_ATTRIBUTE(sfu_redirect);
 
 /**
  * sfu_redirect_walked() - count a no-fault walk, and fault its pages in
@@ -230,21 +232,18 @@ void sfu_redirect_walked(struct sfu_redirect_stats __percpu *stats, int nr, int 
 		this_cpu_inc(stats->fault_in);
 }
 
-/**
- * sfu_redirect_init() - put a redirection in place, if wanted
- * @r: the redirection
- *
- * Applies its parameter.  A kernel that cannot have it (@r->lacks, the
- * function not traceable, another IPMODIFY user of it such as a live
- * patch) leaves it off: the module loads anyway and says why once in the
- * kernel log and in the debugfs file.
- *
- * Context: module init, after the unwinder and the debugfs root.
+/*
+ * Put a redirection in place, if wanted, after adding its debugfs file.
+ * A kernel that cannot have it (@r->lacks, the function not traceable,
+ * another IPMODIFY user of it such as a live patch) leaves it off: the
+ * module loads anyway and says why once in the kernel log and in the
+ * debugfs file.
  */
-void sfu_redirect_init(struct sfu_redirect *r)
+static void sfu_redirect_init_one(struct sfu_redirect *r)
 {
 	int err = 0;
 
+	sfu_debugfs_file(r->name, 0444, r, &sfu_redirect_fops);
 	mutex_lock(&r->lock);
 	r->ready = true;
 	if (r->wanted)
@@ -256,19 +255,57 @@ void sfu_redirect_init(struct sfu_redirect *r)
 	mutex_unlock(&r->lock);
 }
 
-/**
- * sfu_redirect_exit() - give the stock function back
- * @r: the redirection
- *
- * Returns once no CPU can be in the handler or the replacement any more.
- *
- * Context: module exit, before the unwinder and the registry go.
+/*
+ * Give the stock function back, then remove the debugfs file.  Returns
+ * once no CPU can be in the handler or the replacement any more.
  */
-void sfu_redirect_exit(struct sfu_redirect *r)
+static void sfu_redirect_exit_one(struct sfu_redirect *r)
 {
 	mutex_lock(&r->lock);
 	r->ready = false;
 	sfu_redirect_stop(r, "module unloading");
 	sfu_redirect_release(r);
 	mutex_unlock(&r->lock);
+	sfu_debugfs_remove(r->name);
+}
+
+/* In the order they are put in place; they are taken out in reverse. */
+static struct sfu_redirect *const sfu_redirects[] = {
+	&sfu_perf_redirect,
+	&sfu_ftrace_userstack_redirect,
+	&sfu_unwind_user_redirect,
+};
+
+/**
+ * sfu_redirect_init() - redirect the stock user stack walks, where wanted
+ *
+ * Applies each redirection's parameter: perf's callchains, ftrace's user
+ * stacks and upstream's unwind_user(), in that order, each with its
+ * debugfs file.  One the kernel cannot have stays off, and says why.
+ *
+ * Context: module init, after the unwinder and the debugfs root.
+ */
+void sfu_redirect_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sfu_redirects); i++)
+		sfu_redirect_init_one(sfu_redirects[i]);
+}
+
+/**
+ * sfu_redirect_exit() - give the stock user stack walks back
+ *
+ * In the reverse order of sfu_redirect_init(); returns once no CPU can be
+ * in a handler or a replacement any more.
+ *
+ * Context: module exit, first of all (the replacements use the unwinder
+ * and the registry).
+ */
+void sfu_redirect_exit(void)
+{
+	unsigned int i = ARRAY_SIZE(sfu_redirects);
+
+	while (i--)
+		sfu_redirect_exit_one(sfu_redirects[i]);
 }

@@ -6,7 +6,9 @@
  * is an ftrace_ops with IPMODIFY filtered to one kernel function, whose
  * handler makes the call continue in the module's replacement; a module
  * parameter switches it (reads say whether it is in place), and a debugfs
- * file says its state and, from the consumer, its counters.
+ * file of the same name says its state and its counters.  A consumer
+ * defines its handler, its replacement, its counters and its struct
+ * sfu_redirect (declared below); redirect.c does the rest.
  */
 #ifndef _SFU_CONSUMERS_REDIRECT_H
 #define _SFU_CONSUMERS_REDIRECT_H
@@ -17,8 +19,6 @@
 #include <linux/types.h>
 
 #include "sframe_unwind/compat/ftrace.h"
-
-struct ftrace_ops;
 
 /*
  * Native perf callchains redirect perf_callchain_user(): they need a way
@@ -127,9 +127,14 @@ struct sfu_redirect_stats {
  * @lacks: what the kernel lacks to have it (compat/ftrace.h), NULL when it can
  * @off_param: why it is off when the parameter says so
  * @untraceable: why it is off when @target cannot be traced
- * @ops: the ftrace_ops, filtered to @target here; NULL when @lacks is set
+ * @ops: the ftrace_ops, filtered to @target here, on the consumer's
+ *	handler (SFU_REDIRECT_OPS()); without one when @lacks is set
  * @prepare: optional, called before each registration: 0 or why not
  *	(a negative error, with @why set through sfu_redirect_off())
+ * @stats: its counters, which its handler and replacement count in
+ * @walks: the name of the first counter in the debugfs file, NULL for
+ *	"walks" (perf's "callchains")
+ * @show: optional, prints the consumer's own counters after those
  * @lock: serialises everything below and the parameter
  * @wanted: the parameter as last written
  * @ready: between sfu_redirect_init() and sfu_redirect_exit()
@@ -145,8 +150,13 @@ struct sfu_redirect {
 	const char *lacks;
 	const char *off_param;
 	const char *untraceable;
-	struct ftrace_ops *ops;
+#if SFU_FTRACE_REDIRECT != SFU_FTRACE_NONE
+	struct ftrace_ops ops;
+#endif
 	int (*prepare)(struct sfu_redirect *r);
+	struct sfu_redirect_stats __percpu *stats;
+	const char *walks;
+	void (*show)(struct seq_file *m);
 	struct mutex lock;	/* the fields below, and the parameter */
 	bool wanted;
 	bool ready;
@@ -156,20 +166,33 @@ struct sfu_redirect {
 	int err;
 };
 
-/* The fields every redirection starts with but its strings and ops. */
+/* The fields every redirection starts with but its own. */
 #define SFU_REDIRECT_INIT(_r)							\
 	.lock = __MUTEX_INITIALIZER((_r).lock),					\
 	.wanted = true, .why = "module not initialised"
 
+/*
+ * Where the kernel has the redirection, its ftrace_ops: the consumer's
+ * @_handler, which makes the call continue in the replacement.
+ */
+#define SFU_REDIRECT_OPS(_handler)						\
+	.ops = {								\
+		.func = (_handler),						\
+		.flags = SFU_FTRACE_REDIRECT_FLAGS | FTRACE_OPS_FL_RECURSION,	\
+	}
+
+/*
+ * The redirections, each defined by its consumer; redirect.c puts them in
+ * place in this order and takes them out in reverse.
+ */
+extern struct sfu_redirect sfu_perf_redirect;			/* perf_callchain.c */
+extern struct sfu_redirect sfu_ftrace_userstack_redirect;	/* ftrace_userstack.c */
+extern struct sfu_redirect sfu_unwind_user_redirect;		/* unwind_user.c */
+
 extern const struct kernel_param_ops sfu_redirect_param_ops;
 
 int sfu_redirect_off(struct sfu_redirect *r, const char *why, int err);
-void sfu_redirect_show_state(struct seq_file *m, struct sfu_redirect *r);
-void sfu_redirect_show_stats(struct seq_file *m, const struct sfu_redirect_stats *sum,
-			     const char *walks);
 void sfu_redirect_walked(struct sfu_redirect_stats __percpu *stats, int nr, int stop,
 			 unsigned long sframe_faults);
-void sfu_redirect_init(struct sfu_redirect *r);
-void sfu_redirect_exit(struct sfu_redirect *r);
 
 #endif /* _SFU_CONSUMERS_REDIRECT_H */

@@ -22,19 +22,15 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/debugfs.h>
 #include <linux/ftrace.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
-#include <linux/seq_file.h>
 
 #include "sframe_unwind/compat/ftrace.h"
 #include "perf_arch.h"
-#include "sframe_unwind/consumers.h"
-#include "sframe_unwind/lib.h"
 #include "sframe_unwind/unwind.h"
 #include "redirect.h"
 
@@ -103,67 +99,22 @@ static void notrace sfu_uu_handler(unsigned long ip, unsigned long parent_ip,
 	sfu_ftrace_redirect(fregs, (unsigned long)sfu_uu_unwind_user);
 }
 
-static struct ftrace_ops sfu_uu_ops = {
-	.func = sfu_uu_handler,
-	.flags = SFU_FTRACE_REDIRECT_FLAGS | FTRACE_OPS_FL_RECURSION,
-};
-
 #endif /* SFU_HAVE_UNWIND_USER_REDIRECT */
 
-static struct sfu_redirect sfu_uu_redirect = {
-	SFU_REDIRECT_INIT(sfu_uu_redirect),
+struct sfu_redirect sfu_unwind_user_redirect = {
+	SFU_REDIRECT_INIT(sfu_unwind_user_redirect),
 	.name = "unwind_user",
 	.target = SFU_UNWIND_USER_TARGET,
 	.what = "upstream's deferred user stacks from SFrame",
 	.off_param = "disabled by the unwind_user parameter",
 	.untraceable = SFU_UNWIND_USER_TARGET " cannot be traced",
+	.stats = &sfu_uu_stats,
 #if SFU_HAVE_UNWIND_USER_REDIRECT
-	.ops = &sfu_uu_ops,
+	SFU_REDIRECT_OPS(sfu_uu_handler),
 #else
 	.lacks = "the kernel lacks " SFU_UNWIND_USER_LACKS,
 #endif
 };
-module_param_cb(unwind_user, &sfu_redirect_param_ops, &sfu_uu_redirect, 0644);
+module_param_cb(unwind_user, &sfu_redirect_param_ops, &sfu_unwind_user_redirect, 0644);
 MODULE_PARM_DESC(unwind_user,
 		 "upstream's unwind_user() stacks (perf's deferred callchains) come from SFrame (default Y; reads N when unavailable)");
-
-static int sfu_uu_show(struct seq_file *m, void *v)
-{
-	struct sfu_redirect_stats sum;
-
-	sfu_percpu_sum_struct(sfu_uu_stats, &sum);
-	sfu_redirect_show_state(m, &sfu_uu_redirect);
-	sfu_redirect_show_stats(m, &sum, "walks");
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(sfu_uu);
-
-/**
- * sfu_unwind_user_redirect_init() - redirect upstream's unwind_user(), if wanted
- *
- * Applies the unwind_user parameter.  A kernel without upstream's
- * deferred unwinding (SFU_HAVE_UNWIND_USER_REDIRECT in redirect.h: 6.1,
- * 6.12, arm64) or on which the function cannot be redirected leaves it
- * off: the module loads anyway and says why in
- * <debugfs>/sframe_unwind/unwind_user.
- *
- * Context: module init, after the unwinder and the debugfs root.
- */
-void sfu_unwind_user_redirect_init(void)
-{
-	sfu_debugfs_file("unwind_user", 0444, NULL, &sfu_uu_fops);
-	sfu_redirect_init(&sfu_uu_redirect);
-}
-
-/**
- * sfu_unwind_user_redirect_exit() - give upstream its own user stack walk back
- *
- * Returns once no CPU can be in the redirection's code any more.
- *
- * Context: module exit, before the unwinder and the registry go.
- */
-void sfu_unwind_user_redirect_exit(void)
-{
-	sfu_redirect_exit(&sfu_uu_redirect);
-	sfu_debugfs_remove("unwind_user");
-}

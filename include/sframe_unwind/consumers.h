@@ -18,13 +18,8 @@ int sfu_trace_init(void);
 void sfu_trace_stop(void);
 void sfu_trace_exit(void);
 
-void sfu_perf_callchain_init(void);
-void sfu_perf_callchain_exit(void);
-
-void sfu_ftrace_userstack_init(void);
-void sfu_ftrace_userstack_exit(void);
-
-void sfu_unwind_user_redirect_init(void);
-void sfu_unwind_user_redirect_exit(void);
+/* perf's callchains, ftrace's user stacks, upstream's unwind_user(). */
+void sfu_redirect_init(void);
+void sfu_redirect_exit(void);
 
 #endif /* _SFRAME_UNWIND_CONSUMERS_H */
