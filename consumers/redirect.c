@@ -49,11 +49,6 @@ static int sfu_redirect_start(struct sfu_redirect *r)
 		return 0;
 	if (r->lacks || !r->ops.func)
 		return sfu_redirect_off(r, r->lacks, -EOPNOTSUPP);
-	if (r->prepare) {
-		err = r->prepare(r);
-		if (err)
-			return err;
-	}
 	/*
 	 * Never register without the filter in place: an ops with an empty
 	 * filter would trace, and redirect, every function of the kernel.

@@ -129,8 +129,6 @@ struct sfu_redirect_stats {
  * @untraceable: why it is off when @target cannot be traced
  * @ops: the ftrace_ops, filtered to @target here, on the consumer's
  *	handler (SFU_REDIRECT_OPS()); without one when @lacks is set
- * @prepare: optional, called before each registration: 0 or why not
- *	(a negative error, with @why set through sfu_redirect_off())
  * @stats: its counters, which its handler and replacement count in
  * @walks: the name of the first counter in the debugfs file, NULL for
  *	"walks" (perf's "callchains")
@@ -153,7 +151,6 @@ struct sfu_redirect {
 #if SFU_FTRACE_REDIRECT != SFU_FTRACE_NONE
 	struct ftrace_ops ops;
 #endif
-	int (*prepare)(struct sfu_redirect *r);
 	struct sfu_redirect_stats __percpu *stats;
 	const char *walks;
 	void (*show)(struct seq_file *m);

@@ -102,7 +102,7 @@ static inline void sfu_percpu_sum_all(const u64 __percpu *counters, unsigned int
 
 /*
  * A per-CPU struct of u64 counters, summed into a struct of the same type:
- * sfu_percpu_sum_struct(sfu_perf_stats, &sum).
+ * sfu_percpu_sum_struct(sfu_unwind_stats, &sum).
  */
 #define sfu_percpu_sum_struct(pcpu_var, sum)					\
 do {										\
