@@ -512,6 +512,45 @@ static int cycle_forkexec(const char *lib, struct mapped *m)
 }
 
 /*
+ * The start-up of a Python program that imports 30 modules of the
+ * standard library, 14 of them with C extensions or the libraries behind
+ * them (ssl, sqlite3, ctypes, lzma, bz2, decimal, ...): python3 maps
+ * about 24 shared objects.  /usr/bin/python3, chrooted to
+ * $REGTEST_PYTHON_ROOT when that is set (tests/e2e/progs/python-root).
+ */
+#define PY_IMPORTS	"import json, decimal, ssl, sqlite3, ctypes, hashlib, datetime, csv, " \
+			"struct, array, math, random, socket, select, zlib, bz2, lzma, pickle, " \
+			"asyncio, email.message, http.client, xml.etree.ElementTree, uuid, " \
+			"fractions, statistics, base64, binascii, subprocess, logging, argparse"
+
+static int cycle_python(const char *lib, struct mapped *m)
+{
+	int status;
+	pid_t pid;
+
+	(void)lib;
+	(void)m;
+	pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		return -1;
+	}
+	if (!pid) {
+		const char *root = getenv("REGTEST_PYTHON_ROOT");
+
+		if (root && (chroot(root) || chdir("/")))
+			_exit(126);
+		execl("/usr/bin/python3", "python3", "-c", PY_IMPORTS, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "python3 importing 30 modules failed\n");
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * The paths that map no code: anonymous memory mapped and unmapped (4 KiB
  * and 2 MiB), flipped between RW and RX as a JIT does, the heap grown and
  * shrunk with brk, 16 pages faulted in and dropped again, and
@@ -665,6 +704,7 @@ static int cmd_bench(int n, const char *lib, const char *what)
 		{ "dlopen", "dlopen_ns", cycle_dlopen, 1 },
 		{ "dl50", "dl50_ns", cycle_dl50, 20 },
 #endif
+		{ "python", "python_ns", cycle_python, 20 },
 		{ "anon4k", "anon4k_ns", cycle_anon4k, 1 },
 		{ "anon2m", "anon2m_ns", cycle_anon2m, 1 },
 		{ "anonprot", "anonprot_ns", cycle_anonprot, 1 },
