@@ -124,6 +124,7 @@ void sfu_section_free(struct sfu_section *s)
 	call_rcu(&s->rcu, sfu_section_free_rcu);
 }
 
+#if IS_ENABLED(CONFIG_KUNIT)
 /*
  * KUnit: a store of the registry's trees by one task fails with -ENOMEM,
  * as a store that needs a maple node under memory pressure does.
@@ -153,17 +154,29 @@ void sfu_kunit_fail_store(unsigned int nth, void (*fn)(void *arg), void *arg)
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_kunit_fail_store);
 
+/* Does KUnit make this store fail? */
+static bool sfu_store_fails(void)
+{
+	if (likely(READ_ONCE(sfu_store_fail_task) != current) || --sfu_store_fail_nth)
+		return false;
+	WRITE_ONCE(sfu_store_fail_task, NULL);
+	if (sfu_store_fail_fn)
+		sfu_store_fail_fn(sfu_store_fail_arg);
+	return true;
+}
+#else
+static inline bool sfu_store_fails(void)
+{
+	return false;
+}
+#endif
+
 /* Every change of a registry's trees goes through here, its lock held. */
 static int sfu_tree_store(struct maple_tree *mt, unsigned long first, unsigned long last,
 			  void *entry, gfp_t gfp)
 {
-	if (IS_ENABLED(CONFIG_KUNIT) && unlikely(READ_ONCE(sfu_store_fail_task) == current) &&
-	    !--sfu_store_fail_nth) {
-		WRITE_ONCE(sfu_store_fail_task, NULL);
-		if (sfu_store_fail_fn)
-			sfu_store_fail_fn(sfu_store_fail_arg);
+	if (sfu_store_fails())
 		return -ENOMEM;
-	}
 	return mtree_store_range(mt, first, last, entry, gfp);
 }
 
