@@ -573,21 +573,30 @@ out:
 	return err;
 }
 
-/* The unwinder's frames as the user ABI has them: 0 or -EFAULT. */
+/*
+ * The unwinder's frames as the user ABI has them: 0 or -EFAULT.  Each
+ * frame is translated as it is stored, in one user-access section.
+ */
 static int sfu_frames_to_user(struct sfu_frame __user *to, const struct sfu_uframe *frames,
 			      unsigned int nr)
 {
-	struct sfu_frame f = {};
 	unsigned int i;
 
+	if (!nr)
+		return 0;
+	if (!user_write_access_begin(to, array_size(nr, sizeof(*to))))
+		return -EFAULT;
 	for (i = 0; i < nr; i++) {
-		f.ip = frames[i].ip;
-		f.cfa = frames[i].cfa;
-		f.method = sfu_method_uapi(frames[i].method);
-		if (copy_to_user(&to[i], &f, sizeof(f)))
-			return -EFAULT;
+		unsafe_put_user(frames[i].ip, &to[i].ip, efault);
+		unsafe_put_user(frames[i].cfa, &to[i].cfa, efault);
+		unsafe_put_user(sfu_method_uapi(frames[i].method), &to[i].method, efault);
+		unsafe_put_user(0, &to[i].reserved, efault);
 	}
+	user_write_access_end();
 	return 0;
+efault:
+	user_write_access_end();
+	return -EFAULT;
 }
 
 /**

@@ -46,17 +46,6 @@ static const u8 sfu_end_to_stop[] = {
 
 static_assert(ARRAY_SIZE(sfu_end_to_stop) == SFU_END_NR);
 
-/* enum sfu_method -> enum sfu_frame_method */
-static const u8 sfu_method_to_frame[] = {
-	[SFU_METHOD_NONE] = 0,
-	[SFU_METHOD_REGS] = SFU_FRAME_REGS,
-	[SFU_METHOD_SFRAME] = SFU_FRAME_SFRAME,
-	[SFU_METHOD_FP] = SFU_FRAME_FP,
-	[SFU_METHOD_SIGNAL] = SFU_FRAME_SIGNAL,
-};
-
-static_assert(ARRAY_SIZE(sfu_method_to_frame) == SFU_METHOD_NR);
-
 /**
  * sfu_end_uapi() - the user ABI's value of a stop reason
  * @end: enum sfu_end
@@ -68,19 +57,6 @@ int sfu_end_uapi(int end)
 	if (WARN_ON_ONCE(end < 0 || end >= SFU_END_NR))
 		return SFU_STOP_NONE;
 	return sfu_end_to_stop[end];
-}
-
-/**
- * sfu_method_uapi() - the user ABI's value of a frame method
- * @method: enum sfu_method
- *
- * Return: its enum sfu_frame_method, for struct sfu_frame.method.
- */
-u32 sfu_method_uapi(int method)
-{
-	if (WARN_ON_ONCE(method < 0 || method >= SFU_METHOD_NR))
-		return 0;
-	return sfu_method_to_frame[method];
 }
 
 /**

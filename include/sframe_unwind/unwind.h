@@ -233,7 +233,31 @@ int sfu_unwind_read(const struct sfu_unwind_state *st, unsigned long addr, void 
 		    size_t len);
 const char *sfu_end_name(int end);
 int sfu_end_uapi(int end);
-u32 sfu_method_uapi(int method);
+
+/**
+ * sfu_method_uapi() - the user ABI's value of a frame method
+ * @method: enum sfu_method
+ *
+ * The one place a method becomes the ABI's.  The values are the ABI's
+ * own, which the static_asserts below hold: the ioctls translate every
+ * frame as they store it in user memory, where nothing else should cost
+ * (an inline, no call, no table).  An internal method the ABI does not
+ * have, or a renumbering, fails them and needs a translation here.
+ *
+ * Return: its enum sfu_frame_method, for struct sfu_frame.method; 0 for
+ * SFU_METHOD_NONE.
+ */
+static __always_inline u32 sfu_method_uapi(enum sfu_method method)
+{
+	static_assert(SFU_METHOD_NONE == 0);
+	static_assert((int)SFU_METHOD_REGS == (int)SFU_FRAME_REGS);
+	static_assert((int)SFU_METHOD_SFRAME == (int)SFU_FRAME_SFRAME);
+	static_assert((int)SFU_METHOD_FP == (int)SFU_FRAME_FP);
+	static_assert((int)SFU_METHOD_SIGNAL == (int)SFU_FRAME_SIGNAL);
+	static_assert(SFU_METHOD_NR - 1 == SFU_METHOD_SIGNAL);
+	return method;
+}
+
 unsigned long sfu_unwind_sframe_faults(void);
 
 int sfu_unwind_init(void);
