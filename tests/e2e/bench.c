@@ -28,6 +28,9 @@
 #include <unistd.h>
 
 #include "../../include/uapi/sframe_unwind.h"
+#include "../../include/sframe_unwind/stop_names.h"
+
+static const char *const stop_names[SFU_STOP_NR] = SFU_STOP_NAMES_INIT;
 
 #if defined(__x86_64__)
 #define ARCH	"x86_64"
@@ -76,6 +79,7 @@ struct run {
 	unsigned int flags;
 	unsigned int depth;	/* functions of the chain on the stack */
 	unsigned int nr;	/* frames the unwinder stored */
+	unsigned int stop;	/* why it stopped (SFU_STOP_*) */
 	double seconds;
 };
 
@@ -96,6 +100,7 @@ static __attribute__((noinline)) void measure(struct run *r)
 	}
 	r->seconds = now() - t0;
 	r->nr = u.nr;
+	r->stop = u.stop_reason;
 }
 
 /*
@@ -139,9 +144,11 @@ static int recurse(struct run *r, unsigned int depth)
 
 /*
  * Time @flags at both depths; keep the best time of each in @best (the
- * first round fills it).  Return: frames stored at depth DEEP.
+ * first round fills it).  Return: frames stored at depth DEEP, and in
+ * *@stop why that walk stopped.
  */
-static unsigned int measure_both(unsigned int flags, struct run best[2], int first)
+static unsigned int measure_both(unsigned int flags, struct run best[2], int first,
+				 unsigned int *stop)
 {
 	struct run deep = { .flags = flags, .depth = DEEP };
 	struct run shallow = { .flags = flags, .depth = SHALLOW };
@@ -152,6 +159,7 @@ static unsigned int measure_both(unsigned int flags, struct run best[2], int fir
 		best[0] = shallow;
 	if (first || deep.seconds < best[1].seconds)
 		best[1] = deep;
+	*stop = deep.stop;
 	return deep.nr;
 }
 
@@ -194,7 +202,7 @@ int main(int argc, char **argv)
 	struct run best[6][2];
 	const char *only = NULL, *unit;
 	double ns[6] = { 0 };
-	unsigned int i, r, nr[6] = { 0 }, nmodes = 6;
+	unsigned int i, r, nr[6] = { 0 }, nmodes = 6, stop;
 	unsigned long n;
 
 	if (argc > 1)
@@ -213,7 +221,7 @@ int main(int argc, char **argv)
 	/* Warm up: fault in the stack, the section and the code. */
 	n = iterations;
 	iterations = 20;
-	measure_both(0, best[0], 1);
+	measure_both(0, best[0], 1, &stop);
 	iterations = n;
 	for (r = 0; r < rounds; r++) {
 		for (i = 0; i < nmodes; i++) {
@@ -221,12 +229,13 @@ int main(int argc, char **argv)
 				continue;
 			if (modes[i].uncached)
 				row_cache(0);
-			nr[i] = measure_both(modes[i].flags, best[i], !r);
+			nr[i] = measure_both(modes[i].flags, best[i], !r, &stop);
 			if (modes[i].uncached)
 				row_cache(1);
 			if (nr[i] < DEEP) {
-				fprintf(stderr, "bench: %s unwound only %u frames\n", modes[i].name,
-					nr[i]);
+				fprintf(stderr, "bench: %s unwound only %u frames (stop: %s)\n",
+					modes[i].name, nr[i],
+					stop < SFU_STOP_NR ? stop_names[stop] : "?");
 				return 1;
 			}
 		}
