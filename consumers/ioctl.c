@@ -574,14 +574,17 @@ out:
 }
 
 /*
- * The unwinder's frames as the user ABI has them: 0 or -EFAULT.  Each
- * frame is translated as it is stored, in one user-access section.
+ * The unwinder's frames as the user ABI has them: 0 or -EFAULT.  On the
+ * 64-bit kernels the module builds for they are laid out alike and go
+ * out in one copy; else each frame is translated as it is stored.
  */
 static int sfu_frames_to_user(struct sfu_frame __user *to, const struct sfu_uframe *frames,
 			      unsigned int nr)
 {
 	unsigned int i;
 
+	if (sfu_uframe_is_uapi())
+		return copy_to_user(to, frames, array_size(nr, sizeof(*to))) ? -EFAULT : 0;
 	if (!nr)
 		return 0;
 	if (!user_write_access_begin(to, array_size(nr, sizeof(*to))))

@@ -611,7 +611,7 @@ static unsigned int sfu_walk(struct task_struct *task, struct mm_struct *mm,
 	struct sfu_unwind_state st;
 	struct sfu_lookup rows;
 	unsigned int nr = 0, prev = 0;
-	struct sfu_uframe f;
+	struct sfu_uframe f = {};
 
 	sfu_unwind_start(&st, task, mm, regs, flags, &rows);
 	while (!st.done) {

@@ -25,6 +25,7 @@
 #ifndef _SFRAME_UNWIND_UNWIND_H
 #define _SFRAME_UNWIND_UNWIND_H
 
+#include <linux/stddef.h>
 #include <linux/types.h>
 #include "uapi/sframe_unwind.h"
 #include "sframe_unwind/rules.h"
@@ -56,13 +57,17 @@ enum sfu_method {
  * @ip: the frame's instruction pointer (a return address but for frame 0)
  * @cfa: its canonical frame address, 0 when not known
  * @method: enum sfu_method that found @ip
+ * @zero: 0
  *
- * Kernel-internal: the ioctls hand user space struct sfu_frame.
+ * Kernel-internal: the ioctls hand user space struct sfu_frame.  Laid out
+ * as that is on 64-bit kernels, with @zero where it has its reserved
+ * word, so that a deep stack goes out in one copy (sfu_uframe_is_uapi()).
  */
 struct sfu_uframe {
 	unsigned long ip;
 	unsigned long cfa;
-	u8 method;
+	u32 method;
+	u32 zero;
 };
 
 /**
@@ -256,6 +261,22 @@ static __always_inline u32 sfu_method_uapi(enum sfu_method method)
 	static_assert((int)SFU_METHOD_SIGNAL == (int)SFU_FRAME_SIGNAL);
 	static_assert(SFU_METHOD_NR - 1 == SFU_METHOD_SIGNAL);
 	return method;
+}
+
+/*
+ * Whether an array of struct sfu_uframe is one of struct sfu_frame as it
+ * stands: the same layout (64-bit kernels) and, sfu_method_uapi() being
+ * the identity, the same values.  The ioctls then copy the frames out as
+ * they are; else they translate each.
+ */
+static inline bool sfu_uframe_is_uapi(void)
+{
+	return sizeof(struct sfu_uframe) == sizeof(struct sfu_frame) &&
+	       offsetof(struct sfu_uframe, ip) == offsetof(struct sfu_frame, ip) &&
+	       offsetof(struct sfu_uframe, cfa) == offsetof(struct sfu_frame, cfa) &&
+	       offsetof(struct sfu_uframe, method) == offsetof(struct sfu_frame, method) &&
+	       offsetof(struct sfu_uframe, zero) == offsetof(struct sfu_frame, reserved) &&
+	       sizeof(unsigned long) == sizeof(__u64);
 }
 
 unsigned long sfu_unwind_sframe_faults(void);
