@@ -488,27 +488,41 @@ static int cycle_mprotect(const char *lib, struct mapped *m)
 	return 0;
 }
 
-static int cycle_forkexec(const char *lib, struct mapped *m)
+/*
+ * Fork, exec @path with @argv in the child (chrooted to @root first, if
+ * not NULL) and wait for it; 0 if it exited with 0, else -1 and a word
+ * about @what.
+ */
+static int spawn_wait(const char *root, const char *path, char *const argv[], const char *what)
 {
 	int status;
 	pid_t pid;
 
-	(void)lib;
-	(void)m;
 	pid = fork();
 	if (pid < 0) {
 		perror("fork");
 		return -1;
 	}
 	if (!pid) {
-		execl("/proc/self/exe", "regtest", "nop", (char *)NULL);
+		if (root && (chroot(root) || chdir("/")))
+			_exit(126);
+		execv(path, argv);
 		_exit(127);
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		fprintf(stderr, "fork+exec of regtest nop failed\n");
+		fprintf(stderr, "%s failed\n", what);
 		return -1;
 	}
 	return 0;
+}
+
+static int cycle_forkexec(const char *lib, struct mapped *m)
+{
+	char *const argv[] = { "regtest", "nop", NULL };
+
+	(void)lib;
+	(void)m;
+	return spawn_wait(NULL, "/proc/self/exe", argv, "fork+exec of regtest nop");
 }
 
 /*
@@ -525,29 +539,12 @@ static int cycle_forkexec(const char *lib, struct mapped *m)
 
 static int cycle_python(const char *lib, struct mapped *m)
 {
-	int status;
-	pid_t pid;
+	char *const argv[] = { "python3", "-c", PY_IMPORTS, NULL };
 
 	(void)lib;
 	(void)m;
-	pid = fork();
-	if (pid < 0) {
-		perror("fork");
-		return -1;
-	}
-	if (!pid) {
-		const char *root = getenv("REGTEST_PYTHON_ROOT");
-
-		if (root && (chroot(root) || chdir("/")))
-			_exit(126);
-		execl("/usr/bin/python3", "python3", "-c", PY_IMPORTS, (char *)NULL);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		fprintf(stderr, "python3 importing 30 modules failed\n");
-		return -1;
-	}
-	return 0;
+	return spawn_wait(getenv("REGTEST_PYTHON_ROOT"), "/usr/bin/python3", argv,
+			  "python3 importing 30 modules");
 }
 
 /*
