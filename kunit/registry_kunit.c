@@ -499,6 +499,47 @@ static void removal_whose_tree_store_fails_leaves_no_freed_section(struct kunit 
 	KUNIT_EXPECT_PTR_EQ(test, in_data, NULL);
 }
 
+#define PARAM_DIR "/sys/module/sframe_unwind/parameters/"
+
+/* Read or write a module parameter, as an administrator would. */
+static int param_io(const char *name, unsigned long *val, bool write)
+{
+	char path[96], buf[24] = "";
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+	int len;
+
+	snprintf(path, sizeof(path), PARAM_DIR "%s", name);
+	f = filp_open(path, write ? O_WRONLY : O_RDONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	if (write) {
+		len = snprintf(buf, sizeof(buf), "%lu", *val);
+		n = kernel_write(f, buf, len, &pos) == len ? 0 : -EIO;
+	} else {
+		n = kernel_read(f, buf, sizeof(buf) - 1, &pos);
+		n = n > 0 ? kstrtoul(strim(buf), 10, val) : -EIO;
+	}
+	filp_close(f, NULL);
+	return n;
+}
+
+/*
+ * Make the case's thread run with @uid as its real uid, what the registry
+ * charges.  The effective ids stay: a kthread changing them would have
+ * commit_creds() change its dumpability, which it does not have.
+ */
+static int run_as(kuid_t uid)
+{
+	struct cred *new = prepare_creds();
+
+	if (!new)
+		return -ENOMEM;
+	new->uid = uid;
+	return commit_creds(new);
+}
+
 /**
  * struct early_reader - a lookup that found a section and is still in its
  * RCU read-side section while the section's insertion fails
@@ -554,20 +595,24 @@ static void early_reader_go(void *arg)
 /*
  * An insertion whose second tree store fails has published the section
  * in the first tree: a lookup on another CPU may have found it, and it is
- * freed only after that lookup's grace period.  Seen through its kernel
- * copy, which the section holds until it is freed.
+ * freed only after that lookup's grace period.  Only a section whose
+ * lookups read user memory is in both trees: the user registering it is
+ * beyond max_kernel_bytes_per_user, so it gets no kernel copy.  Seen
+ * through the user's count of sections, which drops when it is freed.
  */
 static void insertion_whose_second_store_fails_frees_after_a_grace_period(struct kunit *test)
 {
 	const struct sframe_fixture *fx = any_native(test, true);
-	struct sfu_registry_memory before, failed, after;
+	unsigned int held[3] = { 0 }, here, there;
+	unsigned long old = 0, budget = 1;
+	u64 made0 = 0, made1 = 0;
 	struct sfu_sframe_row row;
-	unsigned int here, there;
 	struct task_struct *kt;
 	struct early_reader r;
 	struct sfu_user_ctx ctx;
+	struct sfu_user *u = NULL;
 	struct laid_out lo;
-	int err = 0, serr;
+	int err = 0, serr, set = -1;
 
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs two CPUs: the reader spins in its read-side section");
@@ -587,29 +632,40 @@ static void insertion_whose_second_store_fails_frees_after_a_grace_period(struct
 	}
 	kthread_bind(kt, there);
 	r.mm = current->mm;
-	if (!lay_out(&ctx, fx, PROT_READ | PROT_WRITE | PROT_EXEC, &lo)) {
+	if (!lay_out(&ctx, fx, PROT_READ | PROT_WRITE | PROT_EXEC, &lo) &&
+	    !param_io("max_kernel_bytes_per_user", &old, false)) {
+		set = param_io("max_kernel_bytes_per_user", &budget, true);
+		run_as(KUIDT_INIT(60005));
+		u = sfu_user_get_current();
 		r.pc = lo.text_start;
 		wake_up_process(kt);
 		rcu_barrier();
-		sfu_registry_memory(&before);
+		held[0] = u ? sfu_user_sections(u) : 0;
+		made0 = sfu_stat_read(SFU_STAT_KERNEL_COPIES_MADE);
 		sfu_kunit_fail_store(2, early_reader_go, &r);
 		err = add(&lo, fx, &serr);
 		sfu_kunit_fail_store(0, NULL, NULL);
-		sfu_registry_memory(&failed);
+		made1 = sfu_stat_read(SFU_STAT_KERNEL_COPIES_MADE);
+		held[1] = u ? sfu_user_sections(u) : 0;
 		if (!completion_done(&r.go))
 			complete(&r.go);
 		atomic_set(&r.release, 1);
 		wait_for_completion(&r.done);
 		rcu_barrier();
-		sfu_registry_memory(&after);
+		held[2] = u ? sfu_user_sections(u) : 0;
+		sfu_user_put(u);
+		run_as(GLOBAL_ROOT_UID);
+		param_io("max_kernel_bytes_per_user", &old, true);
 
+		KUNIT_EXPECT_EQ(test, set, 0);
+		KUNIT_EXPECT_NOT_NULL(test, u);
+		KUNIT_EXPECT_EQ(test, made1, made0);
 		KUNIT_EXPECT_EQ(test, err, -ENOMEM);
 		KUNIT_EXPECT_PTR_NE(test, r.s, NULL);
 		KUNIT_EXPECT_EQ(test, r.text_start, lo.text_start);
-		/* The reader still held it: its copy was still there. */
-		KUNIT_EXPECT_EQ(test, failed.kernel_copies, before.kernel_copies + 1);
-		KUNIT_EXPECT_EQ(test, after.kernel_copies, before.kernel_copies);
-		KUNIT_EXPECT_EQ(test, after.sections, before.sections);
+		/* The reader still held it: it was still charged. */
+		KUNIT_EXPECT_EQ(test, held[1], held[0] + 1);
+		KUNIT_EXPECT_EQ(test, held[2], held[0]);
 		KUNIT_EXPECT_EQ(test, sfu_find_row(current->mm, lo.text_start, false, &row),
 				-SFRAME_E_NO_FDE);
 	} else {
@@ -618,47 +674,6 @@ static void insertion_whose_second_store_fails_frees_after_a_grace_period(struct
 out:
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
 	sfu_user_end(&ctx);
-}
-
-#define PARAM_DIR "/sys/module/sframe_unwind/parameters/"
-
-/* Read or write a module parameter, as an administrator would. */
-static int param_io(const char *name, unsigned long *val, bool write)
-{
-	char path[96], buf[24] = "";
-	struct file *f;
-	loff_t pos = 0;
-	ssize_t n;
-	int len;
-
-	snprintf(path, sizeof(path), PARAM_DIR "%s", name);
-	f = filp_open(path, write ? O_WRONLY : O_RDONLY, 0);
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	if (write) {
-		len = snprintf(buf, sizeof(buf), "%lu", *val);
-		n = kernel_write(f, buf, len, &pos) == len ? 0 : -EIO;
-	} else {
-		n = kernel_read(f, buf, sizeof(buf) - 1, &pos);
-		n = n > 0 ? kstrtoul(strim(buf), 10, val) : -EIO;
-	}
-	filp_close(f, NULL);
-	return n;
-}
-
-/*
- * Make the case's thread run with @uid as its real uid, what the registry
- * charges.  The effective ids stay: a kthread changing them would have
- * commit_creds() change its dumpability, which it does not have.
- */
-static int run_as(kuid_t uid)
-{
-	struct cred *new = prepare_creds();
-
-	if (!new)
-		return -ENOMEM;
-	new->uid = uid;
-	return commit_creds(new);
 }
 
 /*

@@ -144,14 +144,25 @@ static struct file *begin_with_library(struct kunit *test, struct sfu_user_ctx *
 	return file;
 }
 
+/* Sections in the current mm's registry now, without a sync. */
+static int registered_now(void)
+{
+	struct sfu_mm *smm = sfu_mm_lookup(current->mm);
+
+	return smm ? atomic_read(&smm->nr_sections) : 0;
+}
+
 /*
  * A mapped library is found through its file, its rows are objdump's at
- * every PC, a second sync changes nothing, and once its text is unmapped
- * the next sync drops it.
+ * every PC, a second sync changes nothing, and unmapping its text removes
+ * it at once, in munmap's hook (its rows are in a kernel copy): no re-check
+ * is needed, and the next sync finds nothing to drop.
  */
 static void sync_registers_a_loaded_library_once_and_drops_it_after_munmap(struct kunit *test)
 {
 	int base = -1, before = -1, first = -1, second = -1, after_unmap = -1, gone = 0;
+	int unmapped = -1;
+	u64 at_once = 0;
 	unsigned long bad = 1, pcs = 0;
 	struct sfu_user_ctx ctx;
 	struct sfu_sframe_row row;
@@ -170,7 +181,10 @@ static void sync_registers_a_loaded_library_once_and_drops_it_after_munmap(struc
 		bad = sfu_kunit_check_rows(test, elf_fx, "synced", lookup, &ld.base, 0, U64_MAX,
 					   true, &pcs);
 		second = sfu_registry_sync(current->mm, 0);
+		at_once = sfu_stat_read(SFU_STAT_REMOVED_AT_ONCE);
 		vm_munmap(ld.text, ld.text_len);
+		at_once = sfu_stat_read(SFU_STAT_REMOVED_AT_ONCE) - at_once;
+		unmapped = registered_now();
 		gone = sfu_find_row(current->mm, ld.base + pc0, true, &row);
 		after_unmap = sfu_registry_sync(current->mm, 0);
 	}
@@ -183,6 +197,8 @@ static void sync_registers_a_loaded_library_once_and_drops_it_after_munmap(struc
 	KUNIT_EXPECT_EQ(test, bad, 0UL);
 	KUNIT_EXPECT_GT(test, pcs, 0UL);
 	KUNIT_EXPECT_EQ(test, second, base + 1);
+	KUNIT_EXPECT_EQ(test, at_once, 1ULL);
+	KUNIT_EXPECT_EQ(test, unmapped, base);
 	KUNIT_EXPECT_EQ(test, gone, -SFRAME_E_NO_FDE);
 	KUNIT_EXPECT_EQ(test, after_unmap, base);
 }

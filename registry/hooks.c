@@ -181,6 +181,9 @@ static void sfu_vma_free_hook(const unsigned long *arg)
 	else if (!(vma->vm_flags & VM_EXEC))
 		return;
 	what |= vma->vm_flags & VM_EXEC ? SFU_VMA_TEXT_GONE : SFU_VMA_KEPT_TEXT;
+	/* Current's VMAs go under its mmap_lock (exit_mmap's are skipped). */
+	if (vma->vm_mm == current->mm)
+		what |= SFU_VMA_NOW;
 	if (sfu_vma_changed(vma->vm_mm, vma->vm_start, vma->vm_end, what))
 		sfu_queue(current, sfu_recheck_work_fn, vma->vm_start, vma->vm_end);
 }
@@ -216,7 +219,7 @@ static void sfu_change_protection_hook(const unsigned long *arg)
 	 * or regained PROT_EXEC is kept, or usable again, here and now; only
 	 * one to be removed waits for the re-check.
 	 */
-	if (sfu_vma_changed(vma->vm_mm, arg[2], arg[3], what | SFU_VMA_FINAL))
+	if (sfu_vma_changed(vma->vm_mm, arg[2], arg[3], what | SFU_VMA_FINAL | SFU_VMA_NOW))
 		sfu_queue(current, sfu_recheck_work_fn, arg[2], arg[3]);
 }
 

@@ -142,7 +142,8 @@ struct sfu_section {
  * @hnode: link in the global hash, keyed by @mm
  * @mm: the mm (no reference: the entry dies in the mm's exit_mmap)
  * @text: text range -> section (RCU mode: lock-free lookups)
- * @data: .sframe range -> section, to find what a VMA change touches
+ * @data: .sframe range -> section, for the sections without a kernel copy
+ *        (sfu_section_data_tracked()), to find what a VMA change touches
  * @lock: serialises writers; taken inside mmap_lock, never around it
  * @writing: writers between sfu_mm_write_begin() and sfu_mm_write_end()
  * @pending: sections whose text is mapped but whose data is not yet
@@ -195,6 +196,17 @@ static inline void sfu_mm_write_begin(struct sfu_mm *smm)
 	smp_mb__after_atomic();
 }
 
+/* sfu_mm_write_begin() if the lock is free, for a caller that may not sleep. */
+static inline bool sfu_mm_write_trybegin(struct sfu_mm *smm)
+{
+	if (!mutex_trylock(&smm->lock))
+		return false;
+	atomic_inc(&smm->writing);
+	/* As in sfu_mm_write_begin(). */
+	smp_mb__after_atomic();
+	return true;
+}
+
 static inline void sfu_mm_write_end(struct sfu_mm *smm)
 {
 	/* Every tree change done before the count drops. */
@@ -218,6 +230,16 @@ static inline bool sfu_mm_pending_in(const struct sfu_mm *smm, unsigned long sta
 static inline bool sfu_section_has_data(const struct sfu_section *s)
 {
 	return !test_bit(SFU_SECTION_SIDECAR, &s->flags);
+}
+
+/*
+ * In the data tree: the sections whose lookups read their data in the mm.
+ * A kernel copy's data, once validated, no longer matters (lookups read
+ * the copy), nor does what happens to its mapping.
+ */
+static inline bool sfu_section_data_tracked(const struct sfu_section *s)
+{
+	return sfu_section_has_data(s) && !s->copy;
 }
 
 /* Text in anonymous memory: explicit sections (JIT code) and the vDSO. */
@@ -259,6 +281,7 @@ bool sfu_section_live_for(struct sfu_mm *smm, struct vm_area_struct *vma);
 #define SFU_VMA_DATA_GONE	0x08	/* its data went, or lost read permission */
 #define SFU_VMA_EXEC_BACK	0x10	/* execute permission was given back */
 #define SFU_VMA_FINAL		0x20	/* the VMAs stay as they are: decide now */
+#define SFU_VMA_NOW		0x40	/* current's mm, mmap_lock held: re-check now if it can */
 bool sfu_vma_changed(struct mm_struct *mm, unsigned long start, unsigned long end,
 		     unsigned int what);
 void sfu_recheck(struct mm_struct *mm, unsigned long start, unsigned long last);
@@ -357,6 +380,7 @@ void sfu_user_uncharge_bytes(struct sfu_user *u, size_t bytes);
 struct sfu_user *sfu_user_take_bytes(struct sfu_user *from, struct sfu_user *to, size_t bytes);
 bool sfu_user_exempt(const struct sfu_user *u);
 long sfu_user_copy_bytes(const struct sfu_user *u);
+unsigned int sfu_user_sections(const struct sfu_user *u);
 void sfu_users_init(void);
 void sfu_users_exit(void);
 

@@ -194,6 +194,8 @@ static void sfu_tree_clear(struct maple_tree *mt, unsigned long first, unsigned 
 	}
 }
 
+static void sfu_section_gone(struct sfu_mm *smm, struct sfu_section *s);
+
 /**
  * sfu_section_remove_locked() - take @s off @smm's trees and free it
  * @smm: the registry, its lock held (sfu_mm_write_begin())
@@ -205,8 +207,14 @@ void sfu_section_remove_locked(struct sfu_mm *smm, struct sfu_section *s)
 {
 	if (mtree_load(&smm->text, s->text_start) == s)
 		sfu_tree_clear(&smm->text, s->text_start, s->text_end - 1);
-	if (sfu_section_has_data(s) && mtree_load(&smm->data, s->data_start) == s)
+	if (sfu_section_data_tracked(s) && mtree_load(&smm->data, s->data_start) == s)
 		sfu_tree_clear(&smm->data, s->data_start, s->data_end - 1);
+	sfu_section_gone(smm, s);
+}
+
+/* @s is off @smm's trees: count it out and free it after a grace period. */
+static void sfu_section_gone(struct sfu_mm *smm, struct sfu_section *s)
+{
 	atomic_dec(&smm->nr_sections);
 	if (sfu_section_anon_text(s))
 		atomic_dec(&smm->nr_anon_text);
@@ -356,7 +364,7 @@ int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
 		sfu_section_discard(s);
 		return err;
 	}
-	if (sfu_section_has_data(s)) {
+	if (sfu_section_data_tracked(s)) {
 		err = sfu_tree_store(&smm->data, s->data_start, s->data_end - 1, s,
 				     GFP_KERNEL_ACCOUNT);
 		if (err) {
@@ -545,6 +553,43 @@ static bool sfu_section_touched(struct sfu_mm *smm, struct sfu_section *s, unsig
 	return !(what & SFU_VMA_FINAL) || sfu_section_settle(smm, s);
 }
 
+/*
+ * sfu_recheck() of [@start, @last] done at once, in the hook of the VMA
+ * change that asked for it, where that needs neither sleep nor memory the
+ * allocator must wait for: true if done, false if the re-check is to be
+ * queued (the registry's lock taken, a section with data in the mm, a
+ * tree node not at hand).  What was done stays done; the queued re-check
+ * does the rest.  The registry's writers hold the mmap_lock, for reading
+ * at least, and the hook's caller holds it too: the trylock fails only
+ * where another task's scan or re-check is running.
+ */
+static bool sfu_recheck_now(struct sfu_mm *smm, unsigned long start, unsigned long last)
+{
+	struct sfu_section *s;
+	unsigned long idx = start;
+	bool done = true;
+
+	if (READ_ONCE(smm->recheck_all) || !sfu_mm_write_trybegin(smm))
+		return false;
+	mt_for_each(&smm->text, s, idx, last) {
+		if (!sfu_section_settle(smm, s))
+			continue;
+		if (sfu_section_data_tracked(s) ||
+		    sfu_tree_store(&smm->text, s->text_start, s->text_end - 1, NULL, GFP_NOWAIT)) {
+			done = false;
+			continue;
+		}
+		sfu_stat_inc(SFU_STAT_REMOVED_AT_ONCE);
+		sfu_section_gone(smm, s);
+	}
+	/* Sections with data in the mm wait for the queued re-check. */
+	idx = start;
+	if (!mtree_empty(&smm->data) && mt_find(&smm->data, &idx, last))
+		done = false;
+	sfu_mm_write_end(smm);
+	return done;
+}
+
 /**
  * sfu_vma_changed() - a VMA change may have touched registered sections
  * @mm: the mm whose VMAs change, its mmap_lock held for writing
@@ -566,9 +611,11 @@ static bool sfu_section_touched(struct sfu_mm *smm, struct sfu_section *s, unsig
  * does: one already stale has its re-check queued, so unmapping a
  * library's text and then its data costs one re-check, not two.  A change
  * in another task's mm queues nothing: that mm's next re-check looks at
- * every section.
+ * every section.  With SFU_VMA_NOW (current's mm) the re-check is done
+ * here if it can be (sfu_recheck_now()), and queued only if not.
  *
- * Context: any; under the mmap write lock, with preemption disabled.
+ * Context: any, not sleeping; under @mm's mmap lock (munmap may have
+ * downgraded it to a read lock).
  * Return: true if the caller is to queue a re-check of the range.
  */
 bool sfu_vma_changed(struct mm_struct *mm, unsigned long start, unsigned long end,
@@ -595,16 +642,18 @@ bool sfu_vma_changed(struct mm_struct *mm, unsigned long start, unsigned long en
 		mt_for_each(&smm->text, s, idx, end - 1)
 			recheck |= sfu_section_touched(smm, s, what, &marked);
 	}
-	if (what & SFU_VMA_DATA_GONE) {
+	/* Only sections without a kernel copy are in the data tree. */
+	if ((what & SFU_VMA_DATA_GONE) && !mtree_empty(&smm->data)) {
 		idx = start;
 		mt_for_each(&smm->data, s, idx, end - 1)
-			if (!s->copy)
-				recheck |= sfu_section_touched(smm, s, what, &marked);
+			recheck |= sfu_section_touched(smm, s, what, &marked);
 	}
 	if (recheck && mm != current->mm) {
 		WRITE_ONCE(smm->recheck_all, true);
 		recheck = false;
 	}
+	if (recheck && (what & SFU_VMA_NOW) && sfu_recheck_now(smm, start, end - 1))
+		recheck = false;
 out:
 	rcu_read_unlock();
 	if (marked)

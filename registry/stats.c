@@ -21,6 +21,8 @@ static const char *const sfu_stat_names[SFU_STAT_NR] = {
 	[SFU_STAT_REGISTERED_EXPLICIT] = "registered_explicit",
 	/* sections removed (unmapped, replaced, unregistered) */
 	[SFU_STAT_REMOVED] = "removed",
+	/* of those, removed in the hook of the VMA change, no re-check queued */
+	[SFU_STAT_REMOVED_AT_ONCE] = "removed_at_once",
 	/* tree stores that take a section out, retried for want of memory */
 	[SFU_STAT_TREE_STORE_RETRIED] = "tree_store_retried",
 	/* sections freed with their registry (exit, exec, module unload) */

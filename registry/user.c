@@ -181,6 +181,7 @@ struct sfu_user *sfu_user_get_current(void)
 {
 	return sfu_user_get(current_cred());
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_user_get_current);
 
 /**
  * sfu_user_put() - drop a reference; the last one frees the entry
@@ -315,6 +316,19 @@ long sfu_user_copy_bytes(const struct sfu_user *u)
 	return atomic_long_read(&u->copy_bytes);
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_user_copy_bytes);
+
+/**
+ * sfu_user_sections() - sections charged to @u now
+ * @u: the entry
+ *
+ * Return: the count max_sections_per_user limits; a section stays charged
+ * until it is freed, a grace period after it left the trees.
+ */
+unsigned int sfu_user_sections(const struct sfu_user *u)
+{
+	return atomic_read(&u->sections);
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_user_sections);
 
 /* <debugfs>/sframe_unwind/users: what each user holds now. */
 static int sfu_users_show(struct seq_file *m, void *v)
