@@ -39,6 +39,7 @@ static const struct sfg_arch sfg_aarch64 = {
 	.ra = 30,
 	.fixed_ra = 0,
 	.pauth = true,
+	.plt_insns = true,
 };
 
 static const char * const sfg_reason_names[SFG_REASON_NR] = {

@@ -526,6 +526,13 @@ struct sfg_fde {
 	u64 saved_undef;
 	u8 reason;		/* SFG_ROW_OK, or why the FDE cannot be used */
 	struct sfg_prog prog;	/* its instructions, for ra_signing */
+	/*
+	 * Not CFI: AArch64 PLT blocks [plt_first, plt_first + plt_n) of the
+	 * struct sfg_plt, adjacent, where no FDE of the CFI is.
+	 */
+	bool plt;
+	size_t plt_first;
+	size_t plt_n;
 };
 
 struct sfg_fde_list {
@@ -1114,7 +1121,46 @@ static void sfg_account(const struct sfg_text *text, const struct sfg_walk *w,
 		else
 			st->uncovered[r->reason] += b;
 	}
-	st->dwarf_rows += w->n;
+}
+
+/* A PLT row [lo, hi), merged into the row before when it says the same. */
+static int sfg_plt_row(struct sfg_walk *w, u64 lo, u64 hi, const struct sfg_rule *rule)
+{
+	struct sfg_row *last = w->n ? &w->rows[w->n - 1] : NULL;
+
+	if (last && last->end == lo && last->rule.cfa_off == rule->cfa_off) {
+		last->end = hi;
+		return 0;
+	}
+	return sfg_row_add(w, lo, hi, SFG_ROW_OK, rule);
+}
+
+/*
+ * The rows of the PLT blocks of @f: CFA = SP, or SP + 16 after PLT0's
+ * push; RA in LR and FP unchanged throughout, the rules of a leaf
+ * function's CFI before it saves anything.
+ */
+static int sfg_walk_plt(const struct sfg_arch *arch, const struct sfg_plt *plt,
+			const struct sfg_fde *f, struct sfg_walk *w)
+{
+	struct sfg_rule entry = { .cfa_reg = arch->sp }, pushed = entry;
+	size_t i;
+	int err = 0;
+
+	pushed.cfa_off = SFG_PLT0_PUSH;
+	w->n = 0;
+	for (i = f->plt_first; !err && i < f->plt_first + f->plt_n; i++) {
+		const struct sfg_plt_block *b = &plt->v[i];
+
+		if (b->pushed) {
+			err = sfg_plt_row(w, b->lo, b->pushed, &entry);
+			if (!err)
+				err = sfg_plt_row(w, b->pushed, b->hi, &pushed);
+		} else {
+			err = sfg_plt_row(w, b->lo, b->hi, &entry);
+		}
+	}
+	return err;
 }
 
 /**
@@ -1268,6 +1314,97 @@ static int sfg_sort_fdes(struct sfg_fde_list *l, const struct sfg_text *text,
 	return err;
 }
 
+static int sfg_range_lo_cmp(const void *a, const void *b)
+{
+	const u64 *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/*
+ * AArch64: keep the PLT blocks of @plt that share no byte with any FDE of
+ * @l, the FDEs as read, before those overlapping others are dropped (one
+ * that is still says the CFI describes its bytes).  The CFI wins: a block
+ * an FDE shares a single byte with gets no rows of its own.
+ */
+static int sfg_plt_keep_uncovered(const struct sfg_fde_list *l, struct sfg_plt *plt)
+{
+	size_t i, k, a, b;
+	u64 (*r)[2];
+
+	if (!plt->n || !l->n)
+		return 0;
+	/* The FDEs by start, each with the highest end up to it. */
+	r = malloc(l->n * sizeof(*r));
+	if (!r)
+		return -SFG_E_NOMEM;
+	for (i = 0; i < l->n; i++) {
+		r[i][0] = l->v[i].lo;
+		r[i][1] = l->v[i].hi;
+	}
+	qsort(r, l->n, sizeof(*r), sfg_range_lo_cmp);
+	for (i = 1; i < l->n; i++)
+		if (r[i][1] < r[i - 1][1])
+			r[i][1] = r[i - 1][1];
+	for (i = 0, k = 0; i < plt->n; i++) {
+		const struct sfg_plt_block *blk = &plt->v[i];
+
+		/* FDEs starting before the block's end: does one end after its start? */
+		for (a = 0, b = l->n; a < b;) {
+			size_t m = a + (b - a) / 2;
+
+			if (r[m][0] < blk->hi)
+				a = m + 1;
+			else
+				b = m;
+		}
+		if ((a && r[a - 1][1] > blk->lo) || blk->hi - blk->lo > UINT32_MAX)
+			continue;
+		plt->v[k++] = *blk;
+	}
+	plt->n = k;
+	free(r);
+	return 0;
+}
+
+/*
+ * AArch64: an FDE for each run of adjacent blocks of @plt, added to the
+ * sorted, disjoint FDEs of @l, in order; no block shares a byte with one
+ * of them (sfg_plt_keep_uncovered()).
+ */
+static int sfg_add_plt_fdes(struct sfg_fde_list *l, const struct sfg_plt *plt)
+{
+	size_t ncfi = l->n, i;
+	int err;
+
+	for (i = 0; i < plt->n; i++) {
+		const struct sfg_plt_block *b = &plt->v[i];
+		struct sfg_fde f = {
+			.lo = b->lo,
+			.hi = b->hi,
+			.saved_undef = UINT64_MAX,
+			.reason = SFG_ROW_OK,
+			.plt = true,
+			.plt_first = i,
+			.plt_n = 1,
+		};
+		struct sfg_fde *last = l->n > ncfi ? &l->v[l->n - 1] : NULL;
+
+		/* One FDE per run, within what an SFrame FDE can span. */
+		if (last && last->hi == b->lo && b->hi - last->lo <= UINT32_MAX) {
+			last->hi = b->hi;
+			last->plt_n++;
+			continue;
+		}
+		err = sfg_fde_add(l, &f);
+		if (err)
+			return err;
+	}
+	if (l->n > ncfi)
+		qsort(l->v, l->n, sizeof(*l->v), sfg_fde_cmp);
+	return 0;
+}
+
 /**
  * sfg_cfi_convert() - walk every FDE and feed its rows to the emitter
  * @elf: the file
@@ -1287,6 +1424,7 @@ int sfg_cfi_convert(Elf *elf, const struct sfg_arch *arch, const struct sfg_text
 {
 	Dwarf_CFI *eh_cfi = NULL, *dbg_cfi = NULL;
 	struct sfg_fde_list l = { 0 };
+	struct sfg_plt plt = { 0 };
 	struct sfg_walk w = { 0 };
 	GElf_Shdr eh_sh, dbg_sh;
 	Elf_Scn *eh, *dbg;
@@ -1321,10 +1459,20 @@ int sfg_cfi_convert(Elf *elf, const struct sfg_arch *arch, const struct sfg_text
 	if (err)
 		goto out;
 
+	if (arch->plt_insns) {
+		err = sfg_plt_find(elf, &plt);
+		if (!err)
+			err = sfg_plt_keep_uncovered(&l, &plt);
+		if (err)
+			goto out;
+	}
 	err = sfg_sort_fdes(&l, text, st);
 	if (err)
 		goto out;
 	st->dwarf_fdes = l.n;
+	err = sfg_add_plt_fdes(&l, &plt);
+	if (err)
+		goto out;
 	for (i = 0; i < l.n; i++) {
 		const struct sfg_fde *f = &l.v[i];
 		bool signal = false;
@@ -1338,13 +1486,18 @@ int sfg_cfi_convert(Elf *elf, const struct sfg_arch *arch, const struct sfg_text
 		 */
 		if (own && sfg_text_bytes_in(own, f->lo, f->hi))
 			err = sfg_row_add(&w, f->lo, f->hi, SFG_OWN_SFRAME, NULL);
+		else if (f->plt)
+			err = sfg_walk_plt(arch, &plt, f, &w);
 		else if (f->reason != SFG_ROW_OK)
 			err = sfg_row_add(&w, f->lo, f->hi, f->reason, NULL);
 		else
 			err = sfg_walk_fde(f->debug_frame ? dbg_cfi : eh_cfi, arch, f, &w, &signal);
 		if (err)
 			break;
-		sfg_fix_pushed_ra(arch, &w);
+		if (!f->plt) {
+			sfg_fix_pushed_ra(arch, &w);
+			st->dwarf_rows += w.n;
+		}
 		sfg_account(text, &w, st);
 		info = (signal ? SFRAME_V3_FDE_INFO_SIGNAL : 0) |
 		       (f->key_b ? SFRAME_FDE_INFO_PAUTH_KEY_B : 0);
@@ -1356,6 +1509,7 @@ out:
 	free(w.ra);
 	free(w.rows);
 	free(l.v);
+	free(plt.v);
 	if (eh_cfi)
 		dwarf_cfi_end(eh_cfi);
 	if (dw)

@@ -2,7 +2,9 @@
 /*
  * The two halves of sframe-gen and what passes between them: the CFI side
  * (sframe_gen_cfi.c) turns each FDE into rows of unwind rules, the emitter
- * (sframe_gen_emit.c) groups rows into SFrame FDEs and encodes them.
+ * (sframe_gen_emit.c) groups rows into SFrame FDEs and encodes them.  On
+ * AArch64 the CFI side also gives rows to the PLT stubs no FDE covers,
+ * from the blocks sframe_gen_plt.c recognises by their instructions.
  */
 #ifndef _SFRAME_GEN_INTERNAL_H
 #define _SFRAME_GEN_INTERNAL_H
@@ -22,6 +24,11 @@ struct sfg_arch {
 	bool flex;		/* FLEX FDEs may be written */
 	bool plt_mask;		/* the x86_64 PLT CFA expression is recognised */
 	bool pauth;		/* RA signing may appear in the CFI (AArch64) */
+	/*
+	 * AArch64: ld writes no CFI for the PLT; its stubs get rows from
+	 * their instructions where no FDE covers them (sframe_gen_plt.c).
+	 */
+	bool plt_insns;
 	/*
 	 * The callee-saved register whose saves rows list, with
 	 * SFRAME_F_SFU_SAVED_REGS (AMD64: rbx); 0 for none.
@@ -106,6 +113,38 @@ struct sfg_text {
 	u64 *hi;
 	u32 n;
 };
+
+/**
+ * struct sfg_plt_block - one PLT0 or PLT entry recognised by its instructions
+ * @lo: its first PC
+ * @hi: the end of its padding
+ * @pushed: PLT0: the first PC after its stp (CFA = SP + 16 from there to
+ *          @hi; SP before); 0 for an entry (CFA = SP throughout)
+ *
+ * At every PC of a block the RA is still in LR and FP is unchanged.
+ */
+struct sfg_plt_block {
+	u64 lo;
+	u64 hi;
+	u64 pushed;
+};
+
+/* What PLT0's stp x16, x30, [sp, #-16]! pushes. */
+#define SFG_PLT0_PUSH	16
+
+/**
+ * struct sfg_plt - PLT blocks, sorted and disjoint
+ * @v: the blocks
+ * @n: number of blocks
+ * @cap: room in @v
+ */
+struct sfg_plt {
+	struct sfg_plt_block *v;
+	size_t n;
+	size_t cap;
+};
+
+int sfg_plt_find(Elf *elf, struct sfg_plt *plt);
 
 u64 sfg_text_bytes_in(const struct sfg_text *text, u64 lo, u64 hi);
 Elf_Scn *sfg_find_section(Elf *elf, const char *name);
