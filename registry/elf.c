@@ -584,6 +584,51 @@ static void sfu_file_out(const struct sfu_file_info *info, int i, unsigned long 
 		PAGE_ALIGN(info->loads[i].vaddr + info->loads[i].filesz + out->bias) : 0;
 }
 
+/*
+ * sfu_file_sframe() for a file the cache knows, answered in place under the
+ * cache's lock (no copy of the entry): -EAGAIN when the cache does not
+ * know the file, or knows it with a section whose copy is gone (it is read
+ * again), for the caller's slower path.
+ */
+static int sfu_fcache_answer(const struct sfu_file_id *id, unsigned long vm_start,
+			     unsigned long file_off, struct sfu_elf_sframe *out,
+			     struct sfu_sframe_section *sec, struct sfu_sframe_copy **copy)
+{
+	struct sfu_sframe_copy *c = NULL;
+	struct sfu_file_info *e;
+	int err, i;
+
+	spin_lock(&sfu_fcache_lock);
+	e = sfu_fcache_find_locked(id);
+	if (!e) {
+		err = -EAGAIN;
+		goto out;
+	}
+	err = e->status;
+	if (!err) {
+		c = sfu_copy_get_slot(&e->copy);
+		if (!c) {
+			err = -EAGAIN;
+			goto out;
+		}
+		i = sfu_load_of(e, file_off);
+		if (i < 0) {
+			err = -ENOENT;
+		} else {
+			sfu_file_out(e, i, vm_start, file_off, out);
+			*sec = e->sec;
+			*copy = c;
+			c = NULL;
+		}
+	}
+	list_move(&e->lru, &sfu_fcache_lru);
+	sfu_stat_inc(SFU_STAT_FILE_CACHE_HITS);
+out:
+	spin_unlock(&sfu_fcache_lock);
+	sfu_copy_put(c);
+	return err;
+}
+
 /**
  * sfu_file_sframe() - the validated section of the ELF file behind a text mapping
  * @file: the mapped file
@@ -620,6 +665,9 @@ int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned lo
 	struct sfu_file_info *info;
 	int err, i;
 
+	err = sfu_fcache_answer(id, vm_start, file_off, out, sec, copy);
+	if (err != -EAGAIN)
+		return err;
 	info = kzalloc(sizeof(*info), GFP_KERNEL);
 	if (!info)
 		return -ENOMEM;
