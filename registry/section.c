@@ -241,19 +241,25 @@ static void sfu_remove_overlapping_locked(struct sfu_mm *smm, const struct sfu_s
 /*
  * Is [@start, @end) mapped without a hole by VMAs that all have
  * @vm_flags and, when @id is given, map that file at the given delta?
+ * With @exec, also whether they all are executable.
  */
 static bool sfu_range_mapped(struct mm_struct *mm, unsigned long start, unsigned long end,
-			     unsigned long vm_flags, const struct sfu_file_id *id, long delta)
+			     unsigned long vm_flags, const struct sfu_file_id *id, long delta,
+			     bool *exec)
 {
 	struct sfu_file_id vid;
 	unsigned long addr = start;
 
 	mmap_assert_locked(mm);
+	if (exec)
+		*exec = true;
 	while (addr < end) {
 		struct vm_area_struct *vma = find_vma(mm, addr);
 
 		if (!vma || vma->vm_start > addr || (vma->vm_flags & vm_flags) != vm_flags)
 			return false;
+		if (exec && !(vma->vm_flags & VM_EXEC))
+			*exec = false;
 		if (id) {
 			if (!vma->vm_file)
 				return false;
@@ -285,21 +291,30 @@ bool sfu_section_text_mapped(struct mm_struct *mm, const struct sfu_section *s)
 		return sfu_vdso_mapped(mm, s);
 
 	return sfu_range_mapped(mm, s->text_start, s->text_end, VM_EXEC,
-				elf ? &s->file : NULL, s->text_delta);
+				elf ? &s->file : NULL, s->text_delta, NULL);
 }
 
+/* Where @s's text is now (sfu_section_text_state()). */
+enum sfu_text_state { SFU_TEXT_GONE, SFU_TEXT_KEPT, SFU_TEXT_MAPPED };
+
 /*
- * Is @s's text still mapped from its file at its place, executable or not
- * (mprotect took PROT_EXEC away)?  Then the section is kept, stale, for
- * the text to be executable again; not for explicit sections and the
- * vDSO, whose memory is anyone's once it is not their code.  mmap_lock
- * held.
+ * Is @s's text mapped as when it was found (SFU_TEXT_MAPPED), or still
+ * mapped from its file at its place though not executable (mprotect took
+ * PROT_EXEC away: SFU_TEXT_KEPT), or neither?  A kept section stays,
+ * stale, for the text to be executable again; not an explicit section or
+ * the vDSO, whose memory is anyone's once it is not their code.  One walk
+ * of the VMAs for a file's text.  mmap_lock held.
  */
-static bool sfu_section_text_kept(struct mm_struct *mm, const struct sfu_section *s)
+static enum sfu_text_state sfu_section_text_state(struct mm_struct *mm,
+						  const struct sfu_section *s)
 {
+	bool exec;
+
 	if (sfu_section_anon_text(s))
-		return false;
-	return sfu_range_mapped(mm, s->text_start, s->text_end, 0, &s->file, s->text_delta);
+		return sfu_section_text_mapped(mm, s) ? SFU_TEXT_MAPPED : SFU_TEXT_GONE;
+	if (!sfu_range_mapped(mm, s->text_start, s->text_end, 0, &s->file, s->text_delta, &exec))
+		return SFU_TEXT_GONE;
+	return exec ? SFU_TEXT_MAPPED : SFU_TEXT_KEPT;
 }
 
 /**
@@ -317,7 +332,7 @@ bool sfu_section_data_mapped(struct mm_struct *mm, const struct sfu_section *s)
 	if (!sfu_section_has_data(s))
 		return true;
 	return sfu_range_mapped(mm, s->data_start, s->data_end, VM_READ,
-				elf ? &s->file : NULL, s->data_delta);
+				elf ? &s->file : NULL, s->data_delta, NULL);
 }
 
 /**
@@ -542,6 +557,14 @@ bool sfu_section_live_for(struct sfu_mm *smm, struct vm_area_struct *vma)
 static bool sfu_section_touched(struct sfu_mm *smm, struct sfu_section *s, unsigned int what,
 				bool *marked)
 {
+	/*
+	 * mprotect neither maps nor unmaps: a section kept while its text is
+	 * not executable stays kept while the range stays not executable,
+	 * whatever else its protection loses.
+	 */
+	if ((what & (SFU_VMA_FINAL | SFU_VMA_TEXT_GONE)) == (SFU_VMA_FINAL | SFU_VMA_TEXT_GONE) &&
+	    test_bit(SFU_SECTION_KEPT, &s->flags))
+		return false;
 	if (what & SFU_VMA_EXEC_BACK) {
 		if (!test_and_clear_bit(SFU_SECTION_KEPT, &s->flags))
 			return false;
@@ -689,13 +712,15 @@ static void sfu_section_keep(struct sfu_mm *smm, struct sfu_section *s)
 bool sfu_section_settle(struct sfu_mm *smm, struct sfu_section *s)
 {
 	struct mm_struct *mm = smm->mm;
+	enum sfu_text_state text;
 
 	if (!test_bit(SFU_SECTION_STALE, &s->flags) || test_bit(SFU_SECTION_KEPT, &s->flags))
 		return false;
 	sfu_stat_inc(SFU_STAT_RECHECKED);
-	if (sfu_section_text_mapped(mm, s) && (s->copy || sfu_section_data_mapped(mm, s)))
+	text = sfu_section_text_state(mm, s);
+	if (text == SFU_TEXT_MAPPED && (s->copy || sfu_section_data_mapped(mm, s)))
 		clear_bit(SFU_SECTION_STALE, &s->flags);
-	else if (sfu_section_text_kept(mm, s))
+	else if (text == SFU_TEXT_KEPT || (text == SFU_TEXT_MAPPED && !sfu_section_anon_text(s)))
 		sfu_section_keep(smm, s);
 	else
 		return true;
