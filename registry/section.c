@@ -194,7 +194,15 @@ static void sfu_tree_clear(struct maple_tree *mt, unsigned long first, unsigned 
 	}
 }
 
-static void sfu_section_gone(struct sfu_mm *smm, struct sfu_section *s);
+/* @s is off @smm's trees: count it out and free it after a grace period. */
+static void sfu_section_gone(struct sfu_mm *smm, struct sfu_section *s)
+{
+	atomic_dec(&smm->nr_sections);
+	if (sfu_section_anon_text(s))
+		atomic_dec(&smm->nr_anon_text);
+	sfu_stat_inc(SFU_STAT_REMOVED);
+	sfu_section_free(s);
+}
 
 /**
  * sfu_section_remove_locked() - take @s off @smm's trees and free it
@@ -210,16 +218,6 @@ void sfu_section_remove_locked(struct sfu_mm *smm, struct sfu_section *s)
 	if (sfu_section_data_tracked(s) && mtree_load(&smm->data, s->data_start) == s)
 		sfu_tree_clear(&smm->data, s->data_start, s->data_end - 1);
 	sfu_section_gone(smm, s);
-}
-
-/* @s is off @smm's trees: count it out and free it after a grace period. */
-static void sfu_section_gone(struct sfu_mm *smm, struct sfu_section *s)
-{
-	atomic_dec(&smm->nr_sections);
-	if (sfu_section_anon_text(s))
-		atomic_dec(&smm->nr_anon_text);
-	sfu_stat_inc(SFU_STAT_REMOVED);
-	sfu_section_free(s);
 }
 
 /* Remove every section whose text or data overlaps @s's; smm->lock held. */
@@ -720,7 +718,7 @@ bool sfu_section_settle(struct sfu_mm *smm, struct sfu_section *s)
 	text = sfu_section_text_state(mm, s);
 	if (text == SFU_TEXT_MAPPED && (s->copy || sfu_section_data_mapped(mm, s)))
 		clear_bit(SFU_SECTION_STALE, &s->flags);
-	else if (text == SFU_TEXT_KEPT || (text == SFU_TEXT_MAPPED && !sfu_section_anon_text(s)))
+	else if (text != SFU_TEXT_GONE && !sfu_section_anon_text(s))
 		sfu_section_keep(smm, s);
 	else
 		return true;
