@@ -208,12 +208,15 @@ static void sfu_change_protection_hook(const unsigned long *arg)
 			sfu_vma_changed(vma->vm_mm, arg[2], arg[3], what);
 		return;
 	}
-	if (!(what & (SFU_VMA_TEXT_GONE | SFU_VMA_DATA_GONE))) {
-		/* Anonymous text executable again holds no kept section. */
-		if (!vma->vm_file)
-			return;
+	/*
+	 * File text executable again, readable or not (execute-only text
+	 * loses only read permission), may hold a kept section.  Anonymous
+	 * text executable again holds none.
+	 */
+	if (!(what & SFU_VMA_TEXT_GONE) && vma->vm_file)
 		what |= SFU_VMA_EXEC_BACK;
-	}
+	else if (!(what & (SFU_VMA_TEXT_GONE | SFU_VMA_DATA_GONE)))
+		return;
 	/*
 	 * mprotect holds the mmap write lock: a section whose text only lost
 	 * or regained PROT_EXEC is kept, or usable again, here and now; only

@@ -663,11 +663,16 @@ bool sfu_vma_changed(struct mm_struct *mm, unsigned long start, unsigned long en
 		mt_for_each(&smm->text, s, idx, end - 1)
 			recheck |= sfu_section_touched(smm, s, what, &marked);
 	}
-	/* Only sections without a kernel copy are in the data tree. */
+	/*
+	 * Only sections without a kernel copy are in the data tree.  Their
+	 * data losing read permission marks them even where their text got
+	 * execute permission back (execute-only text).
+	 */
 	if ((what & SFU_VMA_DATA_GONE) && !mtree_empty(&smm->data)) {
 		idx = start;
 		mt_for_each(&smm->data, s, idx, end - 1)
-			recheck |= sfu_section_touched(smm, s, what, &marked);
+			recheck |= sfu_section_touched(smm, s, what & ~SFU_VMA_EXEC_BACK,
+						       &marked);
 	}
 	if (recheck && mm != current->mm) {
 		WRITE_ONCE(smm->recheck_all, true);

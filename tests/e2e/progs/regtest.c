@@ -262,8 +262,8 @@ static int cmd_mapelf(const char *lib)
 /*
  * mprotect takes PROT_EXEC from the text and gives it back: the section is
  * kept meanwhile, also when the text loses every permission, and usable
- * again after; taken away and then unmapped, it goes, and so it does when
- * only its text is unmapped.
+ * again after, execute-only text included; taken away and then unmapped,
+ * it goes, and so it does when only its text is unmapped.
  */
 static int cmd_mprotect(const char *lib)
 {
@@ -283,6 +283,12 @@ static int cmd_mprotect(const char *lib)
 	if (mprotect(m.text, m.text_len, PROT_READ) || mprotect(m.text, m.text_len, PROT_NONE))
 		return 2;
 	bad |= expect_state("text inaccessible", name, "kept");
+	if (mprotect(m.text, m.text_len, PROT_EXEC))
+		return 2;
+	bad |= expect_state("text execute-only", name, "ok");
+	if (mprotect(m.text, m.text_len, PROT_NONE))
+		return 2;
+	bad |= expect_state("text inaccessible, again", name, "kept");
 	if (mprotect(m.text, m.text_len, PROT_READ | PROT_EXEC))
 		return 2;
 	bad |= expect_state("text executable again, after", name, "ok");
