@@ -125,9 +125,16 @@ static __attribute__((noinline)) int fn_##a##_##b(struct run *r)	\
 BENCH_FN8(0) BENCH_FN8(1) BENCH_FN8(2) BENCH_FN8(3)
 BENCH_FN8(4) BENCH_FN8(5) BENCH_FN8(6) BENCH_FN8(7)
 
+/*
+ * Not a tail call: GCC for AArch64 would pop last()'s frame record and
+ * branch to measure(), which lies below it, and a frame-pointer walk
+ * does not follow a tail call to a function before the one called
+ * (Documentation/unwinder.rst): it would stop after one frame.
+ */
 static __attribute__((noinline)) int last(struct run *r)
 {
 	measure(r);
+	asm volatile("" ::: "memory");
 	return 0;
 }
 
