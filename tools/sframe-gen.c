@@ -2,9 +2,11 @@
 /*
  * sframe-gen - make an SFrame V3 section from the DWARF CFI of an ELF file
  *
- *   sframe-gen [--stats] [--complement] [--no-saved-regs] [--vaddr ADDR] ELF|--vdso -o OUT
- *   sframe-gen --stats [--complement] [--no-saved-regs] ELF|--vdso...
- *   sframe-gen --install [--cache DIR] [--stats] [--no-saved-regs] PATH...|--vdso
+ *   sframe-gen [--stats] [--complement] [EXT] [--vaddr ADDR] ELF|--vdso -o OUT
+ *   sframe-gen --stats [--complement] [EXT] ELF|--vdso...
+ *   sframe-gen --install [--cache DIR] [--stats] [EXT] PATH...|--vdso
+ *
+ * EXT: --no-saved-regs, --no-cfa-addend, or both.
  *
  * -o writes the raw section (header with PCREL function starts, as if the
  * section were placed at ADDR, default 0: function starts are then the
@@ -20,7 +22,10 @@
  * FDEs and rows, .eh_frame and SFrame bytes, the share of text covered,
  * what the own section covers (with --complement) and the uncovered bytes
  * by reason.  --no-saved-regs leaves out where x86_64 frames save rbx
- * (the SFRAME_F_SFU_SAVED_REGS extension), as sections were before it.
+ * (the SFRAME_F_SFU_SAVED_REGS extension), as sections were before it;
+ * --no-cfa-addend the rows of a CFA *(reg + off) + K (OpenSSL's
+ * assembly; SFRAME_F_SFU_CFA_ADDEND).  With both, the section is one
+ * binutils reads.
  *
  * Exit status: 0 success, 1 a file could not be converted, 2 usage or I/O
  * error.
@@ -56,6 +61,7 @@ struct options {
 	bool stats;
 	bool complement;
 	bool no_saved_regs;
+	bool no_cfa_addend;
 	bool install;
 	bool vdso;
 	char **paths;
@@ -82,9 +88,9 @@ static struct install_counts counts;
 static void usage_text(FILE *f)
 {
 	fprintf(f,
-		"usage: %s [--stats] [--complement] [--no-saved-regs] [--vaddr ADDR] ELF|--vdso -o OUT\n"
-		"       %s --stats [--complement] [--no-saved-regs] ELF|--vdso...\n"
-		"       %s --install [--cache DIR] [--stats] [--no-saved-regs] PATH...|--vdso\n"
+		"usage: %s [--stats] [--complement] [--no-saved-regs] [--no-cfa-addend] [--vaddr ADDR] ELF|--vdso -o OUT\n"
+		"       %s --stats [--complement] [--no-saved-regs] [--no-cfa-addend] ELF|--vdso...\n"
+		"       %s --install [--cache DIR] [--stats] [--no-saved-regs] [--no-cfa-addend] PATH...|--vdso\n"
 		"ADDR is hex (default 0); DIR defaults to %s\n",
 		prog, prog, prog, SFG_DEFAULT_CACHE);
 }
@@ -113,6 +119,9 @@ static noreturn void print_help(void)
 	       "                complement for a file with it, none if nothing is left\n"
 	       "  --no-saved-regs  x86_64: leave out where frames save rbx (the\n"
 	       "                SFRAME_F_SFU_SAVED_REGS extension), as before it\n"
+	       "  --no-cfa-addend  leave out the rows of a CFA *(reg + off) + K (the\n"
+	       "                SFRAME_F_SFU_CFA_ADDEND extension): with --no-saved-regs,\n"
+	       "                a section binutils reads\n"
 	       "  --vdso        the running kernel's vDSO\n"
 	       "  --stats       FDEs, rows, sizes, text covered (by the own section too)\n"
 	       "                and left uncovered, by reason\n"
@@ -330,7 +339,8 @@ static int process_elf(const char *name, Elf *elf)
 	}
 
 	err = sfg_convert(elf, opt.vaddr, (complement ? SFG_COMPLEMENT : 0) |
-			  (opt.no_saved_regs ? SFG_NO_SAVED_REGS : 0), &o);
+			  (opt.no_saved_regs ? SFG_NO_SAVED_REGS : 0) |
+			  (opt.no_cfa_addend ? SFG_NO_CFA_ADDEND : 0), &o);
 	if (err == -SFG_E_NO_CFI && opt.install) {
 		if (sfg_elf_has_sframe(elf))
 			counts.has_sframe++;
@@ -545,6 +555,8 @@ static void parse_args(int argc, char **argv)
 			opt.complement = true;
 		} else if (!strcmp(a, "--no-saved-regs")) {
 			opt.no_saved_regs = true;
+		} else if (!strcmp(a, "--no-cfa-addend")) {
+			opt.no_cfa_addend = true;
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			print_help();
 		} else if (!strcmp(a, "--install")) {

@@ -30,6 +30,7 @@ static const struct sfg_arch sfg_amd64 = {
 	.flex = true,
 	.plt_mask = true,
 	.saved_reg = SFRAME_AMD64_DWARF_RBX,
+	.cfa_addend = true,
 };
 
 static const struct sfg_arch sfg_aarch64 = {
@@ -40,6 +41,7 @@ static const struct sfg_arch sfg_aarch64 = {
 	.fixed_ra = 0,
 	.pauth = true,
 	.plt_insns = true,
+	.cfa_addend = true,
 };
 
 static const char * const sfg_reason_names[SFG_REASON_NR] = {
@@ -497,7 +499,9 @@ static int sfg_complement(Elf *elf, int abi, const struct sfg_text *text, struct
  *         FDE of the file's own SFrame section (sfg_elf_own_sframe()), for
  *         a sidecar the module consults where that section has no FDE;
  *         SFG_NO_SAVED_REGS: an x86_64 section without the rbx saves
- *         (SFRAME_F_SFU_SAVED_REGS), as before the extension
+ *         (SFRAME_F_SFU_SAVED_REGS), as before the extension;
+ *         SFG_NO_CFA_ADDEND: rows of a CFA *(reg + off) + K left
+ *         uncovered (no SFRAME_F_SFU_CFA_ADDEND), as before that one
  * @out: receives the section and the figures; free with sfg_output_free()
  *
  * Return: 0 or -SFG_E_xxx (see sfg_strerror(); with -SFG_E_OWN_SFRAME,
@@ -521,6 +525,8 @@ int sfg_convert(Elf *elf, u64 vaddr, unsigned int flags, struct sfg_output *out)
 	arch_copy = abi == SFRAME_ABI_AMD64_ENDIAN_LITTLE ? sfg_amd64 : sfg_aarch64;
 	if (flags & SFG_NO_SAVED_REGS)
 		arch_copy.saved_reg = 0;
+	if (flags & SFG_NO_CFA_ADDEND)
+		arch_copy.cfa_addend = false;
 	arch = &arch_copy;
 
 	err = sfg_text_ranges(elf, &text, &st.text_bytes);

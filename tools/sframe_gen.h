@@ -80,6 +80,7 @@ struct sfg_stats {
 /* sfg_convert() flags */
 #define SFG_COMPLEMENT	0x1	/* leave out what the file's own SFrame covers */
 #define SFG_NO_SAVED_REGS 0x2	/* no SFRAME_F_SFU_SAVED_REGS (x86_64 has it by default) */
+#define SFG_NO_CFA_ADDEND 0x4	/* no SFRAME_F_SFU_CFA_ADDEND: *(reg + off) + K uncovered */
 
 /* sfg_convert() results other than 0 (errors are negative). */
 enum sfg_error {

@@ -768,6 +768,8 @@ static u8 sfg_classify_cfa(const struct sfg_arch *arch, Dwarf_Frame *frame,
 	rule->cfa_off = (s32)off;
 	rule->cfa_deref = n >= 2;
 	rule->cfa_add = n == 3 ? (s32)ops[2].number : 0;
+	if (rule->cfa_add && !arch->cfa_addend)
+		return SFG_CFA_EXPR;
 	if (!arch->flex) {
 		if (rule->cfa_deref)
 			return SFG_CFA_EXPR;

@@ -34,6 +34,8 @@ struct sfg_arch {
 	 * SFRAME_F_SFU_SAVED_REGS (AMD64: rbx); 0 for none.
 	 */
 	u8 saved_reg;
+	/* *(reg + off) + K rows are written (SFRAME_F_SFU_CFA_ADDEND). */
+	bool cfa_addend;
 };
 
 /* Where the caller's RA or FP is. */
