@@ -267,33 +267,34 @@ static int cmd_mapelf(const char *lib)
  */
 static int cmd_mprotect(const char *lib)
 {
+	/* Each protection in turn, and the state it leaves (none: not looked at). */
+	static const struct {
+		int prot;
+		const char *what, *state;
+	} steps[] = {
+		{ PROT_READ, "text not executable", "kept" },
+		{ PROT_READ | PROT_EXEC, "text executable again", "ok" },
+		{ PROT_READ, NULL, NULL },
+		{ PROT_NONE, "text inaccessible", "kept" },
+		{ PROT_EXEC, "text execute-only", "ok" },
+		{ PROT_NONE, "text inaccessible, again", "kept" },
+		{ PROT_READ | PROT_EXEC, "text executable again, after", "ok" },
+		{ PROT_READ, NULL, NULL },
+	};
 	const char *name = base_name(lib);
 	struct mapped m;
+	unsigned int i;
 	int bad = 0;
 
 	if (map_elf(lib, &m) || !m.text)
 		return 2;
 	bad |= expect_state("mapped", name, "ok");
-	if (mprotect(m.text, m.text_len, PROT_READ))
-		return 2;
-	bad |= expect_state("text not executable", name, "kept");
-	if (mprotect(m.text, m.text_len, PROT_READ | PROT_EXEC))
-		return 2;
-	bad |= expect_state("text executable again", name, "ok");
-	if (mprotect(m.text, m.text_len, PROT_READ) || mprotect(m.text, m.text_len, PROT_NONE))
-		return 2;
-	bad |= expect_state("text inaccessible", name, "kept");
-	if (mprotect(m.text, m.text_len, PROT_EXEC))
-		return 2;
-	bad |= expect_state("text execute-only", name, "ok");
-	if (mprotect(m.text, m.text_len, PROT_NONE))
-		return 2;
-	bad |= expect_state("text inaccessible, again", name, "kept");
-	if (mprotect(m.text, m.text_len, PROT_READ | PROT_EXEC))
-		return 2;
-	bad |= expect_state("text executable again, after", name, "ok");
-	if (mprotect(m.text, m.text_len, PROT_READ))
-		return 2;
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		if (mprotect(m.text, m.text_len, steps[i].prot))
+			return 2;
+		if (steps[i].what)
+			bad |= expect_state(steps[i].what, name, steps[i].state);
+	}
 	munmap(m.base, m.len);
 	bad |= expect_count("kept, then unmapped", name, 0);
 	/* Its text alone unmapped, its data still there: the VMA that goes is not executable. */
