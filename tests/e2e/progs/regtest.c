@@ -676,29 +676,37 @@ static int cycle_dlopen(const char *lib, struct mapped *m)
 #endif
 
 #define BENCH_BATCH 5
+#define BENCH_MAX_BATCHES 1024
 
 /*
- * @n cycles of @fn in batches of BENCH_BATCH; the cost per cycle of the
- * cheapest batch.  What the kernel does at other times (timer ticks, RCU
- * callbacks, other tasks) only adds to a batch, so the cheapest one is the
- * one it spared, the figure that repeats best from run to run.
+ * @n cycles of @fn in batches of BENCH_BATCH; prints @label and the cost
+ * per cycle of every batch, in order.  The host takes the median of every
+ * batch of every round (scripts/bench-registry): a batch's cost depends on
+ * what earlier cycles left (per-CPU slab freelists, RCU callbacks not yet
+ * run, the VMA tree's nodes), so that its cheapest batch moves by some
+ * percent from round to round where the median of all of them does not,
+ * and a batch that a timer tick or the module's load-time work lands in
+ * does not move the median either.
  */
-static double bench_best(int n, int (*fn)(const char *, struct mapped *), const char *lib,
-			 struct mapped *m)
+static int bench_batches(int n, int (*fn)(const char *, struct mapped *), const char *lib,
+			 struct mapped *m, const char *label)
 {
-	double best = -1, t;
-	int i, k;
+	static double cost[BENCH_MAX_BATCHES];
+	int i, k, c = 0;
+	double t;
 
-	for (i = 0; i < n; i += BENCH_BATCH) {
+	for (i = 0; i < n && c < BENCH_MAX_BATCHES; i += BENCH_BATCH) {
 		t = now_ns();
 		for (k = 0; k < BENCH_BATCH; k++)
 			if (fn(lib, m))
 				return -1;
-		t = (now_ns() - t) / BENCH_BATCH;
-		if (best < 0 || t < best)
-			best = t;
+		cost[c++] = (now_ns() - t) / BENCH_BATCH;
 	}
-	return best;
+	printf("%s", label);
+	for (i = 0; i < c; i++)
+		printf(" %.0f", cost[i]);
+	printf("\n");
+	return 0;
 }
 
 static int cmd_bench(int n, const char *lib, const char *what)
@@ -726,7 +734,7 @@ static int cmd_bench(int n, const char *lib, const char *what)
 	struct mapped m = { 0 };
 	char list[256];
 	unsigned int i;
-	double t;
+	int ret;
 
 	snprintf(list, sizeof(list), ",%s,", what ?: "map,mprotect,forkexec,dlopen");
 	what = list;
@@ -747,13 +755,12 @@ static int cmd_bench(int n, const char *lib, const char *what)
 		 */
 		if (paths[i].fn == cycle_mprotect && (map_elf(lib, &m) || !m.text))
 			return 2;
-		t = bench_best(n / paths[i].div < BENCH_BATCH ? BENCH_BATCH : n / paths[i].div,
-			       paths[i].fn, lib, &m);
+		ret = bench_batches(n / paths[i].div < BENCH_BATCH ? BENCH_BATCH : n / paths[i].div,
+				    paths[i].fn, lib, &m, paths[i].label);
 		if (paths[i].fn == cycle_mprotect)
 			munmap(m.base, m.len);
-		if (t < 0)
+		if (ret)
 			return 2;
-		printf("%s %.0f\n", paths[i].label, t);
 	}
 	return 0;
 }
