@@ -37,7 +37,8 @@ sfu_kimage() {
 # highest-numbered linux-source-X.Y in sid).  The last two are fetched with
 # a private apt configuration under $SFU_CACHE/apt-kernels (the system's apt
 # configuration is not touched) and unpacked with dpkg-deb; the package
-# lists are refreshed at most once a day.  sfu_kver_select sets
+# lists are refreshed at most once a day.  Once unpacked, a tree stays the
+# one selected ($SFU_CACHE/src/<version>.selected) until SFU_REFRESH=1.  sfu_kver_select sets
 # SFU_KVER, SFU_KSRC_PKG and SFU_KSRC_VER; scripts call it once after
 # parsing --version (default: $SFU_KVER from the environment, else 6.1).
 SFU_KVER=${SFU_KVER:-6.1}
@@ -118,6 +119,16 @@ sfu_kver_select() { # 6.1|6.12|newest
 			sfu_die "$SFU_KSRC_PKG is not installed (scripts/install-deps)"
 		;;
 	6.12|newest)
+		# The tree the cache already has is used as it is, even when
+		# the archive has moved on (sid keeps one version of each
+		# package); SFU_REFRESH=1 takes the archive's newest.
+		if [ "${SFU_REFRESH:-0}" != 1 ] && [ -f "$SFU_CACHE/src/$1.selected" ]; then
+			read -r SFU_KSRC_PKG SFU_KSRC_VER < "$SFU_CACHE/src/$1.selected"
+			if [ -f "$SFU_CACHE/src/$SFU_KSRC_PKG-$SFU_KSRC_VER/.extracted" ]; then
+				SFU_KVER=$1
+				return 0
+			fi
+		fi
 		sfu_kapt_update
 		if [ "$1" = newest ]; then
 			SFU_KSRC_PKG=$(sfu_kapt apt-cache pkgnames linux-source- |
@@ -127,7 +138,7 @@ sfu_kver_select() { # 6.1|6.12|newest
 			SFU_KSRC_PKG=linux-source-6.12
 		fi
 		SFU_KSRC_VER=$(sfu_kapt apt-cache show "$SFU_KSRC_PKG" |
-			sed -n 's/^Version: //p' | sort -V | tail -n 1)
+			"$SFU_TOP/scripts/deb-pick" --arch amd64 "$SFU_KSRC_PKG" | cut -d' ' -f2)
 		[ -n "$SFU_KSRC_VER" ] || sfu_die "no $SFU_KSRC_PKG package"
 		;;
 	*) sfu_die "unknown kernel version '$1' (6.1, 6.12 or newest)" ;;
@@ -189,6 +200,8 @@ sfu_ksrc_dir() {
 			fi
 		) 9>"$SFU_CACHE/src/.lock" || exit 1
 	fi
+	[ "$SFU_KVER" = 6.1 ] ||
+		echo "$SFU_KSRC_PKG $ver" > "$SFU_CACHE/src/$SFU_KVER.selected"
 	echo "$dir"
 }
 
