@@ -26,6 +26,7 @@
 #include <linux/vmalloc.h>
 
 #include "sframe_unwind/compat/fs.h"
+#include "sframe_unwind/lib.h"
 #include "uapi/sframe_sidecar.h"
 #include "internal.h"
 #include "stats.h"
@@ -257,6 +258,22 @@ void sfu_parse_build_id(const u8 *buf, size_t len, u8 *id, u8 *id_len)
 }
 
 /*
+ * Read @len bytes of @file at *@pos, all of them (sfu_kernel_read_all():
+ * a network or 9p file may answer in parts).  Return: true if all were
+ * read; a read that needed more than one call is counted.
+ */
+static bool sfu_read_whole(struct file *file, void *buf, size_t len, loff_t *pos)
+{
+	unsigned int calls;
+	int err;
+
+	err = sfu_kernel_read_all(file, buf, len, pos, &calls);
+	if (calls > 1)
+		sfu_stat_inc(SFU_STAT_READS_RESUMED);
+	return !err;
+}
+
+/*
  * The GNU build-id in the PT_NOTE segment at @off, @len bytes of @file,
  * into @info; nothing when there is none.
  */
@@ -269,7 +286,7 @@ static void sfu_read_build_id(struct file *file, u64 off, u64 len, struct sfu_fi
 	buf = kmalloc(len, GFP_KERNEL);
 	if (!buf)
 		return;
-	if (kernel_read(file, buf, len, &pos) == len)
+	if (sfu_read_whole(file, buf, len, &pos))
 		sfu_parse_build_id(buf, len, info->build_id, &info->build_id_len);
 	kfree(buf);
 }
@@ -284,7 +301,7 @@ static void sfu_read_phdrs(struct file *file, struct sfu_file_info *info)
 	int i;
 
 	info->status = -EIO;
-	if (kernel_read(file, &eh, sizeof(eh), &pos) != sizeof(eh)) {
+	if (!sfu_read_whole(file, &eh, sizeof(eh), &pos)) {
 		sfu_stat_inc(SFU_STAT_ELF_UNREADABLE);
 		return;
 	}
@@ -302,7 +319,7 @@ static void sfu_read_phdrs(struct file *file, struct sfu_file_info *info)
 		return;
 	}
 	pos = eh.e_phoff;
-	if (kernel_read(file, phdrs, len, &pos) != len) {
+	if (!sfu_read_whole(file, phdrs, len, &pos)) {
 		sfu_stat_inc(SFU_STAT_ELF_UNREADABLE);
 		info->status = -EIO;
 		goto out;
@@ -345,7 +362,7 @@ static int sfu_read_section(struct file *file, u64 off, u64 size, u64 vaddr, u8 
 	loff_t pos = off;
 	int err;
 
-	if (kernel_read(file, buf, size, &pos) != size) {
+	if (!sfu_read_whole(file, buf, size, &pos)) {
 		sfu_stat_inc(SFU_STAT_ELF_UNREADABLE);
 		return -SFRAME_E_FAULT;
 	}

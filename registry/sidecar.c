@@ -42,6 +42,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 
+#include "sframe_unwind/lib.h"
 #include "uapi/sframe_sidecar.h"
 #include "internal.h"
 #include "stats.h"
@@ -224,14 +225,18 @@ static bool sfu_sidecar_check(struct file *f, const u8 *build_id, unsigned int l
 			      u64 *size, u64 *vaddr)
 {
 	struct sfu_sidecar_header hdr;
+	unsigned int calls;
 	loff_t pos = 0;
+	int err;
 
 	if (!sfu_sidecar_trusted(file_inode(f))) {
 		sfu_stat_inc(SFU_STAT_SIDECAR_REFUSED_OWNER);
 		return false;
 	}
-	if (kernel_read(f, &hdr, sizeof(hdr), &pos) != sizeof(hdr) ||
-	    memcmp(hdr.magic, SFU_SIDECAR_MAGIC, sizeof(hdr.magic)) || hdr.reserved ||
+	err = sfu_kernel_read_all(f, &hdr, sizeof(hdr), &pos, &calls);
+	if (calls > 1)
+		sfu_stat_inc(SFU_STAT_READS_RESUMED);
+	if (err || memcmp(hdr.magic, SFU_SIDECAR_MAGIC, sizeof(hdr.magic)) || hdr.reserved ||
 	    hdr.section_off < sizeof(hdr) || !hdr.section_size ||
 	    hdr.section_off + hdr.section_size > i_size_read(file_inode(f)) ||
 	    hdr.section_off + hdr.section_size < hdr.section_off) {

@@ -77,8 +77,10 @@ static const char *const sfu_stat_names[SFU_STAT_NR] = {
 	[SFU_STAT_SIDECAR_REQ_OPEN_FAILED] = "sidecar_req_open_failed",
 	/* rescans the daemon asked for, after writing sidecars */
 	[SFU_STAT_SIDECAR_RESCANS] = "sidecar_rescans",
-	/* executable mappings whose ELF headers could not be read */
+	/* ELF headers, sections or sidecars that could not be read whole */
 	[SFU_STAT_ELF_UNREADABLE] = "elf_unreadable",
+	/* reads of those that kernel_read() cut short, finished by reading on (9p, NFS, FUSE) */
+	[SFU_STAT_READS_RESUMED] = "reads_resumed",
 	/* mappings answered from the per-file cache, without reading the file */
 	[SFU_STAT_FILE_CACHE_HITS] = "file_cache_hits",
 	/* sections validated (read from the file) */

@@ -2,7 +2,8 @@
 /*
  * lib/: the helpers every layer of the module may use, and which call no
  * layer: the debugfs directory, per-CPU counters, tracepoints by name and
- * counted task_work (task_work.h), reads of another task's memory.
+ * counted task_work (task_work.h), reads of another task's memory, whole
+ * reads of a file.
  */
 #ifndef _SFRAME_UNWIND_LIB_H
 #define _SFRAME_UNWIND_LIB_H
@@ -58,6 +59,9 @@ static const struct file_operations __name ## _fops = {			\
 struct tracepoint *sfu_tracepoint_find(const char *name);
 
 int sfu_remote_read(struct task_struct *task, unsigned long addr, void *dst, size_t len);
+
+int sfu_kernel_read_all(struct file *file, void *buf, size_t len, loff_t *pos,
+			unsigned int *calls);
 
 /**
  * sfu_percpu_sum() - one counter of a per-CPU array, summed over CPUs
