@@ -15,10 +15,12 @@
  */
 #include <kunit/test.h>
 #include <linux/bitmap.h>
+#include <linux/file.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
+#include <linux/shmem_fs.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -290,6 +292,7 @@ struct uw_text {
  * @flags: SFU_UNWIND_* (besides the mode the run adds)
  * @max: capacity passed to the unwinder, 0 for UW_MAX_FRAMES
  * @one_mode: run only as given, not also with the other read mode
+ * @jit: the text is anonymous memory, as JIT code is (else a file's)
  * @caller: UW_CALLER_* context the unwinder is called from
  * @frames: the frames expected
  * @stop: the stop reason expected
@@ -307,6 +310,7 @@ struct uw_case {
 	unsigned int flags;
 	unsigned int max;
 	bool one_mode;
+	bool jit;
 	u8 caller;
 	struct uw_exp frames[UW_MAX_FRAMES];
 	u8 stop;
@@ -1427,6 +1431,60 @@ static const struct uw_case uw_cases[] = {
 		.stop = SFU_END_FP_SKIPS,
 	},
 	{
+		/*
+		 * The same stack in JIT code (anonymous memory): its compilers
+		 * keep frame records, and spilled return addresses of other
+		 * calls in its frames are no sign of a skipped frame.  The
+		 * record is taken, as perf's own walk takes it.
+		 */
+		.name = "jit_fp_record_above_a_return_address_of_the_frame_is_taken",
+		.jit = true,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.stack = {
+			W(0x1028, V_TXT(2, 0x40)),
+			W(0x1100, V_ABS(0)), W(0x1108, V_TXT(1, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS),
+			F(V_TXT(1, 0x40), C0, FP),
+		},
+		.stop = SFU_END_FP_END,
+	},
+	{
+		/* A direct call elsewhere: JIT code tail-calls, the caller stays. */
+		.name = "x86_jit_fp_direct_call_elsewhere_is_taken",
+		.arch = UW_ARCH_X86_64, .jit = true,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.text = { .at = V_TXT(1, 0x7b), .len = 5, .bytes = { 0xe8, 0x00, 0x01, 0x00, 0x00 } },
+		.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_TXT(1, 0x80)) },
+		.frames = {
+			F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS),
+			F(V_TXT(1, 0x80), C0, FP),
+		},
+		.stop = SFU_END_FP_END,
+	},
+	{
+		/* The checks that never refuse a true frame still apply. */
+		.name = "x86_jit_fp_return_address_not_after_a_call_stops_with_ra_not_call",
+		.arch = UW_ARCH_X86_64, .jit = true,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.text = { .at = V_TXT(1, 0x7b), .len = 5, .bytes = { 0x90, 0x90, 0x90, 0x90, 0x90 } },
+		.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_TXT(1, 0x80)) },
+		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		.stop = SFU_END_RA_NOT_CALL,
+	},
+	{
+		.name = "jit_fp_return_address_in_the_stack_stops_with_ra_not_text",
+		.jit = true,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.stack = {
+			W(0x1100, V_STK(0x1200)), W(0x1108, V_STK(0x1800)),
+			W(0x1200, V_ABS(0)), W(0x1208, V_TXT(3, 0x40)),
+		},
+		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		.stop = SFU_END_RA_NOT_TEXT,
+	},
+	{
 		/* Words that are no return address do not stop the walk. */
 		.name = "fp_record_above_other_words_of_the_frame_is_taken",
 		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
@@ -1756,10 +1814,17 @@ static size_t uw_build_section(const struct uw_env *env, const struct uw_sec *s,
 }
 
 /* Map readable, writable memory with @prot, near @hint if not 0. */
+/*
+ * Map @len bytes near @hint.  Text (PROT_EXEC) is a file's, as a
+ * program's or a library's is (a shmem file: its pages are not anonymous),
+ * unless @jit: then anonymous memory, as a JIT compiler's code is, whose
+ * frame records the fallback takes as perf does (sfu_fp_ra_check()).
+ */
 static unsigned long uw_map(struct uw_env *env, unsigned long hint, size_t len,
-			    unsigned long prot)
+			    unsigned long prot, bool jit)
 {
 	struct sfu_user_ctx *u = &env->u;
+	struct file *file = NULL;
 	unsigned long addr;
 
 	if (u->nmaps == SFU_USER_MAX_MAPS) {
@@ -1767,8 +1832,17 @@ static unsigned long uw_map(struct uw_env *env, unsigned long hint, size_t len,
 		return 0;
 	}
 	len = PAGE_ALIGN(len);
-	addr = vm_mmap(NULL, hint, len, PROT_READ | PROT_WRITE | prot,
-		       MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	if ((prot & PROT_EXEC) && !jit) {
+		file = shmem_file_setup("sfu-kunit-text", len, 0);
+		if (IS_ERR(file)) {
+			KUNIT_FAIL(env->test, "shmem_file_setup: %ld", PTR_ERR(file));
+			return 0;
+		}
+	}
+	addr = vm_mmap(file, hint, len, PROT_READ | PROT_WRITE | prot,
+		       file ? MAP_SHARED : MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	if (file)
+		fput(file);
 	if (IS_ERR_VALUE(addr)) {
 		KUNIT_FAIL(env->test, "vm_mmap(%zu) failed: %ld", len, (long)addr);
 		return 0;
@@ -1810,19 +1884,20 @@ static bool uw_write_calls(struct uw_env *env)
 }
 
 /*
- * Map text, stack (with an unmapped page after it) and, for @sec, the
- * section near @hint; build and register the section.  Only pages with
+ * Map text (anonymous memory with @jit, else a file's), stack (with an
+ * unmapped page after it) and, for @sec, the section near @hint; build and register the section.  Only pages with
  * words written to them are touched: the others are not present until
  * something faults them in.  Runs with the borrowed mm: no assertions.
  */
-static bool uw_map_all(struct uw_env *env, const struct uw_sec *sec, unsigned long hint)
+static bool uw_map_all(struct uw_env *env, const struct uw_sec *sec, unsigned long hint,
+		       bool jit)
 {
 	struct kunit *test = env->test;
 	int err, serr;
 
-	env->text = uw_map(env, hint, PAGE_SIZE, PROT_EXEC);
+	env->text = uw_map(env, hint, PAGE_SIZE, PROT_EXEC, jit);
 	/* Not executable: a return address there is no text. */
-	env->stack = uw_map(env, hint ? hint + PAGE_SIZE : 0, UW_STACK_SIZE + PAGE_SIZE, 0);
+	env->stack = uw_map(env, hint ? hint + PAGE_SIZE : 0, UW_STACK_SIZE + PAGE_SIZE, 0, false);
 	if (sec)
 		env->sec = sfu_user_map(&env->u, UW_SEC_CAP);
 	/* The guard page last, so that no later mapping fills the hole. */
@@ -1943,7 +2018,7 @@ static void uw_run_case(struct kunit *test, const struct uw_case *c, unsigned in
 	if (!sfu_user_begin(test, &env->u))
 		return;
 
-	ok = uw_map_all(env, c->sec, 0);
+	ok = uw_map_all(env, c->sec, 0, c->jit);
 	for (i = 0; ok && i < UW_MAX_WORDS && c->stack[i].val.kind; i++)
 		uw_stack_put(env, c->stack[i].at, uw_value(env, &c->stack[i].val));
 	ok = ok && uw_write_stack(env);
@@ -2065,7 +2140,7 @@ static void compat_task_walks_its_frame_pointers_or_stops(struct kunit *test)
 	env->ws = sizeof(u32);
 	if (!sfu_user_begin(test, &env->u))
 		return;
-	ok = uw_map_all(env, NULL, 0x40000000UL);
+	ok = uw_map_all(env, NULL, 0x40000000UL, false);
 	if (ok && env->stack + UW_STACK_SIZE > U32_MAX) {
 		KUNIT_FAIL(test, "no mapping below 4 GiB (got %#lx)", env->stack);
 		ok = false;

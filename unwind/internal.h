@@ -80,6 +80,9 @@ static inline void sfu_df_count(enum sfu_deferred_stat s, unsigned long n)
  * @stops: walks ended, by enum sfu_end
  * @sframe_faults: lookups that met a page not present
  * @sframe_errors: lookups refused for bad section data
+ * @fp_jit_frames: frames the frame-pointer fallback left from JIT code
+ *                 (executable anonymous memory), whose records it takes
+ *                 as perf's own walk does (sfu_fp_ra_check())
  */
 struct sfu_unwind_stats {
 	u64 unwinds;
@@ -87,6 +90,7 @@ struct sfu_unwind_stats {
 	u64 stops[SFU_END_NR];
 	u64 sframe_faults;
 	u64 sframe_errors;
+	u64 fp_jit_frames;
 };
 
 /* unwind_stats.c, counted by unwind.c */

@@ -5,12 +5,14 @@
  * code before it is a call (or it is the signal trampoline).
  */
 #include <linux/irqflags.h>
+#include <linux/mm.h>
 #include <linux/mm_types.h>
 #include <linux/pgtable.h>
 #include <linux/sched.h>
 
 #include "sframe_unwind/arch.h"
 #include "sframe_unwind/unwind.h"
+#include "internal.h"
 #include "ra_check.h"
 
 /* What sfu_check_ra() checks a word for. */
@@ -25,7 +27,22 @@ enum sfu_text {
 	SFU_TEXT_NO,		/* present, not user-executable */
 	SFU_TEXT_YES,		/* present and user-executable */
 	SFU_TEXT_UNKNOWN,	/* not present, or a leaf the walk does not read */
+	SFU_TEXT_ANON,		/* present, user-executable and anonymous (JIT code) */
 };
+
+/*
+ * An executable page's kind: anonymous memory (what JIT compilers write
+ * their code into) or not (a file's text, the vDSO, shared memory).  The
+ * page may be unmapped and freed under the lockless walk's feet, as
+ * GUP-fast allows for: its flags are then those of whatever it has
+ * become, and one frame is judged on them; nothing is dereferenced.
+ */
+static int sfu_text_kind(unsigned long pfn)
+{
+	if (!pfn_valid(pfn))
+		return SFU_TEXT_YES;
+	return PageAnon(pfn_to_page(pfn)) ? SFU_TEXT_ANON : SFU_TEXT_YES;
+}
 
 /*
  * Whether @addr is in executable user text of @mm, as the CPU would see
@@ -36,9 +53,10 @@ enum sfu_text {
  * task's, whose users the caller holds: its page tables are freed the same
  * way, after every CPU has had interrupts enabled.  A page that is not
  * present cannot be judged (SFU_TEXT_UNKNOWN); nor can a PUD leaf (1 GB
- * hugetlb, never user text in practice).
+ * hugetlb, never user text in practice).  With @kind, executable
+ * anonymous memory is told apart (SFU_TEXT_ANON).
  */
-static int sfu_user_text(struct mm_struct *mm, unsigned long addr)
+static int sfu_user_text(struct mm_struct *mm, unsigned long addr, bool kind)
 {
 	int ret = SFU_TEXT_UNKNOWN;
 	unsigned long flags;
@@ -66,14 +84,16 @@ static int sfu_user_text(struct mm_struct *mm, unsigned long addr)
 	if (!pmd_present(pmd))
 		goto out;
 	if (pmd_leaf(pmd)) {
-		ret = sfu_arch_pmd_user_exec(pmd) ? SFU_TEXT_YES : SFU_TEXT_NO;
+		ret = !sfu_arch_pmd_user_exec(pmd) ? SFU_TEXT_NO :
+		      kind ? sfu_text_kind(pmd_pfn(pmd)) : SFU_TEXT_YES;
 		goto out;
 	}
 	/* 64-bit only: a table of PTEs is never in high memory. */
 	ptep = pte_offset_kernel(&pmd, addr);
 	pte = READ_ONCE(*ptep);
 	if (pte_present(pte))
-		ret = sfu_arch_pte_user_exec(pte) ? SFU_TEXT_YES : SFU_TEXT_NO;
+		ret = !sfu_arch_pte_user_exec(pte) ? SFU_TEXT_NO :
+		      kind && !pte_special(pte) ? sfu_text_kind(pte_pfn(pte)) : SFU_TEXT_YES;
 out:
 	local_irq_restore(flags);
 	return ret;
@@ -101,14 +121,14 @@ static int sfu_check_ra(struct sfu_unwind_state *st, unsigned long ra, unsigned 
 	u8 byte;
 
 	*callee = 0;
-	text = sfu_user_text(st->mm, ra - 1);
+	text = sfu_user_text(st->mm, ra - 1, false);
 	if (scan && text != SFU_TEXT_YES)
 		return SFU_END_RA_NOT_TEXT;
 	if (text == SFU_TEXT_UNKNOWN && !(st->flags & SFU_UNWIND_NOFAULT)) {
 		/* Nothing readable is mapped there: no text either. */
 		if (sfu_unwind_read(st, ra - 1, &byte, 1))
 			return SFU_END_RA_NOT_TEXT;
-		text = sfu_user_text(st->mm, ra - 1);
+		text = sfu_user_text(st->mm, ra - 1, false);
 	}
 	if (text == SFU_TEXT_NO)
 		return SFU_END_RA_NOT_TEXT;
@@ -189,6 +209,18 @@ static int sfu_fp_word_check(struct sfu_unwind_state *st, unsigned long word,
  * the record are searched for that proof too.  A profiler must stop
  * rather than invent a caller.
  *
+ * Code that is known to keep frame records is taken at its word, as
+ * perf's own walk takes every record: JIT code, in executable anonymous
+ * memory (V8's, a JVM's with -XX:+PreserveFramePointer, LuaJIT's), whose
+ * compilers keep frame pointers so that perf can walk them; its frames
+ * hold tagged values and spilled return addresses of other calls, which
+ * the word scan would take for skipped frames.  Its return address must
+ * still be executable user text after a call (any call: JIT code calls
+ * through registers and tail-calls), and the walk's own checks (an
+ * aligned, increasing CFA; sfu_fp_unconfirmed()) still apply; they never
+ * refuse a true frame.  JIT code that keeps no frame (PCRE2's) leaves the
+ * register as its caller set it, as perf's walk finds it too.
+ *
  * Return: 0, or the stop reason.
  */
 int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long callee_ip, unsigned long sp,
@@ -197,6 +229,10 @@ int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long callee_ip, unsign
 	unsigned long slot = st->sp - st->ws, end, fn, word;
 	int reason;
 
+	if (sfu_user_text(st->mm, callee_ip, true) == SFU_TEXT_ANON) {
+		this_cpu_inc(sfu_unwind_stats.fp_jit_frames);
+		return sfu_check_ra(st, st->ip, 0, SFU_RA_TAKE, &fn);
+	}
 	reason = sfu_check_ra(st, st->ip, callee_ip, SFU_RA_TAKE, &fn);
 	if (reason || (!exact && !SFU_ARCH_FP_RECORD_ABOVE_LOCALS))
 		return reason;
