@@ -308,6 +308,7 @@ void sfu_lookup_begin(struct sfu_lookup *c, struct mm_struct *mm)
 	c->smm = NULL;
 	c->section = NULL;
 	c->rcu = false;
+	c->uncovered = false;
 	memset(&c->counts, 0, sizeof(c->counts));
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_lookup_begin);
@@ -357,7 +358,7 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_lookup_end);
  * read that may fault outside RCU.  In another task's mm (@c->task) only
  * the latter, through that task's page tables.  Kept out of line: its
  * copies of the header and the row would be zeroed on every lookup's
- * stack otherwise.
+ * stack otherwise.  Returns the decoder's 0 or -SFRAME_E_xxx.
  */
 static noinline int sfu_lookup_user(struct sfu_lookup *c, const struct sfu_section *s,
 				    unsigned long pc, bool nofault,
@@ -370,7 +371,7 @@ static noinline int sfu_lookup_user(struct sfu_lookup *c, const struct sfu_secti
 	if (!c->task) {
 		err = sfu_user_find_row(&s->sec, pc, true, &row);
 		if (err == -SFRAME_E_NO_FDE)
-			return sfu_lookup_result(sfu_extra_rules(s, pc, rules, &c->counts));
+			return sfu_extra_rules(s, pc, rules, &c->counts);
 	}
 	if (err == -SFRAME_E_FAULT && !nofault) {
 		/* Fault the section's pages in, outside RCU. */
@@ -390,7 +391,7 @@ static noinline int sfu_lookup_user(struct sfu_lookup *c, const struct sfu_secti
 	}
 	if (!err)
 		sfu_sframe_rules(&row, rules);
-	return sfu_lookup_result(err);
+	return err;
 }
 
 /**
@@ -415,8 +416,10 @@ int sfu_lookup_rules(struct sfu_lookup *c, unsigned long pc, bool nofault,
 		     struct sfu_frame_rules *rules)
 {
 	const struct sfu_section *s = c->section;
+	int err;
 
 	c->counts.lookups++;
+	c->uncovered = false;
 	if (!c->rcu) {
 		rcu_read_lock();
 		/* For sparse: the lookup holds the read-side section, not this function. */
@@ -436,7 +439,27 @@ int sfu_lookup_rules(struct sfu_lookup *c, unsigned long pc, bool nofault,
 			return -ENOENT;
 	}
 	if (s->copy)
-		return sfu_lookup_result(sfu_copy_find_rules(s, pc, rules, &c->counts));
-	return sfu_lookup_user(c, s, pc, nofault, rules);
+		err = sfu_copy_find_rules(s, pc, rules, &c->counts);
+	else
+		err = sfu_lookup_user(c, s, pc, nofault, rules);
+	c->uncovered = err == -SFRAME_E_NO_FDE;
+	return sfu_lookup_result(err);
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_lookup_rules);
+
+/**
+ * sfu_lookup_uncovered() - was the last lookup's PC in described code without rows
+ * @c: the lookup state, after an sfu_lookup_rules() that returned -ENOENT
+ *
+ * The PC lies in the text of a section (its file has unwind information:
+ * its own .sframe, a sidecar, an explicit registration) but no function
+ * of the section, nor of its sidecar, covers it: code that its toolchain
+ * gave no CFI, such as the builtins V8 generates into node's text.
+ *
+ * Return: true if so; false when no section holds the PC, or another
+ * error ended the lookup.
+ */
+bool sfu_lookup_uncovered(const struct sfu_lookup *c)
+{
+	return c->uncovered;
+}

@@ -83,6 +83,8 @@ static inline void sfu_df_count(enum sfu_deferred_stat s, unsigned long n)
  * @fp_jit_frames: frames the frame-pointer fallback left from JIT code
  *                 (executable anonymous memory), whose records it takes
  *                 as perf's own walk does (sfu_fp_ra_check())
+ * @fp_nocfi_frames: the same for code of a described file that its CFI
+ *                   leaves out (V8's builtins in node's text)
  */
 struct sfu_unwind_stats {
 	u64 unwinds;
@@ -91,6 +93,7 @@ struct sfu_unwind_stats {
 	u64 sframe_faults;
 	u64 sframe_errors;
 	u64 fp_jit_frames;
+	u64 fp_nocfi_frames;
 };
 
 /* unwind_stats.c, counted by unwind.c */

@@ -212,7 +212,10 @@ static int sfu_fp_word_check(struct sfu_unwind_state *st, unsigned long word,
  * Code that is known to keep frame records is taken at its word, as
  * perf's own walk takes every record: JIT code, in executable anonymous
  * memory (V8's, a JVM's with -XX:+PreserveFramePointer, LuaJIT's), whose
- * compilers keep frame pointers so that perf can walk them; its frames
+ * compilers keep frame pointers so that perf can walk them; and code of a
+ * file with unwind information that its CFI leaves out
+ * (sfu_lookup_uncovered(): no compiler that emits CFI made it; V8's
+ * builtins, generated into node's text as its JIT code is).  Their frames
  * hold tagged values and spilled return addresses of other calls, which
  * the word scan would take for skipped frames.  Its return address must
  * still be executable user text after a call (any call: JIT code calls
@@ -229,6 +232,10 @@ int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long callee_ip, unsign
 	unsigned long slot = st->sp - st->ws, end, fn, word;
 	int reason;
 
+	if (st->uncovered) {
+		this_cpu_inc(sfu_unwind_stats.fp_nocfi_frames);
+		return sfu_check_ra(st, st->ip, 0, SFU_RA_TAKE, &fn);
+	}
 	if (sfu_user_text(st->mm, callee_ip, true) == SFU_TEXT_ANON) {
 		this_cpu_inc(sfu_unwind_stats.fp_jit_frames);
 		return sfu_check_ra(st, st->ip, 0, SFU_RA_TAKE, &fn);

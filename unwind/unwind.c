@@ -411,9 +411,9 @@ static int sfu_frame_lookup(struct sfu_unwind_state *st, struct sfu_frame_rules 
 	unsigned long pc;
 	int err;
 
+	st->uncovered = false;
 	if (st->flags & SFU_UNWIND_NO_SFRAME || st->compat)
 		return SFU_END_NO_INFO;
-
 	/*
 	 * A return address may be the first byte after its function (a call
 	 * to a noreturn function ends it): look up the call instruction.
@@ -421,6 +421,7 @@ static int sfu_frame_lookup(struct sfu_unwind_state *st, struct sfu_frame_rules 
 	pc = st->topmost ? st->ip : st->ip - 1;
 	/* Consecutive frames in one library share the section's lookup. */
 	err = sfu_lookup_rules(st->rows, pc, st->flags & SFU_UNWIND_NOFAULT, r);
+	st->uncovered = err == -ENOENT && sfu_lookup_uncovered(st->rows);
 	if (err) {
 		if (err == -EFAULT)
 			this_cpu_inc(sfu_unwind_stats.sframe_faults);

@@ -46,10 +46,12 @@ struct sfu_lookup_counts {
  * @smm: its registry, once found
  * @section: the section the last lookup found, valid while @rcu
  * @rcu: the cache is inside an RCU read-side section
+ * @uncovered: the last lookup's PC was in a section's text, covered by no
+ *             function of it (sfu_lookup_uncovered())
  * @counts: what the lookups count, added to the stats on release
  *
  * Opaque to callers: sfu_lookup_begin() or sfu_lookup_begin_remote(),
- * sfu_lookup_rules(),
+ * sfu_lookup_rules(), sfu_lookup_uncovered(),
  * sfu_lookup_end().
  */
 struct sfu_lookup {
@@ -58,6 +60,7 @@ struct sfu_lookup {
 	struct sfu_mm *smm;
 	const struct sfu_section *section;
 	bool rcu;
+	bool uncovered;
 	struct sfu_lookup_counts counts;
 };
 
@@ -86,6 +89,7 @@ void sfu_lookup_begin_remote(struct sfu_lookup *c, struct task_struct *task,
 			     struct mm_struct *mm);
 int sfu_lookup_rules(struct sfu_lookup *c, unsigned long pc, bool nofault,
 		     struct sfu_frame_rules *rules);
+bool sfu_lookup_uncovered(const struct sfu_lookup *c);
 void sfu_lookup_end(struct sfu_lookup *c);
 
 int sfu_registry_add(struct mm_struct *mm, unsigned long sframe_addr, unsigned long sframe_size,

@@ -171,6 +171,9 @@ struct task_struct;
  * @sp_exact: @sp is the frame's stack pointer, not only a lower bound
  * @compat: a compat task: no SFrame
  * @done: the walk has ended; @stop says why
+ * @uncovered: the last lookup's PC is in a section's text that no
+ *	function of it covers (sfu_lookup_uncovered()): code its file's CFI
+ *	leaves out, whose frame records the fallback takes
  * @stop: enum sfu_end
  * @method: enum sfu_method that found @ip
  * @tracked_known: bit n: @tracked[n] holds the frame's value of the arch's
@@ -198,6 +201,7 @@ struct sfu_unwind_state {
 	bool sp_exact;
 	bool compat;
 	bool done;
+	bool uncovered;
 	u8 stop;
 	u8 method;
 	u8 tracked_known;

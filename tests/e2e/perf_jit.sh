@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Stock `perf record -g` on node running a JavaScript loop
+# (workloads/jit-loop.js: V8 compiles it into anonymous memory, and its
+# JIT code keeps frame records), three ways: perf's own frame-pointer walk
+# (the module's perf_callchain off), the module's callchains with sidecars
+# of node and its libraries (made here by tools/sframe-gen), and the same
+# with --perf-basic-prof (V8 names its JIT code in /tmp/perf-PID.map).
+# Counted over ALL samples with a user frame: the share whose callchain
+# reaches main or the thread's outermost frame (tests/e2e/perf-complete),
+# and the samples whose innermost frame is JIT code.  With the module, at
+# least 99 % complete and never below perf's own walk (0.5 points of
+# sampling noise allowed); the walk must have left JIT frames through their
+# records (fp_jit_frames of unwind_stats).  x86_64 only: the guest runs
+# the host's node and sframe-gen.
+secs=4
+period=2000000
+if [ "$(uname -m)" != x86_64 ]; then
+	echo "x86_64 only: the guest runs the host's node and sframe-gen: skip"
+	exit 77
+fi
+node=$(command -v node || command -v nodejs || true)
+if [ -z "$node" ]; then
+	echo "FAILED: no node (scripts/install-deps installs nodejs)"
+	exit 1
+fi
+node=$(readlink -f "$node")
+param=/sys/module/sframe_unwind/parameters/sidecar_dir
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/perf-lib"
+fail=0
+echo "node is $node ($("$node" --version))"
+perf_unthrottle || exit 1
+sc=$(mktemp -d /tmp/sfu-jit.XXXXXX) || exit 1
+chmod 755 "$sc"
+finish() {
+	echo /var/lib/sframe-unwind > $param
+	perf_callchain_set 1 Y > /dev/null
+	rm -rf "$sc" /tmp/perf-*.map
+	exit $fail
+}
+# shellcheck disable=SC2046
+"$SFU_TOP/tools/sframe-gen" --install --cache "$sc" "$node" \
+	$(ldd "$node" | awk '$3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-linux/ { print $1 }') > /dev/null ||
+	{ echo "FAILED: sframe-gen --install of node and its libraries"; fail=1; finish; }
+echo "$sc" > $param
+cd /tmp || exit 1
+jit() { awk -v s="$1" '$1 == s { print $2 }' /sys/kernel/debug/sframe_unwind/unwind_stats; }
+
+# measure NAME [node options]: "SAMPLES COMPLETE PERCENT JITLEAF JITLEAFCOMPLETE"
+measure() {
+	name=$1
+	shift
+	perf record -q -g -e cpu-clock:u -c $period -o "/tmp/$name.data" -- \
+		"$node" "$@" "$SFU_TOP/tests/e2e/workloads/jit-loop.js" $secs \
+		> "/tmp/$name.out" 2>&1 || { echo "perf record ($name) failed" >&2; cat "/tmp/$name.out" >&2; }
+	# shellcheck disable=SC2046
+	set -- $("$here/perf-complete" --example broken "/tmp/$name.broken" \
+		"/tmp/$name.data" 2> "/tmp/$name.objects")
+	# JIT leaves: innermost frame in no file ([unknown]) or in V8's map.
+	awk -v s="${1:-0}" -v c="${2:-0}" '
+		$1 ~ /^(\[unknown\]|perf-[0-9]+\.map|\[anon)/ { js += $2; jc += $4 }
+		END { printf "%d %d %.1f %d %d", s, c, s ? 100 * c / s : 0, js, jc }' "/tmp/$name.objects"
+}
+
+perf_callchain_set 0 N || finish
+measure perf > /tmp/perf.result
+perf_callchain_set 1 Y || finish
+j0=$(jit fp_jit_frames)
+measure module > /tmp/module.result
+j1=$(jit fp_jit_frames)
+measure map --perf-basic-prof > /tmp/map.result
+label() {
+	case $1 in
+	perf) echo "perf's own walk" ;;
+	module) echo "module" ;;
+	map) echo "module, --perf-basic-prof" ;;
+	esac
+}
+for n in perf module map; do
+	set -- $(cat /tmp/$n.result)
+	echo "workload node $(label $n): $1 samples, $2 complete ($3 %); JIT leaves $4, $5 complete"
+	sed 's/^/    /' "/tmp/$n.objects"
+done
+set -- $(cat /tmp/perf.result)
+pp=$3
+for n in module map; do
+	set -- $(cat /tmp/$n.result)
+	[ "$1" -ge 100 ] || { echo "FAILED: $(label $n): only $1 samples"; fail=1; }
+	awk -v m="$3" -v p="$pp" 'BEGIN { exit !(m >= 99 && m >= p - 0.5) }' || {
+		echo "FAILED: $(label $n) $3 % complete: want >= 99 % and >= perf's own walk" \
+			"($pp %); the chain most broken samples have:"
+		sed 's/^/    /' "/tmp/$n.broken"
+		fail=1
+	}
+done
+set -- $(cat /tmp/module.result)
+[ "$4" -gt 0 ] || { echo "FAILED: no sample with its innermost frame in JIT code"; fail=1; }
+[ "$j1" -gt "$j0" ] || { echo "FAILED: fp_jit_frames did not go up ($j0)"; fail=1; }
+echo "    fp_jit_frames: $((j1 - j0)) in the module's run"
+finish
