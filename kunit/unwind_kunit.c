@@ -1455,7 +1455,8 @@ static const struct uw_case uw_cases[] = {
 		.name = "x86_jit_fp_direct_call_elsewhere_is_taken",
 		.arch = UW_ARCH_X86_64, .jit = true,
 		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
-		.text = { .at = V_TXT(1, 0x7b), .len = 5, .bytes = { 0xe8, 0x00, 0x01, 0x00, 0x00 } },
+		.text = { .at = V_TXT(1, 0x7b), .len = 5,
+			  .bytes = { 0xe8, 0x00, 0x01, 0x00, 0x00 } },
 		.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_TXT(1, 0x80)) },
 		.frames = {
 			F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS),
@@ -1468,7 +1469,8 @@ static const struct uw_case uw_cases[] = {
 		.name = "x86_jit_fp_return_address_not_after_a_call_stops_with_ra_not_call",
 		.arch = UW_ARCH_X86_64, .jit = true,
 		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
-		.text = { .at = V_TXT(1, 0x7b), .len = 5, .bytes = { 0x90, 0x90, 0x90, 0x90, 0x90 } },
+		.text = { .at = V_TXT(1, 0x7b), .len = 5,
+			  .bytes = { 0x90, 0x90, 0x90, 0x90, 0x90 } },
 		.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_TXT(1, 0x80)) },
 		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
 		.stop = SFU_END_RA_NOT_CALL,
@@ -1885,9 +1887,10 @@ static bool uw_write_calls(struct uw_env *env)
 
 /*
  * Map text (anonymous memory with @jit, else a file's), stack (with an
- * unmapped page after it) and, for @sec, the section near @hint; build and register the section.  Only pages with
- * words written to them are touched: the others are not present until
- * something faults them in.  Runs with the borrowed mm: no assertions.
+ * unmapped page after it) and, for @sec, the section near @hint; build
+ * and register the section.  Only pages with words written to them are
+ * touched: the others are not present until something faults them in.
+ * Runs with the borrowed mm: no assertions.
  */
 static bool uw_map_all(struct uw_env *env, const struct uw_sec *sec, unsigned long hint,
 		       bool jit)
