@@ -5,6 +5,7 @@
  *   sframe-gen [--stats] [--complement] [EXT] [--vaddr ADDR] ELF|--vdso -o OUT
  *   sframe-gen --stats [--complement] [EXT] ELF|--vdso...
  *   sframe-gen --install [--cache DIR] [--stats] [EXT] PATH...|--vdso
+ *   sframe-gen --go-symbols ELF
  *
  * EXT: --no-saved-regs, --no-cfa-addend, or both.
  *
@@ -26,6 +27,13 @@
  * --no-cfa-addend the rows of a CFA *(reg + off) + K (OpenSSL's
  * assembly; SFRAME_F_SFU_CFA_ADDEND).  With both, the section is one
  * binutils reads.
+ *
+ * Go programs get the rows of their Go functions from the pclntab
+ * (sframe_gen_go.c).  --go-symbols prints one line per Go function of
+ * ELF, "START END STATUS NAME" (hex link-time addresses; STATUS: rows,
+ * outermost, or why it has none; NAME may hold spaces), which names the functions of stripped
+ * Go programs (scripts/sframe-perf).  --inject-fault FUNC moves the CFA
+ * of the Go function FUNC's rows by 8 bytes, for the tests.
  *
  * Exit status: 0 success, 1 a file could not be converted, 2 usage or I/O
  * error.
@@ -64,6 +72,7 @@ struct options {
 	bool no_cfa_addend;
 	bool install;
 	bool vdso;
+	bool go_symbols;
 	char **paths;
 	int num_paths;
 };
@@ -91,8 +100,9 @@ static void usage_text(FILE *f)
 		"usage: %s [--stats] [--complement] [--no-saved-regs] [--no-cfa-addend] [--vaddr ADDR] ELF|--vdso -o OUT\n"
 		"       %s --stats [--complement] [--no-saved-regs] [--no-cfa-addend] ELF|--vdso...\n"
 		"       %s --install [--cache DIR] [--stats] [--no-saved-regs] [--no-cfa-addend] PATH...|--vdso\n"
+		"       %s --go-symbols ELF\n"
 		"ADDR is hex (default 0); DIR defaults to %s\n",
-		prog, prog, prog, SFG_DEFAULT_CACHE);
+		prog, prog, prog, prog, SFG_DEFAULT_CACHE);
 }
 
 static noreturn void print_usage(void)
@@ -125,6 +135,10 @@ static noreturn void print_help(void)
 	       "  --vdso        the running kernel's vDSO\n"
 	       "  --stats       FDEs, rows, sizes, text covered (by the own section too)\n"
 	       "                and left uncovered, by reason\n"
+	       "  --go-symbols  the Go functions of a Go program, from its pclntab:\n"
+	       "                \"START END STATUS NAME\" per line (stripped programs too)\n"
+	       "  --inject-fault FUNC  Go rows of function FUNC with the CFA 8 bytes off\n"
+	       "                (for the tests)\n"
 	       "\n"
 	       "Exit status: 0 success, 1 a file could not be converted, 2 usage or I/O error.\n");
 	exit(0);
@@ -163,6 +177,13 @@ static void print_stats(const char *name, const struct sfg_output *o)
 		       s->own_covered_bytes,
 		       s->text_bytes ? 100.0 * s->own_covered_bytes / s->text_bytes : 0.0, both,
 		       s->text_bytes ? 100.0 * both / s->text_bytes : 0.0);
+	}
+	if (s->go_version) {
+		printf("%s: go pclntab %u.%u funcs %llu outermost %llu spwrite %llu", name,
+		       s->go_version / 100, s->go_version % 100, s->go_funcs, s->go_topframe,
+		       s->go_spwrite);
+		printf(" fdes %llu fres %llu covered %llu\n", s->go_fdes, s->go_fres,
+		       s->go_covered_bytes);
 	}
 	printf("%s: uncovered", name);
 	for (i = 0; i < SFG_REASON_NR; i++) {
@@ -392,6 +413,27 @@ static int process_elf(const char *name, Elf *elf)
 	return err ? (opt.install ? 1 : 2) : 0;
 }
 
+/* --go-symbols: "START END STATUS NAME" per Go function. */
+static int go_symbols(const char *name, Elf *elf)
+{
+	struct sfg_go *go;
+	u64 i, lo, hi;
+	int ret;
+
+	ret = sfg_go_load(elf, &go);
+	if (ret <= 0) {
+		warn("%s: %s", name, ret ? sfg_strerror(ret) : "no Go function table");
+		return 1;
+	}
+	for (i = 0; i < sfg_go_nfuncs(go); i++) {
+		const char *fn = sfg_go_func(go, i, &lo, &hi);
+
+		printf("%llx %llx %s %s\n", lo, hi, sfg_go_func_status(go, i), fn);
+	}
+	sfg_go_free(go);
+	return 0;
+}
+
 static int process_path(const char *path)
 {
 	unsigned char magic[SELFMAG];
@@ -422,7 +464,7 @@ static int process_path(const char *path)
 		counts.failed++;
 		return 1;
 	}
-	ret = process_elf(path, elf);
+	ret = opt.go_symbols ? go_symbols(path, elf) : process_elf(path, elf);
 	elf_end(elf);
 	close(fd);
 	return ret;
@@ -531,6 +573,7 @@ static int install(void)
 	return ret;
 }
 
+/* One branch per option: longer than most functions, and flat. */
 static void parse_args(int argc, char **argv)
 {
 	static char *paths[4096];
@@ -563,6 +606,10 @@ static void parse_args(int argc, char **argv)
 			opt.install = true;
 		} else if (!strcmp(a, "--vdso")) {
 			opt.vdso = true;
+		} else if (!strcmp(a, "--go-symbols")) {
+			opt.go_symbols = true;
+		} else if (!strcmp(a, "--inject-fault") && i + 1 < argc) {
+			sfg_go_fault = argv[++i];
 		} else if (a[0] == '-' && a[1]) {
 			print_usage();
 		} else {
@@ -584,6 +631,11 @@ static void parse_args(int argc, char **argv)
 	}
 	if (opt.cache)
 		print_usage();
+	if (opt.go_symbols) {
+		if (n != 1 || opt.out || opt.stats || opt.vdso)
+			print_usage();
+		return;
+	}
 	/* -o: exactly one input; without -o: --stats over the inputs. */
 	if (opt.out ? n + opt.vdso != 1 : (!opt.stats || !(n + opt.vdso)))
 		print_usage();

@@ -10,8 +10,10 @@
  * on the strength of an fd on the process's /proc/PID/mem (the ptrace
  * read rule: the caller must be allowed to read the process's memory).
  * Addresses are symbolized with elfutils' libdwfl from the process's
- * mappings (ELF symbol tables, build-ids); a return address is looked up
- * one byte back, in the call that made it.  -n prints addresses only.
+ * mappings (ELF symbol tables, build-ids), and where it finds no symbol
+ * (stripped Go programs) from the file's Go function table
+ * (sframe_gen_go.c); a return address is looked up one byte back, in the
+ * call that made it.  -n prints addresses only.
  *
  * Output, one block per thread:
  *   TID 1234:
@@ -37,9 +39,11 @@
 
 #include "uapi/sframe_unwind.h"
 #include "sframe_unwind/stop_names.h"
+#include "sframe_gen.h"
 
 #define SFS_DEFAULT_DEPTH	256
 #define SFS_MAX_DEPTH		4096
+#define SFS_MAX_GO_MODULES	64
 
 static const char *const sfs_stop_names[SFU_STOP_NR] = SFU_STOP_NAMES_INIT;
 
@@ -89,6 +93,46 @@ static Dwfl *sfs_dwfl_open(pid_t pid)
 	return dwfl;
 }
 
+/* The Go function table of a module's ELF, read once; NULL if it has none. */
+static const struct sfg_go *sfs_go_table(Dwfl_Module *mod)
+{
+	static struct {
+		Dwfl_Module *mod;
+		struct sfg_go *go;
+	} cache[SFS_MAX_GO_MODULES];
+	static unsigned int n;
+	GElf_Addr bias;
+	unsigned int i;
+	Elf *elf;
+
+	for (i = 0; i < n; i++)
+		if (cache[i].mod == mod)
+			return cache[i].go;
+	if (n == SFS_MAX_GO_MODULES)
+		return NULL;
+	cache[n].mod = mod;
+	elf = dwfl_module_getelf(mod, &bias);
+	if (!elf || sfg_go_load(elf, &cache[n].go) <= 0)
+		cache[n].go = NULL;
+	return cache[n++].go;
+}
+
+/* A Go function's name for @look, where libdwfl has no symbol. */
+static const char *sfs_go_name(Dwfl_Module *mod, uint64_t look, GElf_Off *off)
+{
+	const struct sfg_go *go = sfs_go_table(mod);
+	GElf_Addr bias = 0;
+	const char *name;
+	u64 entry;
+
+	if (!go || !dwfl_module_getelf(mod, &bias))
+		return NULL;
+	name = sfg_go_func_at(go, look - bias, &entry);
+	if (name)
+		*off = look - bias - entry;
+	return name;
+}
+
 /* " sym+0xoff - /path" for @addr, or "" when nothing is known. */
 static void sfs_symbolize(Dwfl *dwfl, uint64_t addr, bool caller, char *buf, size_t len)
 {
@@ -103,6 +147,8 @@ static void sfs_symbolize(Dwfl *dwfl, uint64_t addr, bool caller, char *buf, siz
 	if (!mod)
 		return;
 	name = dwfl_module_addrinfo(mod, look, &off, &sym, NULL, NULL, NULL);
+	if (!name)
+		name = sfs_go_name(mod, look, &off);
 	dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, &file, NULL);
 	if (!file)
 		file = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
@@ -176,6 +222,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	elf_version(EV_CURRENT);
 	if (optind >= argc || !sfs_parse_id(argv[optind], INT32_MAX, &pid)) {
 		sfs_usage(stderr);
 		return 2;

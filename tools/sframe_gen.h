@@ -34,6 +34,9 @@ enum sfg_reason {
 	SFG_TOO_BIG,		/* a function larger than SFrame or the limits allow */
 	SFG_OVERLAP,		/* an FDE overlapping another one */
 	SFG_OWN_SFRAME,		/* the rest of an FDE overlapping the file's own SFrame FDEs */
+	SFG_GO_SPWRITE,		/* a Go function that writes SP arbitrarily or switches stacks */
+	SFG_GO_FP,		/* a Go frame whose saved frame pointer cannot be proven */
+	SFG_GO_PCSP,		/* a Go function without a usable pcsp table */
 	SFG_REASON_NR,
 };
 
@@ -57,6 +60,13 @@ enum sfg_reason {
  * @own_covered_bytes: text bytes its FDEs cover, none of which the output
  *                     covers; @covered_bytes, @own_covered_bytes and
  *                     @uncovered add up to @text_bytes
+ * @go_version: the Go pclntab layout read (116, 118, 120), 0 for none
+ * @go_funcs: Go functions in the pclntab
+ * @go_topframe: of them, outermost (TOPFRAME) functions
+ * @go_spwrite: of them, functions left without rows as SFG_GO_SPWRITE
+ * @go_fdes: SFrame FDEs written from the pclntab
+ * @go_fres: SFrame FREs written from the pclntab
+ * @go_covered_bytes: text bytes those rows cover (part of @covered_bytes)
  */
 struct sfg_stats {
 	u64 dwarf_fdes;
@@ -75,6 +85,13 @@ struct sfg_stats {
 	u64 own_fres;
 	u64 own_bytes;
 	u64 own_covered_bytes;
+	u16 go_version;
+	u64 go_funcs;
+	u64 go_topframe;
+	u64 go_spwrite;
+	u64 go_fdes;
+	u64 go_fres;
+	u64 go_covered_bytes;
 };
 
 /* sfg_convert() flags */
@@ -93,6 +110,7 @@ enum sfg_error {
 	SFG_E_NOMEM,
 	SFG_E_INTERNAL,		/* the output failed the project's own decoder */
 	SFG_E_OWN_SFRAME,	/* the file's own SFrame section fails the decoder */
+	SFG_E_GO,		/* the file's Go pclntab is malformed */
 	SFG_E_NR,
 };
 
@@ -123,5 +141,22 @@ int sfg_elf_machine_abi(Elf *elf);
 bool sfg_elf_has_sframe(Elf *elf);
 int sfg_elf_own_sframe(Elf *elf, int abi, struct sfu_sframe_section *sec);
 int sfg_elf_build_id(Elf *elf, char *hex, size_t len);
+
+/*
+ * Go programs: the function table of .gopclntab (sframe_gen_go.c), for
+ * names of stripped binaries and for rows from its pcsp tables.
+ */
+struct sfg_go;
+
+int sfg_go_load(Elf *elf, struct sfg_go **go);
+void sfg_go_free(struct sfg_go *go);
+u64 sfg_go_nfuncs(const struct sfg_go *go);
+const char *sfg_go_func(const struct sfg_go *go, u64 i, u64 *entry, u64 *end);
+const char *sfg_go_func_at(const struct sfg_go *go, u64 addr, u64 *entry);
+const char *sfg_go_func_status(const struct sfg_go *go, u64 i);
+u16 sfg_go_version(const struct sfg_go *go);
+
+/* --inject-fault: rows of the Go function of this name with a CFA 8 bytes off. */
+extern const char *sfg_go_fault;
 
 #endif /* _SFRAME_GEN_H */

@@ -153,4 +153,86 @@ Elf_Scn *sfg_find_section(Elf *elf, const char *name);
 int sfg_cfi_convert(Elf *elf, const struct sfg_arch *arch, const struct sfg_text *text,
 		    const struct sfg_text *own, struct sfg_emit *em, struct sfg_stats *st);
 
+/* One function of the functab: [entry, end) and where its _func fields are. */
+struct sfg_go_fn {
+	u64 entry;
+	u64 end;		/* the next function's entry */
+	u64 name;		/* offset of its name in the pclntab */
+	u32 pcsp;		/* offset into pctab, 0: none */
+	u8 id;			/* funcID (numbering differs between versions) */
+	u8 flag;
+};
+
+struct sfg_go_rel {
+	u64 addr;
+	u64 addend;
+};
+
+struct sfg_go_text {
+	u64 lo;
+	u64 hi;
+	const u8 *p;
+};
+
+/* A checked pclntab (sframe_gen_go.c); its rows: sframe_gen_gorows.c. */
+struct sfg_go {
+	const u8 *d;		/* the pclntab, from its pcHeader on */
+	u64 size;
+	u64 addr;
+	u16 version;		/* 116, 118, 120 */
+	u8 quantum;
+	u64 nfunc;
+	u64 text_start;
+	u64 names;		/* offsets of funcnametab, pctab, functab */
+	u64 pctab;
+	u64 pcln;
+	bool flags_used;	/* some function has a flag: Go 1.17 or later */
+	struct sfg_go_fn *fn;
+	struct sfg_go_rel *rel;
+	size_t nrel;
+	struct sfg_go_text *xs;
+	size_t nxs;
+	struct sfg_arch arch;
+};
+
+static inline u64 sfg_le(const u8 *p, unsigned int n)
+{
+	u64 v = 0;
+
+	while (n--)
+		v = (v << 8) | p[n];
+	return v;
+}
+
+static inline void sfg_put(u8 *p, u64 v, unsigned int n)
+{
+	while (n--) {
+		*p++ = (u8)v;
+		v >>= 8;
+	}
+}
+
+/* @n bytes of text at @addr, if one executable section holds them all. */
+static inline const u8 *sfg_go_code(const struct sfg_go *go, u64 addr, u64 n)
+{
+	size_t i;
+
+	for (i = 0; i < go->nxs; i++)
+		if (addr >= go->xs[i].lo && addr <= go->xs[i].hi && n <= go->xs[i].hi - addr)
+			return go->xs[i].p + (addr - go->xs[i].lo);
+	return NULL;
+}
+
+/* abi.FuncFlag (runtime/symtab.go funcFlag before Go 1.21); none in 1.16 */
+#define SFG_GO_F_TOPFRAME	0x1
+#define SFG_GO_F_SPWRITE	0x2
+
+/* Go: rows from the pclntab's pcsp tables (sframe_gen_gorows.c). */
+int sfg_go_arch(struct sfg_go *go, const struct sfg_arch *arch);
+int sfg_go_ranges(const struct sfg_go *go, const struct sfg_text *own, struct sfg_text *out);
+int sfg_go_convert(const struct sfg_go *go, const struct sfg_text *text,
+		   const struct sfg_text *own, struct sfg_emit *em, struct sfg_stats *st);
+int sfg_section_merge(const struct sfg_output *a, const struct sfg_output *b, u64 vaddr,
+		      struct sfg_output *out);
+
 #endif /* _SFRAME_GEN_INTERNAL_H */
