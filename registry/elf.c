@@ -39,8 +39,6 @@
 #define SFU_FCACHE_MAX		1024
 #define SFU_MAX_LOADS		8
 #define SFU_MAX_NOTE_BYTES	4096
-/* The GNU note type of a build-id; the kernel headers name it only in lib/buildid.c. */
-#define SFU_NT_GNU_BUILD_ID	3
 
 /**
  * sfu_native_sframe_abi() - the SFrame ABI of this kernel's native tasks
@@ -98,6 +96,8 @@ bool sfu_file_id_equal(const struct sfu_file_id *a, const struct sfu_file_id *b)
  * @loads: the file-backed PT_LOAD segments (p_vaddr, p_offset, p_filesz)
  * @sec: the parsed header when @status is 0 (vaddr: the link-time address)
  * @sidecar: the section is the file's sidecar's (sidecar.c)
+ * @go: the Go toolchain built the file (its "Go" build-id note)
+ * @fp_only: a Go program's section of no functions (sfu_copy_fp_only(sfu_native_sframe_abi()))
  * @build_id_len: bytes of @build_id (0: the file has none)
  * @build_id: the file's GNU build-id, which names its sidecar
  * @copy: the section's kernel copy while a section uses it, else NULL
@@ -121,6 +121,8 @@ struct sfu_file_info {
 	struct sfu_sframe_section sec;
 	struct sfu_sframe_copy *copy;
 	bool sidecar;
+	bool go;
+	bool fp_only;
 	u8 build_id_len;
 	u8 build_id[SFU_SIDECAR_BUILD_ID_MAX];
 };
@@ -228,35 +230,6 @@ static struct sfu_sframe_copy *sfu_fcache_attach(const struct sfu_file_id *id,
 	return copy;
 }
 
-/**
- * sfu_parse_build_id() - the GNU build-id among ELF notes
- * @buf: the notes (a PT_NOTE segment's bytes)
- * @len: bytes in @buf
- * @id: set to the build-id (SFU_SIDECAR_BUILD_ID_MAX bytes of room)
- * @id_len: set to its bytes; left alone when the notes hold none
- */
-void sfu_parse_build_id(const u8 *buf, size_t len, u8 *id, u8 *id_len)
-{
-	const u8 *p, *end;
-
-	for (p = buf, end = buf + len; end - p >= sizeof(struct elf64_note);) {
-		const struct elf64_note *n = (const struct elf64_note *)p;
-		u64 name = ALIGN((u64)n->n_namesz, 4), desc = ALIGN((u64)n->n_descsz, 4);
-		const u8 *q = p + sizeof(*n);
-
-		if (name > end - q || desc > end - q - name)
-			break;
-		if (n->n_type == SFU_NT_GNU_BUILD_ID && n->n_namesz == sizeof("GNU") &&
-		    !memcmp(q, "GNU", sizeof("GNU")) && n->n_descsz &&
-		    n->n_descsz <= SFU_SIDECAR_BUILD_ID_MAX) {
-			memcpy(id, q + name, n->n_descsz);
-			*id_len = n->n_descsz;
-			break;
-		}
-		p = q + name + desc;
-	}
-}
-
 /*
  * Read @len bytes of @file at *@pos, all of them (sfu_kernel_read_all():
  * a network or 9p file may answer in parts).  Return: true if all were
@@ -275,9 +248,10 @@ static bool sfu_read_whole(struct file *file, void *buf, size_t len, loff_t *pos
 
 /*
  * The GNU build-id in the PT_NOTE segment at @off, @len bytes of @file,
- * into @info; nothing when there is none.
+ * into @info, and whether the Go toolchain built the file; nothing when
+ * the segment holds neither.
  */
-static void sfu_read_build_id(struct file *file, u64 off, u64 len, struct sfu_file_info *info)
+static void sfu_read_notes(struct file *file, u64 off, u64 len, struct sfu_file_info *info)
 {
 	loff_t pos = off;
 	u8 *buf;
@@ -286,8 +260,11 @@ static void sfu_read_build_id(struct file *file, u64 off, u64 len, struct sfu_fi
 	buf = kmalloc(len, GFP_KERNEL);
 	if (!buf)
 		return;
-	if (sfu_read_whole(file, buf, len, &pos))
-		sfu_parse_build_id(buf, len, info->build_id, &info->build_id_len);
+	if (sfu_read_whole(file, buf, len, &pos)) {
+		if (!info->build_id_len)
+			sfu_parse_build_id(buf, len, info->build_id, &info->build_id_len);
+		info->go = info->go || sfu_parse_go_note(buf, len);
+	}
 	kfree(buf);
 }
 
@@ -333,8 +310,8 @@ static void sfu_read_phdrs(struct file *file, struct sfu_file_info *info)
 			info->sframe_offset = ph->p_offset;
 			info->sframe_size = ph->p_filesz;
 		}
-		if (ph->p_type == PT_NOTE && ph->p_filesz && !info->build_id_len)
-			sfu_read_build_id(file, ph->p_offset, ph->p_filesz, info);
+		if (ph->p_type == PT_NOTE && ph->p_filesz && (!info->build_id_len || !info->go))
+			sfu_read_notes(file, ph->p_offset, ph->p_filesz, info);
 		if (ph->p_type == PT_LOAD && ph->p_filesz && info->nloads < SFU_MAX_LOADS) {
 			info->loads[info->nloads].vaddr = ph->p_vaddr;
 			info->loads[info->nloads].offset = ph->p_offset;
@@ -485,6 +462,10 @@ static struct sfu_sframe_copy *sfu_reload(struct file *file, const struct sfu_fi
 	u64 off, size, vaddr;
 	int err;
 
+	if (info->fp_only) {
+		copy = sfu_copy_fp_only(sfu_native_sframe_abi());
+		return copy ? sfu_fcache_attach(&info->id, copy) : NULL;
+	}
 	copy = sfu_copy_alloc(info->sframe_size);
 	if (!copy)
 		return NULL;
@@ -565,8 +546,20 @@ static struct sfu_sframe_copy *sfu_file_first_seen(struct file *file, const stru
 				sfu_sidecar_request(file, info->build_id, info->build_id_len, cred);
 		}
 	}
-	if (!info->status)
+	if (!info->status) {
 		c = sfu_validate(sc ?: file, info);
+	} else if (info->status == -ENOENT && remember && info->go) {
+		c = sfu_copy_fp_only(sfu_native_sframe_abi());
+		if (c) {
+			/* Like a sidecar's, its rows are in the kernel copy only. */
+			info->status = 0;
+			info->fp_only = true;
+			info->sidecar = true;
+			info->sec = c->sec;
+			info->sec.reader.buf = NULL;
+			info->sframe_size = SFRAME_HDR_SIZE;
+		}
+	}
 	if (sc) {
 		fput(sc);
 		if (!info->status)
@@ -779,8 +772,9 @@ void sfu_fcache_forget(void)
 /**
  * sfu_fcache_forget_missing() - forget the files found without a sidecar
  *
- * ELF files with a build-id but neither PT_GNU_SFRAME nor a sidecar are
- * looked at again when next mapped (or scanned); the rest stays known.
+ * ELF files with a build-id but neither PT_GNU_SFRAME nor a sidecar (Go
+ * programs with a section of no functions among them) are looked at
+ * again when next mapped (or scanned); the rest stays known.
  */
 void sfu_fcache_forget_missing(void)
 {
@@ -789,7 +783,7 @@ void sfu_fcache_forget_missing(void)
 
 	spin_lock(&sfu_fcache_lock);
 	list_for_each_entry_safe(e, next, &sfu_fcache_lru, lru) {
-		if (e->status != -ENOENT || !e->build_id_len)
+		if ((e->status != -ENOENT && !e->fp_only) || !e->build_id_len)
 			continue;
 		hash_del(&e->node);
 		list_move(&e->lru, &gone);

@@ -329,6 +329,8 @@ bool sfu_file_known_without(struct file *file);
 void sfu_fcache_forget(void);
 void sfu_fcache_forget_missing(void);
 struct sfu_sframe_copy *sfu_copy_read(struct file *file, u64 off, u64 size, u64 vaddr, int *err);
+bool sfu_parse_go_note(const u8 *buf, size_t len);
+struct sfu_sframe_copy *sfu_copy_fp_only(int abi);
 void sfu_parse_build_id(const u8 *buf, size_t len, u8 *id, u8 *id_len);
 
 /* vdso.c */

@@ -81,6 +81,8 @@ static const char *const sfu_stat_names[SFU_STAT_NR] = {
 	[SFU_STAT_ELF_UNREADABLE] = "elf_unreadable",
 	/* reads of those that kernel_read() cut short, finished by reading on (9p, NFS, FUSE) */
 	[SFU_STAT_READS_RESUMED] = "reads_resumed",
+	/* Go programs without .sframe or sidecar given a section of no functions */
+	[SFU_STAT_GO_FP_ONLY] = "go_fp_only",
 	/* mappings answered from the per-file cache, without reading the file */
 	[SFU_STAT_FILE_CACHE_HITS] = "file_cache_hits",
 	/* sections validated (read from the file) */

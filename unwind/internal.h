@@ -96,6 +96,10 @@ struct sfu_unwind_stats {
 	u64 fp_nocfi_frames;
 };
 
+/* unwind.c and signal.c: the step through a signal frame */
+void sfu_tracked_load(struct sfu_unwind_state *st);
+int sfu_signal_step(struct sfu_unwind_state *st);
+
 /* unwind_stats.c, counted by unwind.c */
 DECLARE_PER_CPU(struct sfu_unwind_stats, sfu_unwind_stats);
 

@@ -18,6 +18,7 @@
 /* What sfu_check_ra() checks a word for. */
 enum sfu_ra_how {
 	SFU_RA_TAKE,		/* a return address the walk would take */
+	SFU_RA_TEXT,		/* the same, from a record of code that keeps them: text only */
 	SFU_RA_SCAN_ANY,	/* a stack word: after any call, or a trampoline */
 	SFU_RA_SCAN_DIRECT,	/* a stack word: after a direct call that can lead there */
 };
@@ -115,7 +116,7 @@ out:
 static int sfu_check_ra(struct sfu_unwind_state *st, unsigned long ra, unsigned long callee_ip,
 			enum sfu_ra_how how, unsigned long *callee)
 {
-	bool scan = how != SFU_RA_TAKE, direct = how == SFU_RA_SCAN_DIRECT;
+	bool scan = how > SFU_RA_TEXT, direct = how == SFU_RA_SCAN_DIRECT;
 	unsigned long ip = st->ip;
 	int text, reason;
 	u8 byte;
@@ -134,6 +135,8 @@ static int sfu_check_ra(struct sfu_unwind_state *st, unsigned long ra, unsigned 
 		return SFU_END_RA_NOT_TEXT;
 	if (text == SFU_TEXT_UNKNOWN)
 		return SFU_END_RA_UNCHECKED;
+	if (how == SFU_RA_TEXT)
+		return 0;
 	/* The trampoline hook reads the code at the frame's IP. */
 	st->ip = ra;
 	if (!direct && sfu_arch_sigreturn_at(st))
@@ -217,12 +220,17 @@ static int sfu_fp_word_check(struct sfu_unwind_state *st, unsigned long word,
  * (sfu_lookup_uncovered(): no compiler that emits CFI made it; V8's
  * builtins, generated into node's text as its JIT code is).  Their frames
  * hold tagged values and spilled return addresses of other calls, which
- * the word scan would take for skipped frames.  Its return address must
- * still be executable user text after a call (any call: JIT code calls
- * through registers and tail-calls), and the walk's own checks (an
- * aligned, increasing CFA; sfu_fp_unconfirmed()) still apply; they never
- * refuse a true frame.  JIT code that keeps no frame (PCRE2's) leaves the
- * register as its caller set it, as perf's walk finds it too.
+ * the word scan would take for skipped frames.  A JIT frame's return
+ * address must still be executable user text after a call (any call: JIT
+ * code calls through registers and tail-calls); one of code its file's CFI
+ * leaves out need only be executable text (Go's goroutines return to
+ * goexit + 1, after no call), and its record may lead to another stack,
+ * SFU_STACK_SWITCHES times an unwind (Go's systemstack() keeps the
+ * goroutine's frame pointer on the system stack).  The walk's other
+ * checks (an aligned CFA in user space; sfu_fp_unconfirmed()) still
+ * apply; they never refuse a true frame.  JIT code that keeps no frame
+ * (PCRE2's) leaves the register as its caller set it, as perf's walk
+ * finds it too.
  *
  * Return: 0, or the stop reason.
  */
@@ -233,8 +241,12 @@ int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long callee_ip, unsign
 	int reason;
 
 	if (st->uncovered) {
+		/* A CFA at or below the frame's SP: the record led to another stack. */
+		if (st->switching && st->sp <= sp)
+			st->switches_left--;
+		st->switching = false;
 		this_cpu_inc(sfu_unwind_stats.fp_nocfi_frames);
-		return sfu_check_ra(st, st->ip, 0, SFU_RA_TAKE, &fn);
+		return sfu_check_ra(st, st->ip, 0, SFU_RA_TEXT, &fn);
 	}
 	if (sfu_user_text(st->mm, callee_ip, true) == SFU_TEXT_ANON) {
 		this_cpu_inc(sfu_unwind_stats.fp_jit_frames);

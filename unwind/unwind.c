@@ -140,11 +140,15 @@ static bool sfu_reg_known(const struct sfu_unwind_state *st, u16 regnum)
 	return slot >= 0 && (st->tracked_known & BIT(slot));
 }
 
-/*
- * The tracked registers of a frame whose registers are all known (the
- * topmost, or a signal's), for the frames below it; none in compat tasks.
+/**
+ * sfu_tracked_load() - take the tracked registers of a fully known frame
+ * @st: the unwind, at a frame whose registers are all known (the topmost,
+ *	or one a signal interrupted: signal.c)
+ *
+ * Their values then serve the rules of the frames below it; none in
+ * compat tasks.
  */
-static void sfu_tracked_load(struct sfu_unwind_state *st)
+void sfu_tracked_load(struct sfu_unwind_state *st)
 {
 	unsigned long val;
 	int slot;
@@ -262,11 +266,11 @@ static bool sfu_rules_regs_known(const struct sfu_unwind_state *st,
 /* The checks of every frame's CFA: 0, or a stop reason. */
 static __always_inline int sfu_check_cfa(const struct sfu_unwind_state *st, unsigned long cfa)
 {
-	/* A cycle, or data that walks back down the stack. */
-	if (!st->topmost && cfa <= st->prev_cfa)
+	/* A cycle, or data that walks back down the stack (or to another stack). */
+	if (!st->topmost && cfa <= st->prev_cfa && !st->switching)
 		return SFU_END_CFA_NOT_INCREASING;
 	/* The caller's frame lies above this one: the stack grows down. */
-	if (cfa < st->sp ||
+	if ((cfa < st->sp && !st->switching) ||
 	    (cfa == st->sp && !(st->topmost && SFU_ARCH_TOPMOST_CFA_MAY_BE_SP)))
 		return SFU_END_BAD_CFA;
 	/* Stack slots are word aligned, and the stack is in user space. */
@@ -432,47 +436,6 @@ static int sfu_frame_lookup(struct sfu_unwind_state *st, struct sfu_frame_rules 
 	return 0;
 }
 
-/*
- * Through a signal frame: the current frame is the signal trampoline
- * (__restore_rt, the vDSO's sigreturn), at whose SP the kernel saved the
- * registers of the code the signal interrupted.  That code is the next
- * frame, with all its registers known as the topmost frame's are: its PC
- * is exact (not a return address), and rules may use any register.  The
- * signal may have run on another stack (sigaltstack): the CFA order starts
- * again.  Returns 0 or a stop reason, @st unchanged then.
- */
-static noinline int sfu_signal_step(struct sfu_unwind_state *st)
-{
-	unsigned long ctx, ip, sp, fp;
-	int reason;
-
-	if (st->compat || !st->sp_exact || !sfu_arch_signal_frame(st, &ctx))
-		return SFU_END_SIGNAL;
-	st->sigctx = ctx;
-	st->topmost = true;
-	reason = sfu_arch_sigctx_reg(st, SFU_ARCH_DWARF_IP, &ip);
-	if (!reason)
-		reason = sfu_arch_sigctx_reg(st, SFU_ARCH_DWARF_SP, &sp);
-	if (!reason)
-		reason = sfu_arch_sigctx_reg(st, SFU_ARCH_DWARF_FP, &fp);
-	if (!reason && (!ip || ip >= TASK_SIZE))
-		reason = SFU_END_BAD_RA;
-	if (!reason && (!sp || sp >= TASK_SIZE || (sp & (st->ws - 1))))
-		reason = SFU_END_BAD_CFA;
-	if (reason) {
-		st->sigctx = 0;
-		st->topmost = false;
-		return reason;
-	}
-	st->ip = ip;
-	st->sp = sp;
-	st->fp = fp;
-	st->prev_cfa = 0;
-	st->sp_exact = true;
-	sfu_tracked_load(st);
-	return 0;
-}
-
 static void sfu_unwind_stop(struct sfu_unwind_state *st, int reason)
 {
 	st->done = true;
@@ -500,6 +463,7 @@ static void sfu_unwind_start(struct sfu_unwind_state *st, struct task_struct *ta
 	st->sp_exact = true;
 	st->method = SFU_METHOD_REGS;
 	st->scan_left = SFU_FP_SCAN_BUDGET;
+	st->switches_left = SFU_STACK_SWITCHES;
 	if (!regs || !mm) {
 		sfu_unwind_stop(st, SFU_END_NOT_USER);
 		return;
@@ -565,6 +529,7 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 			break;
 		method = SFU_METHOD_FP;
 		sfu_arch_fp_rules(st, rules);
+		st->switching = st->uncovered && st->switches_left;	/* ra_check.c */
 		/* The ABI's end of the chain: the outermost frame zeroes FP. */
 		reason = rules->cfa.base == SFU_BASE_FP && !st->fp ? SFU_END_FP_END : 0;
 	}

@@ -181,6 +181,9 @@ struct task_struct;
  * @tracked: those values, for rules based on them below the topmost frame
  * @scan_left: stack words the frame-pointer checks may still read
  *	(sfu_fp_ra_check())
+ * @switching: this step leaves code its file's CFI leaves out by its
+ *	frame record, which may lead to another stack (Go's systemstack())
+ * @switches_left: such steps to another stack the walk may still take
  * @rows: the lookups of this unwind (sfu_lookup_rules()), which hold
  *        the RCU read lock between frames: released before any read that
  *        may sleep
@@ -210,10 +213,14 @@ struct sfu_unwind_state {
 	struct task_struct *task;
 	unsigned long tracked[SFU_MAX_SAVED_RULES];
 	unsigned int scan_left;
+	bool switching;
+	u8 switches_left;
 };
 
 /* Stack words the frame-pointer checks of one unwind read at most. */
 #define SFU_FP_SCAN_BUDGET	4096
+/* Frame records of one unwind that may lead to another stack. */
+#define SFU_STACK_SWITCHES	4
 
 /* Depth limit when the max_depth module parameter is not set. */
 #define SFU_UNWIND_DEFAULT_DEPTH	127
