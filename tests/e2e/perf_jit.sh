@@ -14,8 +14,8 @@
 # sampling noise allowed); the walk must have left JIT frames through their
 # records (fp_jit_frames of unwind_stats).  x86_64 only: the guest runs
 # the host's node and sframe-gen.
-secs=4
-period=2000000
+secs=3
+period=6000000
 if [ "$(uname -m)" != x86_64 ]; then
 	echo "x86_64 only: the guest runs the host's node and sframe-gen: skip"
 	exit 77
