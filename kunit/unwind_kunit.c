@@ -1835,7 +1835,7 @@ static unsigned long uw_map(struct uw_env *env, unsigned long hint, size_t len,
 	}
 	len = PAGE_ALIGN(len);
 	if ((prot & PROT_EXEC) && !jit) {
-		file = shmem_file_setup("sfu-kunit-text", len, 0);
+		file = shmem_file_setup("sfu-kunit-text", len, SFU_SHMEM_NO_FLAGS);
 		if (IS_ERR(file)) {
 			KUNIT_FAIL(env->test, "shmem_file_setup: %ld", PTR_ERR(file));
 			return 0;

@@ -8,6 +8,17 @@
 #define _SFU_COMPAT_KUNIT_H
 
 #include <linux/kconfig.h>
+#include <linux/mm_types.h>
+
+/*
+ * The flags of shmem_file_setup(), none: a vma_flags_t since 7.0, which
+ * came with EMPTY_VMA_FLAGS; an unsigned long before.
+ */
+#ifdef EMPTY_VMA_FLAGS
+#define SFU_SHMEM_NO_FLAGS	EMPTY_VMA_FLAGS
+#else
+#define SFU_SHMEM_NO_FLAGS	0
+#endif
 
 #if IS_ENABLED(CONFIG_KUNIT)
 #include <kunit/test.h>
