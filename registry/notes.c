@@ -15,6 +15,30 @@
 /* The Go toolchain's build-id note: owner "Go", type 4 (cmd/link). */
 #define SFU_NT_GO_BUILD_ID	4
 
+/*
+ * The next note at or after *@p, before @end, of type @type whose name is
+ * @owner (@olen bytes, its NUL included; the name may be padded with NULs
+ * up to a multiple of 4); *@p moves past it.  NULL when there is none, or
+ * a note runs past @end.
+ */
+static const struct elf64_note *sfu_note_next(const u8 **p, const u8 *end, u32 type,
+					      const char *owner, u32 olen)
+{
+	while (end - *p >= sizeof(struct elf64_note)) {
+		const struct elf64_note *n = (const struct elf64_note *)*p;
+		u64 name = ALIGN((u64)n->n_namesz, 4), desc = ALIGN((u64)n->n_descsz, 4);
+		const u8 *q = *p + sizeof(*n);
+
+		if (name > end - q || desc > end - q - name)
+			return NULL;
+		*p = q + name + desc;
+		if (n->n_type == type && n->n_namesz >= olen && n->n_namesz <= ALIGN(olen, 4) &&
+		    !memcmp(q, owner, olen))
+			return n;
+	}
+	return NULL;
+}
+
 /**
  * sfu_parse_build_id() - the GNU build-id among ELF notes
  * @buf: the notes (a PT_NOTE segment's bytes)
@@ -24,23 +48,15 @@
  */
 void sfu_parse_build_id(const u8 *buf, size_t len, u8 *id, u8 *id_len)
 {
-	const u8 *p, *end;
+	const struct elf64_note *n;
+	const u8 *p = buf;
 
-	for (p = buf, end = buf + len; end - p >= sizeof(struct elf64_note);) {
-		const struct elf64_note *n = (const struct elf64_note *)p;
-		u64 name = ALIGN((u64)n->n_namesz, 4), desc = ALIGN((u64)n->n_descsz, 4);
-		const u8 *q = p + sizeof(*n);
-
-		if (name > end - q || desc > end - q - name)
-			break;
-		if (n->n_type == SFU_NT_GNU_BUILD_ID && n->n_namesz == sizeof("GNU") &&
-		    !memcmp(q, "GNU", sizeof("GNU")) && n->n_descsz &&
-		    n->n_descsz <= SFU_SIDECAR_BUILD_ID_MAX) {
-			memcpy(id, q + name, n->n_descsz);
+	while ((n = sfu_note_next(&p, buf + len, SFU_NT_GNU_BUILD_ID, "GNU", sizeof("GNU")))) {
+		if (n->n_descsz && n->n_descsz <= SFU_SIDECAR_BUILD_ID_MAX) {
+			memcpy(id, (const u8 *)(n + 1) + ALIGN(n->n_namesz, 4), n->n_descsz);
 			*id_len = n->n_descsz;
 			break;
 		}
-		p = q + name + desc;
 	}
 }
 
@@ -49,27 +65,16 @@ void sfu_parse_build_id(const u8 *buf, size_t len, u8 *id, u8 *id_len)
  * @buf: the notes (a PT_NOTE segment's bytes)
  * @len: bytes in @buf
  *
+ * cmd/link names it "Go\0\0" (4 bytes); "Go\0" is taken too.
+ *
  * Return: true if a note of owner "Go" and type 4 is among them: the Go
  * linker built the file.
  */
 bool sfu_parse_go_note(const u8 *buf, size_t len)
 {
-	const u8 *p, *end;
+	const u8 *p = buf;
 
-	for (p = buf, end = buf + len; end - p >= sizeof(struct elf64_note);) {
-		const struct elf64_note *n = (const struct elf64_note *)p;
-		u64 name = ALIGN((u64)n->n_namesz, 4), desc = ALIGN((u64)n->n_descsz, 4);
-		const u8 *q = p + sizeof(*n);
-
-		if (name > end - q || desc > end - q - name)
-			break;
-		/* cmd/link writes the name "Go\0\0" (4 bytes). */
-		if (n->n_type == SFU_NT_GO_BUILD_ID && n->n_namesz >= sizeof("Go") &&
-		    n->n_namesz <= 4 && !memcmp(q, "Go", sizeof("Go")))
-			return true;
-		p = q + name + desc;
-	}
-	return false;
+	return sfu_note_next(&p, buf + len, SFU_NT_GO_BUILD_ID, "Go", sizeof("Go"));
 }
 
 /**
