@@ -36,7 +36,7 @@
 #define UW_FUNC_SIZE	0x100	/* every function's size and spacing */
 #define UW_STACK_SIZE	0x10000	/* bytes of stack; an unmapped page follows */
 #define UW_MAX_FRAMES	8
-#define UW_MAX_WORDS	12
+#define UW_MAX_WORDS	16
 #define UW_SEC_CAP	1024
 
 /* A value in a case, resolved against where the case's memory landed. */
@@ -283,6 +283,7 @@ struct uw_text {
  * @lr: initial link register (arm64)
  * @scratch: initial value of uw_arch.dwarf_scratch
  * @tracked: initial value of uw_arch.dwarf_tracked
+ * @go_g: initial value of Go's g register (sfu_arch_go_g())
  * @compat: registers of a compat task
  * @stack: words on the stack (offsets from its start)
  * @text: instruction bytes to place in the text
@@ -301,7 +302,7 @@ struct uw_case {
 	const char *name;
 	unsigned int arch;
 	const struct uw_sec *sec;
-	struct uw_val ip, sp, fp, lr, scratch, tracked;
+	struct uw_val ip, sp, fp, lr, scratch, tracked, go_g;
 	bool compat;
 	struct uw_word stack[UW_MAX_WORDS];
 	struct uw_text text;
@@ -1501,6 +1502,103 @@ static const struct uw_case uw_cases[] = {
 		},
 		.stop = SFU_END_FP_END,
 	},
+	/*
+	 * Go's systemstack(): f0 runs on the system stack (g0's, at stack +
+	 * 0x0..0x1000), called from f12, systemstack() itself, which its
+	 * file's rows leave out.  The goroutine's SP is in g.sched.sp of
+	 * m.curg (g0 at + 0x2000, its m at + 0x3000, a g of another m at m's
+	 * word 10, m.curg at word 24, at + 0x4000, its stack + 0x8000..):
+	 * there the return address after f2's direct call of f12, the frame
+	 * pointer systemstack() saved below it, and f2's frame above.
+	 */
+#define UW_GO_CALL_X86		{ .at = V_TXT(2, 0xf), .len = 5, \
+				  .bytes = { 0xe8, 0xec, 0x09, 0x00, 0x00 } }
+#define UW_GO_CALL_ARM64	{ .at = V_TXT(2, 0x10), .len = 4, \
+				  .bytes = { 0x7c, 0x02, 0x00, 0x94 } }
+/* The RA into f2 at @ra_at, the word below it (@fp_at) and f2's RA (@f2_ra_at). */
+#define UW_GO_STACK(m_g0, ra_at, fp_at, ra, f2_ra_at)	{ \
+		W(0x110, V_ABS(0)), W(0x118, V_TXT(12, 0x40)), \
+		W(0x2000, V_STK(0)), W(0x2008, V_STK(0x1000)), W(0x2030, V_STK(0x3000)), \
+		W(0x3000, m_g0), W(0x3050, V_STK(0x5000)), W(0x30c0, V_STK(0x4000)), \
+		W(0x4000, V_STK(0x8000)), W(0x4008, V_STK(0x10000)), \
+		W(0x4030, V_STK(0x3000)), W(0x4038, V_STK(0x9000)), \
+		W(ra_at, ra), W(fp_at, V_STK(0x9038)), W(f2_ra_at, V_TXT(3, 0x10)) }
+#define UW_GO_REGS(g)	.sec = &sec_basic, .ip = V_TXT(0, 8), .sp = V_STK(0x100), .go_g = g
+#define UW_GO_FRAMES(cfa, f2_cfa)	{ \
+		F(V_TXT(0, 8), V_STK(0x120), REGS), \
+		F(V_TXT(12, 0x40), V_STK(cfa), SFRAME), \
+		F(V_TXT(2, 0x14), V_STK(f2_cfa), FP), \
+		F(V_TXT(3, 0x10), C0, SFRAME) }
+	{
+		.name = "x86_go_systemstack_steps_to_the_goroutines_stack",
+		.arch = UW_ARCH_X86_64, .text = UW_GO_CALL_X86, UW_GO_REGS(V_STK(0x2000)),
+		.stack = UW_GO_STACK(V_STK(0x2000), 0x9000, 0x8ff8, V_TXT(2, 0x14), 0x9040),
+		.frames = UW_GO_FRAMES(0x9008, 0x9048),
+		.stop = SFU_END_OUTERMOST,
+	},
+	{
+		.name = "arm64_go_systemstack_steps_to_the_goroutines_stack",
+		.arch = UW_ARCH_ARM64, .text = UW_GO_CALL_ARM64, UW_GO_REGS(V_STK(0x2000)),
+		.stack = UW_GO_STACK(V_STK(0x2000), 0x9000, 0x8ff8, V_TXT(2, 0x14), 0x9040),
+		.frames = UW_GO_FRAMES(0x9008, 0x9048),
+		.stop = SFU_END_OUTERMOST,
+	},
+	{
+		/* amd64 since Go 1.21: systemstack() pushes a frame pointer first. */
+		.name = "x86_go_systemstack_with_a_frame_record_steps_to_the_goroutines_stack",
+		.arch = UW_ARCH_X86_64, .text = UW_GO_CALL_X86, UW_GO_REGS(V_STK(0x2000)),
+		.stack = UW_GO_STACK(V_STK(0x2000), 0x9008, 0x9000, V_TXT(2, 0x14), 0x9048),
+		.frames = UW_GO_FRAMES(0x9010, 0x9050),
+		.stop = SFU_END_OUTERMOST,
+	},
+	{
+		/* Not Go: no g register, and the fallback finds no record. */
+		.name = "x86_go_systemstack_without_a_g_register_ends_at_its_frame_pointer",
+		.arch = UW_ARCH_X86_64, .text = UW_GO_CALL_X86, UW_GO_REGS(V_ABS(0)),
+		.stack = UW_GO_STACK(V_STK(0x2000), 0x9000, 0x8ff8, V_TXT(2, 0x14), 0x9040),
+		.frames = {
+			F(V_TXT(0, 8), V_STK(0x120), REGS),
+			F(V_TXT(12, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_END_FP_END,
+	},
+	{
+		/* The g register's g is not its m's g0: not the system stack. */
+		.name = "x86_go_g_register_not_g0_is_no_systemstack",
+		.arch = UW_ARCH_X86_64, .text = UW_GO_CALL_X86, UW_GO_REGS(V_STK(0x2000)),
+		.stack = UW_GO_STACK(V_STK(0x4000), 0x9000, 0x8ff8, V_TXT(2, 0x14), 0x9040),
+		.frames = {
+			F(V_TXT(0, 8), V_STK(0x120), REGS),
+			F(V_TXT(12, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_END_FP_END,
+	},
+	{
+		/* The goroutine's word is no return address of a call of f12. */
+		.name = "x86_go_return_address_after_no_call_of_systemstack_is_not_taken",
+		.arch = UW_ARCH_X86_64, .text = UW_GO_CALL_X86, UW_GO_REGS(V_STK(0x2000)),
+		.stack = UW_GO_STACK(V_STK(0x2000), 0x9000, 0x8ff8, V_TXT(2, 0x40), 0x9040),
+		.frames = {
+			F(V_TXT(0, 8), V_STK(0x120), REGS),
+			F(V_TXT(12, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_END_FP_END,
+	},
+	{
+		.name = "arm64_go_return_address_after_no_call_of_systemstack_is_not_taken",
+		.arch = UW_ARCH_ARM64, .text = UW_GO_CALL_ARM64, UW_GO_REGS(V_STK(0x2000)),
+		.stack = UW_GO_STACK(V_STK(0x2000), 0x9000, 0x8ff8, V_TXT(2, 0x40), 0x9040),
+		.frames = {
+			F(V_TXT(0, 8), V_STK(0x120), REGS),
+			F(V_TXT(12, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_END_FP_END,
+	},
+#undef UW_GO_CALL_X86
+#undef UW_GO_CALL_ARM64
+#undef UW_GO_STACK
+#undef UW_GO_REGS
+#undef UW_GO_FRAMES
 	{
 		/*
 		 * The last frame of a chain of records, into code without
@@ -2037,6 +2135,7 @@ static void uw_run_case(struct kunit *test, const struct uw_case *c, unsigned in
 		r.lr = uw_value(env, &c->lr);
 		r.scratch = uw_value(env, &c->scratch);
 		r.tracked = uw_value(env, &c->tracked);
+		r.go_g = uw_value(env, &c->go_g);
 		r.compat = c->compat;
 		uw_arch_set_regs(regs, &r);
 		if (c->caller == UW_CALLER_PREEMPT_OFF)

@@ -54,6 +54,7 @@ struct uw_arch_facts {
  * @lr: link register (arm64 x30; ignored on x86_64)
  * @scratch: the register numbered uw_arch_facts.dwarf_scratch
  * @tracked: the register numbered uw_arch_facts.dwarf_tracked, if any
+ * @go_g: Go's g register (x86_64 r14, arm64 x28)
  * @compat: a compat (32-bit) task
  * @kernel: registers of kernel mode rather than user mode
  */
@@ -64,6 +65,7 @@ struct uw_user_regs {
 	unsigned long lr;
 	unsigned long scratch;
 	unsigned long tracked;
+	unsigned long go_g;
 	bool compat;
 	bool kernel;
 };

@@ -85,6 +85,8 @@ static inline void sfu_df_count(enum sfu_deferred_stat s, unsigned long n)
  *                 as perf's own walk does (sfu_fp_ra_check())
  * @fp_nocfi_frames: the same for code of a described file that its CFI
  *                   leaves out (V8's builtins in node's text)
+ * @go_stack_switches: steps out of Go's systemstack() to the goroutine's
+ *                     stack (sfu_go_systemstack_step())
  */
 struct sfu_unwind_stats {
 	u64 unwinds;
@@ -94,11 +96,16 @@ struct sfu_unwind_stats {
 	u64 sframe_errors;
 	u64 fp_jit_frames;
 	u64 fp_nocfi_frames;
+	u64 go_stack_switches;
 };
 
 /* unwind.c and signal.c: the step through a signal frame */
 void sfu_tracked_load(struct sfu_unwind_state *st);
 int sfu_signal_step(struct sfu_unwind_state *st);
+
+/* go.c: the step out of Go's systemstack() */
+int sfu_go_systemstack_step(struct sfu_unwind_state *st, unsigned long *ra,
+			    unsigned long *cfa, unsigned long *fp);
 
 /* unwind_stats.c, counted by unwind.c */
 DECLARE_PER_CPU(struct sfu_unwind_stats, sfu_unwind_stats);

@@ -147,6 +147,20 @@ static int sfu_check_ra(struct sfu_unwind_state *st, unsigned long ra, unsigned 
 	return reason;
 }
 
+/**
+ * sfu_ra_direct_call() - is a word a return address after a direct call
+ * @st: the unwind (its mm and read mode)
+ * @ra: the word
+ * @callee: set to the function the call leads to, 0 if not known
+ *
+ * Return: 0 if @ra is in user text right after a direct call, else the
+ * stop reason sfu_check_ra() gives.
+ */
+int sfu_ra_direct_call(struct sfu_unwind_state *st, unsigned long ra, unsigned long *callee)
+{
+	return sfu_check_ra(st, ra, 0, SFU_RA_SCAN_DIRECT, callee);
+}
+
 /* Words of a frame that the frame-pointer check looks at, from its SP up. */
 #define SFU_FP_SCAN_WORDS	128
 

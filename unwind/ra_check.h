@@ -11,6 +11,7 @@ int sfu_unwind_read_word(const struct sfu_unwind_state *st, unsigned long addr,
 			 unsigned long *word);
 int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long callee_ip, unsigned long sp,
 		    bool exact);
+int sfu_ra_direct_call(struct sfu_unwind_state *st, unsigned long ra, unsigned long *callee);
 bool sfu_fp_unconfirmed(struct sfu_unwind_state *st, unsigned int method, unsigned int prev);
 
 #endif /* _SFU_UNWIND_RA_CHECK_H */

@@ -496,7 +496,7 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 				     struct sfu_unwind_scratch *scratch)
 {
 	struct sfu_frame_rules *rules = &scratch->rules;
-	unsigned long cfa = 0, sp = st->sp, ip = st->ip;
+	unsigned long cfa = 0, sp = st->sp, ip = st->ip, ra, fp;
 	bool sp_exact = st->sp_exact, topmost = st->topmost;
 	u8 method = SFU_METHOD_SFRAME;
 	int reason;
@@ -520,6 +520,18 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 		}
 		st->method = SFU_METHOD_SIGNAL;
 		return 0;
+	}
+	/* Go's systemstack(), which its rows leave out: back to the goroutine (go.c). */
+	if (reason == SFU_END_NO_INFO && st->uncovered &&
+	    !sfu_go_systemstack_step(st, &ra, &cfa, &fp)) {
+		reason = sfu_step_to_caller(st, cfa, ra, fp, true, &cfa);
+		if (reason) {
+			sfu_unwind_stop(st, reason);
+			return 0;
+		}
+		st->tracked_known = 0;
+		st->method = SFU_METHOD_FP;
+		return cfa;
 	}
 	for (;;) {
 		if (!reason)

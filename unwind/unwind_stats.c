@@ -53,6 +53,7 @@ static int sfu_unwind_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "sframe_errors %llu\n", sum.sframe_errors);
 	seq_printf(m, "fp_jit_frames %llu\n", sum.fp_jit_frames);
 	seq_printf(m, "fp_nocfi_frames %llu\n", sum.fp_nocfi_frames);
+	seq_printf(m, "go_stack_switches %llu\n", sum.go_stack_switches);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sfu_unwind_stats);

@@ -52,6 +52,21 @@ static inline int sfu_arch_start(struct sfu_unwind_state *st, struct pt_regs *re
 	return 0;
 }
 
+#define sfu_arch_go_g sfu_arch_go_g
+/**
+ * sfu_arch_go_g() - the register Go code keeps its g in
+ * @regs: user registers of the task
+ *
+ * Go's X28.  Any value where the task runs other code:
+ * unwind/go.c proves what it reads from it.
+ *
+ * Return: the register's value.
+ */
+static inline unsigned long sfu_arch_go_g(const struct pt_regs *regs)
+{
+	return regs->regs[28];
+}
+
 #define sfu_arch_ra_in_register sfu_arch_ra_in_register
 /**
  * sfu_arch_ra_in_register() - the rule for "RA not saved by this row"

@@ -34,6 +34,7 @@ void uw_arch_set_regs(struct pt_regs *regs, const struct uw_user_regs *r)
 	regs->regs[29] = r->fp;
 	regs->regs[30] = r->lr;
 	regs->regs[9] = r->scratch;
+	regs->regs[28] = r->go_g;
 	if (r->kernel)
 		regs->pstate = PSR_MODE_EL1h;
 	else if (r->compat)

@@ -53,6 +53,21 @@ static inline int sfu_arch_start(struct sfu_unwind_state *st, struct pt_regs *re
 	return 0;
 }
 
+#define sfu_arch_go_g sfu_arch_go_g
+/**
+ * sfu_arch_go_g() - the register Go code keeps its g in
+ * @regs: user registers of the task
+ *
+ * Go's R14 (ABIInternal, Go 1.17 and later).  Any value where the task runs other code:
+ * unwind/go.c proves what it reads from it.
+ *
+ * Return: the register's value.
+ */
+static inline unsigned long sfu_arch_go_g(const struct pt_regs *regs)
+{
+	return regs->r14;
+}
+
 /* Present, user-accessible and not no-execute: code the task may run. */
 #define SFU_X86_USER_TEXT_MASK	(_PAGE_PRESENT | _PAGE_USER | _PAGE_NX)
 #define SFU_X86_USER_TEXT	(_PAGE_PRESENT | _PAGE_USER)

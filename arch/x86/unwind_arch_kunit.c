@@ -35,6 +35,7 @@ void uw_arch_set_regs(struct pt_regs *regs, const struct uw_user_regs *r)
 	regs->sp = r->sp;
 	regs->bp = r->fp;
 	regs->r10 = r->scratch;
+	regs->r14 = r->go_g;
 	regs->bx = r->tracked;
 	if (r->kernel) {
 		regs->cs = __KERNEL_CS;

@@ -32,6 +32,8 @@
  *   SFU_ARCH_NR_TRACKED, sfu_arch_tracked_slot(),
  *   sfu_arch_tracked_regnum()       callee-saved registers followed below
  *                                   the topmost frame: by default none
+ *   sfu_arch_go_g()                 the register Go's ABI keeps its g in
+ *                                   (unwind/go.c): by default none (0)
  */
 #ifndef _SFU_ARCH_CONTRACT_H
 #define _SFU_ARCH_CONTRACT_H
@@ -70,6 +72,14 @@ static inline int sfu_arch_tracked_slot(unsigned int regnum)
 }
 
 static inline unsigned int sfu_arch_tracked_regnum(int slot)
+{
+	return 0;
+}
+#endif
+
+#ifndef sfu_arch_go_g
+/* No Go ABI: no g register. */
+static inline unsigned long sfu_arch_go_g(const struct pt_regs *regs)
 {
 	return 0;
 }
