@@ -36,7 +36,7 @@
 #define UW_FUNC_SIZE	0x100	/* every function's size and spacing */
 #define UW_STACK_SIZE	0x10000	/* bytes of stack; an unmapped page follows */
 #define UW_MAX_FRAMES	8
-#define UW_MAX_WORDS	16
+#define UW_MAX_WORDS	20
 #define UW_SEC_CAP	1024
 
 /* A value in a case, resolved against where the case's memory landed. */
@@ -1506,8 +1506,9 @@ static const struct uw_case uw_cases[] = {
 	 * Go's systemstack(): f0 runs on the system stack (g0's, at stack +
 	 * 0x0..0x1000), called from f12, systemstack() itself, which its
 	 * file's rows leave out.  The goroutine's SP is in g.sched.sp of
-	 * m.curg (g0 at + 0x2000, its m at + 0x3000, a g of another m at m's
-	 * word 10, m.curg at word 24, at + 0x4000, its stack + 0x8000..):
+	 * m.curg (g0 at + 0x2000, its m at + 0x3000, m.gsignal at m's word
+	 * 10, a g of the m whose saved SP leads to no call of f12, m.curg at
+	 * word 24, at + 0x4000, its stack + 0x8000..):
 	 * there the return address after f2's direct call of f12, the frame
 	 * pointer systemstack() saved below it, and f2's frame above.
 	 */
@@ -1520,6 +1521,8 @@ static const struct uw_case uw_cases[] = {
 		W(0x110, V_ABS(0)), W(0x118, V_TXT(12, 0x40)), \
 		W(0x2000, V_STK(0)), W(0x2008, V_STK(0x1000)), W(0x2030, V_STK(0x3000)), \
 		W(0x3000, m_g0), W(0x3050, V_STK(0x5000)), W(0x30c0, V_STK(0x4000)), \
+		W(0x5000, V_STK(0x6000)), W(0x5008, V_STK(0x7000)), \
+		W(0x5030, V_STK(0x3000)), W(0x5038, V_STK(0x6800)), \
 		W(0x4000, V_STK(0x8000)), W(0x4008, V_STK(0x10000)), \
 		W(0x4030, V_STK(0x3000)), W(0x4038, V_STK(0x9000)), \
 		W(ra_at, ra), W(fp_at, V_STK(0x9038)), W(f2_ra_at, V_TXT(3, 0x10)) }

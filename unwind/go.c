@@ -16,13 +16,15 @@
  *
  *   - the g register's g must be its m's g0 (m.g0 == g), and the frame's
  *     SP inside that g's stack;
- *   - the goroutine is the g of m's first words (m.curg: 192 bytes in on
- *     Go 1.16 to 1.24) whose m is that m and whose saved SP is inside its
- *     own stack;
- *   - the return address, at that SP or the word above it (amd64 since Go
- *     1.21 pushes a frame pointer first), must follow a direct call of a
- *     function that starts at most SFU_GO_SWITCH_CALL bytes before the
- *     frame's IP: a call of systemstack() itself.
+ *   - the goroutine is a g among m's first words (m.curg: 192 bytes in on
+ *     Go 1.16 to 1.24; m.gsignal, which may also look like one, comes
+ *     before) whose m is that m and whose saved SP is inside its own
+ *     stack;
+ *   - and the return address there, at that SP or the word above it
+ *     (amd64 since Go 1.21 pushes a frame pointer first), follows a direct
+ *     call of a function that starts at most SFU_GO_SWITCH_CALL bytes
+ *     before the frame's IP: a call of systemstack() itself.  The first g
+ *     that passes is taken.
  *
  * A frame that fails any of these is left to the frame-pointer fallback
  * as before.  The layout of g's first words (stack, stackguard0,
@@ -68,57 +70,18 @@ static bool sfu_go_g(const struct sfu_unwind_state *st, unsigned long g, unsigne
 	return *lo < *hi && *hi <= TASK_SIZE && (!m || w[SFU_GO_G_M] == m);
 }
 
-/* The goroutine @g0's m runs (m.curg), and its saved SP; false if none. */
-static bool sfu_go_curg(const struct sfu_unwind_state *st, unsigned long g0,
-			unsigned long *lo, unsigned long *hi, unsigned long *sp)
-{
-	unsigned long m, w[SFU_GO_M_CHUNK];
-	unsigned int i, j;
-
-	if (sfu_unwind_read(st, g0 + SFU_GO_G_M * sizeof(long), &m, sizeof(m)) ||
-	    !sfu_go_ptr(st, m))
-		return false;
-	for (i = 0; i < SFU_GO_M_WORDS; i += SFU_GO_M_CHUNK) {
-		if (sfu_unwind_read(st, m + i * sizeof(long), w, sizeof(w)))
-			return false;
-		for (j = 0; j < SFU_GO_M_CHUNK; j++) {
-			if (!i && !j) {
-				if (w[SFU_GO_M_G0] != g0)
-					return false;
-				continue;
-			}
-			if (w[j] == g0 || !sfu_go_g(st, w[j], m, lo, hi, sp))
-				continue;
-			if (*lo <= *sp && *sp < *hi)
-				return true;
-		}
-	}
-	return false;
-}
-
-/**
- * sfu_go_systemstack_step() - step out of systemstack() to the goroutine
- * @st: the unwind, at a frame of code its file's rows leave out
- * @ra: the return address into systemstack()'s caller, on success
- * @cfa: systemstack()'s CFA on the goroutine's stack, on success
- * @fp: the caller's frame pointer, on success
- *
- * Return: 0 if @st's frame is systemstack() on the system stack and the
- * goroutine's frame was found and proven (see the top of this file);
- * SFU_END_NO_INFO if not, for the frame-pointer fallback to try.
+/*
+ * The step into the goroutine whose stack is [@lo, @hi) and saved SP @sp,
+ * if the return address there proves it: see the top of this file.
  */
-int sfu_go_systemstack_step(struct sfu_unwind_state *st, unsigned long *ra,
-			    unsigned long *cfa, unsigned long *fp)
+static int sfu_go_goroutine(struct sfu_unwind_state *st, unsigned long lo, unsigned long hi,
+			    unsigned long sp, unsigned long *ra, unsigned long *cfa,
+			    unsigned long *fp)
 {
-	unsigned long g0 = sfu_arch_go_g(st->regs), lo, hi, sp, slot, word, fn, caller_fp;
+	unsigned long slot, word, fn, caller_fp;
 	unsigned int i;
 
-	if (st->compat || !st->switches_left || !st->sp_exact)
-		return SFU_END_NO_INFO;
-	/* The g register's g must run on the stack of this frame. */
-	if (!sfu_go_g(st, g0, 0, &lo, &hi, &sp) || st->sp < lo || st->sp >= hi)
-		return SFU_END_NO_INFO;
-	if (!sfu_go_curg(st, g0, &lo, &hi, &sp))
+	if (sp < lo || sp >= hi)
 		return SFU_END_NO_INFO;
 	for (i = 0; i < 2; i++) {
 		slot = sp + i * st->ws;
@@ -143,7 +106,54 @@ int sfu_go_systemstack_step(struct sfu_unwind_state *st, unsigned long *ra,
 		*fp = caller_fp;
 	*ra = word;
 	*cfa = slot + st->ws;
-	st->switches_left--;
-	this_cpu_inc(sfu_unwind_stats.go_stack_switches);
 	return 0;
+}
+
+/**
+ * sfu_go_systemstack_step() - step out of systemstack() to the goroutine
+ * @st: the unwind, at a frame of code its file's rows leave out
+ * @ra: the return address into systemstack()'s caller, on success
+ * @cfa: systemstack()'s CFA on the goroutine's stack, on success
+ * @fp: the caller's frame pointer, on success
+ *
+ * Return: 0 if @st's frame is systemstack() on the system stack and the
+ * goroutine's frame was found and proven (see the top of this file);
+ * SFU_END_NO_INFO if not, for the frame-pointer fallback to try.
+ */
+int sfu_go_systemstack_step(struct sfu_unwind_state *st, unsigned long *ra,
+			    unsigned long *cfa, unsigned long *fp)
+{
+	unsigned long g0 = sfu_arch_go_g(st->regs), m, w[SFU_GO_M_CHUNK], lo, hi, sp;
+	unsigned int i, j;
+
+	if (st->compat || !st->switches_left)
+		return SFU_END_NO_INFO;
+	/*
+	 * The g register's g must run on the stack of this frame (whose SP
+	 * may be only a lower bound: arm64's frame records lie below locals),
+	 * and be its m's g0.
+	 */
+	if (!sfu_go_g(st, g0, 0, &lo, &hi, &sp) || st->sp < lo || st->sp >= hi ||
+	    sfu_unwind_read(st, g0 + SFU_GO_G_M * sizeof(long), &m, sizeof(m)) ||
+	    !sfu_go_ptr(st, m))
+		return SFU_END_NO_INFO;
+	/* m.curg: a g of m's whose saved SP leads to a call of systemstack(). */
+	for (i = 0; i < SFU_GO_M_WORDS; i += SFU_GO_M_CHUNK) {
+		if (sfu_unwind_read(st, m + i * sizeof(long), w, sizeof(w)))
+			return SFU_END_NO_INFO;
+		for (j = 0; j < SFU_GO_M_CHUNK; j++) {
+			if (!i && !j) {
+				if (w[SFU_GO_M_G0] != g0)
+					return SFU_END_NO_INFO;
+				continue;
+			}
+			if (w[j] == g0 || !sfu_go_g(st, w[j], m, &lo, &hi, &sp) ||
+			    sfu_go_goroutine(st, lo, hi, sp, ra, cfa, fp))
+				continue;
+			st->switches_left--;
+			this_cpu_inc(sfu_unwind_stats.go_stack_switches);
+			return 0;
+		}
+	}
+	return SFU_END_NO_INFO;
 }

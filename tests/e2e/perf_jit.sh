@@ -12,8 +12,12 @@
 # and the samples whose innermost frame is JIT code.  With the module, at
 # least 99 % complete and never below perf's own walk (0.5 points of
 # sampling noise allowed); the walk must have left JIT frames through their
-# records (fp_jit_frames of unwind_stats).  x86_64 only: the guest runs
-# the host's node and sframe-gen.
+# records (fp_jit_frames of unwind_stats).  Then grep -P (PCRE2's JIT,
+# whose code keeps no frame at all), perf's walk and the module's side by
+# side: measured, and held to perf's (0.5 points), not to 99 %: a sample
+# in PCRE2's JIT code has neither a frame record nor unwind data to leave
+# it by (Documentation/unwinder.rst).  x86_64 only: the guest runs the
+# host's node and sframe-gen.
 secs=3
 period=6000000
 if [ "$(uname -m)" != x86_64 ]; then
@@ -97,6 +101,40 @@ for n in module map; do
 done
 set -- $(cat /tmp/module.result)
 [ "$4" -gt 0 ] || { echo "FAILED: no sample with its innermost frame in JIT code"; fail=1; }
+
+# grep -P over generated lines: PCRE2 compiles the pattern into anonymous
+# memory and calls it from pcre2_jit_match().
+awk 'BEGIN { for (i = 0; i < 400000; i++) printf "line %d key%07d value %x end\n", i, i * 7919 % 1000003, i }' \
+	> /tmp/pcre.in
+pcre() {
+	name=$1
+	# grep's status is 1 where no line matches: only a perf failure counts.
+	perf record -q -g -e cpu-clock:u -c $period -o "/tmp/$name.data" -- \
+		grep -cP '(\w+\s)+key\d*(1|3|5)7\d+\s+\w+(?=\s+end)' /tmp/pcre.in \
+		> "/tmp/$name.out" 2>&1
+	[ -s "/tmp/$name.data" ] ||
+		{ echo "perf record ($name) failed" >&2; cat "/tmp/$name.out" >&2; }
+	# shellcheck disable=SC2046
+	set -- $("$here/perf-complete" "/tmp/$name.data" 2> "/tmp/$name.objects")
+	awk -v s="${1:-0}" -v c="${2:-0}" '
+		$1 ~ /^(\[unknown\]|\[anon)/ { js += $2; jc += $4 }
+		END { printf "%d %d %.1f %d %d", s, c, s ? 100 * c / s : 0, js, jc }' "/tmp/$name.objects"
+}
+perf_callchain_set 0 N || finish
+pcre pcre-perf > /tmp/pcre-perf.result
+perf_callchain_set 1 Y || finish
+pcre pcre-module > /tmp/pcre-module.result
+for n in perf module; do
+	set -- $(cat /tmp/pcre-$n.result)
+	echo "workload grep -P $(label $n): $1 samples, $2 complete ($3 %); JIT leaves $4, $5 complete"
+	sed 's/^/    /' "/tmp/pcre-$n.objects"
+done
+set -- $(cat /tmp/pcre-perf.result)
+pp=$3
+set -- $(cat /tmp/pcre-module.result)
+awk -v m="$3" -v p="$pp" 'BEGIN { exit !(m >= p - 0.5) }' ||
+	{ echo "FAILED: grep -P with the module $3 % complete, below perf's own walk ($pp %)"; fail=1; }
+rm -f /tmp/pcre.in
 [ "$j1" -gt "$j0" ] || { echo "FAILED: fp_jit_frames did not go up ($j0)"; fail=1; }
 echo "    fp_jit_frames: $((j1 - j0)) in the module's run"
 finish
