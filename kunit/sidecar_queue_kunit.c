@@ -31,8 +31,11 @@
 
 static int owner_a, owner_b;
 
+#define SQ_FILES	1200
+
+/* The files requests are made for, one per number, made when first used. */
 struct sq_ctx {
-	struct file *file;
+	struct file *files[SQ_FILES];
 	const struct cred *users[8];
 };
 
@@ -53,9 +56,6 @@ static int sq_init(struct kunit *test)
 
 	if (!ctx)
 		return -ENOMEM;
-	ctx->file = sfu_shmem_file_setup("sfu-kunit-queue", PAGE_SIZE, VM_NORESERVE);
-	if (IS_ERR(ctx->file))
-		return PTR_ERR(ctx->file);
 	for (i = 0; i < ARRAY_SIZE(ctx->users); i++)
 		ctx->users[i] = sq_user(test, 20000 + i);
 	test->priv = ctx;
@@ -71,17 +71,39 @@ static void sq_exit(struct kunit *test)
 	sfu_sidecar_queue_detach(&owner_b);
 	for (i = 0; i < ARRAY_SIZE(ctx->users); i++)
 		put_cred(ctx->users[i]);
-	fput(ctx->file);
+	for (i = 0; i < SQ_FILES; i++)
+		if (ctx->files[i])
+			fput(ctx->files[i]);
 }
 
-/* Queue the build-id made of @n for the user @u of the context. */
-static void sq_request(struct kunit *test, unsigned int n, unsigned int u)
+/* File @f of the context, made on first use. */
+static struct file *sq_file(struct kunit *test, unsigned int f)
+{
+	struct sq_ctx *ctx = test->priv;
+
+	KUNIT_ASSERT_LT(test, f, SQ_FILES);
+	if (!ctx->files[f]) {
+		ctx->files[f] = sfu_shmem_file_setup("sfu-kunit-queue", PAGE_SIZE, VM_NORESERVE);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(ctx->files[f]));
+	}
+	return ctx->files[f];
+}
+
+/* Queue file @f with the build-id made of @n for the user @u of the context. */
+static void sq_request_file(struct kunit *test, unsigned int f, unsigned int n, unsigned int u)
 {
 	struct sq_ctx *ctx = test->priv;
 	u8 id[20] = { 0xb1, 0xd0 };
 
 	memcpy(id + 2, &n, sizeof(n));
-	sfu_sidecar_request(ctx->file, id, sizeof(id), ctx->users[u]);
+	sfu_sidecar_request(sq_file(test, f), id, sizeof(id), ctx->users[u],
+			    n & 1 ? SFU_SIDECAR_WHY_CONTENT : SFU_SIDECAR_WHY_MISSING);
+}
+
+/* Queue file @n, whose build-id is made of @n too. */
+static void sq_request(struct kunit *test, unsigned int n, unsigned int u)
+{
+	sq_request_file(test, n, n, u);
 }
 
 static u64 sq_stat(enum sfu_stat s)
@@ -114,9 +136,8 @@ static void one_daemon_at_a_time(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sfu_sidecar_queue_attach(&owner_b), 0);
 }
 
-static void a_build_id_is_queued_once_and_handed_over_with_its_user(struct kunit *test)
+static void a_file_is_queued_once_and_handed_over_with_its_user(struct kunit *test)
 {
-	struct sq_ctx *ctx = test->priv;
 	u64 queued = sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED);
 	u64 dup = sq_stat(SFU_STAT_SIDECAR_REQ_DUPLICATE);
 	struct sfu_sidecar_request r;
@@ -132,14 +153,15 @@ static void a_build_id_is_queued_once_and_handed_over_with_its_user(struct kunit
 	f = sfu_sidecar_queue_next(&owner_a, 0, &r);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
 	/* The shmem file is open for writing: handed over opened again, read-only. */
-	KUNIT_EXPECT_PTR_NE(test, f, ctx->file);
-	KUNIT_EXPECT_PTR_EQ(test, file_inode(f), file_inode(ctx->file));
+	KUNIT_EXPECT_PTR_NE(test, f, sq_file(test, 7));
+	KUNIT_EXPECT_PTR_EQ(test, file_inode(f), file_inode(sq_file(test, 7)));
 	KUNIT_EXPECT_TRUE(test, f->f_mode & FMODE_READ);
 	KUNIT_EXPECT_FALSE(test, f->f_mode & FMODE_WRITE);
 	KUNIT_EXPECT_EQ(test, r.build_id_len, 20U);
 	KUNIT_EXPECT_EQ(test, r.build_id[0], 0xb1);
 	KUNIT_EXPECT_EQ(test, r.build_id[2], 7);
 	KUNIT_EXPECT_EQ(test, r.uid, 20001U);
+	KUNIT_EXPECT_EQ(test, r.why, SFU_SIDECAR_WHY_CONTENT);
 	KUNIT_EXPECT_EQ(test, r.size, (u64)PAGE_SIZE);
 	KUNIT_EXPECT_STREQ(test, r.name, "sfu-kunit-queue");
 	fput(f);
@@ -147,6 +169,7 @@ static void a_build_id_is_queued_once_and_handed_over_with_its_user(struct kunit
 	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
 	KUNIT_EXPECT_EQ(test, r.build_id[2], 8);
 	KUNIT_EXPECT_EQ(test, r.uid, 20002U);
+	KUNIT_EXPECT_EQ(test, r.why, SFU_SIDECAR_WHY_MISSING);
 	fput(f);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(sfu_sidecar_queue_next(&owner_a, 0, &r)), -EAGAIN);
 	/* Handed over, still remembered: not queued again. */
@@ -157,6 +180,41 @@ static void a_build_id_is_queued_once_and_handed_over_with_its_user(struct kunit
 	KUNIT_ASSERT_EQ(test, sfu_sidecar_queue_attach(&owner_a), 0);
 	sq_request(test, 7, 3);
 	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED), queued + 3);
+}
+
+/*
+ * A build-id is no file's identity: files of one build-id (another user's
+ * copy with other contents, made first) are each queued, and a user who
+ * queued many files first keeps nobody else's from being queued.
+ */
+static void files_of_one_build_id_are_each_queued(struct kunit *test)
+{
+	u64 queued = sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED);
+	u64 dup = sq_stat(SFU_STAT_SIDECAR_REQ_DUPLICATE);
+	struct sfu_sidecar_request r;
+	struct file *f;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, sfu_sidecar_queue_attach(&owner_a), 0);
+	sq_request_file(test, 20, 5, 4);
+	sq_request_file(test, 21, 5, 5);
+	sq_request_file(test, 21, 5, 5);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED), queued + 2);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_DUPLICATE), dup + 1);
+	for (i = 0; i < 2; i++) {
+		f = sfu_sidecar_queue_next(&owner_a, 0, &r);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+		KUNIT_EXPECT_PTR_EQ(test, file_inode(f), file_inode(sq_file(test, 20 + i)));
+		KUNIT_EXPECT_EQ(test, r.build_id[2], 5);
+		fput(f);
+	}
+	/* Files of the build-id taken, one at a time: the genuine one still is queued. */
+	for (i = 0; i < 8; i++) {
+		sq_request_file(test, 100 + i, 6, 6);
+		fput(sfu_sidecar_queue_next(&owner_a, 0, &r));
+	}
+	sq_request_file(test, 30, 6, 7);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED), queued + 11);
 }
 
 static void the_caps_hold_and_every_drop_is_counted(struct kunit *test)
@@ -190,7 +248,8 @@ static void the_caps_hold_and_every_drop_is_counted(struct kunit *test)
 static struct kunit_case sfu_sidecar_queue_cases[] = {
 	KUNIT_CASE(nothing_is_queued_without_a_daemon),
 	KUNIT_CASE(one_daemon_at_a_time),
-	KUNIT_CASE(a_build_id_is_queued_once_and_handed_over_with_its_user),
+	KUNIT_CASE(a_file_is_queued_once_and_handed_over_with_its_user),
+	KUNIT_CASE(files_of_one_build_id_are_each_queued),
 	KUNIT_CASE(the_caps_hold_and_every_drop_is_counted),
 	{}
 };

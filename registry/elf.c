@@ -28,6 +28,7 @@
 #include "sframe_unwind/compat/fs.h"
 #include "sframe_unwind/lib.h"
 #include "uapi/sframe_sidecar.h"
+#include "uapi/sframe_unwind.h"
 #include "internal.h"
 #include "stats.h"
 
@@ -100,6 +101,7 @@ bool sfu_file_id_equal(const struct sfu_file_id *a, const struct sfu_file_id *b)
  * @fp_only: a Go program's section of no functions (sfu_copy_fp_only(sfu_native_sframe_abi()))
  * @build_id_len: bytes of @build_id (0: the file has none)
  * @build_id: the file's GNU build-id, which names its sidecar
+ * @bind: the content its sidecar is bound to (sfu_sidecar_open())
  * @copy: the section's kernel copy while a section uses it, else NULL
  *        (a slot of registry_copy.c: read it with sfu_copy_get_slot())
  */
@@ -125,6 +127,7 @@ struct sfu_file_info {
 	bool fp_only;
 	u8 build_id_len;
 	u8 build_id[SFU_SIDECAR_BUILD_ID_MAX];
+	struct sfu_sidecar_bind bind;
 };
 
 static DEFINE_HASHTABLE(sfu_fcache, 8);
@@ -470,8 +473,11 @@ static struct sfu_sframe_copy *sfu_reload(struct file *file, const struct sfu_fi
 	if (!copy)
 		return NULL;
 	if (info->sidecar) {
+		struct sfu_sidecar_bind bind = info->bind;
+
 		/* The same sidecar, or none: it may have been replaced since. */
-		sc = sfu_sidecar_open(info->build_id, info->build_id_len, &off, &size, &vaddr);
+		sc = sfu_sidecar_open(info->build_id, info->build_id_len, NULL, &bind, &off, &size,
+				      &vaddr);
 		if (!IS_ERR(sc) && (off != info->sframe_offset || size != info->sframe_size ||
 				    vaddr != info->sframe_vaddr)) {
 			fput(sc);
@@ -532,8 +538,11 @@ static struct sfu_sframe_copy *sfu_file_first_seen(struct file *file, const stru
 	sfu_read_phdrs(file, info);
 	/* No .sframe in the file: its sidecar, if root installed one. */
 	if (info->status == -ENOENT && info->build_id_len) {
-		sc = sfu_sidecar_open(info->build_id, info->build_id_len, &info->sframe_offset,
-				      &info->sframe_size, &info->sframe_vaddr);
+		struct sfu_sidecar_for w = { .file = file, .go = info->go };
+
+		sc = sfu_sidecar_open(info->build_id, info->build_id_len, &w, &info->bind,
+				      &info->sframe_offset, &info->sframe_size,
+				      &info->sframe_vaddr);
 		if (!IS_ERR(sc)) {
 			info->status = 0;
 			info->sidecar = true;
@@ -543,7 +552,9 @@ static struct sfu_sframe_copy *sfu_file_first_seen(struct file *file, const stru
 			sc = NULL;
 			/* None: the daemon, if one runs, may make it. */
 			if (remember)
-				sfu_sidecar_request(file, info->build_id, info->build_id_len, cred);
+				sfu_sidecar_request(file, info->build_id, info->build_id_len, cred,
+						    w.refused ? SFU_SIDECAR_WHY_CONTENT :
+								SFU_SIDECAR_WHY_MISSING);
 		}
 	}
 	if (!info->status) {

@@ -340,9 +340,44 @@ struct sfu_section *sfu_prepare_vdso(struct mm_struct *mm, unsigned long start,
 				     unsigned long end);
 
 /* sidecar.c */
-struct file *sfu_sidecar_open(const u8 *build_id, unsigned int len, u64 *off, u64 *size,
-			      u64 *vaddr);
-struct sfu_sframe_copy *sfu_sidecar_copy(const u8 *build_id, unsigned int len);
+
+/**
+ * struct sfu_sidecar_bind - the content a sidecar was accepted for
+ * @kind: SFU_SIDECAR_DIGEST_* (0: none yet)
+ * @digest: the file's digest of that kind, which the sidecar carries
+ */
+struct sfu_sidecar_bind {
+	u32 kind;
+	u8 digest[SFU_SIDECAR_DIGEST_LEN];
+};
+
+/**
+ * struct sfu_sidecar_for - the file a sidecar is looked up for
+ * @file: the file; NULL for an image in memory (@image, @image_len)
+ * @image: the vDSO's image, when @file is NULL
+ * @image_len: its bytes
+ * @go: a Go program, whose sidecar may be bound to the whole file
+ * @taken: bit n: @digest[n] (of kind n + 1) was taken or tried
+ * @failed: bit n: it could not be taken (the kind does not apply, a read
+ *          error)
+ * @refused: a sidecar of the build-id was refused for its content
+ * @digest: the file's digests, taken when first needed
+ */
+struct sfu_sidecar_for {
+	struct file *file;
+	const u8 *image;
+	size_t image_len;
+	bool go;
+	bool refused;
+	u8 taken;
+	u8 failed;
+	u8 digest[2][SFU_SIDECAR_DIGEST_LEN];
+};
+
+struct file *sfu_sidecar_open(const u8 *build_id, unsigned int len, struct sfu_sidecar_for *w,
+			      struct sfu_sidecar_bind *bind, u64 *off, u64 *size, u64 *vaddr);
+struct sfu_sframe_copy *sfu_sidecar_copy(const u8 *build_id, unsigned int len,
+					 const struct sfu_file_id *id, struct sfu_sidecar_for *w);
 void sfu_sidecar_forget(void);
 void sfu_sidecar_forget_missing(void);
 void sfu_sidecar_init(void);
@@ -350,7 +385,7 @@ void sfu_sidecar_exit(void);
 
 /* sidecar_queue.c */
 void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len,
-			 const struct cred *cred);
+			 const struct cred *cred, u32 why);
 void sfu_sidecar_queue_init(void);
 void sfu_sidecar_queue_exit(void);
 

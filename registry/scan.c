@@ -26,6 +26,7 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 					   unsigned long vm_end, unsigned long pgoff,
 					   const struct cred *cred)
 {
+	struct sfu_sidecar_for w = { .file = file };
 	struct sfu_elf_sframe elf;
 	struct sfu_section *s;
 
@@ -50,7 +51,7 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 		return s;
 	}
 	/* Rows for what the file's own section lacks, if root made a sidecar for that. */
-	s->extra = sfu_sidecar_copy(elf.build_id, elf.build_id_len);
+	s->extra = sfu_sidecar_copy(elf.build_id, elf.build_id_len, &s->file, &w);
 	if (s->extra)
 		sfu_stat_inc(SFU_STAT_SIDECAR_EXTRA);
 	s->data_start = elf.sframe_vaddr + elf.bias;

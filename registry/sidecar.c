@@ -26,30 +26,37 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bits.h>
 #include <linux/cred.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/fs_struct.h>
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/namei.h>
 #include <linux/path.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 
+#include "sframe_unwind/elf_digest.h"
 #include "sframe_unwind/lib.h"
 #include "uapi/sframe_sidecar.h"
 #include "internal.h"
 #include "stats.h"
 
 #define SFU_SIDECAR_DIR_MAX	256
-/* The directory, "/", two hex digits, "/", the rest and ".sframe". */
-#define SFU_SIDECAR_NAME_MAX	(SFU_SIDECAR_DIR_MAX + 4 + 2 * SFU_SIDECAR_BUILD_ID_MAX + 8)
+/* The directory, "/", two hex digits, "/", the rest, ".", a digest and ".sframe". */
+#define SFU_SIDECAR_NAME_MAX	(SFU_SIDECAR_DIR_MAX + 4 + 2 * SFU_SIDECAR_BUILD_ID_MAX + \
+				 1 + 2 * SFU_SIDECAR_NAME_DIGEST + 8)
 
 static DEFINE_MUTEX(sfu_sidecar_lock);
 static char sfu_sidecar_dir[SFU_SIDECAR_DIR_MAX] = SFU_SIDECAR_DEFAULT_DIR;
@@ -217,14 +224,13 @@ static struct file *sfu_sidecar_open_as_setter(const struct path *root, const st
 }
 
 /*
- * Whether the open sidecar @f is one to use for the file of build-id
+ * Whether the open sidecar @f can be one to use for the file of build-id
  * @build_id (@len bytes): owned by root, its header well formed and naming
- * that build-id; if so, where its section lies (refusals counted).
+ * that build-id (refusals counted).  Its header in @hdr.
  */
-static bool sfu_sidecar_check(struct file *f, const u8 *build_id, unsigned int len, u64 *off,
-			      u64 *size, u64 *vaddr)
+static bool sfu_sidecar_check(struct file *f, const u8 *build_id, unsigned int len,
+			      struct sfu_sidecar_header *hdr)
 {
-	struct sfu_sidecar_header hdr;
 	unsigned int calls;
 	loff_t pos = 0;
 	int err;
@@ -233,58 +239,188 @@ static bool sfu_sidecar_check(struct file *f, const u8 *build_id, unsigned int l
 		sfu_stat_inc(SFU_STAT_SIDECAR_REFUSED_OWNER);
 		return false;
 	}
-	err = sfu_kernel_read_all(f, &hdr, sizeof(hdr), &pos, &calls);
+	err = sfu_kernel_read_all(f, hdr, sizeof(*hdr), &pos, &calls);
 	if (calls > 1)
 		sfu_stat_inc(SFU_STAT_READS_RESUMED);
-	if (err || memcmp(hdr.magic, SFU_SIDECAR_MAGIC, sizeof(hdr.magic)) || hdr.reserved ||
-	    hdr.section_off < sizeof(hdr) || !hdr.section_size ||
-	    hdr.section_off + hdr.section_size > i_size_read(file_inode(f)) ||
-	    hdr.section_off + hdr.section_size < hdr.section_off) {
+	if (err || memcmp(hdr->magic, SFU_SIDECAR_MAGIC, sizeof(hdr->magic)) ||
+	    (hdr->digest_kind != SFU_SIDECAR_DIGEST_CFI &&
+	     hdr->digest_kind != SFU_SIDECAR_DIGEST_FILE) ||
+	    hdr->section_off < sizeof(*hdr) || !hdr->section_size ||
+	    hdr->section_off + hdr->section_size > i_size_read(file_inode(f)) ||
+	    hdr->section_off + hdr->section_size < hdr->section_off) {
 		sfu_stat_inc(SFU_STAT_SIDECAR_REFUSED_FORMAT);
 		return false;
 	}
-	if (hdr.build_id_len != len || memcmp(hdr.build_id, build_id, len)) {
+	if (hdr->build_id_len != len || memcmp(hdr->build_id, build_id, len)) {
 		sfu_stat_inc(SFU_STAT_SIDECAR_REFUSED_BUILD_ID);
 		return false;
 	}
-	*off = hdr.section_off;
-	*size = hdr.section_size;
-	*vaddr = hdr.section_vaddr;
 	return true;
 }
 
+/* sfu_digest_src.read of a file: killable, whole reads. */
+static int sfu_sidecar_read_file(void *ctx, u64 off, void *buf, size_t len)
+{
+	struct file *f = ctx;
+	loff_t pos = off;
+
+	if (fatal_signal_pending(current))
+		return -EINTR;
+	return sfu_kernel_read_all(f, buf, len, &pos, NULL);
+}
+
+/* sfu_digest_src.read of an image in memory. */
+static int sfu_sidecar_read_image(void *ctx, u64 off, void *buf, size_t len)
+{
+	const struct sfu_sidecar_for *w = ctx;
+
+	if (off > w->image_len || len > w->image_len - off)
+		return -EIO;
+	memcpy(buf, w->image + off, len);
+	return 0;
+}
+
+/* @w's digest of @kind, taken once: NULL if it cannot be taken. */
+static const u8 *sfu_sidecar_digest(struct sfu_sidecar_for *w, u32 kind)
+{
+	struct sfu_digest_src src = {};
+	unsigned int bit = BIT(kind - 1);
+	u64 t0;
+	int err;
+
+	if (w->taken & bit)
+		return w->failed & bit ? NULL : w->digest[kind - 1];
+	w->taken |= bit;
+	w->failed |= bit;
+	if (w->file) {
+		src.read = sfu_sidecar_read_file;
+		src.ctx = w->file;
+		src.size = i_size_read(file_inode(w->file));
+	} else {
+		src.read = sfu_sidecar_read_image;
+		src.ctx = w;
+		src.size = w->image_len;
+	}
+	src.buf = kvmalloc(SFU_DIGEST_CHUNK, GFP_KERNEL);
+	if (!src.buf)
+		return NULL;
+	t0 = ktime_get_ns();
+	err = sfu_elf_digest(&src, kind, w->digest[kind - 1]);
+	sfu_stat_add(SFU_STAT_SIDECAR_DIGEST_US, div_u64(ktime_get_ns() - t0, NSEC_PER_USEC));
+	kvfree(src.buf);
+	if (err)
+		return NULL;
+	w->failed &= ~bit;
+	sfu_stat_inc(SFU_STAT_SIDECAR_DIGESTS);
+	return w->digest[kind - 1];
+}
+
+/*
+ * Whether the sidecar header @hdr is bound to the file: to the content
+ * @bind names (a file accepted before), else to @w's digest of the kind
+ * the header says.  Sets @bind on success.
+ */
+static bool sfu_sidecar_bound(const struct sfu_sidecar_header *hdr, struct sfu_sidecar_for *w,
+			      struct sfu_sidecar_bind *bind)
+{
+	const u8 *d;
+
+	if (bind->kind)
+		return hdr->digest_kind == bind->kind &&
+		       !memcmp(hdr->digest, bind->digest, SFU_SIDECAR_DIGEST_LEN);
+	d = w ? sfu_sidecar_digest(w, hdr->digest_kind) : NULL;
+	if (!d || memcmp(hdr->digest, d, SFU_SIDECAR_DIGEST_LEN))
+		return false;
+	bind->kind = hdr->digest_kind;
+	memcpy(bind->digest, d, SFU_SIDECAR_DIGEST_LEN);
+	return true;
+}
+
+/*
+ * Open the sidecar named @file in @dirs and check it against the file:
+ * its build-id, its owner, its header, its content digest.  Return: the
+ * file, or ERR_PTR(-ENOENT) (none there, or refused: counted) or
+ * ERR_PTR(-EAGAIN) (could not be looked at).
+ */
+static struct file *sfu_sidecar_try(const struct path *root, const struct cred *cred,
+				    const char *dirs, const char *file, const u8 *build_id,
+				    unsigned int len, struct sfu_sidecar_for *w,
+				    struct sfu_sidecar_bind *bind, struct sfu_sidecar_header *hdr)
+{
+	char *path = kstrdup(dirs, GFP_KERNEL);
+	struct file *f;
+
+	if (!path)
+		return ERR_PTR(-EAGAIN);
+	f = sfu_sidecar_open_as_setter(root, cred, path, file);
+	kfree(path);
+	if (IS_ERR(f)) {
+		if (PTR_ERR(f) == -ENOENT)
+			return f;
+		if (PTR_ERR(f) != -EPERM)
+			sfu_stat_inc(SFU_STAT_SIDECAR_REFUSED_OPEN);
+		return ERR_PTR(-EAGAIN);
+	}
+	if (!sfu_sidecar_check(f, build_id, len, hdr)) {
+		fput(f);
+		return ERR_PTR(-ENOENT);
+	}
+	if (!sfu_sidecar_bound(hdr, w, bind)) {
+		sfu_stat_inc(SFU_STAT_SIDECAR_REFUSED_CONTENT);
+		if (w)
+			w->refused = true;
+		fput(f);
+		return ERR_PTR(-ENOENT);
+	}
+	return f;
+}
+
 /**
- * sfu_sidecar_open() - the sidecar of an ELF file, checked
+ * sfu_sidecar_open() - the sidecar of an ELF file, checked and bound to it
  * @build_id: the file's GNU build-id
  * @len: its bytes (1 to SFU_SIDECAR_BUILD_ID_MAX)
+ * @w: the file, for its content digests; NULL to accept only @bind's
+ * @bind: in: the content a sidecar was accepted for before (kind 0: none);
+ *	  out: the content the returned sidecar is bound to
  * @off: on success, the section's offset in the returned file
  * @size: on success, its bytes
  * @vaddr: on success, the address its function starts are computed for
  *
  * Looked up from the root and with the credentials of whoever set
- * sidecar_dir, every directory on the way checked.
+ * sidecar_dir, every directory on the way checked: first the build-id's
+ * name, then the names of the file's own digests (the first name may hold
+ * the sidecar of another file with the same build-id).  A sidecar whose
+ * digest is not the file's is refused (sidecar_refused_content): a
+ * build-id proves nothing about a file's bytes.
  *
- * Context: task context (opens and reads a file).
+ * Context: task context (opens and reads files; may read all of @w's).
  * Return: the open sidecar; ERR_PTR(-ENOENT) when sidecars are off, or
- * there is none, or the file there is refused for what it is (all
- * counted): an answer to remember; ERR_PTR(-EAGAIN) when it could not be
+ * there is none, or every one there is refused for what it is (all
+ * counted): an answer to remember; ERR_PTR(-EAGAIN) when one could not be
  * looked at (a refused directory, an error of the open or the lookup other
  * than -ENOENT, no memory; counted): an answer not to remember.
  */
-struct file *sfu_sidecar_open(const u8 *build_id, unsigned int len, u64 *off, u64 *size,
-			      u64 *vaddr)
+struct file *sfu_sidecar_open(const u8 *build_id, unsigned int len, struct sfu_sidecar_for *w,
+			      struct sfu_sidecar_bind *bind, u64 *off, u64 *size, u64 *vaddr)
 {
+	struct sfu_sidecar_header *hdr;
+	struct file *f = ERR_PTR(-ENOENT);
 	const struct cred *cred;
-	char *name, *dirs, *p;
+	char *name, *dirs, *p, *rest;
+	bool seen = false;
 	struct path root;
-	struct file *f;
 	unsigned int i;
+	u32 kind;
 
 	if (!len || len > SFU_SIDECAR_BUILD_ID_MAX)
 		return ERR_PTR(-ENOENT);
 	name = kmalloc(SFU_SIDECAR_NAME_MAX, GFP_KERNEL);
-	if (!name)
+	hdr = kmalloc(sizeof(*hdr), GFP_KERNEL);
+	if (!name || !hdr) {
+		kfree(name);
+		kfree(hdr);
 		return ERR_PTR(-EAGAIN);
+	}
 	mutex_lock(&sfu_sidecar_lock);
 	root = sfu_sidecar_root;
 	path_get(&root);
@@ -294,47 +430,61 @@ struct file *sfu_sidecar_open(const u8 *build_id, unsigned int len, u64 *off, u6
 	if (root.dentry && sfu_sidecar_dir[0] == '/')
 		p += scnprintf(name, SFU_SIDECAR_DIR_MAX, "%s", sfu_sidecar_dir + 1);
 	mutex_unlock(&sfu_sidecar_lock);
-	if (!root.dentry || !cred) {
-		path_put(&root);
-		if (cred)
-			put_cred(cred);
-		kfree(name);
-		return ERR_PTR(-ENOENT);
-	}
+	if (!root.dentry || !cred)
+		goto out;
 	p += sprintf(p, "%s%02x", p > name ? "/" : "", build_id[0]);
 	dirs = name;
 	/* The file's name follows the directories' in the same buffer. */
-	p++;
+	rest = ++p;
 	for (i = 1; i < len; i++)
 		p += sprintf(p, "%02x", build_id[i]);
 	strcpy(p, ".sframe");
-	p = name + strlen(name) + 1;
-	f = sfu_sidecar_open_as_setter(&root, cred, dirs, p);
-	put_cred(cred);
+	f = sfu_sidecar_try(&root, cred, dirs, rest, build_id, len, w, bind, hdr);
+	seen = !IS_ERR(f) || PTR_ERR(f) != -ENOENT;
+	/* Then under the file's own digests: CFI, and a Go program's whole file. */
+	for (kind = SFU_SIDECAR_DIGEST_CFI; IS_ERR(f) && PTR_ERR(f) == -ENOENT &&
+	     kind <= SFU_SIDECAR_DIGEST_FILE; kind++) {
+		const u8 *d;
+
+		if (bind->kind)
+			d = bind->kind == kind ? bind->digest : NULL;
+		else if (w && (kind == SFU_SIDECAR_DIGEST_CFI || w->go))
+			d = sfu_sidecar_digest(w, kind);
+		else
+			d = NULL;
+		if (!d)
+			continue;
+		*p = '.';
+		for (i = 0; i < SFU_SIDECAR_NAME_DIGEST; i++)
+			sprintf(p + 1 + 2 * i, "%02x", d[i]);
+		strcpy(p + 1 + 2 * SFU_SIDECAR_NAME_DIGEST, ".sframe");
+		f = sfu_sidecar_try(&root, cred, dirs, rest, build_id, len, w, bind, hdr);
+		seen |= !IS_ERR(f) || PTR_ERR(f) != -ENOENT;
+	}
+	if (!IS_ERR(f)) {
+		*off = hdr->section_off;
+		*size = hdr->section_size;
+		*vaddr = hdr->section_vaddr;
+	} else if (PTR_ERR(f) == -ENOENT && !seen) {
+		sfu_stat_inc(SFU_STAT_SIDECAR_MISSING);
+	}
+out:
 	path_put(&root);
+	if (cred)
+		put_cred(cred);
 	kfree(name);
-	if (IS_ERR(f)) {
-		if (PTR_ERR(f) == -ENOENT) {
-			sfu_stat_inc(SFU_STAT_SIDECAR_MISSING);
-			return f;
-		}
-		if (PTR_ERR(f) != -EPERM)
-			sfu_stat_inc(SFU_STAT_SIDECAR_REFUSED_OPEN);
-		return ERR_PTR(-EAGAIN);
-	}
-	if (!sfu_sidecar_check(f, build_id, len, off, size, vaddr)) {
-		fput(f);
-		return ERR_PTR(-ENOENT);
-	}
+	kfree(hdr);
 	return f;
 }
 
 /*
- * The sidecars looked up by build-id alone: those of files whose own
- * .sframe covers only part of their code, and the vDSO's.  What was found,
- * a sidecar or none, is remembered per build-id, so that mapping such a
- * file again opens nothing; a found sidecar's kernel copy is kept while a
- * section uses it.  Writing sidecar_dir forgets it all.
+ * The sidecars of sections the file cache does not hold: those of files
+ * whose own .sframe covers only part of their code, and the vDSO's.  What
+ * was found, a sidecar or none, is remembered per build-id and file
+ * identity (a sidecar is bound to a file's content, not to a build-id), so
+ * that mapping the same file again opens and digests nothing; a found
+ * sidecar's kernel copy is kept while a section uses it.  Writing
+ * sidecar_dir forgets it all.
  */
 #define SFU_SCACHE_MAX	256
 
@@ -345,6 +495,7 @@ struct file *sfu_sidecar_open(const u8 *build_id, unsigned int len, u64 *off, u6
  * @status: 0 (a valid sidecar) or why there is none (-ENOENT: none or
  *          refused; -EFBIG, -EIO, -ENOEXEC as sfu_copy_read())
  * @copy: the sidecar's kernel copy while a section uses it, else NULL
+ * @id: the file (zero for the vDSO)
  * @len: bytes of @build_id
  * @build_id: the build-id
  */
@@ -353,6 +504,7 @@ struct sfu_scache_entry {
 	struct list_head lru;
 	int status;
 	struct sfu_sframe_copy *copy;
+	struct sfu_file_id id;
 	u8 len;
 	u8 build_id[SFU_SIDECAR_BUILD_ID_MAX];
 };
@@ -367,13 +519,15 @@ static u32 sfu_scache_hash(const u8 *build_id, unsigned int len)
 	return jhash(build_id, len, 0);
 }
 
-/* The entry of a build-id; under sfu_scache_lock. */
-static struct sfu_scache_entry *sfu_scache_find_locked(const u8 *build_id, unsigned int len)
+/* The entry of a build-id and file; under sfu_scache_lock. */
+static struct sfu_scache_entry *sfu_scache_find_locked(const u8 *build_id, unsigned int len,
+						       const struct sfu_file_id *id)
 {
 	struct sfu_scache_entry *e;
 
 	hash_for_each_possible(sfu_scache, e, node, sfu_scache_hash(build_id, len))
-		if (e->len == len && !memcmp(e->build_id, build_id, len))
+		if (e->len == len && !memcmp(e->build_id, build_id, len) &&
+		    sfu_file_id_equal(&e->id, id))
 			return e;
 	return NULL;
 }
@@ -392,16 +546,18 @@ static void sfu_scache_del_locked(struct sfu_scache_entry *e)
  * task remembered meanwhile.
  */
 static struct sfu_sframe_copy *sfu_scache_store(const u8 *build_id, unsigned int len,
-						int status, struct sfu_sframe_copy *copy)
+						const struct sfu_file_id *id, int status,
+						struct sfu_sframe_copy *copy)
 {
 	struct sfu_scache_entry *e, *n, *old = NULL;
 
 	n = kzalloc(sizeof(*n), GFP_KERNEL);
 	spin_lock(&sfu_scache_lock);
-	e = sfu_scache_find_locked(build_id, len);
+	e = sfu_scache_find_locked(build_id, len, id);
 	if (!e && n) {
 		e = n;
 		n = NULL;
+		e->id = *id;
 		e->len = len;
 		memcpy(e->build_id, build_id, len);
 		hash_add(sfu_scache, &e->node, sfu_scache_hash(build_id, len));
@@ -423,21 +579,26 @@ static struct sfu_sframe_copy *sfu_scache_store(const u8 *build_id, unsigned int
 }
 
 /**
- * sfu_sidecar_copy() - the sidecar of a build-id, as a validated kernel copy
+ * sfu_sidecar_copy() - the sidecar of a file, as a validated kernel copy
  * @build_id: the GNU build-id of a file (or of the vDSO)
  * @len: its bytes
+ * @id: the file's identity (NULL: the vDSO)
+ * @w: the file or image, for its content digests (sfu_sidecar_open())
  *
  * For code whose rows come from a sidecar in addition to, or instead of,
- * a file's own section: the copy is shared by every section that uses the
- * same build-id, and a build-id without a sidecar is looked up in the
- * directory once (until sidecar_dir is written).
+ * a file's own section: the copy is shared by every section of the same
+ * file, and a file without a sidecar is looked up in the directory once
+ * (until sidecar_dir is written).
  *
- * Context: task context (may open and read the sidecar).
+ * Context: task context (may open and read the sidecar, and digest @w).
  * Return: the copy with one reference, or NULL (none, refused, invalid,
  * or no room within max_kernel_bytes: counted).
  */
-struct sfu_sframe_copy *sfu_sidecar_copy(const u8 *build_id, unsigned int len)
+struct sfu_sframe_copy *sfu_sidecar_copy(const u8 *build_id, unsigned int len,
+					 const struct sfu_file_id *id, struct sfu_sidecar_for *w)
 {
+	static const struct sfu_file_id none;
+	struct sfu_sidecar_bind bind = {};
 	struct sfu_sframe_copy *c = NULL;
 	struct sfu_scache_entry *e;
 	u64 off, size, vaddr;
@@ -446,8 +607,10 @@ struct sfu_sframe_copy *sfu_sidecar_copy(const u8 *build_id, unsigned int len)
 
 	if (!len || len > SFU_SIDECAR_BUILD_ID_MAX)
 		return NULL;
+	if (!id)
+		id = &none;
 	spin_lock(&sfu_scache_lock);
-	e = sfu_scache_find_locked(build_id, len);
+	e = sfu_scache_find_locked(build_id, len, id);
 	if (e) {
 		list_move(&e->lru, &sfu_scache_lru);
 		status = e->status;
@@ -458,10 +621,10 @@ struct sfu_sframe_copy *sfu_sidecar_copy(const u8 *build_id, unsigned int len)
 	if (e && (status || c))
 		return c;
 
-	f = sfu_sidecar_open(build_id, len, &off, &size, &vaddr);
+	f = sfu_sidecar_open(build_id, len, w, &bind, &off, &size, &vaddr);
 	if (IS_ERR(f))
-		return PTR_ERR(f) == -ENOENT ? sfu_scache_store(build_id, len, -ENOENT, NULL) :
-					       NULL;
+		return PTR_ERR(f) == -ENOENT ?
+		       sfu_scache_store(build_id, len, id, -ENOENT, NULL) : NULL;
 	c = sfu_copy_read(f, off, size, vaddr, &status);
 	fput(f);
 	/* A copy that did not fit the budget may fit later: not remembered. */
@@ -469,7 +632,7 @@ struct sfu_sframe_copy *sfu_sidecar_copy(const u8 *build_id, unsigned int len)
 		return NULL;
 	if (!status)
 		sfu_stat_inc(SFU_STAT_SIDECAR_USED);
-	return sfu_scache_store(build_id, len, status, c);
+	return sfu_scache_store(build_id, len, id, status, c);
 }
 
 /**

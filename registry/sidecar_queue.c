@@ -5,7 +5,8 @@
  *
  * While a daemon is attached (SFU_IOC_SIDECAR_ATTACH, CAP_SYS_ADMIN), an
  * executable mapping of an ELF file that has a build-id but neither
- * PT_GNU_SFRAME nor a sidecar queues a request: the file itself (a
+ * PT_GNU_SFRAME nor a sidecar bound to its content queues a request: the
+ * file itself (a
  * reference to the struct file that was mapped: the module never looks a
  * path up for it), its build-id, the user it is charged to and its name,
  * for logs.  The daemon takes requests (SFU_IOC_SIDECAR_NEXT) as file
@@ -14,9 +15,11 @@
  *
  * Mapping files is open to every user, so what they can queue is bounded:
  * at most SFU_SQ_MAX requests are queued, at most SFU_SQ_PER_USER of one
- * user's; a build-id is queued once (the last SFU_SQ_SEEN_MAX build-ids
- * queued are remembered, until a daemon attaches again); everything else
- * is dropped and counted.  Nothing is queued while no daemon is attached.
+ * user's; a file is queued once (the last SFU_SQ_SEEN_MAX files queued
+ * are remembered by their identity, device, inode and change time, never
+ * by build-id, which anyone can copy into a file of theirs; until a daemon
+ * attaches again); everything else is dropped and counted.  Nothing is
+ * queued while no daemon is attached.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -53,6 +56,7 @@
  * @node: link in sfu_sq_queue, oldest first
  * @file: the mapped file (a reference)
  * @uid: the user the mapping was charged to (sfu_user_account())
+ * @why: SFU_SIDECAR_WHY_*
  * @len: bytes of @build_id
  * @build_id: the file's build-id
  * @name: the file's name when mapped, for logs
@@ -61,23 +65,22 @@ struct sfu_sq_req {
 	struct list_head node;
 	struct file *file;
 	kuid_t uid;
+	u32 why;
 	u8 len;
 	u8 build_id[SFU_SIDECAR_BUILD_ID_MAX];
 	char name[SFU_NAME_LEN];
 };
 
 /**
- * struct sfu_sq_seen - a build-id queued once
- * @node: link in sfu_sq_seen, keyed by the build-id
+ * struct sfu_sq_seen - a file queued once
+ * @node: link in sfu_sq_seen, keyed by the file's device and inode
  * @fifo: link in sfu_sq_seen_fifo, oldest first
- * @len: bytes of @build_id
- * @build_id: the build-id
+ * @id: the file
  */
 struct sfu_sq_seen {
 	struct hlist_node node;
 	struct list_head fifo;
-	u8 len;
-	u8 build_id[SFU_SIDECAR_BUILD_ID_MAX];
+	struct sfu_file_id id;
 };
 
 static DEFINE_SPINLOCK(sfu_sq_lock);
@@ -90,17 +93,22 @@ static unsigned int sfu_sq_seen_count;
 static const void *sfu_sq_owner;
 static DECLARE_WAIT_QUEUE_HEAD(sfu_sq_wait);
 
-static struct sfu_sq_seen *sfu_sq_seen_find_locked(const u8 *id, unsigned int len)
+static u32 sfu_sq_seen_hash(const struct sfu_file_id *id)
+{
+	return jhash_2words(id->dev, id->ino, 0);
+}
+
+static struct sfu_sq_seen *sfu_sq_seen_find_locked(const struct sfu_file_id *id)
 {
 	struct sfu_sq_seen *e;
 
-	hash_for_each_possible(sfu_sq_seen, e, node, jhash(id, len, 0))
-		if (e->len == len && !memcmp(e->build_id, id, len))
+	hash_for_each_possible(sfu_sq_seen, e, node, sfu_sq_seen_hash(id))
+		if (sfu_file_id_equal(&e->id, id))
 			return e;
 	return NULL;
 }
 
-/* Forget every build-id; the entries go to @gone, to be freed unlocked. */
+/* Forget every file; the entries go to @gone, to be freed unlocked. */
 static void sfu_sq_seen_clear_locked(struct list_head *gone)
 {
 	struct sfu_sq_seen *e, *next;
@@ -125,18 +133,21 @@ static unsigned int sfu_sq_user_count_locked(kuid_t uid)
 /**
  * sfu_sidecar_request() - ask the daemon for the sidecar of a mapped file
  * @file: the file, mapped executable, with neither .sframe nor a sidecar
+ *        bound to its content
  * @build_id: its build-id
  * @len: its bytes
  * @cred: the credentials of the mapping's process, which say whose
  *        request it is (sfu_user_account())
+ * @why: SFU_SIDECAR_WHY_MISSING, or SFU_SIDECAR_WHY_CONTENT where the
+ *       sidecars of its build-id were made from other content
  *
- * Nothing without a daemon attached, for a build-id queued before, or
- * beyond the caps (counted).
+ * Nothing without a daemon attached, for a file queued before, or beyond
+ * the caps (counted).
  *
  * Context: task context.
  */
 void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len,
-			 const struct cred *cred)
+			 const struct cred *cred, u32 why)
 {
 	struct sfu_sq_seen *seen, *old = NULL;
 	struct sfu_sq_req *r;
@@ -151,18 +162,18 @@ void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len
 		goto out;
 	}
 	r->uid = sfu_user_account(cred);
+	r->why = why;
 	r->len = len;
 	memcpy(r->build_id, build_id, len);
 	strscpy(r->name, file_dentry(file)->d_name.name, sizeof(r->name));
-	seen->len = len;
-	memcpy(seen->build_id, build_id, len);
+	sfu_file_id_get(file, &seen->id);
 
 	spin_lock(&sfu_sq_lock);
 	if (!sfu_sq_owner) {
 		spin_unlock(&sfu_sq_lock);
 		goto out;
 	}
-	if (sfu_sq_seen_find_locked(build_id, len)) {
+	if (sfu_sq_seen_find_locked(&seen->id)) {
 		stat = SFU_STAT_SIDECAR_REQ_DUPLICATE;
 	} else if (sfu_sq_len >= SFU_SQ_MAX) {
 		stat = SFU_STAT_SIDECAR_REQ_DROPPED_FULL;
@@ -170,7 +181,7 @@ void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len
 		stat = SFU_STAT_SIDECAR_REQ_DROPPED_USER;
 	} else {
 		stat = SFU_STAT_SIDECAR_REQ_QUEUED;
-		hash_add(sfu_sq_seen, &seen->node, jhash(build_id, len, 0));
+		hash_add(sfu_sq_seen, &seen->node, sfu_sq_seen_hash(&seen->id));
 		list_add_tail(&seen->fifo, &sfu_sq_seen_fifo);
 		seen = NULL;
 		if (++sfu_sq_seen_count > SFU_SQ_SEEN_MAX) {
@@ -320,7 +331,7 @@ struct file *sfu_sidecar_queue_next(const void *owner, long timeout,
 		out->uid = from_kuid_munged(&init_user_ns, r->uid);
 		out->size = i_size_read(file_inode(f));
 		out->build_id_len = r->len;
-		out->reserved = 0;
+		out->why = r->why;
 		memset(out->build_id, 0, sizeof(out->build_id));
 		memcpy(out->build_id, r->build_id, r->len);
 		memset(out->name, 0, sizeof(out->name));

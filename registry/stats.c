@@ -57,6 +57,12 @@ static const char *const sfu_stat_names[SFU_STAT_NR] = {
 	[SFU_STAT_SIDECAR_REFUSED_FORMAT] = "sidecar_refused_format",
 	/* sidecars refused: they carry another file's build-id */
 	[SFU_STAT_SIDECAR_REFUSED_BUILD_ID] = "sidecar_refused_build_id",
+	/* sidecars refused: made from other content than the mapped file's (its digest) */
+	[SFU_STAT_SIDECAR_REFUSED_CONTENT] = "sidecar_refused_content",
+	/* content digests taken of files (or the vDSO) to check their sidecars */
+	[SFU_STAT_SIDECAR_DIGESTS] = "sidecar_digests",
+	/* microseconds those digests took, reads of the file included */
+	[SFU_STAT_SIDECAR_DIGEST_US] = "sidecar_digest_us",
 	/* mappings of files with their own .sframe that also get rows from their sidecar */
 	[SFU_STAT_SIDECAR_EXTRA] = "sidecar_extra",
 	/* vDSO mappings given the rows of the vDSO's sidecar */

@@ -25,7 +25,7 @@
 #include "stats.h"
 
 /* Bytes of the vDSO image read for its headers and notes. */
-#define SFU_VDSO_HEAD_PAGES	4
+#define SFU_VDSO_HEAD_PAGES	8
 
 /**
  * sfu_vma_is_vdso() - is @vma the vDSO's text
@@ -143,6 +143,7 @@ static int sfu_vdso_parse(const u8 *buf, size_t len, struct sfu_elf_sframe *out,
 struct sfu_section *sfu_prepare_vdso(struct mm_struct *mm, unsigned long start,
 				     unsigned long end)
 {
+	struct sfu_sidecar_for w = {};
 	struct sfu_elf_sframe id = {};
 	struct sfu_section *s;
 	size_t len;
@@ -157,11 +158,16 @@ struct sfu_section *sfu_prepare_vdso(struct mm_struct *mm, unsigned long start,
 		kfree(buf);
 		return NULL;
 	}
-	kfree(buf);
 	s = sfu_section_new(start, end, "[vdso]");
-	if (!s)
+	if (!s) {
+		kfree(buf);
 		return NULL;
-	s->copy = sfu_sidecar_copy(id.build_id, id.build_id_len);
+	}
+	/* Its sidecar is bound to the whole image, which must have been read. */
+	w.image = buf;
+	w.image_len = len == end - start ? len : 0;
+	s->copy = sfu_sidecar_copy(id.build_id, id.build_id_len, NULL, &w);
+	kfree(buf);
 	if (!s->copy) {
 		kfree(s);
 		return NULL;

@@ -6,6 +6,7 @@
  *   sframe-gen --stats [--complement] [EXT] ELF|--vdso...
  *   sframe-gen --install [--cache DIR] [--stats] [EXT] PATH...|--vdso
  *   sframe-gen --go-symbols ELF
+ *   sframe-gen --digest ELF
  *
  * EXT: --no-saved-regs, --no-cfa-addend, or both.
  *
@@ -55,6 +56,7 @@
 #include <linux/kernel.h>
 
 #include "sframe/sframe.h"
+#include "sframe_unwind/elf_digest.h"
 #include "sframe_gen.h"
 #include "uapi/sframe_sidecar.h"
 
@@ -73,6 +75,7 @@ struct options {
 	bool install;
 	bool vdso;
 	bool go_symbols;
+	bool digest;
 	char **paths;
 	int num_paths;
 };
@@ -88,6 +91,7 @@ struct install_counts {
 	u64 unsupported;
 	u64 no_cfi;
 	u64 failed;
+	u64 same;
 };
 
 static const char *prog = "sframe-gen";
@@ -101,8 +105,9 @@ static void usage_text(FILE *f)
 		"       %s --stats [--complement] [--no-saved-regs] [--no-cfa-addend] ELF|--vdso...\n"
 		"       %s --install [--cache DIR] [--stats] [--no-saved-regs] [--no-cfa-addend] PATH...|--vdso\n"
 		"       %s --go-symbols ELF\n"
+		"       %s --digest ELF\n"
 		"ADDR is hex (default 0); DIR defaults to %s\n",
-		prog, prog, prog, prog, SFG_DEFAULT_CACHE);
+		prog, prog, prog, prog, prog, SFG_DEFAULT_CACHE);
 }
 
 static noreturn void print_usage(void)
@@ -137,6 +142,9 @@ static noreturn void print_help(void)
 	       "                and left uncovered, by reason\n"
 	       "  --go-symbols  the Go functions of a Go program, from its pclntab:\n"
 	       "                \"START END STATUS NAME\" per line (stripped programs too)\n"
+	       "  --digest      the content digests a sidecar binds to (include/uapi/\n"
+	       "                sframe_sidecar.h): \"cfi HEX\" (\"cfi -\" where it does not\n"
+	       "                apply) and \"file HEX\"\n"
 	       "  --inject-fault FUNC  Go rows of function FUNC with the CFA 8 bytes off\n"
 	       "                (for the tests)\n"
 	       "\n"
@@ -249,9 +257,11 @@ fail:
 
 /*
  * A sidecar (include/uapi/sframe_sidecar.h): the header with the build-id
- * @hex, then the section @buf, @len bytes, computed for address @vaddr.
+ * @hex and @o's digest, then the section @buf, @len bytes, computed for
+ * address @vaddr.
  */
-static int write_sidecar(const char *path, const char *hex, const void *buf, u64 len, u64 vaddr)
+static int write_sidecar(const char *path, const char *hex, const struct sfg_output *o,
+			 const void *buf, u64 len, u64 vaddr)
 {
 	struct sfu_sidecar_header hdr;
 	unsigned int i, n = strlen(hex) / 2;
@@ -263,6 +273,8 @@ static int write_sidecar(const char *path, const char *hex, const void *buf, u64
 	memset(&hdr, 0, sizeof(hdr));
 	memcpy(hdr.magic, SFU_SIDECAR_MAGIC, sizeof(hdr.magic));
 	hdr.build_id_len = n;
+	hdr.digest_kind = o->digest_kind;
+	memcpy(hdr.digest, o->digest, sizeof(hdr.digest));
 	hdr.section_off = sizeof(hdr);
 	hdr.section_size = len;
 	hdr.section_vaddr = vaddr;
@@ -277,6 +289,54 @@ static int write_sidecar(const char *path, const char *hex, const void *buf, u64
 	err = write_atomic(path, out, sizeof(hdr) + len);
 	free(out);
 	return err;
+}
+
+/* Whether the sidecar at @path is bound to the content @o was made from. */
+static bool sidecar_same(const char *path, const struct sfg_output *o)
+{
+	struct sfu_sidecar_header hdr;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	bool same;
+
+	if (fd < 0)
+		return false;
+	same = pread(fd, &hdr, sizeof(hdr), 0) == sizeof(hdr) &&
+	       !memcmp(hdr.magic, SFU_SIDECAR_MAGIC, sizeof(hdr.magic)) &&
+	       hdr.digest_kind == o->digest_kind &&
+	       !memcmp(hdr.digest, o->digest, sizeof(hdr.digest));
+	close(fd);
+	return same;
+}
+
+/*
+ * Where the sidecar of build-id @id made as @o goes in @dir: the build-id's
+ * name if it is free, else (it holds the sidecar of another file with that
+ * build-id, which stays) the name with the digest.  Return: 0 with *@path
+ * set, 1 when a sidecar bound to the same content is there already, or
+ * -ENOMEM.
+ */
+static int sidecar_path(const char *dir, const char *id, const struct sfg_output *o, char **path)
+{
+	char digest[2 * SFU_SIDECAR_NAME_DIGEST + 1];
+	struct stat st;
+	unsigned int i;
+
+	if (asprintf(path, "%s/%s.sframe", dir, id + 2) < 0) {
+		*path = NULL;
+		return -ENOMEM;
+	}
+	if (lstat(*path, &st))
+		return 0;
+	if (sidecar_same(*path, o))
+		return 1;
+	free(*path);
+	for (i = 0; i < SFU_SIDECAR_NAME_DIGEST; i++)
+		sprintf(digest + 2 * i, "%02x", o->digest[i]);
+	if (asprintf(path, "%s/%s.%s.sframe", dir, id + 2, digest) < 0) {
+		*path = NULL;
+		return -ENOMEM;
+	}
+	return !lstat(*path, &st) && sidecar_same(*path, o);
 }
 
 /*
@@ -386,17 +446,25 @@ static int process_elf(const char *name, Elf *elf)
 		/* The file's own section covers every FDE that gives rows. */
 		counts.has_sframe++;
 	} else if (opt.install) {
-		if (asprintf(&dir, "%s/%.2s", opt.cache, id) < 0 ||
-		    asprintf(&path, "%s/%s.sframe", dir, id + 2) < 0) {
+		bool same = false;
+
+		if (asprintf(&dir, "%s/%.2s", opt.cache, id) < 0) {
 			err = -ENOMEM;
 		} else {
 			err = mkdir_p(dir);
 			if (!err)
-				err = write_sidecar(path, id, o.buf, o.len, opt.vaddr);
+				err = sidecar_path(dir, id, &o, &path);
+			same = err == 1;
+			if (same)
+				err = 0;
+			else if (!err)
+				err = write_sidecar(path, id, &o, o.buf, o.len, opt.vaddr);
 		}
 		if (err) {
 			warn("%s: %s: %s", name, path ? path : opt.cache, strerror(-err));
 			counts.failed++;
+		} else if (same) {
+			counts.same++;
 		} else {
 			counts.installed++;
 			counts.bytes += o.len;
@@ -411,6 +479,48 @@ static int process_elf(const char *name, Elf *elf)
 	free(path);
 	sfg_output_free(&o);
 	return err ? (opt.install ? 1 : 2) : 0;
+}
+
+static int image_read(void *ctx, u64 off, void *buf, size_t len)
+{
+	const u8 *p = ((const u8 **)ctx)[0];
+	u64 size = (u64)(uintptr_t)((const u8 **)ctx)[1];
+
+	if (off > size || len > size - off)
+		return -EIO;
+	memcpy(buf, p + off, len);
+	return 0;
+}
+
+/* --digest: "cfi HEX" and "file HEX". */
+static int print_digests(const char *name, Elf *elf)
+{
+	static const char *const kinds[] = { "cfi", "file" };
+	u8 digest[SFU_SIDECAR_DIGEST_LEN];
+	const void *ctx[2];
+	struct sfu_digest_src src = { .read = image_read, .ctx = ctx };
+	size_t size;
+	int k, i, err;
+
+	ctx[0] = elf_rawfile(elf, &size);
+	ctx[1] = (const void *)(uintptr_t)size;
+	src.size = size;
+	src.buf = malloc(SFU_DIGEST_CHUNK);
+	if (!ctx[0] || !src.buf) {
+		warn("%s: cannot read it", name);
+		free(src.buf);
+		return 1;
+	}
+	for (k = 0; k < 2; k++) {
+		err = sfu_elf_digest(&src, k ? SFU_SIDECAR_DIGEST_FILE : SFU_SIDECAR_DIGEST_CFI,
+				     digest);
+		printf("%s ", kinds[k]);
+		for (i = 0; i < SFU_SIDECAR_DIGEST_LEN && !err; i++)
+			printf("%02x", digest[i]);
+		printf("%s\n", err ? "-" : "");
+	}
+	free(src.buf);
+	return 0;
 }
 
 /* --go-symbols: "START END STATUS NAME" per Go function. */
@@ -464,7 +574,8 @@ static int process_path(const char *path)
 		counts.failed++;
 		return 1;
 	}
-	ret = opt.go_symbols ? go_symbols(path, elf) : process_elf(path, elf);
+	ret = opt.go_symbols ? go_symbols(path, elf) :
+	      opt.digest ? print_digests(path, elf) : process_elf(path, elf);
 	elf_end(elf);
 	close(fd);
 	return ret;
@@ -568,6 +679,9 @@ static int install(void)
 	       counts.has_sframe, counts.no_build_id);
 	printf("%llu unsupported, %llu without CFI; %llu failed\n", counts.unsupported,
 	       counts.no_cfi, counts.failed);
+	if (counts.same)
+		printf("%s: %llu sidecars there already, bound to the same content\n", prog,
+		       counts.same);
 	if (counts.installed)
 		notify_module(opt.cache);
 	return ret;
@@ -608,6 +722,8 @@ static void parse_args(int argc, char **argv)
 			opt.vdso = true;
 		} else if (!strcmp(a, "--go-symbols")) {
 			opt.go_symbols = true;
+		} else if (!strcmp(a, "--digest")) {
+			opt.digest = true;
 		} else if (!strcmp(a, "--inject-fault") && i + 1 < argc) {
 			sfg_go_fault = argv[++i];
 		} else if (a[0] == '-' && a[1]) {
@@ -631,8 +747,8 @@ static void parse_args(int argc, char **argv)
 	}
 	if (opt.cache)
 		print_usage();
-	if (opt.go_symbols) {
-		if (n != 1 || opt.out || opt.stats || opt.vdso)
+	if (opt.go_symbols || opt.digest) {
+		if (n != 1 || opt.out || opt.stats || opt.vdso || (opt.go_symbols && opt.digest))
 			print_usage();
 		return;
 	}

@@ -474,6 +474,8 @@ static noreturn void child(int in, int out, const char *want)
 	memset(&hdr, 0, sizeof(hdr));
 	memcpy(hdr.magic, SFU_SIDECAR_MAGIC, sizeof(hdr.magic));
 	hdr.build_id_len = n;
+	hdr.digest_kind = o.digest_kind;
+	memcpy(hdr.digest, o.digest, sizeof(hdr.digest));
 	hdr.section_off = sizeof(hdr);
 	hdr.section_size = o.len;
 	for (i = 0; i < n; i++)
@@ -570,13 +572,37 @@ static int convert(int fd, const char *want, char **buf, size_t *len)
 	return WEXITSTATUS(status);
 }
 
-/* Write the sidecar into DIR/<2 hex>/<rest>.sframe; 1 if one is there already. */
+/* Whether the sidecar @name in @d is bound to the content @hdr names. */
+static bool same_content(int d, const char *name, const struct sfu_sidecar_header *hdr)
+{
+	struct sfu_sidecar_header old;
+	int fd = openat(d, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	bool same;
+
+	if (fd < 0)
+		return false;
+	same = pread(fd, &old, sizeof(old), 0) == sizeof(old) &&
+	       !memcmp(old.magic, SFU_SIDECAR_MAGIC, sizeof(old.magic)) &&
+	       old.digest_kind == hdr->digest_kind &&
+	       !memcmp(old.digest, hdr->digest, sizeof(old.digest));
+	close(fd);
+	return same;
+}
+
+/*
+ * Write the sidecar into DIR/<2 hex>/<rest>.sframe, or, where that name
+ * holds the sidecar of another file with the build-id (which stays), into
+ * DIR/<2 hex>/<rest>.<digest>.sframe; nothing is ever replaced.  Return:
+ * 0, 1 if one bound to the same content is there already, -1 on error.
+ */
 static int install(const char *id, const char *buf, size_t len)
 {
-	char sub[3] = { id[0], id[1], 0 }, tmp[64], name[2 * SFU_SIDECAR_BUILD_ID_MAX + 8];
+	const struct sfu_sidecar_header *hdr = (const void *)buf;
+	char sub[3] = { id[0], id[1], 0 }, tmp[64];
+	char name[2 * SFU_SIDECAR_BUILD_ID_MAX + 2 * SFU_SIDECAR_NAME_DIGEST + 16];
 	static unsigned long long seq;
 	struct stat s;
-	int d, fd, ret = -1;
+	int d, fd, ret = -1, i, k;
 
 	if (mkdirat(dirfd, sub, 0755) && errno != EEXIST)
 		return -1;
@@ -588,7 +614,6 @@ static int install(const char *id, const char *buf, size_t len)
 		close(d);
 		return -1;
 	}
-	snprintf(name, sizeof(name), "%s.sframe", id + 2);
 	snprintf(tmp, sizeof(tmp), ".tmp.%d.%llu", getpid(), ++seq);
 	fd = openat(d, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
@@ -596,10 +621,21 @@ static int install(const char *id, const char *buf, size_t len)
 		return -1;
 	}
 	if (!fchmod(fd, 0644) && !write_all(fd, buf, len) && !fsync(fd)) {
-		if (!renameat2(d, tmp, d, name, RENAME_NOREPLACE))
-			ret = 0;
-		else if (errno == EEXIST)
-			ret = 1;
+		for (k = 0; k < 2 && ret; k++) {
+			i = snprintf(name, sizeof(name), "%s", id + 2);
+			if (k) {
+				for (int j = 0; j < SFU_SIDECAR_NAME_DIGEST; j++)
+					i += snprintf(name + i, sizeof(name) - i, "%s%02x",
+						      j ? "" : ".", hdr->digest[j]);
+			}
+			snprintf(name + i, sizeof(name) - i, ".sframe");
+			if (!renameat2(d, tmp, d, name, RENAME_NOREPLACE))
+				ret = 0;
+			else if (errno != EEXIST)
+				break;
+			else if (same_content(d, name, hdr))
+				ret = 1;
+		}
 	}
 	close(fd);
 	if (ret)
@@ -680,8 +716,12 @@ static void handle(struct sfu_sidecar_request *r)
 		st.refused_owner++;
 		return;
 	}
+	/*
+	 * Where the module found none at all, one written since will do;
+	 * where it refused the one there for its content, this file needs its own.
+	 */
 	snprintf(path, sizeof(path), "%.2s/%s.sframe", id, id + 2);
-	if (!fstatat(dirfd, path, &s, AT_SYMLINK_NOFOLLOW)) {
+	if (r->why == SFU_SIDECAR_WHY_MISSING && !fstatat(dirfd, path, &s, AT_SYMLINK_NOFOLLOW)) {
 		reqlog("%s %s (uid %u): a sidecar exists", id, name, r->uid);
 		st.exists++;
 		rescan_pending = true;
@@ -764,9 +804,8 @@ static void do_vdso(void)
 {
 	unsigned long base = getauxval(AT_SYSINFO_EHDR), lo, hi;
 	const struct sfu_sidecar_header *hdr;
-	char line[512], id[2 * SFU_SIDECAR_BUILD_ID_MAX + 1], path[300];
+	char line[512], id[2 * SFU_SIDECAR_BUILD_ID_MAX + 1];
 	unsigned int i;
-	struct stat s;
 	size_t len;
 	char *buf;
 	FILE *maps;
@@ -796,8 +835,7 @@ static void do_vdso(void)
 	}
 	for (i = 0; i < hdr->build_id_len; i++)
 		sprintf(id + 2 * i, "%02x", hdr->build_id[i]);
-	snprintf(path, sizeof(path), "%.2s/%s.sframe", id, id + 2);
-	ret = fstatat(dirfd, path, &s, AT_SYMLINK_NOFOLLOW) ? install(id, buf, len) : 1;
+	ret = install(id, buf, len);
 	if (ret < 0) {
 		logmsg("%s [vdso]: writing the sidecar: %s", id, strerror(errno));
 		st.write_failed++;

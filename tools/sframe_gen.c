@@ -5,6 +5,7 @@
  * Everything works on an Elf handle, so a file and a buffer (elf_memory(),
  * as the fuzzer and --vdso use it) go the same way.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #include <linux/kernel.h>
 
 #include "sframe/sframe.h"
+#include "sframe_unwind/elf_digest.h"
 #include "sframe_gen_internal.h"
 
 #ifndef EM_AARCH64
@@ -74,6 +76,7 @@ static const char * const sfg_error_names[SFG_E_NR] = {
 	[SFG_E_INTERNAL]	= "internal error: the output failed the SFrame decoder",
 	[SFG_E_OWN_SFRAME]	= "its own SFrame section fails the SFrame decoder",
 	[SFG_E_GO]		= "its Go function table (.gopclntab) is malformed",
+	[SFG_E_DIGEST]		= "its content digest could not be taken",
 };
 
 /**
@@ -559,6 +562,50 @@ static int sfg_convert_all(Elf *elf, const struct sfg_arch *arch, struct sfg_go 
 	return err;
 }
 
+struct sfg_image {
+	const u8 *p;
+	size_t size;
+};
+
+static int sfg_image_read(void *ctx, u64 off, void *buf, size_t len)
+{
+	const struct sfg_image *m = ctx;
+
+	if (off > m->size || len > m->size - off)
+		return -EIO;
+	memcpy(buf, m->p + off, len);
+	return 0;
+}
+
+/*
+ * The content digest that binds the sidecar to @elf: of the whole file
+ * where @whole (rows from a Go pclntab, which depend on its code too) or
+ * where the file has no section headers, else of its CFI and layout
+ * (include/uapi/sframe_sidecar.h).
+ */
+static int sfg_digest(Elf *elf, bool whole, struct sfg_output *out)
+{
+	struct sfg_image m;
+	struct sfu_digest_src src = { .read = sfg_image_read, .ctx = &m };
+	int err;
+
+	m.p = (const u8 *)elf_rawfile(elf, &m.size);
+	if (!m.p)
+		return -SFG_E_DIGEST;
+	src.size = m.size;
+	src.buf = malloc(SFU_DIGEST_CHUNK);
+	if (!src.buf)
+		return -SFG_E_NOMEM;
+	out->digest_kind = whole ? SFU_SIDECAR_DIGEST_FILE : SFU_SIDECAR_DIGEST_CFI;
+	err = sfu_elf_digest(&src, out->digest_kind, out->digest);
+	if (err == -ENOEXEC && !whole) {
+		out->digest_kind = SFU_SIDECAR_DIGEST_FILE;
+		err = sfu_elf_digest(&src, out->digest_kind, out->digest);
+	}
+	free(src.buf);
+	return err ? -SFG_E_DIGEST : 0;
+}
+
 /**
  * sfg_convert() - make an SFrame V3 section from the CFI of @elf
  * @elf: an ELF64 little-endian x86_64 or aarch64 file
@@ -621,6 +668,11 @@ int sfg_convert(Elf *elf, u64 vaddr, unsigned int flags, struct sfg_output *out)
 	}
 	err = sfg_convert_all(elf, arch, go, cfi, &text, st.own_sframe ? &own : NULL,
 			      st.own_sframe ? &rest : &text, vaddr, out, &st);
+	if (!err) {
+		err = sfg_digest(elf, go, out);
+		if (err)
+			sfg_output_free(out);
+	}
 	if (err)
 		goto out;
 

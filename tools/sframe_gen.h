@@ -20,6 +20,8 @@
 #include <libelf.h>
 #include <linux/types.h>
 
+#include "uapi/sframe_sidecar.h"
+
 /* Why a range of text bytes has no rows in the output. */
 enum sfg_reason {
 	SFG_NO_CFI,		/* no FDE covers it */
@@ -111,6 +113,7 @@ enum sfg_error {
 	SFG_E_INTERNAL,		/* the output failed the project's own decoder */
 	SFG_E_OWN_SFRAME,	/* the file's own SFrame section fails the decoder */
 	SFG_E_GO,		/* the file's Go pclntab is malformed */
+	SFG_E_DIGEST,		/* the file's content digest could not be taken */
 	SFG_E_NR,
 };
 
@@ -119,6 +122,9 @@ enum sfg_error {
  * @buf: malloc'd section bytes (free with sfg_output_free())
  * @len: bytes in @buf
  * @abi: SFRAME_ABI_* of the section
+ * @digest_kind: SFU_SIDECAR_DIGEST_* of @digest: FILE where the rows come
+ *	from a Go pclntab (or the file has no section headers), else CFI
+ * @digest: the file's content digest the sidecar is bound to
  * @stats: figures of the conversion
  * @own_error: with -SFG_E_OWN_SFRAME, the decoder's -SFRAME_E_xxx for the
  *             file's own section
@@ -127,6 +133,8 @@ struct sfg_output {
 	u8 *buf;
 	u64 len;
 	u8 abi;
+	u32 digest_kind;
+	u8 digest[SFU_SIDECAR_DIGEST_LEN];
 	struct sfg_stats stats;
 	int own_error;
 };

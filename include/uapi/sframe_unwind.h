@@ -113,7 +113,9 @@ struct sfu_unwind {
  *	namespace: the real user behind a container)
  * @size: out: the file's size when it was opened
  * @build_id_len: out: bytes of @build_id
- * @reserved: 0
+ * @why: out: SFU_SIDECAR_WHY_MISSING (no sidecar by that build-id) or
+ *	SFU_SIDECAR_WHY_CONTENT (the one there, and any under the file's own
+ *	digests, were made from other content: write it under its digest)
  * @build_id: out: the file's GNU build-id, read by the module from the
  *	file when it was mapped: it names the sidecar to write
  * @name: out: the last component of the file's name as it was mapped,
@@ -126,16 +128,20 @@ struct sfu_sidecar_request {
 	__u32 uid;
 	__u64 size;
 	__u32 build_id_len;
-	__u32 reserved;
+	__u32 why;
 	__u8 build_id[64];	/* SFU_SIDECAR_BUILD_ID_MAX */
 	char name[64];
 };
+
+/* struct sfu_sidecar_request.why */
+#define SFU_SIDECAR_WHY_MISSING	0
+#define SFU_SIDECAR_WHY_CONTENT	1
 
 /*
  * The sidecar daemon's calls (Documentation/uapi.rst), CAP_SYS_ADMIN only.
  * ATTACH makes this open file the daemon's (one at a time): from then on,
  * until it is closed, executable mappings of files with neither .sframe
- * nor a sidecar are queued for it, once per build-id.  NEXT takes the
+ * nor a sidecar of their content are queued for it, once per file.  NEXT takes the
  * oldest.  RESCAN makes the module look for sidecars again for every file
  * it found none for, and scan the running processes, which so pick up the
  * sidecars written since.

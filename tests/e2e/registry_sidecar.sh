@@ -8,7 +8,10 @@
 # stops.  Every refusal stops it too and is counted: a sidecar writable by
 # group, owned by another user, reached through a symbolic link, in a
 # directory writable by others or reached through a link to one, or
-# carrying another build-id.  A process of a user who may not enter the
+# carrying another build-id, or made from other content than the file's
+# (its content digest: a build-id is copied into any file by anyone),
+# which leaves the sidecar bound to the file's content, beside it under
+# its digest, to be used all the same.  A process of a user who may not enter the
 # directory gets its sidecar all the same (looked up with the rights of
 # whoever set sidecar_dir), and root's process after it too.  A mount namespace that puts its own
 # sidecars over the directory changes nothing: the directory is looked up
@@ -44,7 +47,7 @@ prog=$(fixture v3 chain-O2.nosframe) || exit 1
 orig=$(fixture v3 chain-O2) || exit 1
 dir=$(mktemp -d /tmp/sidecars.XXXXXX)
 chmod 755 "$dir"
-sc=$(python3 "$SFU_TOP/tests/e2e/make-sidecar" "$orig" "$dir") || exit 1
+sc=$(python3 "$SFU_TOP/tests/e2e/make-sidecar" --for "$prog" "$orig" "$dir") || exit 1
 [ "$(cat $param)" = /var/lib/sframe-unwind ] || bad "sidecar_dir default: $(cat $param)"
 
 echo "" > $param
@@ -70,7 +73,7 @@ mkdir -p /tmp/sidecars.evil
 cp -a "$dir/." /tmp/sidecars.evil/
 for f in /tmp/sidecars.evil/*/*.sframe; do
 	python3 -c "import sys; b = bytearray(open(sys.argv[1], 'rb').read()); \
-b[104 + 28:] = bytes(len(b) - 104 - 28); open(sys.argv[1], 'wb').write(b)" "$f"
+b[136 + 28:] = bytes(len(b) - 136 - 28); open(sys.argv[1], 'wb').write(b)" "$f"
 done
 echo "$dir" > $param
 unshare -m sh -c "mount --bind /tmp/sidecars.evil '$dir' && '$check' chain --at body '$prog'" ||
@@ -130,7 +133,7 @@ run chain --at body "$prog"
 chmod 755 "$dir"
 
 python3 "$SFU_TOP/tests/e2e/make-sidecar" --build-id 0123456789abcdef0123456789abcdef01234567 \
-	"$orig" "$dir" > /dev/null
+	--for "$prog" "$orig" "$dir" > /dev/null
 echo "$dir" > $param
 expect sidecar_refused_build_id run chain --expect stop --at body "$prog"
 
@@ -138,7 +141,8 @@ expect sidecar_refused_build_id run chain --expect stop --at body "$prog"
 # whose rows are valid but 64 bytes off breaks the file without .sframe
 # (the baseline), and changes nothing for the file with it, although the
 # module reads it for what the own section lacks (sidecar_extra).
-python3 "$SFU_TOP/tests/e2e/make-sidecar" --shift 64 "$orig" "$dir" > /dev/null
+python3 "$SFU_TOP/tests/e2e/make-sidecar" --shift 64 --for "$prog" "$orig" "$dir" > /dev/null
+python3 "$SFU_TOP/tests/e2e/make-sidecar" --shift 64 --digest-name "$orig" "$dir" > /dev/null
 echo "$dir" > $param
 if "$check" chain --at body "$prog" > /dev/null 2>&1; then
 	bad "a sidecar with rows 64 bytes off unwound $prog exactly"
@@ -147,6 +151,21 @@ else
 fi
 expect sidecar_extra run chain --at body "$orig"
 run chain --at body --nofault "$orig"
+
+# A sidecar is bound to its file's content: the one under the build-id's
+# name, made from the file with .sframe, is refused for the file without
+# (same build-id, other bytes), whose walk stops; with a sidecar bound to
+# that file beside it, under its digest, the file is unwound exactly, and
+# the other keeps its own.
+python3 "$SFU_TOP/tests/e2e/make-sidecar" "$orig" "$dir" > /dev/null
+echo "$dir" > $param
+expect sidecar_refused_content run chain --expect stop --at body "$prog"
+python3 "$SFU_TOP/tests/e2e/make-sidecar" --for "$prog" --digest-name "$orig" "$dir" > /dev/null
+echo "$dir" > $param
+expect sidecar_refused_content run chain --at body "$prog"
+run chain --at body --nofault "$prog"
+expect sidecar_extra run chain --at body "$orig"
+echo "ok a sidecar of other content is refused, and one bound to the file beside it used"
 
 # The vDSO: listed with the rows of its sidecar once it has one, not before.
 vdso_listed() { # PID: the sections of PID list the vDSO

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The content digest of a file that binds a sidecar to it, as
+ * include/uapi/sframe_sidecar.h defines it: BLAKE2s-256 over the whole
+ * file (SFU_SIDECAR_DIGEST_FILE) or over what rows made from its DWARF CFI
+ * are a function of (SFU_SIDECAR_DIGEST_CFI).  One source for the module
+ * (registry/sidecar.c, which reads the file with kernel_read()) and the
+ * tools that write sidecars (which read it with pread()); hostile files
+ * get an error, never a read outside them.
+ */
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/types.h>
+
+#include "uapi/sframe_sidecar.h"
+#include "sframe_unwind/compat/blake2s.h"
+#include "sframe_unwind/compat/export.h"
+#include "sframe_unwind/elf_digest.h"
+
+#define SFU_DG_EHDR		64	/* ELF64 header */
+#define SFU_DG_PHDR		56	/* ELF64 program header */
+#define SFU_DG_SHDR		64	/* ELF64 section header */
+#define SFU_DG_MAX_SHNUM	0xff00	/* below SHN_LORESERVE: no extended numbering */
+#define SFU_DG_NAME_MAX		16	/* bytes of a name compared, NUL included */
+#define SFU_DG_PT_GNU_EH_FRAME	0x6474e550
+#define SFU_DG_PT_GNU_SFRAME	0x6474e554
+#define SFU_DG_SHT_NOBITS	8
+
+static const char *const sfu_dg_sections[] = {
+	".eh_frame", ".eh_frame_hdr", ".debug_frame", ".sframe", ".plt", ".iplt",
+};
+
+static u64 sfu_dg_le(const u8 *p, unsigned int n)
+{
+	u64 v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+/* Bytes [@off, @off + @len) of the file, through the scratch buffer. */
+static int sfu_dg_range(const struct sfu_digest_src *src, struct sfu_blake2s_ctx *b, u64 off,
+			u64 len)
+{
+	int err;
+
+	if (off > src->size || len > src->size - off)
+		return -ENOEXEC;
+	while (len) {
+		size_t n = min_t(u64, len, SFU_DIGEST_CHUNK);
+
+		err = src->read(src->ctx, off, src->buf, n);
+		if (err)
+			return err;
+		blake2s_update(b, src->buf, n);
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* The same, preceded by its length as 8 bytes. */
+static int sfu_dg_counted(const struct sfu_digest_src *src, struct sfu_blake2s_ctx *b, u64 off,
+			  u64 len)
+{
+	u8 le[8];
+	int i;
+
+	if (len && (off > src->size || len > src->size - off))
+		return -ENOEXEC;
+	for (i = 0; i < 8; i++)
+		le[i] = len >> (8 * i);
+	blake2s_update(b, le, sizeof(le));
+	return len ? sfu_dg_range(src, b, off, len) : 0;
+}
+
+/* Whether section @name (SFU_DG_NAME_MAX bytes read, maybe unterminated) is one to hash. */
+static bool sfu_dg_wanted(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sfu_dg_sections); i++)
+		if (!strncmp(name, sfu_dg_sections[i], SFU_DG_NAME_MAX))
+			return true;
+	return false;
+}
+
+static int sfu_dg_cfi(const struct sfu_digest_src *src, struct sfu_blake2s_ctx *b)
+{
+	u8 eh[SFU_DG_EHDR], sh[SFU_DG_SHDR], ph[SFU_DG_PHDR];
+	u64 phoff, shoff, stroff, strsize, off, size;
+	char name[SFU_DG_NAME_MAX];
+	unsigned int phnum, shnum, strndx, i;
+	int err;
+
+	if (src->size < sizeof(eh))
+		return -ENOEXEC;
+	err = src->read(src->ctx, 0, eh, sizeof(eh));
+	if (err)
+		return err;
+	/* ELF64, little-endian, current version. */
+	if (memcmp(eh, "\177ELF", 4) || eh[4] != 2 || eh[5] != 1 || eh[6] != 1)
+		return -ENOEXEC;
+	phoff = sfu_dg_le(eh + 32, 8);
+	shoff = sfu_dg_le(eh + 40, 8);
+	phnum = sfu_dg_le(eh + 56, 2);
+	shnum = sfu_dg_le(eh + 60, 2);
+	strndx = sfu_dg_le(eh + 62, 2);
+	if ((phnum && sfu_dg_le(eh + 54, 2) != SFU_DG_PHDR) ||
+	    sfu_dg_le(eh + 58, 2) != SFU_DG_SHDR || !shnum || shnum > SFU_DG_MAX_SHNUM ||
+	    strndx >= shnum)
+		return -ENOEXEC;
+	if (shoff > src->size || (u64)shnum * SFU_DG_SHDR > src->size - shoff ||
+	    (phnum && (phoff > src->size || (u64)phnum * SFU_DG_PHDR > src->size - phoff)))
+		return -ENOEXEC;
+	err = src->read(src->ctx, shoff + (u64)strndx * SFU_DG_SHDR, sh, sizeof(sh));
+	if (err)
+		return err;
+	stroff = sfu_dg_le(sh + 24, 8);
+	strsize = sfu_dg_le(sh + 32, 8);
+
+	blake2s_update(b, (const u8 *)"SFU-SIDECAR-CFI", 16);
+	blake2s_update(b, eh, sizeof(eh));
+	err = sfu_dg_counted(src, b, phoff, (u64)phnum * SFU_DG_PHDR);
+	if (!err)
+		err = sfu_dg_counted(src, b, shoff, (u64)shnum * SFU_DG_SHDR);
+	if (!err)
+		err = sfu_dg_counted(src, b, stroff, strsize);
+	for (i = 0; !err && i < shnum; i++) {
+		u32 sh_name;
+
+		err = src->read(src->ctx, shoff + (u64)i * SFU_DG_SHDR, sh, sizeof(sh));
+		if (err)
+			break;
+		sh_name = sfu_dg_le(sh, 4);
+		if (sfu_dg_le(sh + 4, 4) == SFU_DG_SHT_NOBITS || sh_name >= strsize)
+			continue;
+		memset(name, 0, sizeof(name));
+		err = src->read(src->ctx, stroff + sh_name, name,
+				min_t(u64, sizeof(name), strsize - sh_name));
+		if (!err && sfu_dg_wanted(name))
+			err = sfu_dg_counted(src, b, sfu_dg_le(sh + 24, 8), sfu_dg_le(sh + 32, 8));
+	}
+	for (i = 0; !err && i < phnum; i++) {
+		err = src->read(src->ctx, phoff + (u64)i * SFU_DG_PHDR, ph, sizeof(ph));
+		if (err)
+			break;
+		if (sfu_dg_le(ph, 4) != SFU_DG_PT_GNU_EH_FRAME &&
+		    sfu_dg_le(ph, 4) != SFU_DG_PT_GNU_SFRAME)
+			continue;
+		off = sfu_dg_le(ph + 8, 8);
+		size = sfu_dg_le(ph + 32, 8);
+		err = sfu_dg_counted(src, b, off, size);
+	}
+	return err;
+}
+
+/**
+ * sfu_elf_digest() - a file's content digest of one kind
+ * @src: the file
+ * @kind: SFU_SIDECAR_DIGEST_CFI or SFU_SIDECAR_DIGEST_FILE
+ * @out: SFU_SIDECAR_DIGEST_LEN bytes
+ *
+ * Return: 0; -ENOEXEC where the kind does not apply to the file (CFI of a
+ * file that is no ELF64 little-endian file with section headers, or whose
+ * headers point outside it), -EINVAL for an unknown kind, or @src's read
+ * error.
+ */
+int sfu_elf_digest(const struct sfu_digest_src *src, u32 kind, u8 *out)
+{
+	struct sfu_blake2s_ctx b;
+	int err;
+
+	blake2s_init(&b, SFU_SIDECAR_DIGEST_LEN);
+	switch (kind) {
+	case SFU_SIDECAR_DIGEST_CFI:
+		err = sfu_dg_cfi(src, &b);
+		break;
+	case SFU_SIDECAR_DIGEST_FILE:
+		blake2s_update(&b, (const u8 *)"SFU-SIDECAR-FILE", 16);
+		err = sfu_dg_range(src, &b, 0, src->size);
+		break;
+	default:
+		err = -EINVAL;
+	}
+	if (!err)
+		blake2s_final(&b, out);
+	memzero_explicit(&b, sizeof(b));
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_elf_digest);
