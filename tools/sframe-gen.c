@@ -4,7 +4,7 @@
  *
  *   sframe-gen [--stats] [--complement] [EXT] [--vaddr ADDR] ELF|--vdso -o OUT
  *   sframe-gen --stats [--complement] [EXT] ELF|--vdso...
- *   sframe-gen --install [--cache DIR] [--stats] [EXT] PATH...|--vdso
+ *   sframe-gen --install [--cache DIR] [--stats] [--any-owner] [EXT] PATH...|--vdso
  *   sframe-gen --go-symbols ELF
  *   sframe-gen --digest ELF
  *
@@ -19,8 +19,13 @@
  * defaults to /var/lib/sframe-unwind): the whole CFI for a file without
  * SFrame, the complement for a file with it (none if nothing is left); a
  * directory PATH stands for every regular file under it, and files that
- * are not ELF are skipped quietly.  --vdso stands for the running kernel's
- * vDSO, read from this process's own mapping.  --stats prints per file:
+ * are not ELF are skipped quietly.  Only files the policy of
+ * sframe_trust.h trusts are converted: regular files of root's, writable
+ * by nobody else, under directories of root's writable by nobody else
+ * (unless sticky), none of them a link (a PATH is resolved once); with
+ * --any-owner, of any owner and mode.  Each refusal is reported, and
+ * counted by reason.  --vdso stands for the running kernel's vDSO, read
+ * from this process's own mapping.  --stats prints per file:
  * FDEs and rows, .eh_frame and SFrame bytes, the share of text covered,
  * what the own section covers (with --complement) and the uncovered bytes
  * by reason.  --no-saved-regs leaves out where x86_64 frames save rbx
@@ -37,12 +42,14 @@
  * of the Go function FUNC's rows by 8 bytes, for the tests.
  *
  * Exit status: 0 success, 1 a file could not be converted, 2 usage or I/O
- * error.
+ * error (a sidecar directory refused, too).  Files refused are not
+ * errors.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +65,7 @@
 #include "sframe/sframe.h"
 #include "sframe_unwind/elf_digest.h"
 #include "sframe_gen.h"
+#include "sframe_trust.h"
 #include "uapi/sframe_sidecar.h"
 
 #define SFG_DEFAULT_CACHE	"/var/lib/sframe-unwind"
@@ -76,6 +84,7 @@ struct options {
 	bool vdso;
 	bool go_symbols;
 	bool digest;
+	bool any_owner;
 	char **paths;
 	int num_paths;
 };
@@ -92,18 +101,23 @@ struct install_counts {
 	u64 no_cfi;
 	u64 failed;
 	u64 same;
+	u64 refused[SFU_TRUST_NR];
 };
 
 static const char *prog = "sframe-gen";
 static struct options opt;
 static struct install_counts counts;
+/* --install: whose files are converted, and the sidecar directory. */
+static struct sfu_trust_policy policy;
+static int cache_fd = -1;
 
 static void usage_text(FILE *f)
 {
 	fprintf(f,
 		"usage: %s [--stats] [--complement] [--no-saved-regs] [--no-cfa-addend] [--vaddr ADDR] ELF|--vdso -o OUT\n"
 		"       %s --stats [--complement] [--no-saved-regs] [--no-cfa-addend] ELF|--vdso...\n"
-		"       %s --install [--cache DIR] [--stats] [--no-saved-regs] [--no-cfa-addend] PATH...|--vdso\n"
+		"       %s --install [--cache DIR] [--stats] [--any-owner] [--no-saved-regs] [--no-cfa-addend]\n"
+		"                  PATH...|--vdso\n"
 		"       %s --go-symbols ELF\n"
 		"       %s --digest ELF\n"
 		"ADDR is hex (default 0); DIR defaults to %s\n",
@@ -131,7 +145,20 @@ static noreturn void print_help(void)
 	       "                file's own section has no FDE\n"
 	       "  --install     write a sidecar per ELF file, named by build ID, under DIR\n"
 	       "                (--cache): all of the CFI for a file without SFrame, the\n"
-	       "                complement for a file with it, none if nothing is left\n"
+	       "                complement for a file with it, none if nothing is left.\n"
+	       "                Converted are only regular files owned by root (or by the\n"
+	       "                user running it) that group and others may not write, with\n"
+	       "                every directory from / down to them owned so and not\n"
+	       "                writable by group or others unless sticky; none may be a\n"
+	       "                symbolic link (a PATH given is resolved once).  Each file is\n"
+	       "                opened from / without following links, O_NONBLOCK, and\n"
+	       "                checked again on its descriptor.  Refusals are reported on\n"
+	       "                stderr and counted by reason (link, not-regular, owner,\n"
+	       "                mode, dir-owner, dir-mode).  DIR and the directories above\n"
+	       "                it must pass the same checks.\n"
+	       "  --any-owner   with --install: files and directories of any owner and\n"
+	       "                mode (a build tree); links and non-regular files are still\n"
+	       "                refused\n"
 	       "  --no-saved-regs  x86_64: leave out where frames save rbx (the\n"
 	       "                SFRAME_F_SFU_SAVED_REGS extension), as before it\n"
 	       "  --no-cfa-addend  leave out the rows of a CFA *(reg + off) + K (the\n"
@@ -148,7 +175,8 @@ static noreturn void print_help(void)
 	       "  --inject-fault FUNC  Go rows of function FUNC with the CFA 8 bytes off\n"
 	       "                (for the tests)\n"
 	       "\n"
-	       "Exit status: 0 success, 1 a file could not be converted, 2 usage or I/O error.\n");
+	       "Exit status: 0 success, 1 a file could not be converted, 2 usage or I/O error\n"
+	       "(a sidecar directory refused, too); files refused are not errors.\n");
 	exit(0);
 }
 
@@ -367,6 +395,7 @@ static void notify_module(const char *dir)
 		printf("%s: sframe_unwind rescans the running processes\n", prog);
 }
 
+/* mkdir -p: the sidecar directory, checked once made. */
 static int mkdir_p(const char *dir)
 {
 	char *d = strdup(dir), *p;
@@ -544,13 +573,37 @@ static int go_symbols(const char *name, Elf *elf)
 	return 0;
 }
 
+/* --install: @path (a file, or a directory with all under it) is not converted. */
+static void refuse(const char *path, enum sfu_trust_refusal why, const char *where, bool dir)
+{
+	counts.refused[why]++;
+	if (*where && strcmp(where, path))
+		warn("%s: refused%s: %s: %s", path, dir ? " with all under it" : "",
+		     sfu_trust_describe(why), where);
+	else
+		warn("%s: refused%s: %s", path, dir ? " with all under it" : "",
+		     sfu_trust_describe(why));
+}
+
 static int process_path(const char *path)
 {
+	enum sfu_trust_refusal why;
 	unsigned char magic[SELFMAG];
+	char where[PATH_MAX];
+	struct stat st;
 	Elf *elf;
 	int fd, ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (opt.install) {
+		/* Only what the policy trusts (sframe_trust.h), opened as it says. */
+		fd = sfu_trust_open(path, &policy, &st, &why, where, sizeof(where));
+		if (fd < 0 && why) {
+			refuse(path, why, where, false);
+			return 0;
+		}
+	} else {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
 	if (fd < 0) {
 		warn("%s: %s", path, strerror(errno));
 		counts.failed++;
@@ -630,46 +683,111 @@ static int process_vdso(void)
 
 static int walk_ret;
 
+/*
+ * A file or directory of the walk; links and other files that are not
+ * regular are not followed nor looked at.  A directory the policy refuses
+ * is skipped with all under it (what nftw() saw, a shortcut: each file is
+ * checked again, path and all, when it is opened).
+ */
 static int walk_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
+	enum sfu_trust_refusal why;
 	int ret;
 
 	(void)ftw;
+	if (type == FTW_D) {
+		why = sfu_trust_dir(&policy, st);
+		if (!why)
+			return FTW_CONTINUE;
+		refuse(path, why, "", true);
+		return FTW_SKIP_SUBTREE;
+	}
 	if (type != FTW_F || !S_ISREG(st->st_mode))
-		return 0;
+		return FTW_CONTINUE;
 	ret = process_path(path);
 	if (ret > walk_ret)
 		walk_ret = ret;
-	return 0;
+	return FTW_CONTINUE;
+}
+
+/*
+ * One PATH of --install.  Links in it are followed once, here: the name
+ * given is the administrator's.  What it leads to is checked as any file.
+ */
+static int install_path(const char *arg)
+{
+	char *path = realpath(arg, NULL), where[PATH_MAX];
+	enum sfu_trust_refusal why;
+	struct stat st;
+	int ret = 0, d;
+
+	if (!path || lstat(path, &st)) {
+		warn("%s: %s", arg, strerror(errno));
+		counts.failed++;
+		free(path);
+		return 2;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		ret = process_path(path);
+		free(path);
+		return ret;
+	}
+	d = sfu_trust_open_dir(path, &policy, &why, where, sizeof(where));
+	if (d < 0 && why) {
+		refuse(path, why, where, true);
+	} else if (d < 0) {
+		warn("%s: %s", path, strerror(errno));
+		counts.failed++;
+		ret = 2;
+	} else {
+		close(d);
+		walk_ret = 0;
+		if (nftw(path, walk_one, 32, FTW_PHYS | FTW_ACTIONRETVAL) < 0) {
+			warn("%s: %s", path, strerror(errno));
+			walk_ret = 2;
+		}
+		ret = walk_ret;
+	}
+	free(path);
+	return ret;
 }
 
 static int install(void)
 {
-	struct stat st;
+	char where[PATH_MAX], *cache;
+	enum sfu_trust_refusal why;
 	int i, ret = 0, r;
+	u64 refused = 0;
 
+	sfu_trust_policy_init(&policy, opt.any_owner);
+	r = mkdir_p(opt.cache);
+	if (r) {
+		warn("%s: %s", opt.cache, strerror(-r));
+		return 2;
+	}
+	/*
+	 * Sidecars are written only where the files converted could be.  The
+	 * name given is resolved once, as a PATH is.
+	 */
+	cache = realpath(opt.cache, NULL);
+	if (!cache) {
+		warn("%s: %s", opt.cache, strerror(errno));
+		return 2;
+	}
+	cache_fd = sfu_trust_open_dir(cache, &policy, &why, where, sizeof(where));
+	free(cache);
+	if (cache_fd < 0 && why) {
+		warn("%s: refused as the sidecar directory: %s%s%s", opt.cache,
+		     sfu_trust_describe(why), *where ? ": " : "", where);
+		return 2;
+	} else if (cache_fd < 0) {
+		warn("%s: %s", opt.cache, strerror(errno));
+		return 2;
+	}
 	if (opt.vdso)
 		ret = process_vdso();
 	for (i = 0; i < opt.num_paths; i++) {
-		if (stat(opt.paths[i], &st)) {
-			warn("%s: %s", opt.paths[i], strerror(errno));
-			counts.failed++;
-			ret = 2;
-			continue;
-		}
-		if (S_ISDIR(st.st_mode)) {
-			walk_ret = 0;
-			if (nftw(opt.paths[i], walk_one, 32, FTW_PHYS)) {
-				warn("%s: %s", opt.paths[i], strerror(errno));
-				walk_ret = 2;
-			}
-			r = walk_ret;
-		} else if (S_ISREG(st.st_mode)) {
-			r = process_path(opt.paths[i]);
-		} else {
-			counts.not_elf++;
-			r = 0;
-		}
+		r = install_path(opt.paths[i]);
 		if (r > ret)
 			ret = r;
 	}
@@ -682,8 +800,16 @@ static int install(void)
 	if (counts.same)
 		printf("%s: %llu sidecars there already, bound to the same content\n", prog,
 		       counts.same);
+	for (i = SFU_TRUST_OK + 1; i < SFU_TRUST_NR; i++)
+		refused += counts.refused[i];
+	printf("%s: refused %llu (", prog, refused);
+	for (i = SFU_TRUST_OK + 1; i < SFU_TRUST_NR; i++)
+		printf("%s%s %llu", i > SFU_TRUST_OK + 1 ? ", " : "", sfu_trust_name(i),
+		       counts.refused[i]);
+	printf(")\n");
 	if (counts.installed)
 		notify_module(opt.cache);
+	close(cache_fd);
 	return ret;
 }
 
@@ -718,6 +844,8 @@ static void parse_args(int argc, char **argv)
 			print_help();
 		} else if (!strcmp(a, "--install")) {
 			opt.install = true;
+		} else if (!strcmp(a, "--any-owner")) {
+			opt.any_owner = true;
 		} else if (!strcmp(a, "--vdso")) {
 			opt.vdso = true;
 		} else if (!strcmp(a, "--go-symbols")) {
@@ -745,7 +873,7 @@ static void parse_args(int argc, char **argv)
 			opt.cache = SFG_DEFAULT_CACHE;
 		return;
 	}
-	if (opt.cache)
+	if (opt.cache || opt.any_owner)
 		print_usage();
 	if (opt.go_symbols || opt.digest) {
 		if (n != 1 || opt.out || opt.stats || opt.vdso || (opt.go_symbols && opt.digest))
