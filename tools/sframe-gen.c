@@ -24,8 +24,11 @@
  * by nobody else, under directories of root's writable by nobody else
  * (unless sticky), none of them a link (a PATH is resolved once); with
  * --any-owner, of any owner and mode.  Each refusal is reported, and
- * counted by reason.  --vdso stands for the running kernel's vDSO, read
- * from this process's own mapping.  --stats prints per file:
+ * counted by reason.  A sidecar is never replaced: one already there is
+ * left as it is, and if its content differs from the new one, reported
+ * and counted as kept.  A sidecar is mode 0644, 0600 for a file others
+ * may not read.  --vdso stands for the running kernel's vDSO, read from
+ * this process's own mapping.  --stats prints per file:
  * FDEs and rows, .eh_frame and SFrame bytes, the share of text covered,
  * what the own section covers (with --complement) and the uncovered bytes
  * by reason.  --no-saved-regs leaves out where x86_64 frames save rbx
@@ -42,8 +45,8 @@
  * of the Go function FUNC's rows by 8 bytes, for the tests.
  *
  * Exit status: 0 success, 1 a file could not be converted, 2 usage or I/O
- * error (a sidecar directory refused, too).  Files refused are not
- * errors.
+ * error (a sidecar directory refused, too).  Files refused and sidecars
+ * kept are not errors.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -100,8 +103,9 @@ struct install_counts {
 	u64 unsupported;
 	u64 no_cfi;
 	u64 failed;
-	u64 same;
 	u64 refused[SFU_TRUST_NR];
+	u64 kept;
+	u64 unchanged;
 };
 
 static const char *prog = "sframe-gen";
@@ -154,8 +158,11 @@ static noreturn void print_help(void)
 	       "                opened from / without following links, O_NONBLOCK, and\n"
 	       "                checked again on its descriptor.  Refusals are reported on\n"
 	       "                stderr and counted by reason (link, not-regular, owner,\n"
-	       "                mode, dir-owner, dir-mode).  DIR and the directories above\n"
-	       "                it must pass the same checks.\n"
+	       "                mode, dir-owner, dir-mode).  No sidecar is ever replaced:\n"
+	       "                one of the same content is left alone (unchanged), one of\n"
+	       "                other content kept and reported (kept).  Sidecars are mode\n"
+	       "                0644, 0600 for a file others may not read.  DIR and the\n"
+	       "                directories above it must pass the same checks.\n"
 	       "  --any-owner   with --install: files and directories of any owner and\n"
 	       "                mode (a build tree); links and non-regular files are still\n"
 	       "                refused\n"
@@ -176,7 +183,8 @@ static noreturn void print_help(void)
 	       "                (for the tests)\n"
 	       "\n"
 	       "Exit status: 0 success, 1 a file could not be converted, 2 usage or I/O error\n"
-	       "(a sidecar directory refused, too); files refused are not errors.\n");
+	       "(a sidecar directory refused, too); files refused and sidecars kept are not\n"
+	       "errors.\n");
 	exit(0);
 }
 
@@ -284,17 +292,15 @@ fail:
 }
 
 /*
- * A sidecar (include/uapi/sframe_sidecar.h): the header with the build-id
- * @hex and @o's digest, then the section @buf, @len bytes, computed for
- * address @vaddr.
+ * A sidecar (include/uapi/sframe_sidecar.h) in *@out, *@out_len bytes: the
+ * header with the build-id @hex and @o's digest, then the section @buf,
+ * @len bytes, computed for address @vaddr.
  */
-static int write_sidecar(const char *path, const char *hex, const struct sfg_output *o,
-			 const void *buf, u64 len, u64 vaddr)
+static int make_sidecar(const char *hex, const struct sfg_output *o, const void *buf, u64 len,
+			u64 vaddr, u8 **out, u64 *out_len)
 {
 	struct sfu_sidecar_header hdr;
 	unsigned int i, n = strlen(hex) / 2;
-	u8 *out;
-	int err;
 
 	if (!n || n > SFU_SIDECAR_BUILD_ID_MAX)
 		return -EINVAL;
@@ -309,23 +315,173 @@ static int write_sidecar(const char *path, const char *hex, const struct sfg_out
 	for (i = 0; i < n; i++)
 		if (sscanf(hex + 2 * i, "%2hhx", &hdr.build_id[i]) != 1)
 			return -EINVAL;
-	out = malloc(sizeof(hdr) + len);
-	if (!out)
+	*out = malloc(sizeof(hdr) + len);
+	if (!*out)
 		return -ENOMEM;
-	memcpy(out, &hdr, sizeof(hdr));
-	memcpy(out + sizeof(hdr), buf, len);
-	err = write_atomic(path, out, sizeof(hdr) + len);
-	free(out);
-	return err;
+	memcpy(*out, &hdr, sizeof(hdr));
+	memcpy(*out + sizeof(hdr), buf, len);
+	*out_len = sizeof(hdr) + len;
+	return 0;
 }
 
-/* Whether the sidecar at @path is bound to the content @o was made from. */
-static bool sidecar_same(const char *path, const struct sfg_output *o)
+/* What install_sidecar() did. */
+enum sidecar_outcome {
+	SIDECAR_WRITTEN,
+	SIDECAR_SAME,		/* one of the same content was there: left as it is */
+	SIDECAR_KEPT,		/* one of other content was there: kept, nothing written */
+};
+
+static int write_all(int fd, const u8 *p, u64 len)
 {
-	struct sfu_sidecar_header hdr;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n ? -errno : -EIO;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Whether the file on @fd, of status @st, holds exactly @buf, @len bytes. */
+static bool same_content(int fd, const struct stat *st, const u8 *buf, u64 len)
+{
+	static u8 chunk[1 << 16];
+	u64 at = 0;
+
+	if ((u64)st->st_size != len)
+		return false;
+	while (at < len) {
+		ssize_t n = pread(fd, chunk, min_t(u64, len - at, sizeof(chunk)), at);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || memcmp(chunk, buf + at, n))
+			return false;
+		at += n;
+	}
+	return pread(fd, chunk, 1, at) == 0;
+}
+
+/*
+ * @name in the cache's subdirectory @d is a sidecar already (open on
+ * @fd): it stays whatever it holds.  Its time is set to now, since it
+ * serves a file of this run (sframe-unwind-sidecars --prune goes by it),
+ * and its mode narrowed to @mode if that is narrower.
+ */
+static int existing_sidecar(int fd, const char *path, const u8 *buf, u64 len, mode_t mode)
+{
+	struct stat st;
 	bool same;
 
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode)) {
+		warn("%s: not a regular file: left as it is", path);
+		return -EEXIST;
+	}
+	same = same_content(fd, &st, buf, len);
+	if (same && (st.st_mode & 0777 & ~mode) && fchmod(fd, st.st_mode & 0777 & mode))
+		return -errno;
+	if (futimens(fd, NULL))
+		return -errno;
+	return same ? SIDECAR_SAME : SIDECAR_KEPT;
+}
+
+/*
+ * A new sidecar @name in the cache's subdirectory @d: a temporary file
+ * made with O_EXCL, then renamed to @name only if no @name is there
+ * (-EEXIST then: someone else wrote one meanwhile).
+ */
+static int new_sidecar(int d, const char *name, const u8 *buf, u64 len, mode_t mode)
+{
+	static unsigned long long seq;
+	char tmp[2 * SFU_SIDECAR_BUILD_ID_MAX + 64];
+	int fd, err;
+
+	snprintf(tmp, sizeof(tmp), ".%s.%d.%llu", name, (int)getpid(), ++seq);
+	fd = openat(d, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	if (fd < 0)
+		return -errno;
+	err = fchmod(fd, mode) ? -errno : write_all(fd, buf, len);
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && renameat2(d, tmp, d, name, RENAME_NOREPLACE)) {
+		err = -errno;
+		/* A file system without RENAME_NOREPLACE: a link replaces nothing either. */
+		if (err == -EINVAL)
+			err = linkat(d, tmp, d, name, 0) ? -errno : 0;
+		unlinkat(d, tmp, 0);
+	} else if (err) {
+		unlinkat(d, tmp, 0);
+	}
+	return err ? err : SIDECAR_WRITTEN;
+}
+
+/*
+ * The sidecar @buf, @len bytes, as @path, the file @name in the cache's
+ * subdirectory @sub, mode @mode.  Nothing is replaced: a sidecar there
+ * already is compared, and kept whatever it holds.  Returns an
+ * enum sidecar_outcome, or -errno.
+ */
+static int install_sidecar(const char *path, const char *sub, const char *name, const u8 *buf,
+			   u64 len, mode_t mode)
+{
+	enum sfu_trust_refusal why;
+	struct stat st;
+	int d, fd, ret, tries;
+
+	if (mkdirat(cache_fd, sub, 0755) && errno != EEXIST)
+		return -errno;
+	d = openat(cache_fd, sub, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (d < 0)
+		return -errno;
+	if (fstat(d, &st)) {
+		ret = -errno;
+		goto out;
+	}
+	why = sfu_trust_dir(&policy, &st);
+	if (why) {
+		warn("%.*s: refused as a sidecar directory: %s", (int)(strrchr(path, '/') - path),
+		     path, sfu_trust_describe(why));
+		ret = -EPERM;
+		goto out;
+	}
+	for (tries = 0; tries < 2; tries++) {
+		fd = openat(d, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fd >= 0) {
+			ret = existing_sidecar(fd, path, buf, len, mode);
+			close(fd);
+			goto out;
+		}
+		if (errno != ENOENT) {
+			ret = -errno;
+			goto out;
+		}
+		ret = new_sidecar(d, name, buf, len, mode);
+		if (ret != -EEXIST)
+			break;
+	}
+out:
+	close(d);
+	return ret;
+}
+
+/* Whether the sidecar @name of the cache's subdirectory @sub is bound to @o's content. */
+static bool sidecar_bound_same(const char *sub, const char *name, const struct sfg_output *o)
+{
+	struct sfu_sidecar_header hdr;
+	int d, fd;
+	bool same;
+
+	d = openat(cache_fd, sub, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (d < 0)
+		return false;
+	fd = openat(d, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	close(d);
 	if (fd < 0)
 		return false;
 	same = pread(fd, &hdr, sizeof(hdr), 0) == sizeof(hdr) &&
@@ -334,37 +490,6 @@ static bool sidecar_same(const char *path, const struct sfg_output *o)
 	       !memcmp(hdr.digest, o->digest, sizeof(hdr.digest));
 	close(fd);
 	return same;
-}
-
-/*
- * Where the sidecar of build-id @id made as @o goes in @dir: the build-id's
- * name if it is free, else (it holds the sidecar of another file with that
- * build-id, which stays) the name with the digest.  Return: 0 with *@path
- * set, 1 when a sidecar bound to the same content is there already, or
- * -ENOMEM.
- */
-static int sidecar_path(const char *dir, const char *id, const struct sfg_output *o, char **path)
-{
-	char digest[2 * SFU_SIDECAR_NAME_DIGEST + 1];
-	struct stat st;
-	unsigned int i;
-
-	if (asprintf(path, "%s/%s.sframe", dir, id + 2) < 0) {
-		*path = NULL;
-		return -ENOMEM;
-	}
-	if (lstat(*path, &st))
-		return 0;
-	if (sidecar_same(*path, o))
-		return 1;
-	free(*path);
-	for (i = 0; i < SFU_SIDECAR_NAME_DIGEST; i++)
-		sprintf(digest + 2 * i, "%02x", o->digest[i]);
-	if (asprintf(path, "%s/%s.%s.sframe", dir, id + 2, digest) < 0) {
-		*path = NULL;
-		return -ENOMEM;
-	}
-	return !lstat(*path, &st) && sidecar_same(*path, o);
 }
 
 /*
@@ -419,11 +544,87 @@ static int mkdir_p(const char *dir)
 	return err;
 }
 
-/* Convert one ELF; write it to -o, to the cache, or only count it. */
-static int process_elf(const char *name, Elf *elf)
+/*
+ * --install: the sidecar of build-id @id, the section @o, for the file
+ * @name of mode @src_mode; counted.  0, or -errno.
+ */
+static int install_one(const char *name, const char *id, const struct sfg_output *o,
+		       mode_t src_mode)
 {
-	char id[2 * 64 + 1], *dir = NULL, *path = NULL;
+	/* The rows of a file others may not read are not theirs to read either. */
+	mode_t mode = src_mode & 0004 ? 0644 : 0600;
+	char sub[3] = { id[0], id[1], 0 }, *file = NULL, *path = NULL;
+	u8 *buf = NULL;
+	u64 len;
+	int ret;
+
+	if (asprintf(&file, "%s.sframe", id + 2) < 0 ||
+	    asprintf(&path, "%s/%s/%s", opt.cache, sub, file) < 0) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = make_sidecar(id, o, o->buf, o->len, opt.vaddr, &buf, &len);
+	if (!ret)
+		ret = install_sidecar(path, sub, file, buf, len, mode);
+	/*
+	 * The build-id's name holds the sidecar of another file of that
+	 * build-id (its digest another): this one goes beside it, under its
+	 * own digest, which is how the module looks it up.
+	 */
+	if (ret == SIDECAR_KEPT && !sidecar_bound_same(sub, file, o)) {
+		char digest[2 * SFU_SIDECAR_NAME_DIGEST + 1];
+		unsigned int i;
+
+		for (i = 0; i < SFU_SIDECAR_NAME_DIGEST; i++)
+			sprintf(digest + 2 * i, "%02x", o->digest[i]);
+		free(file);
+		free(path);
+		path = NULL;
+		if (asprintf(&file, "%s.%s.sframe", id + 2, digest) < 0) {
+			file = NULL;
+			ret = -ENOMEM;
+		} else if (asprintf(&path, "%s/%s/%s", opt.cache, sub, file) < 0) {
+			path = NULL;
+			ret = -ENOMEM;
+		} else {
+			ret = install_sidecar(path, sub, file, buf, len, mode);
+		}
+	}
+	switch (ret) {
+	case SIDECAR_WRITTEN:
+		counts.installed++;
+		counts.bytes += o->len;
+		counts.complements += o->stats.own_sframe;
+		break;
+	case SIDECAR_SAME:
+		counts.unchanged++;
+		break;
+	case SIDECAR_KEPT:
+		/* Never replaced: bound to the same content, made otherwise (another version). */
+		warn("%s: kept %s: a sidecar of build ID %s of the same content, other bytes; nothing written",
+		     name, path, id);
+		counts.kept++;
+		break;
+	default:
+		warn("%s: %s: %s", name, path, strerror(-ret));
+		counts.failed++;
+		break;
+	}
+out:
+	free(buf);
+	free(file);
+	free(path);
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * Convert one ELF, of mode @src_mode; write it to -o, to the cache, or
+ * only count it.
+ */
+static int process_elf(const char *name, Elf *elf, mode_t src_mode)
+{
 	bool complement = opt.complement;
+	char id[2 * 64 + 1];
 	struct sfg_output o;
 	int err, abi;
 
@@ -475,37 +676,12 @@ static int process_elf(const char *name, Elf *elf)
 		/* The file's own section covers every FDE that gives rows. */
 		counts.has_sframe++;
 	} else if (opt.install) {
-		bool same = false;
-
-		if (asprintf(&dir, "%s/%.2s", opt.cache, id) < 0) {
-			err = -ENOMEM;
-		} else {
-			err = mkdir_p(dir);
-			if (!err)
-				err = sidecar_path(dir, id, &o, &path);
-			same = err == 1;
-			if (same)
-				err = 0;
-			else if (!err)
-				err = write_sidecar(path, id, &o, o.buf, o.len, opt.vaddr);
-		}
-		if (err) {
-			warn("%s: %s: %s", name, path ? path : opt.cache, strerror(-err));
-			counts.failed++;
-		} else if (same) {
-			counts.same++;
-		} else {
-			counts.installed++;
-			counts.bytes += o.len;
-			counts.complements += o.stats.own_sframe;
-		}
+		err = install_one(name, id, &o, src_mode);
 	} else if (opt.out) {
 		err = write_atomic(opt.out, o.buf, o.len);
 		if (err)
 			warn("%s: %s", opt.out, strerror(-err));
 	}
-	free(dir);
-	free(path);
 	sfg_output_free(&o);
 	return err ? (opt.install ? 1 : 2) : 0;
 }
@@ -603,6 +779,7 @@ static int process_path(const char *path)
 		}
 	} else {
 		fd = open(path, O_RDONLY | O_CLOEXEC);
+		st.st_mode = 0;
 	}
 	if (fd < 0) {
 		warn("%s: %s", path, strerror(errno));
@@ -628,7 +805,7 @@ static int process_path(const char *path)
 		return 1;
 	}
 	ret = opt.go_symbols ? go_symbols(path, elf) :
-	      opt.digest ? print_digests(path, elf) : process_elf(path, elf);
+	      opt.digest ? print_digests(path, elf) : process_elf(path, elf, st.st_mode);
 	elf_end(elf);
 	close(fd);
 	return ret;
@@ -675,7 +852,8 @@ static int process_vdso(void)
 		free(copy);
 		return 1;
 	}
-	ret = process_elf(SFG_VDSO_NAME, elf);
+	/* Every process maps it: readable by all. */
+	ret = process_elf(SFG_VDSO_NAME, elf, 0444);
 	elf_end(elf);
 	free(copy);
 	return ret;
@@ -797,16 +975,14 @@ static int install(void)
 	       counts.has_sframe, counts.no_build_id);
 	printf("%llu unsupported, %llu without CFI; %llu failed\n", counts.unsupported,
 	       counts.no_cfi, counts.failed);
-	if (counts.same)
-		printf("%s: %llu sidecars there already, bound to the same content\n", prog,
-		       counts.same);
 	for (i = SFU_TRUST_OK + 1; i < SFU_TRUST_NR; i++)
 		refused += counts.refused[i];
 	printf("%s: refused %llu (", prog, refused);
 	for (i = SFU_TRUST_OK + 1; i < SFU_TRUST_NR; i++)
 		printf("%s%s %llu", i > SFU_TRUST_OK + 1 ? ", " : "", sfu_trust_name(i),
 		       counts.refused[i]);
-	printf(")\n");
+	printf("); kept %llu sidecars of other content; %llu unchanged\n", counts.kept,
+	       counts.unchanged);
 	if (counts.installed)
 		notify_module(opt.cache);
 	close(cache_fd);
