@@ -25,8 +25,11 @@
  * (unless sticky), none of them a link (a PATH is resolved once); with
  * --any-owner, of any owner and mode.  Each refusal is reported, and
  * counted by reason.  A sidecar is never replaced: one already there is
- * left as it is, and if its content differs from the new one, reported
- * and counted as kept.  A sidecar is mode 0644, 0600 for a file others
+ * left as it is; where it was made from another file of the build-id (its
+ * content digest another: include/uapi/sframe_sidecar.h), the new one goes
+ * beside it under its digest; where from the same content but its bytes
+ * differ (another version of sframe-gen), it is reported and counted as
+ * kept.  A sidecar is mode 0644, 0600 for a file others
  * may not read.  --vdso stands for the running kernel's vDSO, read from
  * this process's own mapping.  --stats prints per file:
  * FDEs and rows, .eh_frame and SFrame bytes, the share of text covered,
@@ -159,8 +162,10 @@ static noreturn void print_help(void)
 	       "                checked again on its descriptor.  Refusals are reported on\n"
 	       "                stderr and counted by reason (link, not-regular, owner,\n"
 	       "                mode, dir-owner, dir-mode).  No sidecar is ever replaced:\n"
-	       "                one of the same content is left alone (unchanged), one of\n"
-	       "                other content kept and reported (kept).  Sidecars are mode\n"
+	       "                one of the same bytes is left alone (unchanged); one made\n"
+	       "                from another file of the build-id stays, the new one going\n"
+	       "                under its digest; one of other bytes from the same content\n"
+	       "                is kept and reported (kept).  Sidecars are mode\n"
 	       "                0644, 0600 for a file others may not read.  DIR and the\n"
 	       "                directories above it must pass the same checks.\n"
 	       "  --any-owner   with --install: files and directories of any owner and\n"
@@ -981,7 +986,7 @@ static int install(void)
 	for (i = SFU_TRUST_OK + 1; i < SFU_TRUST_NR; i++)
 		printf("%s%s %llu", i > SFU_TRUST_OK + 1 ? ", " : "", sfu_trust_name(i),
 		       counts.refused[i]);
-	printf("); kept %llu sidecars of other content; %llu unchanged\n", counts.kept,
+	printf("); kept %llu sidecars of other bytes; %llu unchanged\n", counts.kept,
 	       counts.unchanged);
 	if (counts.installed)
 		notify_module(opt.cache);
