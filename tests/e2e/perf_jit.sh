@@ -44,10 +44,12 @@ finish() {
 	rm -rf "$sc" /tmp/perf-*.map
 	exit $fail
 }
+grep=$(command -v grep)
 # shellcheck disable=SC2046
-"$SFU_TOP/tools/sframe-gen" --install --cache "$sc" "$node" \
-	$(ldd "$node" | awk '$3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-linux/ { print $1 }') > /dev/null ||
-	{ echo "FAILED: sframe-gen --install of node and its libraries"; fail=1; finish; }
+"$SFU_TOP/tools/sframe-gen" --install --cache "$sc" "$node" "$grep" \
+	$(ldd "$node" "$grep" | awk '$3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-linux/ { print $1 }' |
+	  sort -u) > /dev/null ||
+	{ echo "FAILED: sframe-gen --install of node, grep and their libraries"; fail=1; finish; }
 echo "$sc" > $param
 cd /tmp || exit 1
 jit() { awk -v s="$1" '$1 == s { print $2 }' /sys/kernel/debug/sframe_unwind/unwind_stats; }
@@ -102,8 +104,9 @@ done
 set -- $(cat /tmp/module.result)
 [ "$4" -gt 0 ] || { echo "FAILED: no sample with its innermost frame in JIT code"; fail=1; }
 
-# grep -P over generated lines: PCRE2 compiles the pattern into anonymous
-# memory and calls it from pcre2_jit_match().
+# grep -P over generated lines (grep, libpcre2 and libc with sidecars):
+# PCRE2 compiles the pattern into anonymous memory and calls it from
+# pcre2_jit_match().
 awk 'BEGIN { for (i = 0; i < 400000; i++) printf "line %d key%07d value %x end\n", i, i * 7919 % 1000003, i }' \
 	> /tmp/pcre.in
 pcre() {
