@@ -77,23 +77,32 @@ static int sfu_dg_counted(const struct sfu_digest_src *src, struct sfu_blake2s_c
 	return len ? sfu_dg_range(src, b, off, len) : 0;
 }
 
-/* Whether section @name (SFU_DG_NAME_MAX bytes read, maybe unterminated) is one to hash. */
-static bool sfu_dg_wanted(const char *name)
+/*
+ * Whether section @name (SFU_DG_NAME_MAX bytes read, maybe unterminated)
+ * is one to hash and the first of its name (bit n of @seen: name n).
+ */
+static bool sfu_dg_wanted(const char *name, unsigned int *seen)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(sfu_dg_sections); i++)
-		if (!strncmp(name, sfu_dg_sections[i], SFU_DG_NAME_MAX))
-			return true;
+	for (i = 0; i < ARRAY_SIZE(sfu_dg_sections); i++) {
+		if (strncmp(name, sfu_dg_sections[i], SFU_DG_NAME_MAX))
+			continue;
+		if (*seen & (1U << i))
+			return false;
+		*seen |= (1U << i);
+		return true;
+	}
 	return false;
 }
 
 static int sfu_dg_cfi(const struct sfu_digest_src *src, struct sfu_blake2s_ctx *b)
 {
 	u8 eh[SFU_DG_EHDR], sh[SFU_DG_SHDR], ph[SFU_DG_PHDR];
-	u64 phoff, shoff, stroff, strsize, off, size;
+	u64 phoff, shoff, stroff, strsize, off, size, total = 0;
+	unsigned int phnum, shnum, strndx, i, seen = 0;
 	char name[SFU_DG_NAME_MAX];
-	unsigned int phnum, shnum, strndx, i;
+	u32 type;
 	int err;
 
 	if (src->size < sizeof(eh))
@@ -141,19 +150,29 @@ static int sfu_dg_cfi(const struct sfu_digest_src *src, struct sfu_blake2s_ctx *
 		memset(name, 0, sizeof(name));
 		err = src->read(src->ctx, stroff + sh_name, name,
 				min_t(u64, sizeof(name), strsize - sh_name));
-		if (!err && sfu_dg_wanted(name))
-			err = sfu_dg_counted(src, b, sfu_dg_le(sh + 24, 8), sfu_dg_le(sh + 32, 8));
+		if (err || !sfu_dg_wanted(name, &seen))
+			continue;
+		size = sfu_dg_le(sh + 32, 8);
+		total += min(size, src->size);
+		err = total > 2 * src->size ? -ENOEXEC :
+		      sfu_dg_counted(src, b, sfu_dg_le(sh + 24, 8), size);
 	}
+	/* The first of each type, as the loader's readers take them. */
 	for (i = 0; !err && i < phnum; i++) {
 		err = src->read(src->ctx, phoff + (u64)i * SFU_DG_PHDR, ph, sizeof(ph));
 		if (err)
 			break;
-		if (sfu_dg_le(ph, 4) != SFU_DG_PT_GNU_EH_FRAME &&
-		    sfu_dg_le(ph, 4) != SFU_DG_PT_GNU_SFRAME)
+		type = sfu_dg_le(ph, 4);
+		if (type == SFU_DG_PT_GNU_EH_FRAME && !(seen & (1U << 30)))
+			seen |= (1U << 30);
+		else if (type == SFU_DG_PT_GNU_SFRAME && !(seen & (1U << 31)))
+			seen |= (1U << 31);
+		else
 			continue;
 		off = sfu_dg_le(ph + 8, 8);
 		size = sfu_dg_le(ph + 32, 8);
-		err = sfu_dg_counted(src, b, off, size);
+		total += min(size, src->size);
+		err = total > 2 * src->size ? -ENOEXEC : sfu_dg_counted(src, b, off, size);
 	}
 	return err;
 }

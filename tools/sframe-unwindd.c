@@ -78,6 +78,7 @@
 #include <linux/kernel.h>
 
 #include "sframe_gen.h"
+#include "sframe_unwind/elf_digest.h"
 #include "uapi/sframe_sidecar.h"
 #include "uapi/sframe_unwind.h"
 
@@ -572,6 +573,47 @@ static int convert(int fd, const char *want, char **buf, size_t *len)
 	return WEXITSTATUS(status);
 }
 
+static int fd_read(void *ctx, u64 off, void *buf, size_t len)
+{
+	int fd = *(const int *)ctx;
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pread(fd, (char *)buf + done, len - done, off + done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -EIO;
+		done += n;
+	}
+	return 0;
+}
+
+/*
+ * Whether the sidecar header @hdr, which the child wrote, is bound to the
+ * file on @fd: its digest taken again here, so that a child a hostile file
+ * took over cannot bind rows to another file's content.
+ */
+static bool digest_is(int fd, const struct sfu_sidecar_header *hdr)
+{
+	u8 digest[SFU_SIDECAR_DIGEST_LEN];
+	struct sfu_digest_src src = { .read = fd_read, .ctx = &fd };
+	struct stat s;
+	bool same;
+
+	if (fstat(fd, &s))
+		return false;
+	src.size = s.st_size;
+	src.buf = malloc(SFU_DIGEST_CHUNK);
+	if (!src.buf)
+		return false;
+	same = !sfu_elf_digest(&src, hdr->digest_kind, digest) &&
+	       !memcmp(digest, hdr->digest, sizeof(digest));
+	free(src.buf);
+	return same;
+}
+
 /* Whether the sidecar @name in @d is bound to the content @hdr names. */
 static bool same_content(int d, const char *name, const struct sfu_sidecar_header *hdr)
 {
@@ -595,7 +637,7 @@ static bool same_content(int d, const char *name, const struct sfu_sidecar_heade
  * DIR/<2 hex>/<rest>.<digest>.sframe; nothing is ever replaced.  Return:
  * 0, 1 if one bound to the same content is there already, -1 on error.
  */
-static int install(const char *id, const char *buf, size_t len)
+static int install(const char *id, const char *buf, size_t len, mode_t mode)
 {
 	const struct sfu_sidecar_header *hdr = (const void *)buf;
 	char sub[3] = { id[0], id[1], 0 }, tmp[64];
@@ -615,12 +657,12 @@ static int install(const char *id, const char *buf, size_t len)
 		return -1;
 	}
 	snprintf(tmp, sizeof(tmp), ".tmp.%d.%llu", getpid(), ++seq);
-	fd = openat(d, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	fd = openat(d, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	if (fd < 0) {
 		close(d);
 		return -1;
 	}
-	if (!fchmod(fd, 0644) && !write_all(fd, buf, len) && !fsync(fd)) {
+	if (!fchmod(fd, mode) && !write_all(fd, buf, len) && !fsync(fd)) {
 		for (k = 0; k < 2 && ret; k++) {
 			i = snprintf(name, sizeof(name), "%s", id + 2);
 			if (k) {
@@ -686,6 +728,7 @@ static void handle(struct sfu_sidecar_request *r)
 {
 	char id[2 * SFU_SIDECAR_BUILD_ID_MAX + 1], name[sizeof(r->name)], path[300];
 	const struct sfu_sidecar_header *hdr;
+	mode_t src_mode;
 	struct stat s;
 	size_t len;
 	char *buf;
@@ -704,6 +747,7 @@ static void handle(struct sfu_sidecar_request *r)
 		st.refused_type++;
 		return;
 	}
+	src_mode = s.st_mode;
 	if ((unsigned long long)s.st_size > opt.max_size) {
 		reqlog("%s %s (uid %u): refused: %lld bytes > --max-size %llu", id, name, r->uid,
 		       (long long)s.st_size, opt.max_size);
@@ -741,7 +785,8 @@ static void handle(struct sfu_sidecar_request *r)
 		if (len <= sizeof(*hdr) || memcmp(hdr->magic, SFU_SIDECAR_MAGIC, 8) ||
 		    hdr->build_id_len != r->build_id_len ||
 		    memcmp(hdr->build_id, r->build_id, r->build_id_len) ||
-		    hdr->section_off != sizeof(*hdr) || hdr->section_size != len - sizeof(*hdr)) {
+		    hdr->section_off != sizeof(*hdr) || hdr->section_size != len - sizeof(*hdr) ||
+		    !digest_is(r->fd, hdr)) {
 			reqlog("%s %s (uid %u): the converter's output is not a sidecar of it", id,
 			       name, r->uid);
 			st.failed++;
@@ -753,7 +798,8 @@ static void handle(struct sfu_sidecar_request *r)
 			st.refused_quota++;
 			break;
 		}
-		ret = install(id, buf, len);
+		/* The rows of a file others may not read are not theirs to read either. */
+		ret = install(id, buf, len, src_mode & 0004 ? 0644 : 0600);
 		if (ret < 0) {
 			reqlog("%s %s (uid %u): writing the sidecar: %s", id, name, r->uid,
 			       strerror(errno));
@@ -835,7 +881,7 @@ static void do_vdso(void)
 	}
 	for (i = 0; i < hdr->build_id_len; i++)
 		sprintf(id + 2 * i, "%02x", hdr->build_id[i]);
-	ret = install(id, buf, len);
+	ret = install(id, buf, len, 0644);
 	if (ret < 0) {
 		logmsg("%s [vdso]: writing the sidecar: %s", id, strerror(errno));
 		st.write_failed++;
