@@ -45,8 +45,10 @@ tmp=$(mktemp -d /tmp/sfu-9p.XXXXXX)
 rm -rf $nine
 mkdir -p $nine "$tmp/sc"
 chmod 755 "$tmp" "$tmp/sc"
-"$gen" --install --cache $nine "$libc" "$prog.nosframe" > /dev/null ||
-	bad "sframe-gen --install of libc and $prog.nosframe"
+# The program's own sidecar too (its complement: _start): the one of the
+# copy without .sframe, of the same build-id, is bound to the copy's bytes.
+"$gen" --install --cache $nine "$libc" "$prog.nosframe" "$prog" > /dev/null ||
+	bad "sframe-gen --install of libc, $prog.nosframe and $prog"
 cp -a $nine/. "$tmp/sc/"
 cp "$prog" "$prog.nosframe" "$tmp/"
 
