@@ -50,7 +50,6 @@ fi
 fzf=$(readlink -f "$fzf")
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/perf-lib"
-daemon=$SFU_TOP/tools/sframe-unwindd
 param=/sys/module/sframe_unwind/parameters/sidecar_dir
 fail=0
 bad() { echo "FAILED: $*"; fail=1; }
@@ -59,11 +58,11 @@ work=$(mktemp -d /tmp/sfu-go.XXXXXX)
 chmod 755 "$work"
 sc=$work/sidecars
 mkdir -m 755 "$sc"
-pid=
+perf_daemon_pid=
 cleanup() {
-	if [ -n "$pid" ]; then
-		kill -TERM "$pid"
-		wait "$pid"
+	if [ -n "$perf_daemon_pid" ]; then
+		kill -TERM "$perf_daemon_pid"
+		wait "$perf_daemon_pid"
 	fi
 	echo /var/lib/sframe-unwind > $param
 	perf_callchain_set 1 Y > /dev/null
@@ -71,28 +70,19 @@ cleanup() {
 }
 trap cleanup EXIT
 cd /tmp || exit 1
-awk -v n=$lines 'BEGIN { for (i = 0; i < n; i++)
-	printf "/usr/lib/pkg%d/src/module%d/internal/file_%d_%x.go\n", i % 97, i % 1013, i, i * 2654435761 }' \
-	> "$work/paths"
+perf_fzf_paths $lines "$work/paths"
 echo "fzf is $fzf ($("$fzf" --version 2>&1 | head -n 1))"
 
 # measure NAME: "SAMPLES COMPLETE PERCENT" of one perf record run; the
 # module's stop reasons of the run in /tmp/go-NAME.stops
 measure() {
 	name=$1
-	grep -E '^(stop_|go_stack_switches)' /sys/kernel/debug/sframe_unwind/unwind_stats > "/tmp/go-$name.stops0"
+	perf_stops_mark "/tmp/go-$name.stops0"
 	perf record -q -g -e cpu-clock:u -c $period -o "/tmp/go-$1.data" -- \
 		"$fzf" --filter "pkgmodinfile" < "$work/paths" > /dev/null 2> "/tmp/go-$1.out" ||
 		{ echo "perf record ($1) failed" >&2; cat "/tmp/go-$1.out" >&2; }
-	# shellcheck disable=SC2046
-	set -- $("$here/perf-complete" --go "$fzf" ${table:+--go-table "$table"} \
-		--example broken "/tmp/go-$1.broken" \
-		"/tmp/go-$1.data" 2> "/tmp/go-$1.objects")
-	awk -v s="${1:-0}" -v c="${2:-0}" 'BEGIN { printf "%d %d %.1f", s, c, s ? 100 * c / s : 0 }'
-	grep -E '^(stop_|go_stack_switches)' /sys/kernel/debug/sframe_unwind/unwind_stats |
-		awk 'NR == FNR { b[$1] = $2; next }
-		     $2 > b[$1] { n = $1; sub(/^stop_/, "", n); printf " %s %d", n, $2 - b[$1] }' \
-		"/tmp/go-$name.stops0" - > "/tmp/go-$name.stops"
+	perf_complete_share "/tmp/go-$1.data" "" --go "$fzf" ${table:+--go-table "$table"}
+	perf_stops_since "/tmp/go-$name.stops0" > "/tmp/go-$name.stops"
 }
 
 report() {
@@ -103,7 +93,7 @@ report() {
 		set -- ${rest#*:}
 		echo "workload fzf $label: $1 samples, $2 complete ($3 %);" \
 			"the module's walks ended:$(cat "/tmp/go-${rest%%:*}.stops")"
-		sed 's/^/    /' "/tmp/go-${rest%%:*}.objects"
+		sed 's/^/    /' "/tmp/go-${rest%%:*}.data.objects"
 	done
 	set -- $perf
 	pp=$3
@@ -113,7 +103,7 @@ report() {
 	[ "$1" -ge 100 ] || bad "only $1 samples with the sidecar"
 	awk -v m="$3" -v p="$pp" -v want="$want" 'BEGIN { exit !(m >= want && m >= p - 0.5) }' || {
 		bad "with the sidecar $3 % complete: want >= $want % and >= perf's own walk ($pp %); the chain most broken samples have:"
-		sed 's/^/    /' /tmp/go-sidecar.broken
+		sed 's/^/    /' /tmp/go-sidecar.data.broken
 	}
 	# Without a sidecar, held to 95 % (85 % on arm64, where the system
 	# stack's walks end too; it was 0.1 % before Go programs got
@@ -122,7 +112,7 @@ report() {
 	# saved its record yet, where perf's walk takes the caller's record.
 	awk -v m="$np" -v want="$want_nosc" 'BEGIN { exit !(m >= want) }' || {
 		bad "without a sidecar $np % complete, want >= $want_nosc % (perf's own walk $pp %); the chain most broken samples have:"
-		sed 's/^/    /' /tmp/go-nosidecar.broken
+		sed 's/^/    /' /tmp/go-nosidecar.data.broken
 	}
 }
 
@@ -142,31 +132,10 @@ if [ "$arch" = aarch64 ]; then
 	report
 	exit $fail
 fi
-"$daemon" --dir "$sc" --stats "$work/daemon.stats" 2> "$work/daemon.log" &
-pid=$!
 # Attached once it has rescanned; then it converts fzf when it is mapped.
-i=0
-until grep -q "^rescans [1-9]" "$work/daemon.stats" 2> /dev/null; do
-	i=$((i + 1))
-	if [ $i -gt 300 ] || ! kill -0 "$pid" 2> /dev/null; then
-		bad "the daemon did not start"
-		cat "$work/daemon.log"
-		exit 1
-	fi
-	sleep 0.1
-done
-bid=$(readelf -n "$fzf" | awk '/Build ID/ { print $3 }')
+perf_daemon_start "$sc" "$work" || exit 1
 "$fzf" --filter x < /dev/null > /dev/null 2>&1
-i=0
-until [ -f "$sc/$(echo "$bid" | cut -c1-2)/$(echo "$bid" | cut -c3-).sframe" ]; do
-	i=$((i + 1))
-	if [ $i -gt 600 ]; then
-		bad "the daemon made no sidecar for $fzf in 60 s"
-		cat "$work/daemon.log"
-		exit 1
-	fi
-	sleep 0.1
-done
+perf_daemon_sidecar "$fzf" "$sc" "$work" || exit 1
 sleep 1
 with=$(measure sidecar)
 report

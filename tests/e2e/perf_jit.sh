@@ -45,10 +45,7 @@ finish() {
 	exit $fail
 }
 grep=$(command -v grep)
-# shellcheck disable=SC2046
-"$SFU_TOP/tools/sframe-gen" --install --cache "$sc" "$node" "$grep" \
-	$(ldd "$node" "$grep" | awk '$3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-linux/ { print $1 }' |
-	  sort -u) > /dev/null ||
+perf_sidecars_of "$sc" "$node" "$grep" ||
 	{ echo "FAILED: sframe-gen --install of node, grep and their libraries"; fail=1; finish; }
 echo "$sc" > $param
 cd /tmp || exit 1
@@ -62,12 +59,11 @@ measure() {
 		"$node" "$@" "$SFU_TOP/tests/e2e/workloads/jit-loop.js" $secs \
 		> "/tmp/$name.out" 2>&1 || { echo "perf record ($name) failed" >&2; cat "/tmp/$name.out" >&2; }
 	# shellcheck disable=SC2046
-	set -- $("$here/perf-complete" --example broken "/tmp/$name.broken" \
-		"/tmp/$name.data" 2> "/tmp/$name.objects")
+	set -- $(perf_complete_share "/tmp/$name.data")
 	# JIT leaves: innermost frame in no file ([unknown]) or in V8's map.
-	awk -v s="${1:-0}" -v c="${2:-0}" '
+	awk -v s="$1" -v c="$2" -v p="$3" '
 		$1 ~ /^(\[unknown\]|perf-[0-9]+\.map|\[anon)/ { js += $2; jc += $4 }
-		END { printf "%d %d %.1f %d %d", s, c, s ? 100 * c / s : 0, js, jc }' "/tmp/$name.objects"
+		END { printf "%d %d %s %d %d", s, c, p, js, jc }' "/tmp/$name.data.objects"
 }
 
 perf_callchain_set 0 N || finish
@@ -87,7 +83,7 @@ label() {
 for n in perf module map; do
 	set -- $(cat /tmp/$n.result)
 	echo "workload node $(label $n): $1 samples, $2 complete ($3 %); JIT leaves $4, $5 complete"
-	sed 's/^/    /' "/tmp/$n.objects"
+	sed 's/^/    /' "/tmp/$n.data.objects"
 done
 set -- $(cat /tmp/perf.result)
 pp=$3
@@ -97,7 +93,7 @@ for n in module map; do
 	awk -v m="$3" -v p="$pp" 'BEGIN { exit !(m >= 99 && m >= p - 0.5) }' || {
 		echo "FAILED: $(label $n) $3 % complete: want >= 99 % and >= perf's own walk" \
 			"($pp %); the chain most broken samples have:"
-		sed 's/^/    /' "/tmp/$n.broken"
+		sed 's/^/    /' "/tmp/$n.data.broken"
 		fail=1
 	}
 done

@@ -27,7 +27,6 @@ fi
 dir=$SFU_TOP/build/e2e/$arch/workloads
 gen=$SFU_TOP/tools/sframe-gen
 param=/sys/module/sframe_unwind/parameters/sidecar_dir
-here=$(cd "$(dirname "$0")" && pwd)
 sc=$(mktemp -d /tmp/sfu-sidecars.XXXXXX)
 chmod 755 "$sc"
 cd /tmp || exit 1
@@ -50,9 +49,7 @@ percent() {
 	# shellcheck disable=SC2046
 	perf record -q -g -e "$(event "$1")" -c 500000 -o "/tmp/$1.data" -- "$bin" $(args "$1") \
 		> "/tmp/$1.out" 2>&1 || { echo "perf record of $1 failed" >&2; cat "/tmp/$1.out" >&2; }
-	set -- $("$here/perf-complete" --example broken "/tmp/$1.broken" \
-		"/tmp/$1.data" "$(printf %.15s "$1")" 2> "/tmp/$1.objects")
-	awk -v s="${1:-0}" -v c="${2:-0}" 'BEGIN { printf "%d %d %.1f", s, c, s ? 100 * c / s : 0 }'
+	perf_complete_share "/tmp/$1.data" "$(printf %.15s "$1")"
 }
 
 # signal-hot's time goes to its own handler, and the unwinder knows
@@ -70,11 +67,8 @@ for p in $progs; do
 	eval "before_$(echo $p | tr - _)=\"$(percent $p)\""
 done
 
-libs=$(for p in $progs; do ldd "$(readlink -f "$(path $p)")" 2> /dev/null; done |
-	awk '/=>/ { print $3 } /ld-linux/ { print $1 }' | sort -u)
 # shellcheck disable=SC2046
-"$gen" --install --cache "$sc" $(for p in $progs; do readlink -f "$(path $p)"; done) $libs ||
-	fail=1
+perf_sidecars_of "$sc" $(for p in $progs; do readlink -f "$(path $p)"; done) || fail=1
 "$gen" --install --cache "$sc" --vdso || fail=1
 echo "$sc" > $param
 
@@ -87,7 +81,7 @@ for p in $progs; do
 	echo "workload $p without sidecars: ${before% *} samples/complete $b %; with: ${after% *} $a %"
 	awk -v a="$a" 'BEGIN { exit !(a >= 99) }' || {
 		echo "FAILED: $p with sidecars $a % < 99 %; the innermost frames' objects, and the broken chain most samples have:"
-		sed 's/^/    /' "/tmp/$p.objects" "/tmp/$p.broken"
+		sed 's/^/    /' "/tmp/$p.data.objects" "/tmp/$p.data.broken"
 		fail=1
 	}
 	case " $own_bound " in
