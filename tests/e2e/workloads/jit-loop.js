@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 // A CPU-bound JavaScript loop whose hot functions V8 compiles (JIT code in
-// anonymous memory): top -> mid -> leaf, for ARGV[2] seconds.
+// anonymous memory): top -> mid -> leaf, for ARGV[2] seconds, or, when
+// ARGV[3] is given, for that many rounds whatever the time (a fixed amount
+// of work, for tests/e2e/bench-complete).
 'use strict';
 
 function leaf(n) {
@@ -19,7 +21,8 @@ function top(n) {
 }
 
 const end = Date.now() + 1000 * Number(process.argv[2] || 3);
+const rounds = Number(process.argv[3] || 0);
 let total = 0;
-while (Date.now() < end)
+for (let r = 0; rounds ? r < rounds : Date.now() < end; r++)
 	total += top(20000);
 console.log(total > 0 ? 'done' : 'never');
