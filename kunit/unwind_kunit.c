@@ -1540,10 +1540,11 @@ static const struct uw_case uw_cases[] = {
 		.stop = SFU_END_OUTERMOST,
 	},
 	{
+		/* arm64: systemstack()'s 16-byte frame, its link register at 0(RSP). */
 		.name = "arm64_go_systemstack_steps_to_the_goroutines_stack",
 		.arch = UW_ARCH_ARM64, .text = UW_GO_CALL_ARM64, UW_GO_REGS(V_STK(0x2000)),
-		.stack = UW_GO_STACK(V_STK(0x2000), 0x9000, 0x8ff8, V_TXT(2, 0x14), 0x9040),
-		.frames = UW_GO_FRAMES(0x9008, 0x9048),
+		.stack = UW_GO_STACK(V_STK(0x2000), 0x9000, 0x8ff8, V_TXT(2, 0x14), 0x9048),
+		.frames = UW_GO_FRAMES(0x9010, 0x9050),
 		.stop = SFU_END_OUTERMOST,
 	},
 	{

@@ -26,6 +26,10 @@
  *     before the frame's IP: a call of systemstack() itself.  The first g
  *     that passes is taken.
  *
+ * The frame's CFA lies SFU_ARCH_GO_RA_TO_CFA bytes above that return
+ * address: the word itself on amd64 (a call pushed it), the 16-byte frame
+ * on arm64, whose Go functions keep their link register at 0(RSP).
+ *
  * A frame that fails any of these is left to the frame-pointer fallback
  * as before.  The layout of g's first words (stack, stackguard0,
  * stackguard1, _panic, _defer, m, sched.sp) and m's first (g0) has not
@@ -105,7 +109,7 @@ static int sfu_go_goroutine(struct sfu_unwind_state *st, unsigned long lo, unsig
 	    caller_fp < hi && !(caller_fp & (st->ws - 1)))
 		*fp = caller_fp;
 	*ra = word;
-	*cfa = slot + st->ws;
+	*cfa = slot + SFU_ARCH_GO_RA_TO_CFA;
 	return 0;
 }
 

@@ -52,6 +52,9 @@ static inline int sfu_arch_start(struct sfu_unwind_state *st, struct pt_regs *re
 	return 0;
 }
 
+/* Go's systemstack(): its return address to its CFA (0(RSP) of systemstack()'s 16-byte frame). */
+#define SFU_ARCH_GO_RA_TO_CFA		16
+
 #define sfu_arch_go_g sfu_arch_go_g
 /**
  * sfu_arch_go_g() - the register Go code keeps its g in

@@ -53,6 +53,9 @@ static inline int sfu_arch_start(struct sfu_unwind_state *st, struct pt_regs *re
 	return 0;
 }
 
+/* Go's systemstack(): its return address to its CFA (the slot a call pushed). */
+#define SFU_ARCH_GO_RA_TO_CFA		8
+
 #define sfu_arch_go_g sfu_arch_go_g
 /**
  * sfu_arch_go_g() - the register Go code keeps its g in

@@ -32,8 +32,11 @@
  *   SFU_ARCH_NR_TRACKED, sfu_arch_tracked_slot(),
  *   sfu_arch_tracked_regnum()       callee-saved registers followed below
  *                                   the topmost frame: by default none
- *   sfu_arch_go_g()                 the register Go's ABI keeps its g in
- *                                   (unwind/go.c): by default none (0)
+ *   sfu_arch_go_g(), SFU_ARCH_GO_RA_TO_CFA
+ *                                   the register Go's ABI keeps its g in,
+ *                                   and the bytes from systemstack()'s
+ *                                   return address to its CFA (unwind/go.c):
+ *                                   by default no g (0)
  */
 #ifndef _SFU_ARCH_CONTRACT_H
 #define _SFU_ARCH_CONTRACT_H
@@ -78,6 +81,7 @@ static inline unsigned int sfu_arch_tracked_regnum(int slot)
 #endif
 
 #ifndef sfu_arch_go_g
+#define SFU_ARCH_GO_RA_TO_CFA		0
 /* No Go ABI: no g register. */
 static inline unsigned long sfu_arch_go_g(const struct pt_regs *regs)
 {
