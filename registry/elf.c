@@ -4,18 +4,12 @@
  * whether its section is valid.
  *
  * Both are read from the file through the kernel's file API, never from the
- * process's memory: a process cannot make the module parse its own idea of
- * a shared library.  What a file's program headers say and whether its
- * section is valid are worked out once per file — keyed by device, inode,
- * generation, change time and size — and kept in a small LRU cache, files
- * without PT_GNU_SFRAME included: a library mapped by many processes, or
- * libc mapped by every process, is read once, and mapping it again costs no
- * file I/O.
- *
- * The bytes read for validation become the file's kernel copy
- * (registry_copy.c), which every section of the file shares.  The cache
- * keeps the copy only while a section uses it: when the last one goes the
- * copy is freed, and the next mapping of the file reads it again.
+ * process's memory.  What a file's program headers say and whether its
+ * section is valid are worked out once per file (device, inode, generation,
+ * change time, size) and kept in a small LRU cache, files without
+ * PT_GNU_SFRAME included: a library mapped by many processes is read once.
+ * The bytes read for validation become the file's kernel copy (copy.c),
+ * shared by every section of the file while one uses it.
  */
 #include <linux/elf.h>
 #include <linux/fs.h>
@@ -28,7 +22,6 @@
 #include "sframe_unwind/compat/fs.h"
 #include "sframe_unwind/lib.h"
 #include "uapi/sframe_sidecar.h"
-#include "uapi/sframe_unwind.h"
 #include "internal.h"
 #include "stats.h"
 
@@ -553,8 +546,7 @@ static struct sfu_sframe_copy *sfu_file_first_seen(struct file *file, const stru
 			/* None: the daemon, if one runs, may make it. */
 			if (remember)
 				sfu_sidecar_request(file, info->build_id, info->build_id_len, cred,
-						    w.refused ? SFU_SIDECAR_WHY_CONTENT :
-								SFU_SIDECAR_WHY_MISSING);
+						    w.refused);
 		}
 	}
 	if (!info->status) {

@@ -606,7 +606,7 @@ static int install_one(const char *name, const char *id, const struct sfg_output
 		break;
 	case SIDECAR_KEPT:
 		/* Never replaced: bound to the same content, made otherwise (another version). */
-		warn("%s: kept %s: a sidecar of build ID %s of the same content, other bytes; nothing written",
+		warn("%s: kept %s: a sidecar of build ID %s, same content, other bytes",
 		     name, path, id);
 		counts.kept++;
 		break;
