@@ -691,45 +691,25 @@ static int process_elf(const char *name, Elf *elf, mode_t src_mode)
 	return err ? (opt.install ? 1 : 2) : 0;
 }
 
-static int image_read(void *ctx, u64 off, void *buf, size_t len)
-{
-	const u8 *p = ((const u8 **)ctx)[0];
-	u64 size = (u64)(uintptr_t)((const u8 **)ctx)[1];
-
-	if (off > size || len > size - off)
-		return -EIO;
-	memcpy(buf, p + off, len);
-	return 0;
-}
-
 /* --digest: "cfi HEX" and "file HEX". */
 static int print_digests(const char *name, Elf *elf)
 {
 	static const char *const kinds[] = { "cfi", "file" };
 	u8 digest[SFU_SIDECAR_DIGEST_LEN];
-	const void *ctx[2];
-	struct sfu_digest_src src = { .read = image_read, .ctx = ctx };
-	size_t size;
 	int k, i, err;
 
-	ctx[0] = elf_rawfile(elf, &size);
-	ctx[1] = (const void *)(uintptr_t)size;
-	src.size = size;
-	src.buf = malloc(SFU_DIGEST_CHUNK);
-	if (!ctx[0] || !src.buf) {
-		warn("%s: cannot read it", name);
-		free(src.buf);
-		return 1;
-	}
 	for (k = 0; k < 2; k++) {
-		err = sfu_elf_digest(&src, k ? SFU_SIDECAR_DIGEST_FILE : SFU_SIDECAR_DIGEST_CFI,
+		err = sfg_elf_digest(elf, k ? SFU_SIDECAR_DIGEST_FILE : SFU_SIDECAR_DIGEST_CFI,
 				     digest);
+		if (err && err != -ENOEXEC) {
+			warn("%s: cannot read it", name);
+			return 1;
+		}
 		printf("%s ", kinds[k]);
 		for (i = 0; i < SFU_SIDECAR_DIGEST_LEN && !err; i++)
 			printf("%02x", digest[i]);
 		printf("%s\n", err ? "-" : "");
 	}
-	free(src.buf);
 	return 0;
 }
 

@@ -577,13 +577,15 @@ static int sfg_image_read(void *ctx, u64 off, void *buf, size_t len)
 	return 0;
 }
 
-/*
- * The content digest that binds the sidecar to @elf: of the whole file
- * where @whole (rows from a Go pclntab, which depend on its code too) or
- * where the file has no section headers, else of its CFI and layout
- * (include/uapi/sframe_sidecar.h).
+/**
+ * sfg_elf_digest() - a content digest of @elf (include/uapi/sframe_sidecar.h)
+ * @elf: the file
+ * @kind: SFU_SIDECAR_DIGEST_CFI or SFU_SIDECAR_DIGEST_FILE
+ * @out: SFU_SIDECAR_DIGEST_LEN bytes
+ *
+ * Return: 0, sfu_elf_digest()'s negative errno, or -ENOMEM.
  */
-static int sfg_digest(Elf *elf, bool whole, struct sfg_output *out)
+int sfg_elf_digest(Elf *elf, u32 kind, u8 *out)
 {
 	struct sfg_image m;
 	struct sfu_digest_src src = { .read = sfg_image_read, .ctx = &m };
@@ -591,18 +593,33 @@ static int sfg_digest(Elf *elf, bool whole, struct sfg_output *out)
 
 	m.p = (const u8 *)elf_rawfile(elf, &m.size);
 	if (!m.p)
-		return -SFG_E_DIGEST;
+		return -EIO;
 	src.size = m.size;
 	src.buf = malloc(SFU_DIGEST_CHUNK);
 	if (!src.buf)
-		return -SFG_E_NOMEM;
+		return -ENOMEM;
+	err = sfu_elf_digest(&src, kind, out);
+	free(src.buf);
+	return err;
+}
+
+/*
+ * The content digest that binds the sidecar to @elf: of the whole file
+ * where @whole (rows from a Go pclntab, which depend on its code too) or
+ * where the file has no section headers, else of its CFI and layout.
+ */
+static int sfg_digest(Elf *elf, bool whole, struct sfg_output *out)
+{
+	int err;
+
 	out->digest_kind = whole ? SFU_SIDECAR_DIGEST_FILE : SFU_SIDECAR_DIGEST_CFI;
-	err = sfu_elf_digest(&src, out->digest_kind, out->digest);
+	err = sfg_elf_digest(elf, out->digest_kind, out->digest);
 	if (err == -ENOEXEC && !whole) {
 		out->digest_kind = SFU_SIDECAR_DIGEST_FILE;
-		err = sfu_elf_digest(&src, out->digest_kind, out->digest);
+		err = sfg_elf_digest(elf, out->digest_kind, out->digest);
 	}
-	free(src.buf);
+	if (err == -ENOMEM)
+		return -SFG_E_NOMEM;
 	return err ? -SFG_E_DIGEST : 0;
 }
 

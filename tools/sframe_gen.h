@@ -149,6 +149,7 @@ int sfg_elf_machine_abi(Elf *elf);
 bool sfg_elf_has_sframe(Elf *elf);
 int sfg_elf_own_sframe(Elf *elf, int abi, struct sfu_sframe_section *sec);
 int sfg_elf_build_id(Elf *elf, char *hex, size_t len);
+int sfg_elf_digest(Elf *elf, u32 kind, u8 *out);
 
 /*
  * Go programs: the function table of .gopclntab (sframe_gen_go.c), for
