@@ -1,0 +1,78 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Frame-pointer C and C++ programs without .sframe and without sidecars:
+# stock `perf record -g` completes their callchains at least as often with
+# the module as without it.  workloads/libc-heavy-fp and cxx-heavy-fp
+# (-fno-omit-frame-pointer, no .sframe) spend their time in libc and
+# libstdc++, which have neither frame pointers nor .sframe, and no sidecar
+# is read (sidecar_dir empty): every frame the module gives comes from its
+# frame-pointer fallback.  Each program is recorded with the module
+# unloaded (perf's own frame-pointer walk), then loaded; the share of ALL
+# samples with a user frame whose chain is complete (tests/e2e/perf-complete)
+# is printed side by side, and the module's may not be below perf's by
+# more than 0.5 points (sampling noise).  x86_64 only: the guest runs the
+# host's libc and libstdc++.
+secs=3
+period=500000
+progs="libc-heavy-fp cxx-heavy-fp"
+if [ "$(uname -m)" != x86_64 ]; then
+	echo "x86_64 only: the programs run on the host's libraries: skip"
+	exit 77
+fi
+dir=$SFU_TOP/build/e2e/x86_64/workloads
+for p in $progs; do
+	[ -x "$dir/$p" ] || { echo "FAILED: no $dir/$p: run tests/e2e/prepare first"; exit 1; }
+done
+param=/sys/module/sframe_unwind/parameters/sidecar_dir
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/perf-lib"
+fail=0
+perf_unthrottle || exit 1
+cd /tmp || exit 1
+
+# record NAME RUN: perf record -g of workload NAME into /tmp/fp-NAME-RUN.data;
+# prints "SAMPLES COMPLETE PERCENT"; with the module, why its walks ended
+# goes to /tmp/fp-NAME-RUN.data.stops
+record() {
+	d=/tmp/fp-$1-$2.data
+	[ "$2" = perf ] || perf_stops_mark "$d.stops0"
+	perf record -q -g -e cpu-clock:u -c $period -o "$d" -- "$dir/$1" $secs > "$d.log" 2>&1 ||
+		{ echo "perf record of $1 ($2) failed" >&2; cat "$d.log" >&2; }
+	[ "$2" = perf ] || perf_stops_since "$d.stops0" > "$d.stops"
+	perf_complete_share "$d" "$(printf %.15s "$1")"
+}
+
+perf_module_unload || exit 1
+for p in $progs; do
+	eval "perf_$(echo $p | tr - _)=\"$(record $p perf)\""
+done
+perf_module_load || exit 1
+echo "" > $param
+for p in $progs; do
+	eval "module_$(echo $p | tr - _)=\"$(record $p module)\""
+done
+echo /var/lib/sframe-unwind > $param
+
+for p in $progs; do
+	v=$(echo $p | tr - _)
+	eval "set -- \$perf_$v \$module_$v"
+	echo "workload $p: perf's own walk $3 % of $1 samples complete, module $6 % of $4;" \
+		"the module's walks ended:$(cat "/tmp/fp-$p-module.data.stops")"
+	for r in perf module; do
+		echo "    $r:"
+		sed 's/^/      /' "/tmp/fp-$p-$r.data.objects"
+	done
+	if [ "$1" -lt 100 ] || [ "$4" -lt 100 ]; then
+		echo "FAILED: $p: $1 and $4 samples, want 100 or more each"
+		fail=1
+	fi
+	awk -v m="$6" -v p="$3" 'BEGIN { exit !(m >= p - 0.5) }' || {
+		echo "FAILED: $p: the module completes $6 % of the samples, perf's own walk $3 %;" \
+			"the chain most broken samples have with the module:"
+		sed 's/^/    /' "/tmp/fp-$p-module.data.broken"
+		fail=1
+	}
+done
+rm -f /tmp/fp-*.data /tmp/fp-*.data.*
+exit $fail
