@@ -385,18 +385,20 @@ enum {
 
 /*
  * The topmost frame, at f@fn + 0x10, has a record that returns to f1 +
- * 0x80, after "call f2"; f2 is a PLT entry, "jmp *(f2 + 0x10)(%rip)",
- * whose GOT slot holds @slot.
+ * 0x80, after "call f2"; f2 is a PLT entry, "jmp *(f2 + 0x10)(%rip);
+ * push $0", whose GOT slot holds @slot.  Below the record, in the frame, lies the
+ * word @below.
  */
-#define UW_FP_PLT(nm, fn, slot, ...) {						\
+#define UW_FP_PLT(nm, fn, slot, below, ...) {						\
 	.name = (nm), .arch = UW_ARCH_X86_64,					\
 	.ip = V_TXT(fn, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),	\
 	.text = { .at = V_TXT(1, 0x7b), .len = 5,				\
 		  .bytes = { 0xe8, 0x80, 0x00, 0x00, 0x00 } },			\
-	.stub = { .at = V_TXT(2, 0), .len = 6,					\
-		  .bytes = { 0xff, 0x25, 0x0a, 0x00, 0x00, 0x00 } },		\
+	.stub = { .at = V_TXT(2, 0), .len = 11,					\
+		  .bytes = { 0xff, 0x25, 0x0a, 0x00, 0x00, 0x00,		\
+			     0x68, 0x00, 0x00, 0x00, 0x00 } },			\
 	.got = { .at = 2 * UW_FUNC_SIZE + 0x10, .val = slot },		\
-	.stack = { W(0x1100, V_ABS(0)), W(0x1108, V_TXT(1, 0x80)) },		\
+	.stack = { W(0x1028, below), W(0x1100, V_ABS(0)), W(0x1108, V_TXT(1, 0x80)) }, \
 	__VA_ARGS__								\
 }
 
@@ -414,6 +416,24 @@ enum {
 	.stack = {								\
 		W(0x1100, V_ABS(0)), W(0x1108, V_TXT(1, 0x80)),			\
 		W(0x1180, V_TXT(4, 0x80)),					\
+	},									\
+	__VA_ARGS__								\
+}
+
+/*
+ * The topmost frame, at f0 + 0x10, has a record that returns to f1 +
+ * 0x80, after "call f2"; below the record lie @low, then f2 + 0x80, after
+ * a call given as its rel32 bytes.
+ */
+#define UW_FP_BELOW(nm, low, r0, r1, r2, r3, ...) {				\
+	.name = (nm), .arch = UW_ARCH_X86_64,					\
+	.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),	\
+	.text = { .at = V_TXT(1, 0x7b), .len = 5,				\
+		  .bytes = { 0xe8, 0x80, 0x00, 0x00, 0x00 } },			\
+	.stub = { .at = V_TXT(2, 0x7b), .len = 5, .bytes = { 0xe8, r0, r1, r2, r3 } }, \
+	.stack = {								\
+		W(0x1010, low), W(0x1020, V_TXT(2, 0x80)),			\
+		W(0x1100, V_ABS(0)), W(0x1108, V_TXT(1, 0x80)),			\
 	},									\
 	__VA_ARGS__								\
 }
@@ -1310,9 +1330,36 @@ static const struct uw_case uw_cases[] = {
 	/* call f0: f1 + 0x80 - 0x180, the function of the frame left. */
 	UW_FP_CALL("x86_fp_return_address_after_call_rel32_is_taken", UW_ARCH_X86_64,
 		   0xe8, 0x80, 0xfe, 0xff, 0xff),
-	/* call f2 + 0x80: not where the frame left (f0 + 0x10) can be. */
+	/*
+	 * call f2 + 0x80: not where the frame left (f0 + 0x10) can be, and
+	 * the record's frame pointer is 0: the register may have pointed
+	 * into the frame's own locals, at a stale word.
+	 */
 	UW_FP_OTHER_CALLEE("x86_fp_direct_call_elsewhere_stops_with_ra_other_callee",
 			   UW_ARCH_X86_64, 0xe8, 0x00, 0x01, 0x00, 0x00),
+	{
+		/*
+		 * The same with a record whose frame pointer leads on up the
+		 * stack, and no return address below it: no frame was
+		 * skipped, the function called tail-called f0 (x86_64, where
+		 * calls push it).
+		 */
+		.name = "x86_fp_direct_call_elsewhere_with_nothing_below_is_a_tail_call",
+		.arch = UW_ARCH_X86_64,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.text = { .at = V_TXT(1, 0x7b), .len = 5,
+			  .bytes = { 0xe8, 0x00, 0x01, 0x00, 0x00 } },
+		.stack = {
+			W(0x1100, V_STK(0x1200)), W(0x1108, V_TXT(1, 0x80)),
+			W(0x1200, V_ABS(0)), W(0x1208, V_TXT(3, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS),
+			F(V_TXT(1, 0x80), V_FPCFA(0x1210), FP),
+			F(V_TXT(3, 0x40), C0, FP),
+		},
+		.stop = SFU_END_FP_END,
+	},
 	UW_FP_CALL("x86_fp_return_address_after_call_through_a_register_is_taken",
 		   UW_ARCH_X86_64, 0xff, 0xd0),
 	UW_FP_CALL("x86_fp_return_address_after_call_through_r8_with_rex_is_taken",
@@ -1431,6 +1478,98 @@ static const struct uw_case uw_cases[] = {
 		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
 		.stop = SFU_END_FP_SKIPS,
 	},
+	/*
+	 * The record is a caller's (its call, of f2, cannot have led to
+	 * f0 + 0x10) and the lowest return address below it follows "call
+	 * f0": the frame's own, pushed by the call of the frame the record
+	 * skips.  The walk finds that frame (f2, whose CFA is right above its
+	 * return address), whose record it then is.
+	 */
+	UW_FP_BELOW("x86_fp_frame_a_record_skips_is_found_by_its_return_address",
+		    V_ABS(0), 0x80, 0xfd, 0xff, 0xff,
+		    .frames = {
+			F(V_TXT(0, 0x10), V_STK(0x1028), REGS),
+			F(V_TXT(2, 0x80), V_FPCFA(0x1110), FP),
+			F(V_TXT(1, 0x80), C0, FP),
+		    },
+		    .stop = SFU_END_FP_END),
+	{
+		/*
+		 * Below a record that may be the frame's (its call is
+		 * indirect), f2 + 0x80 follows "call f0", then f4 + 0x80 "call
+		 * f3": f3 starts between f0 and the frame's IP (f3 + 0x10), so f0
+		 * cannot hold it and the lower return address is a stale one.
+		 * The record skips a frame all the same: the walk stops.
+		 */
+		.name = "x86_fp_return_address_refuted_by_a_call_to_a_later_function_stops",
+		.arch = UW_ARCH_X86_64,
+		.ip = V_TXT(3, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.text = { .at = V_TXT(2, 0x7b), .len = 5,
+			  .bytes = { 0xe8, 0x80, 0xfd, 0xff, 0xff } },
+		.stub = { .at = V_TXT(4, 0x7b), .len = 5,
+			  .bytes = { 0xe8, 0x80, 0xfe, 0xff, 0xff } },
+		.stack = {
+			W(0x1010, V_TXT(2, 0x80)), W(0x1020, V_TXT(4, 0x80)),
+			W(0x1100, V_ABS(0)), W(0x1108, V_TXT(1, 0x40)),
+		},
+		.frames = { F(V_TXT(3, 0x10), C0, REGS) },
+		.stop = SFU_END_FP_SKIPS,
+	},
+	{
+		/*
+		 * The record's call, of f0, can have led to f0 + 0x10; below it
+		 * lies f2 + 0x80, after "call f3", which can have too, if f3
+		 * tail-called f0: it may be the frame's own return address.
+		 */
+		.name = "x86_fp_return_address_of_a_call_elsewhere_below_the_record_stops",
+		.arch = UW_ARCH_X86_64,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.text = { .at = V_TXT(1, 0x7b), .len = 5,
+			  .bytes = { 0xe8, 0x80, 0xfe, 0xff, 0xff } },
+		.stub = { .at = V_TXT(2, 0x7b), .len = 5,
+			  .bytes = { 0xe8, 0x80, 0x00, 0x00, 0x00 } },
+		.stack = {
+			W(0x1020, V_TXT(2, 0x80)),
+			W(0x1100, V_ABS(0)), W(0x1108, V_TXT(1, 0x80)),
+		},
+		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		.stop = SFU_END_FP_SKIPS,
+	},
+	{
+		/*
+		 * As above, but the record's frame pointer leads back down the
+		 * stack: no record of code that keeps frame pointers, but what
+		 * the register of code without them pointed at.  The step out
+		 * of the frame found below it fails, and that frame, the first
+		 * of the chain, is dropped.
+		 */
+		.name = "x86_fp_record_met_again_must_lead_up_the_stack",
+		.arch = UW_ARCH_X86_64,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.text = { .at = V_TXT(1, 0x7b), .len = 5,
+			  .bytes = { 0xe8, 0x80, 0x00, 0x00, 0x00 } },
+		.stub = { .at = V_TXT(2, 0x7b), .len = 5,
+			  .bytes = { 0xe8, 0x80, 0xfd, 0xff, 0xff } },
+		.stack = {
+			W(0x1020, V_TXT(2, 0x80)),
+			W(0x1100, V_STK(0x1050)), W(0x1108, V_TXT(1, 0x80)),
+		},
+		.frames = { F(V_TXT(0, 0x10), V_STK(0x1028), REGS) },
+		.stop = SFU_END_FP_UNCONFIRMED,
+	},
+	/* "call f3" cannot have led to f0 + 0x10 either: no caller is proven. */
+	UW_FP_BELOW("x86_fp_lowest_return_address_after_a_call_elsewhere_stops",
+		    V_ABS(0), 0x80, 0x00, 0x00, 0x00,
+		    .frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		    .stop = SFU_END_RA_OTHER_CALLEE),
+	/*
+	 * A lower return address, after "call *%rax" (f3 + 0x40), may be the
+	 * frame's own: the one above proves nothing then.
+	 */
+	UW_FP_BELOW("x86_fp_return_address_above_the_lowest_one_is_not_taken",
+		    V_TXT(3, 0x40), 0x80, 0xfd, 0xff, 0xff,
+		    .frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		    .stop = SFU_END_RA_OTHER_CALLEE),
 	{
 		/*
 		 * The same stack in JIT code (anonymous memory): its compilers
@@ -1628,15 +1767,21 @@ static const struct uw_case uw_cases[] = {
 	 * Below the topmost frame too (x86_64, where the record lies above
 	 * the frame's locals): a return address after a direct call to the
 	 * function that holds the frame's IP (f2 + 0x80: after "call f1")
-	 * lies below the record, which would skip it.  The frame the fallback
-	 * found before leads nowhere then, and is dropped.
+	 * lies below the record, which skips it: the walk goes on from that
+	 * frame, whose CFA is right above its return address, and the record
+	 * is its own.
 	 */
-	UW_FP_DEEP_WORD("x86_fp_record_above_a_return_address_of_a_deeper_frame_stops",
+	UW_FP_DEEP_WORD("x86_fp_frame_a_deeper_record_skips_is_found_by_its_return_address",
 			V_TXT(2, 0x80),
 			.text = { .at = V_TXT(2, 0x7b), .len = 5,
 				  .bytes = { 0xe8, 0x80, 0xfe, 0xff, 0xff } },
-			.frames = { F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS) },
-			.stop = SFU_END_FP_UNCONFIRMED),
+			.frames = {
+				F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS),
+				F(V_TXT(1, 0x40), V_STK(0x1158), FP),
+				F(V_TXT(2, 0x80), V_FPCFA(0x1210), FP),
+				F(V_TXT(3, 0x40), C0, FP),
+			},
+			.stop = SFU_END_FP_END),
 	/*
 	 * A stale return address in a deeper frame, after a direct call to a
 	 * function that cannot hold the frame's IP (f2 + 0x80: after "call
@@ -1656,11 +1801,54 @@ static const struct uw_case uw_cases[] = {
 	UW_FP_DEEP_WORD("x86_fp_stale_return_address_of_an_indirect_call_deeper_is_taken",
 			V_TXT(2, 0x40), UW_FP_DEEP_TAKEN),
 	UW_FP_PLT("x86_fp_call_through_a_plt_entry_bound_to_the_frames_function_is_taken",
-		  0, V_TXT(0, 0), UW_FP_PLT_TAKEN),
+		  0, V_TXT(0, 0), V_ABS(0), UW_FP_PLT_TAKEN),
 	UW_FP_PLT("x86_fp_call_through_a_plt_entry_not_bound_yet_is_taken",
-		  0, V_TXT(2, 0x06), UW_FP_PLT_TAKEN),
+		  0, V_TXT(2, 0x06), V_ABS(0), UW_FP_PLT_TAKEN),
+	/*
+	 * Bound to f3, near the PLT (a large library's own calls through its
+	 * PLT): bound, and f3 cannot hold f0 + 0x10.
+	 */
+	UW_FP_PLT("x86_fp_call_through_a_plt_entry_bound_near_it_stops_with_ra_other_callee",
+		  0, V_TXT(3, 0), V_TXT(2, 0x40), .frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		  .stop = SFU_END_RA_OTHER_CALLEE),
+	/*
+	 * Bound elsewhere, above a return address of the frame (f2 + 0x40,
+	 * after "call *%rax"): the record may skip the frame's caller.
+	 */
 	UW_FP_PLT("x86_fp_call_through_a_plt_entry_bound_elsewhere_stops_with_ra_other_callee",
-		  0, V_ABS(0x10000), .frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		  0, V_ABS(0x10000), V_TXT(2, 0x40), .frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		  .stop = SFU_END_RA_OTHER_CALLEE),
+	{
+		/*
+		 * A sample on a PLT entry's jump (f2 + 0x06): the entry keeps no
+		 * frame, its return address is at SP, after "call f2", which
+		 * leads into the entry itself wherever its slot is bound.
+		 */
+		.name = "x86_fp_frame_of_a_plt_entry_is_found_by_its_return_address",
+		.arch = UW_ARCH_X86_64,
+		.ip = V_TXT(2, 0x06), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.text = { .at = V_TXT(1, 0x7b), .len = 5,
+			  .bytes = { 0xe8, 0x80, 0x00, 0x00, 0x00 } },
+		.stub = { .at = V_TXT(2, 0), .len = 6,
+			  .bytes = { 0xff, 0x25, 0x0a, 0x00, 0x00, 0x00 } },
+		.got = { .at = 2 * UW_FUNC_SIZE + 0x10, .val = V_ABS(0x10000) },
+		.stack = {
+			W(0x1000, V_TXT(1, 0x80)),
+			W(0x1100, V_ABS(0)), W(0x1108, V_TXT(3, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(2, 0x06), V_STK(0x1008), REGS),
+			F(V_TXT(1, 0x80), V_FPCFA(0x1110), FP),
+			F(V_TXT(3, 0x40), C0, FP),
+		},
+		.stop = SFU_END_FP_END,
+	},
+	/*
+	 * With no return address below the record, but a zero frame pointer
+	 * in it: no tail call is proven.
+	 */
+	UW_FP_PLT("x86_fp_call_through_a_plt_entry_bound_elsewhere_with_a_zero_frame_pointer_stops",
+		  0, V_ABS(0x10000), V_ABS(0), .frames = { F(V_TXT(0, 0x10), C0, REGS) },
 		  .stop = SFU_END_RA_OTHER_CALLEE),
 	/*
 	 * Above the record, a call to f3, which starts between f2 and the
@@ -1680,7 +1868,7 @@ static const struct uw_case uw_cases[] = {
 		      .stop = SFU_END_FP_END),
 	/* The PLT lies below the frame's function (as below all of an object's). */
 	UW_FP_PLT("x86_fp_call_through_a_plt_entry_below_the_frame_bound_elsewhere_stops",
-		  3, V_ABS(0x10000), .frames = { F(V_TXT(3, 0x10), C0, REGS) },
+		  3, V_ABS(0x10000), V_TXT(2, 0x40), .frames = { F(V_TXT(3, 0x10), C0, REGS) },
 		  .stop = SFU_END_RA_OTHER_CALLEE),
 	{
 		/* No call put it there: the kernel did, for the handler's return. */

@@ -85,6 +85,10 @@ static inline void sfu_df_count(enum sfu_deferred_stat s, unsigned long n)
  *                 as perf's own walk does (sfu_fp_ra_check())
  * @fp_nocfi_frames: the same for code of a described file that its CFI
  *                   leaves out (V8's builtins in node's text)
+ * @fp_skipped_frames: frames a frame record skipped that the fallback
+ *                     found below it, by their return addresses
+ * @fp_tail_calls: records taken as a tail call's, whose call cannot have
+ *                 led to the frame left, with no return address below
  * @go_stack_switches: steps out of Go's systemstack() to the goroutine's
  *                     stack (sfu_go_systemstack_step())
  */
@@ -96,6 +100,8 @@ struct sfu_unwind_stats {
 	u64 sframe_errors;
 	u64 fp_jit_frames;
 	u64 fp_nocfi_frames;
+	u64 fp_skipped_frames;
+	u64 fp_tail_calls;
 	u64 go_stack_switches;
 };
 

@@ -165,33 +165,61 @@ int sfu_ra_direct_call(struct sfu_unwind_state *st, unsigned long ra, unsigned l
 #define SFU_FP_SCAN_WORDS	128
 
 /*
- * Whether the stack word @word, found below the record's return address
- * (@below) or above it, shows that the record is not the frame's
- * (sfu_fp_ra_check(); @fn: the function the record's call reaches, 0 if
- * not known): SFU_END_FP_SKIPS, SFU_END_RA_OTHER_CALLEE, or 0.
+ * A word above the record's slot, in the topmost frame: whether it shows
+ * that the record is not the frame's (@fn: the function the record's call
+ * reaches, known): a direct call to a function that starts above @fn and
+ * at or below the frame's IP, which @fn cannot hold then.  Returns
+ * SFU_END_RA_OTHER_CALLEE or 0.
  */
-static int sfu_fp_word_check(struct sfu_unwind_state *st, unsigned long word,
-			     unsigned long callee_ip, unsigned long fn, bool exact, bool below)
+static int sfu_fp_witness_check(struct sfu_unwind_state *st, unsigned long word,
+				unsigned long callee_ip, unsigned long fn)
 {
 	unsigned long to;
 
 	if (word <= PAGE_SIZE || word >= TASK_SIZE)
 		return 0;
-	if (exact && below)
-		return sfu_check_ra(st, word, 0, SFU_RA_SCAN_ANY, &to) ? 0 : SFU_END_FP_SKIPS;
-	/*
-	 * A direct call to a function that starts above the record's and at
-	 * or below the frame's IP: the record's function cannot hold that IP.
-	 */
-	if (fn) {
-		if (sfu_check_ra(st, word, 0, SFU_RA_SCAN_DIRECT, &to) || !to ||
-		    to <= fn || to > callee_ip)
-			return 0;
-		return below ? SFU_END_FP_SKIPS : SFU_END_RA_OTHER_CALLEE;
-	}
-	if (!below)
+	if (sfu_check_ra(st, word, 0, SFU_RA_SCAN_DIRECT, &to) || !to ||
+	    to <= fn || to > callee_ip)
 		return 0;
-	return sfu_check_ra(st, word, callee_ip, SFU_RA_SCAN_DIRECT, &to) ? 0 : SFU_END_FP_SKIPS;
+	return SFU_END_RA_OTHER_CALLEE;
+}
+
+/* What a stack word below the record's slot is (sfu_fp_below_word()). */
+enum sfu_fp_word {
+	SFU_FP_WORD_NONE,	/* no return address */
+	SFU_FP_WORD_RA,		/* a return address that proves nothing */
+	SFU_FP_WORD_PROOF,	/* one that proves the record skips a frame */
+	SFU_FP_WORD_SKIPPED,	/* that, and one the walk can go on from */
+};
+
+/*
+ * A stack word below the record's slot.  SFU_FP_WORD_PROOF: it follows a
+ * direct call (or one through a PLT entry, bound) to a function that
+ * starts at or below @callee_ip and above @fn, the one the record's call
+ * reaches (or that call cannot lead there at all, @other, or where it goes
+ * is not known, @fn 0): a frame the record skips.  SFU_FP_WORD_SKIPPED:
+ * that, and the function can hold @callee_ip (sfu_arch_call_before()): the
+ * return address of the frame left, if it is the lowest of all.
+ * SFU_FP_WORD_RA: after any other call (a tail call's function may lie
+ * anywhere), or a trampoline.
+ */
+static enum sfu_fp_word sfu_fp_below_word(struct sfu_unwind_state *st, unsigned long word,
+					  unsigned long callee_ip, unsigned long fn, bool other,
+					  unsigned long *to)
+{
+	unsigned long reach;
+
+	*to = 0;
+	if (word <= PAGE_SIZE || word >= TASK_SIZE)
+		return SFU_FP_WORD_NONE;
+	if (sfu_check_ra(st, word, 0, SFU_RA_SCAN_ANY, to))
+		return SFU_FP_WORD_NONE;
+	if (!*to || *to > callee_ip || (!other && fn && *to <= fn))
+		return SFU_FP_WORD_RA;
+	if (!SFU_ARCH_FP_RECORD_ABOVE_LOCALS ||
+	    sfu_check_ra(st, word, callee_ip, SFU_RA_SCAN_DIRECT, &reach))
+		return SFU_FP_WORD_PROOF;
+	return SFU_FP_WORD_SKIPPED;
 }
 
 /**
@@ -202,29 +230,55 @@ static int sfu_fp_word_check(struct sfu_unwind_state *st, unsigned long word,
  *	frame)
  * @exact: that frame's registers are all known (the topmost frame, or one
  *	a signal interrupted)
+ * @below: that frame was found below the record, which skipped it
+ * @skipped: set to the stack address of the return address of the frame
+ *	left, found below the record, when the record is a caller's: the
+ *	walk goes on from there (0: none)
  *
  * A return address found without unwind rows is taken only if it is one
  * (sfu_check_ra()), after a call that can have led to the frame left.  In
  * code built without frame pointers the chain reads whatever the
- * frame-pointer register holds: a number, a stack or heap
- * address, or the frame record of a function several frames up, whose
- * return address is a true one that skips the frames between.  Those
- * frames' own return addresses lie on the stack between the frame's SP and
- * the record, where the architecture keeps the record above a frame's
- * locals (SFU_ARCH_FP_RECORD_ABOVE_LOCALS), so the words from SP up to the
- * return address's slot (at most SFU_FP_SCAN_WORDS a frame and
- * SFU_FP_SCAN_BUDGET an unwind, read no-fault) must hold no return
- * address either.  In the topmost frame any return address counts.  Below
- * it, only a return address after a direct call that can have led to
- * @callee_ip: the locals of a frame built with frame pointers (an array
- * not yet filled) may hold stale return addresses of other calls,
- * indirect ones above all (qsort()'s of its comparison function), which
- * should not stop the walk.  Where the record's call is direct and its
- * function known, such a word must be a call to a function that starts
+ * frame-pointer register holds: a number, a stack or heap address, or the
+ * frame record of a function several frames up, whose return address is
+ * a true one that skips the frames between.  Those frames' own return
+ * addresses lie on the stack between the frame's SP and the record, where
+ * the architecture keeps the record above a frame's locals
+ * (SFU_ARCH_FP_RECORD_ABOVE_LOCALS): the words from SP up to the return
+ * address's slot (at most SFU_FP_SCAN_WORDS a frame and SFU_FP_SCAN_BUDGET
+ * an unwind, read no-fault) are searched for them.
+ *
+ * The lowest return address there is the frame's own if the record is not
+ * the frame's: the frame-pointer register is then its caller's, whose
+ * call pushed it.  Where it follows a direct call that can have led to
+ * @callee_ip (through a PLT entry too: a frame-pointer program's call into
+ * libc), and that call, or the record's own call that cannot reach
+ * @callee_ip, proves that the record is not the frame's, the walk goes on
+ * from it (*@skipped), with the frame-pointer register as it was: the
+ * frame the record skipped is found instead of skipped, and the next step
+ * checks it as any other.  Unless another word up to the record follows
+ * a direct call to a function that starts between that call's and
+ * @callee_ip: the function called first cannot hold @callee_ip then, and
+ * its return address is a stale one, left in the frame's locals by calls
+ * since returned.  Any other return address there stops the walk
+ * where the record may skip a frame: in the topmost frame (any return
+ * address below its record is a frame's), or where the record's call
+ * cannot reach @callee_ip.  Below the topmost frame only a proof stops
+ * it: the locals of a frame built with frame pointers (an array not yet
+ * filled) may hold stale return addresses of other calls, indirect ones
+ * above all (qsort()'s of its comparison function).  Where the record's
+ * call is direct and its function known, the words above the record in
+ * the topmost frame are searched for a call to a function that starts
  * between that function and @callee_ip, which proves that the record's
- * function does not hold @callee_ip; in the topmost frame the words above
- * the record are searched for that proof too.  A profiler must stop
- * rather than invent a caller.
+ * function does not hold @callee_ip.
+ *
+ * A record whose call cannot reach @callee_ip is the frame's own all the
+ * same where no return address at all lies between SP and its slot: a
+ * frame the record skipped would have left one there (an x86 call pushes
+ * it), so the frame was reached by a tail call (a function that ends in a
+ * jump to another, which lies before it); where its saved frame pointer
+ * leads on up the stack.  A profiler must stop rather
+ * than invent a caller; it may not stop where the stack proves the
+ * caller.
  *
  * Code that is known to keep frame records is taken at its word, as
  * perf's own walk takes every record: JIT code, in executable anonymous
@@ -249,11 +303,14 @@ static int sfu_fp_word_check(struct sfu_unwind_state *st, unsigned long word,
  * Return: 0, or the stop reason.
  */
 int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long callee_ip, unsigned long sp,
-		    bool exact)
+		    bool exact, bool below, unsigned long *skipped)
 {
-	unsigned long slot = st->sp - st->ws, end, fn, word;
+	unsigned long slot = st->sp - st->ws, end, fn, word, to, cand = 0, cand_to = 0;
+	enum sfu_fp_word kind;
+	bool other, seen = false;
 	int reason;
 
+	*skipped = 0;
 	if (st->uncovered) {
 		/* A CFA at or below the frame's SP: the record led to another stack. */
 		if (st->switching && st->sp <= sp)
@@ -266,27 +323,75 @@ int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long callee_ip, unsign
 		this_cpu_inc(sfu_unwind_stats.fp_jit_frames);
 		return sfu_check_ra(st, st->ip, 0, SFU_RA_TAKE, &fn);
 	}
+	/*
+	 * A record met again from the frame it skipped was no frame's of that
+	 * frame's callee: it is one only if it leads on up the stack, or ends
+	 * it (what the register of code without frame pointers points at
+	 * need not).
+	 */
+	if (below && st->fp && (st->fp < st->sp || (st->fp & (st->ws - 1))))
+		return SFU_END_FP_SKIPS;
 	reason = sfu_check_ra(st, st->ip, callee_ip, SFU_RA_TAKE, &fn);
-	if (reason || (!exact && !SFU_ARCH_FP_RECORD_ABOVE_LOCALS))
+	other = reason == SFU_END_RA_OTHER_CALLEE;
+	if ((reason && !other) ||
+	    (!SFU_ARCH_FP_RECORD_ABOVE_LOCALS && (other || !exact)))
 		return reason;
 	end = sp + SFU_FP_SCAN_WORDS * st->ws;
-	if (!exact || !fn)
+	if (!exact || !fn || other)
 		end = min(end, slot);
 	for (; sp < end; sp += st->ws) {
 		if (sp == slot)
 			continue;
 		/* A walk that scanned its budget stops rather than take records unchecked. */
 		if (!st->scan_left)
-			return SFU_END_RA_UNCHECKED;
+			return other ? reason : SFU_END_RA_UNCHECKED;
 		st->scan_left--;
 		if (sfu_unwind_read_word(st, sp, &word))
-			break;
-		reason = sfu_fp_word_check(st, sfu_arch_return_address(word), callee_ip, fn,
-					   exact, sp < slot);
-		if (reason)
+			return other || !cand ? reason : SFU_END_FP_SKIPS;
+		word = sfu_arch_return_address(word);
+		if (sp > slot) {
+			reason = sfu_fp_witness_check(st, word, callee_ip, fn);
+			if (reason)
+				return reason;
+			continue;
+		}
+		kind = sfu_fp_below_word(st, word, callee_ip, fn, other, &to);
+		if (kind == SFU_FP_WORD_NONE)
+			continue;
+		if (cand) {
+			/* A call to a function between the candidate's and the IP refutes it. */
+			if (to > cand_to && to <= callee_ip)
+				return other ? reason : SFU_END_FP_SKIPS;
+			continue;
+		}
+		if (kind == SFU_FP_WORD_SKIPPED && !seen) {
+			cand = sp;
+			cand_to = to;
+			continue;
+		}
+		seen = true;
+		if (other)
 			return reason;
+		if (exact || kind != SFU_FP_WORD_RA)
+			return SFU_END_FP_SKIPS;
 	}
-	return 0;
+	if (cand) {
+		this_cpu_inc(sfu_unwind_stats.fp_skipped_frames);
+		*skipped = cand;
+		return 0;
+	}
+	/*
+	 * Nothing below a record that cannot be the caller's: a tail call, if
+	 * all was read and the record's frame pointer leads on up the stack,
+	 * as a record of code that keeps frame pointers does (the register of
+	 * code without them may point into the frame's own locals, at a
+	 * stale word and a zero).
+	 */
+	if (other && sp >= slot && st->fp > st->sp) {
+		this_cpu_inc(sfu_unwind_stats.fp_tail_calls);
+		return 0;
+	}
+	return reason;
 }
 
 /**

@@ -487,6 +487,24 @@ struct sfu_unwind_scratch {
 };
 
 /*
+ * The step to the frame a record further up skipped (sfu_fp_ra_check()), its return
+ * address at @slot: the frame left kept no frame pointer, so its register @fp is
+ * still the caller's, and its CFA is right above @slot.  Returns 0 or the stop reason.
+ */
+static int sfu_skipped_step(struct sfu_unwind_state *st, unsigned long slot, unsigned long fp,
+			    unsigned long *cfa)
+{
+	unsigned long ra;
+	int reason = sfu_unwind_read_word(st, slot, &ra);
+
+	if (!reason)
+		reason = sfu_step_to_caller(st, slot + st->ws, ra, fp, true, cfa);
+	st->tracked_known = 0;
+	st->found_below = !reason;
+	return reason;
+}
+
+/*
  * Move @st to the caller of the current frame, or end the walk.  The
  * methods in order: the registry's rules, then frame pointers; a method
  * that has nothing for the frame (SFU_END_NO_INFO) hands it to the next.
@@ -496,11 +514,12 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 				     struct sfu_unwind_scratch *scratch)
 {
 	struct sfu_frame_rules *rules = &scratch->rules;
-	unsigned long cfa = 0, sp = st->sp, ip = st->ip, ra, fp;
-	bool sp_exact = st->sp_exact, topmost = st->topmost;
+	unsigned long cfa = 0, sp = st->sp, ip = st->ip, callee_fp = st->fp, ra, fp, skipped;
+	bool sp_exact = st->sp_exact, topmost = st->topmost, below = st->found_below;
 	u8 method = SFU_METHOD_SFRAME;
 	int reason;
 
+	st->found_below = false;
 	if (st->compat && (st->flags & SFU_UNWIND_NO_FP || !SFU_ARCH_COMPAT_FP)) {
 		sfu_unwind_stop(st, SFU_END_COMPAT);
 		return 0;
@@ -546,8 +565,12 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 		reason = rules->cfa.base == SFU_BASE_FP && !st->fp ? SFU_END_FP_END : 0;
 	}
 	/* @st is at the caller now: its IP is the return address to check. */
-	if (!reason && method == SFU_METHOD_FP)
-		reason = sfu_fp_ra_check(st, ip, sp, sp_exact && topmost);
+	if (!reason && method == SFU_METHOD_FP) {
+		reason = sfu_fp_ra_check(st, ip, sp, sp_exact && topmost, below, &skipped);
+		/* The record was a caller's: on from the frame it skipped. */
+		if (!reason && skipped)
+			reason = sfu_skipped_step(st, skipped, callee_fp, &cfa);
+	}
 	if (reason) {
 		sfu_unwind_stop(st, reason);
 		return 0;

@@ -53,6 +53,8 @@ static int sfu_unwind_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "sframe_errors %llu\n", sum.sframe_errors);
 	seq_printf(m, "fp_jit_frames %llu\n", sum.fp_jit_frames);
 	seq_printf(m, "fp_nocfi_frames %llu\n", sum.fp_nocfi_frames);
+	seq_printf(m, "fp_skipped_frames %llu\n", sum.fp_skipped_frames);
+	seq_printf(m, "fp_tail_calls %llu\n", sum.fp_tail_calls);
 	seq_printf(m, "go_stack_switches %llu\n", sum.go_stack_switches);
 	return 0;
 }

@@ -179,6 +179,10 @@ static bool sfu_x86_direct_call_ends_at(const u8 *end, unsigned int avail)
 #define SFU_X86_STUB_MAX	11
 /* How far into its function a callee's IP may be: functions are smaller. */
 #define SFU_X86_CALLEE_SPAN	SZ_1M
+/* push imm32: the lazy PLT entry's instruction an unbound GOT slot leads to */
+#define SFU_X86_PUSH_IMM32	0x68
+/* Bytes of a PLT entry (.plt and .plt.sec alike). */
+#define SFU_X86_PLT_ENTRY	16
 
 /* The rel32 operand at @p (x86 is little-endian). */
 static s32 sfu_x86_rel32(const u8 *p)
@@ -198,24 +202,43 @@ static bool sfu_x86_in_callee(unsigned long target, unsigned long ip)
 /*
  * The function a call through the PLT entry at @plt, whose GOT slot is at
  * @slot, goes to: the address the slot holds, or 0 where it has not been
- * bound yet (lazy binding: it still leads back into the PLT, near @plt,
- * and on to the dynamic linker's resolver, which the frame may be in).
+ * bound yet (lazy binding: it still leads back into the PLT, to the entry's
+ * "push $index", after endbr64 where built so, and on to the dynamic
+ * linker's resolver, which the frame may be in).  A slot bound to a
+ * function near the PLT (a large library's own calls through it) is told
+ * apart by the code there; where that cannot be read, a target near @plt
+ * is taken as not bound.
  */
 static int sfu_x86_plt_dest(const struct sfu_unwind_state *st, unsigned long plt,
 			    unsigned long slot, unsigned long *fn)
 {
 	unsigned long dest = 0;
+	u8 c[5];
 
 	/* A word of the task's size (x86 is little-endian). */
 	if (slot >= TASK_SIZE || sfu_unwind_read(st, slot, &dest, st->ws))
 		return SFU_END_RA_UNCHECKED;
-	*fn = dest + SFU_X86_CALLEE_SPAN - plt < 2 * SFU_X86_CALLEE_SPAN ? 0 : dest;
+	*fn = dest;
+	if (dest + SFU_X86_CALLEE_SPAN - plt >= 2 * SFU_X86_CALLEE_SPAN)
+		return 0;
+	if (dest >= TASK_SIZE - sizeof(c) - 4 || sfu_unwind_read(st, dest, c, 1)) {
+		*fn = 0;
+		return 0;
+	}
+	/* push imm32, or endbr64 (f3 0f 1e fa) then push imm32 */
+	if (c[0] == 0xf3 && sfu_unwind_read(st, dest, c, sizeof(c)))
+		*fn = 0;
+	else if (c[0] == SFU_X86_PUSH_IMM32 ||
+		 (c[0] == 0xf3 && c[1] == 0x0f && c[2] == 0x1e && c[3] == 0xfa &&
+		  c[4] == SFU_X86_PUSH_IMM32))
+		*fn = 0;
 	return 0;
 }
 
 /*
  * Where a direct call to @target leads a frame at @ip: into the function
- * at @target, or through a jump stub at @target, a PLT entry ("jmp
+ * at @target (a PLT entry's own frame too), or through a jump stub at
+ * @target, a PLT entry ("jmp
  * *disp32(%rip)", after endbr64 and bnd where built so; sfu_x86_plt_dest())
  * or a "jmp rel32" to a function.  The PLT first: it lies below the code
  * that calls it, so that every function of the object is within its span.
@@ -244,6 +267,9 @@ static int sfu_x86_call_reaches(const struct sfu_unwind_state *st, unsigned long
 	if (c[i] == SFU_X86_GRP5 && c[i + 1] == 0x25) {
 		slot = st->compat ? (u32)sfu_x86_rel32(&c[i + 2]) :
 				    target + i + 6 + sfu_x86_rel32(&c[i + 2]);
+		/* The frame is the PLT entry's own: a sample on its jump. */
+		if (ip - target < SFU_X86_PLT_ENTRY)
+			return 0;
 		reason = sfu_x86_plt_dest(st, target, slot, fn);
 		if (reason || !*fn || sfu_x86_in_callee(*fn, ip))
 			return reason;

@@ -184,6 +184,8 @@ struct task_struct;
  * @switching: this step leaves code its file's CFI leaves out by its
  *	frame record, which may lead to another stack (Go's systemstack())
  * @switches_left: such steps to another stack the walk may still take
+ * @found_below: this frame was found below the frame record that skipped
+ *	it (sfu_fp_ra_check()), which the step out of it meets again
  * @rows: the lookups of this unwind (sfu_lookup_rules()), which hold
  *        the RCU read lock between frames: released before any read that
  *        may sleep
@@ -215,6 +217,7 @@ struct sfu_unwind_state {
 	unsigned int scan_left;
 	bool switching;
 	u8 switches_left;
+	bool found_below;
 };
 
 /* Stack words the frame-pointer checks of one unwind read at most. */
