@@ -10,12 +10,23 @@
 # frame-pointer fallback.  Each program is recorded with the module
 # unloaded (perf's own frame-pointer walk), then loaded; the share of ALL
 # samples with a user frame whose chain is complete (tests/e2e/perf-complete)
-# is printed side by side, and the module's may not be below perf's by
-# more than 0.5 points (sampling noise).  x86_64 only: the guest runs the
-# host's libc and libstdc++.
+# is printed side by side, with the objects of the innermost frames, the
+# module's stop reasons and the chain most broken samples have.
+#
+# The module's share of libc-heavy-fp may not be below perf's by more than
+# three standard errors of the difference of two sampled shares (sampling
+# noise: about 2.7 points at 4,000 samples each, 80 % complete).
+# cxx-heavy-fp is printed, not held: its comparison function returns through a shrink-wrapped path
+# that keeps no frame, called through a pointer, and its frames built with
+# frame pointers keep stale return addresses of those calls in their
+# locals; perf's walk skips the caller of the one and takes the record of
+# the other, the module proves neither and stops (tests/e2e/
+# unwind_differential.sh holds both programs to 0 contradicted frames).
+# x86_64 only: the guest runs the host's libc and libstdc++.
 secs=3
 period=500000
 progs="libc-heavy-fp cxx-heavy-fp"
+held="libc-heavy-fp"
 if [ "$(uname -m)" != x86_64 ]; then
 	echo "x86_64 only: the programs run on the host's libraries: skip"
 	exit 77
@@ -67,10 +78,14 @@ for p in $progs; do
 		echo "FAILED: $p: $1 and $4 samples, want 100 or more each"
 		fail=1
 	fi
-	awk -v m="$6" -v p="$3" 'BEGIN { exit !(m >= p - 0.5) }' || {
-		echo "FAILED: $p: the module completes $6 % of the samples, perf's own walk $3 %;" \
-			"the chain most broken samples have with the module:"
-		sed 's/^/    /' "/tmp/fp-$p-module.data.broken"
+	echo "    the chain most broken samples have with the module:"
+	sed 's/^/      /' "/tmp/fp-$p-module.data.broken"
+	case " $held " in *" $p "*) ;; *) continue ;; esac
+	awk -v n1="$1" -v c1="$2" -v n2="$4" -v c2="$5" 'BEGIN {
+		p = (c1 + c2) / (n1 + n2); se = sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
+		exit !(c2 / n2 >= c1 / n1 - 3 * se) }' || {
+		echo "FAILED: $p: the module completes $6 % of the samples, perf's own walk $3 %," \
+			"more than three standard errors more"
 		fail=1
 	}
 done

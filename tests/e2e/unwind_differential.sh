@@ -5,10 +5,12 @@
 # libsfu-diff.so (tests/e2e/sfu-diff.c), preloaded, takes glibc's
 # backtrace() and SFU_IOC_UNWIND_SELF at each SIGPROF and compares them
 # frame by frame from the interrupted PC.  Programs: GCC's cc1plus (g++ -c
-# of a C++ file), sqlite3, perl, python3 and a threaded program
-# (workloads/threads-heavy), first without sidecars (cc1plus, perl and the
-# libraries have no .sframe: the frame-pointer fallback walks code built
-# without frame pointers), then with the sidecars tools/sframe-gen makes
+# of a C++ file), sqlite3, perl, python3, a threaded program
+# (workloads/threads-heavy) and two built with frame pointers
+# (workloads/libc-heavy-fp, cxx-heavy-fp), first without sidecars
+# (cc1plus, perl, the -fp programs and the libraries have no .sframe: the
+# frame-pointer fallback walks code built with and without frame
+# pointers), then with the sidecars tools/sframe-gen makes
 # of every program, its libraries and the vDSO.  Every run must take at
 # least 100 samples, and none may be contradicted (a frame both walks have
 # that differs: the module invented a caller); with sidecars at least 99 %
@@ -31,17 +33,18 @@ out=/tmp/sfu-diff.out
 log=/tmp/sfu-diff.log
 min_samples=100
 fail=0
-for f in "$lib" "$wl/threads-heavy" "$gen"; do
+for f in "$lib" "$wl/threads-heavy" "$wl/libc-heavy-fp" "$wl/cxx-heavy-fp" "$gen"; do
 	[ -x "$f" ] || { echo "no $f: run tests/e2e/prepare on the host first"; exit 1; }
 done
 cc1plus=$(g++ -print-prog-name=cc1plus)
-progs="cc1plus sqlite3 perl python3 threads-heavy"
+progs="cc1plus sqlite3 perl python3 threads-heavy libc-heavy-fp cxx-heavy-fp"
 sc=$(mktemp -d /tmp/sfu-diff-sidecars.XXXXXX)
 chmod 755 "$sc"
 cd /tmp || exit 1
 depth=$(cat $param/max_depth)
 echo 512 > $param/max_depth
-export SFU_DIFF_US=3000 SFU_DIFF_MAX=1000
+# Contradicted samples in full: both chains and the stack's words.
+export SFU_DIFF_US=3000 SFU_DIFF_MAX=1000 SFU_DIFF_VERBOSE=1
 
 # workload NAME: run it with the library preloaded
 workload() {
@@ -64,6 +67,8 @@ workload() {
 			"$SFU_TOP/tests/e2e/workloads/cpu-bound.py" 2 ;;
 	threads-heavy)
 		LD_PRELOAD=$lib SFU_DIFF_OUT=$out "$wl/threads-heavy" 2 ;;
+	*-fp)
+		LD_PRELOAD=$lib SFU_DIFF_OUT=$out "$wl/$1" 2 ;;
 	esac
 }
 
@@ -92,7 +97,7 @@ measure() {
 	fi
 	if [ "$c" -ne 0 ]; then
 		echo "FAILED: $1 $2 sidecars: $c samples with a frame libgcc contradicts"
-		grep '^sfu-diff   contradicted' $out | sed 's/^/    /'
+		grep -E '^sfu-diff   contradicted|^sfu-diff     ' $out | sed 's/^/    /'
 		fail=1
 	fi
 	if [ "$2" = with ] && [ $((i * 100)) -lt $((s * 99)) ]; then
@@ -109,7 +114,8 @@ echo "workload unwind_stats before: $before"
 echo "workload unwind_stats after:  $(grep -E '^stop_(ra_|fp_skips|fp_unconfirmed)' /sys/kernel/debug/sframe_unwind/unwind_stats |
 	tr '\n' ' ')"
 
-bins="$cc1plus $(command -v sqlite3) $(command -v perl) $(readlink -f /usr/bin/python3) $wl/threads-heavy"
+bins="$cc1plus $(command -v sqlite3) $(command -v perl) $(readlink -f /usr/bin/python3) $wl/threads-heavy
+	$wl/libc-heavy-fp $wl/cxx-heavy-fp"
 # shellcheck disable=SC2086
 libs=$(for b in $bins; do ldd "$b" 2> /dev/null; done |
 	awk '/=>/ { print $3 } /ld-linux/ { print $1 }' | sort -u)
