@@ -478,22 +478,13 @@ out:
 /* Whether the sidecar @name of the cache's subdirectory @sub is bound to @o's content. */
 static bool sidecar_bound_same(const char *sub, const char *name, const struct sfg_output *o)
 {
-	struct sfu_sidecar_header hdr;
-	int d, fd;
+	int d = openat(cache_fd, sub, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	bool same;
 
-	d = openat(cache_fd, sub, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (d < 0)
 		return false;
-	fd = openat(d, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	same = sfg_sidecar_bound_to(d, name, o->digest_kind, o->digest);
 	close(d);
-	if (fd < 0)
-		return false;
-	same = pread(fd, &hdr, sizeof(hdr), 0) == sizeof(hdr) &&
-	       !memcmp(hdr.magic, SFU_SIDECAR_MAGIC, sizeof(hdr.magic)) &&
-	       hdr.digest_kind == o->digest_kind &&
-	       !memcmp(hdr.digest, o->digest, sizeof(hdr.digest));
-	close(fd);
 	return same;
 }
 
@@ -577,23 +568,21 @@ static int install_one(const char *name, const char *id, const struct sfg_output
 	 * own digest, which is how the module looks it up.
 	 */
 	if (ret == SIDECAR_KEPT && !sidecar_bound_same(sub, file, o)) {
-		char digest[2 * SFU_SIDECAR_NAME_DIGEST + 1];
-		unsigned int i;
+		char name[2 * SFU_SIDECAR_BUILD_ID_MAX + 2 * SFU_SIDECAR_NAME_DIGEST + 16];
 
-		for (i = 0; i < SFU_SIDECAR_NAME_DIGEST; i++)
-			sprintf(digest + 2 * i, "%02x", o->digest[i]);
 		free(file);
 		free(path);
 		path = NULL;
-		if (asprintf(&file, "%s.%s.sframe", id + 2, digest) < 0) {
-			file = NULL;
-			ret = -ENOMEM;
-		} else if (asprintf(&path, "%s/%s/%s", opt.cache, sub, file) < 0) {
+		file = NULL;
+		ret = sfg_sidecar_name(id, o->digest, name, sizeof(name));
+		if (!ret)
+			file = strdup(name);
+		if (!ret && (!file || asprintf(&path, "%s/%s/%s", opt.cache, sub, file) < 0)) {
 			path = NULL;
 			ret = -ENOMEM;
-		} else {
-			ret = install_sidecar(path, sub, file, buf, len, mode);
 		}
+		if (!ret)
+			ret = install_sidecar(path, sub, file, buf, len, mode);
 	}
 	switch (ret) {
 	case SIDECAR_WRITTEN:

@@ -614,23 +614,6 @@ static bool digest_is(int fd, const struct sfu_sidecar_header *hdr)
 	return same;
 }
 
-/* Whether the sidecar @name in @d is bound to the content @hdr names. */
-static bool same_content(int d, const char *name, const struct sfu_sidecar_header *hdr)
-{
-	struct sfu_sidecar_header old;
-	int fd = openat(d, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	bool same;
-
-	if (fd < 0)
-		return false;
-	same = pread(fd, &old, sizeof(old), 0) == sizeof(old) &&
-	       !memcmp(old.magic, SFU_SIDECAR_MAGIC, sizeof(old.magic)) &&
-	       old.digest_kind == hdr->digest_kind &&
-	       !memcmp(old.digest, hdr->digest, sizeof(old.digest));
-	close(fd);
-	return same;
-}
-
 /*
  * Write the sidecar into DIR/<2 hex>/<rest>.sframe, or, where that name
  * holds the sidecar of another file with the build-id (which stays), into
@@ -644,7 +627,7 @@ static int install(const char *id, const char *buf, size_t len, mode_t mode)
 	char name[2 * SFU_SIDECAR_BUILD_ID_MAX + 2 * SFU_SIDECAR_NAME_DIGEST + 16];
 	static unsigned long long seq;
 	struct stat s;
-	int d, fd, ret = -1, i, k;
+	int d, fd, ret = -1, k;
 
 	if (mkdirat(dirfd, sub, 0755) && errno != EEXIST)
 		return -1;
@@ -664,18 +647,13 @@ static int install(const char *id, const char *buf, size_t len, mode_t mode)
 	}
 	if (!fchmod(fd, mode) && !write_all(fd, buf, len) && !fsync(fd)) {
 		for (k = 0; k < 2 && ret; k++) {
-			i = snprintf(name, sizeof(name), "%s", id + 2);
-			if (k) {
-				for (int j = 0; j < SFU_SIDECAR_NAME_DIGEST; j++)
-					i += snprintf(name + i, sizeof(name) - i, "%s%02x",
-						      j ? "" : ".", hdr->digest[j]);
-			}
-			snprintf(name + i, sizeof(name) - i, ".sframe");
+			if (sfg_sidecar_name(id, k ? hdr->digest : NULL, name, sizeof(name)))
+				break;
 			if (!renameat2(d, tmp, d, name, RENAME_NOREPLACE))
 				ret = 0;
 			else if (errno != EEXIST)
 				break;
-			else if (same_content(d, name, hdr))
+			else if (sfg_sidecar_bound_to(d, name, hdr->digest_kind, hdr->digest))
 				ret = 1;
 		}
 	}

@@ -6,8 +6,11 @@
  * as the fuzzer and --vdso use it) go the same way.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gelf.h>
 #include <linux/kernel.h>
@@ -601,6 +604,52 @@ int sfg_elf_digest(Elf *elf, u32 kind, u8 *out)
 	err = sfu_elf_digest(&src, kind, out);
 	free(src.buf);
 	return err;
+}
+
+/**
+ * sfg_sidecar_name() - a sidecar's file name in its build-id subdirectory
+ * @id: the build-id, in hex (its first two digits name the subdirectory)
+ * @digest: the digest the sidecar is bound to, for the name of a second
+ *	sidecar of that build-id; NULL for the build-id's own name
+ * @name: filled in: "<rest>.sframe" or "<rest>.<32 hex>.sframe"
+ * @len: bytes of @name
+ *
+ * Return: 0, or -ENAMETOOLONG.
+ */
+int sfg_sidecar_name(const char *id, const u8 *digest, char *name, size_t len)
+{
+	size_t n = snprintf(name, len, "%s", id + 2);
+	unsigned int i;
+
+	for (i = 0; digest && i < SFU_SIDECAR_NAME_DIGEST && n < len; i++)
+		n += snprintf(name + n, len - n, "%s%02x", i ? "" : ".", digest[i]);
+	if (n < len)
+		n += snprintf(name + n, len - n, ".sframe");
+	return n < len ? 0 : -ENAMETOOLONG;
+}
+
+/**
+ * sfg_sidecar_bound_to() - is a sidecar on disk bound to this content
+ * @dir: a directory file descriptor
+ * @name: the sidecar's name in @dir (not followed if a link)
+ * @kind: the digest's kind (SFU_SIDECAR_DIGEST_*)
+ * @digest: SFU_SIDECAR_DIGEST_LEN bytes
+ *
+ * Return: true if @name is a sidecar whose header names that digest.
+ */
+bool sfg_sidecar_bound_to(int dir, const char *name, u32 kind, const u8 *digest)
+{
+	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct sfu_sidecar_header hdr;
+	bool same;
+
+	if (fd < 0)
+		return false;
+	same = pread(fd, &hdr, sizeof(hdr), 0) == sizeof(hdr) &&
+	       !memcmp(hdr.magic, SFU_SIDECAR_MAGIC, sizeof(hdr.magic)) &&
+	       hdr.digest_kind == kind && !memcmp(hdr.digest, digest, sizeof(hdr.digest));
+	close(fd);
+	return same;
 }
 
 /*

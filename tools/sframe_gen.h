@@ -150,6 +150,8 @@ bool sfg_elf_has_sframe(Elf *elf);
 int sfg_elf_own_sframe(Elf *elf, int abi, struct sfu_sframe_section *sec);
 int sfg_elf_build_id(Elf *elf, char *hex, size_t len);
 int sfg_elf_digest(Elf *elf, u32 kind, u8 *out);
+int sfg_sidecar_name(const char *id, const u8 *digest, char *name, size_t len);
+bool sfg_sidecar_bound_to(int dir, const char *name, u32 kind, const u8 *digest);
 
 /*
  * Go programs: the function table of .gopclntab (sframe_gen_go.c), for
