@@ -210,7 +210,7 @@ int sfu_mm_table_init(void)
 	sfu_wq = alloc_workqueue("sframe_unwind", WQ_UNBOUND, 0);
 	if (!sfu_wq)
 		return -ENOMEM;
-	sfu_debugfs_file("sections", 0444, NULL, &sfu_sections_fops);
+	sfu_debugfs_file("sections", 0400, NULL, &sfu_sections_fops);
 	return 0;
 }
 

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The module that vm-run loaded is live, exposes its debugfs files, and can
-# be unloaded and loaded again (twice) cleanly; vm-run's kernel-log check
-# catches any warning the cycles cause, and its own rmmod the final unload.
+# The module that vm-run loaded is live, exposes its debugfs files (with
+# their modes), and can be unloaded and loaded again (twice) cleanly;
+# vm-run's kernel-log check catches any warning the cycles cause, and its
+# own rmmod the final unload.
 set -eu
 fail() { echo "module_lifecycle: $*"; exit 1; }
 
@@ -13,6 +14,14 @@ d=/sys/kernel/debug/sframe_unwind
 [ -d /sys/module/sframe_unwind ] || fail "module not loaded"
 want=$(cat /sys/module/sframe_unwind/version)
 [ "$(cat $d/version)" = "$want" ] || fail "debugfs version '$(cat $d/version)' != '$want'"
+
+# Files that list other users' processes, or change behaviour, are root's
+# alone (Documentation/security.rst), should debugfs be mounted wider.
+for f in sections:400 sidecar_queue:400 sampler:600 trigger:600 remote_queue_always:600 \
+	 stats:444 version:444; do
+	m=$(stat -c %a "$d/${f%%:*}") || fail "no debugfs file ${f%%:*}"
+	[ "$m" = "${f#*:}" ] || fail "debugfs ${f%%:*} has mode $m, want ${f#*:}"
+done
 
 for i in 1 2; do
 	"$SFU_TOP/tests/e2e/rmmod-retry" || fail "rmmod $i failed"
