@@ -1,32 +1,76 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * go-unwind-diff - the rows sframe-gen made from a Go program's pclntab
- * against the Go runtime's own traceback of the same moment.
+ * go-unwind-diff - a walk of a Go program's stack, by sframe-gen's rows
+ * in user space or by the kernel module, against the Go runtime's own
+ * traceback of the same moment.
  *
- *   go-unwind-diff --sframe FILE [--runs N] [--seed S] [--stdin IN] [-v] -- PROG ARGS...
+ *   go-unwind-diff --sframe FILE|--kernel [--runs N] [--seed S] [--stdin IN]
+ *                  [--delay MIN-MAX] [-v] -- PROG ARGS...
  *
- * Each run starts PROG (x86_64) under ptrace with GOTRACEBACK=system,
- * lets it run for a random while, sends SIGQUIT to one of its threads
- * (a running one where there is one) and, at that thread's
- * signal-delivery-stop, reads its registers and unwinds its stack in user
- * space with the section FILE (the project's decoder, the link-time
- * addresses of sframe-gen -o), reading the stack through /proc/PID/mem.
+ * Each run starts PROG under ptrace with GOTRACEBACK=system, lets it run
+ * for a random while (MIN to MAX ms, default 20-200), sends SIGQUIT to
+ * one of its threads (a running one where there is one) and, at that
+ * thread's signal-delivery-stop, walks its stack:
+ *
+ *   --sframe FILE  (x86_64) in user space with the section FILE (the
+ *                  project's decoder, the link-time addresses of
+ *                  sframe-gen -o), reading the stack through /proc/PID/mem;
+ *   --kernel       by the module: SFU_IOC_UNWIND_TASK on /dev/sframe_unwind
+ *                  for the stopped thread (SFU_UNWIND_MEM_FD with the
+ *                  tracer's /proc/PID/mem), with whatever unwind
+ *                  information the module has for PROG (its sidecar).
+ *
  * Then it delivers the SIGQUIT: the runtime's handler prints the
  * traceback of the goroutine the signal interrupted, from the signal's PC
  * and SP, with "fp= sp= pc=" for every physical frame, and exits.  The
  * two walks are compared frame by frame (return PC, SP, and the CFA the
- * runtime calls fp).  Where the runtime starts elsewhere (a goroutine in
- * a system call is traced from where it entered it; C code of a cgo call
- * from its Go caller), its first frame is looked for among ours.
+ * runtime calls fp; the module's SP of a frame is the CFA of the frame
+ * below, and a CFA or SP the module does not report is not compared).
+ * Where the runtime starts elsewhere (a goroutine in a system call is
+ * traced from where it entered it; C code of a cgo call from its Go
+ * caller), its first frame is looked for among ours.
+ *
+ * A thread interrupted on its system stack inside systemstack() (the g0
+ * of its m running a function for the goroutine m.curg) is printed as two
+ * tracebacks: g0's frames, which end at runtime.systemstack, then, for
+ * m.curg, runtime.systemstack_switch (where systemstack() saved the
+ * goroutine's SP) and the goroutine's frames.  With --kernel, whose walk
+ * steps from systemstack() to the goroutine's stack as the runtime's
+ * profiler does (unwind/go.c), the two are joined into one: g0's frames,
+ * systemstack with the CFA of systemstack_switch (the goroutine's stack
+ * above the return address), then the goroutine's frames.
+ *
+ * The runtime's traceback stops at the other stack switches
+ * (runtime.mcall, runtime.morestack, and runtime.systemstack where the
+ * goroutine's frames do not follow it: a thread in the vDSO has both
+ * printed from where it entered the vDSO), with an fp for that frame
+ * computed on the system stack as though nothing had switched, which is
+ * not compared; frames of ours beyond it are extra.
  *
  * Prints one line per sample with -v, then:
  *   go-unwind-diff: samples N compared N silent N unaligned N frames N exact N
- *     contradicted N missing N extra N exact-share P%
+ *     contradicted N missing N extra N nocfa N systemstack N systemstack-exact N
+ *     switch-ends N failed N exact-share P%
+ * the contradicted samples by where their first wrong step was (the
+ * function stepped out of, or the injected call below it), if any:
+ *   go-unwind-diff: contradicted samples by first wrong step: FUNC N ...
+ * and the samples with extra frames by the runtime's last frame, if any:
+ *   go-unwind-diff: samples with extra frames by the runtime's last: FUNC N ...
+ * and with --kernel the stop reasons of the module's walks:
+ *   go-unwind-diff: stops REASON N ...
  * silent: the runtime printed no traceback (signalled before it installed
  * its handlers); unaligned: its first frame is none of ours;
  * contradicted: a frame both walks have, differing; missing: a frame the
  * runtime has beyond our last; extra: frames of ours beyond the
- * runtime's last.  Exit status 1 when any frame was contradicted.
+ * runtime's last; nocfa: exact frames whose CFA was not compared (ours
+ * not known: no row at our last frame, or the module did not report it;
+ * or the runtime's fp at a stack switch); systemstack: compared samples
+ * whose traceback went from systemstack() on to the goroutine's stack,
+ * systemstack-exact: those of them whose every frame was exact;
+ * switch-ends: samples whose traceback ended at a stack switch it does
+ * not follow and ours went on (their frames beyond are extra); failed:
+ * unwinds the module refused.
+ * Exit status 1 when any frame was contradicted.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,13 +78,16 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/user.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -51,29 +98,60 @@
 #include <linux/types.h>
 
 #include "sframe/sframe.h"
+#include "uapi/sframe_unwind.h"
+#include "sframe_unwind/stop_names.h"
 
 #define GUD_MAX_FRAMES	128
 #define GUD_MAX_TIDS	256
+#define GUD_FN_LEN	64
+#define GUD_MAX_TALLY	16
+#define GUD_DEVICE	"/dev/sframe_unwind"
+
+#if defined(__x86_64__)
+#define GUD_PC(r)	((r).rip)
+#define GUD_SP(r)	((r).rsp)
+#elif defined(__aarch64__)
+#define GUD_PC(r)	((r).pc)
+#define GUD_SP(r)	((r).sp)
+#else
+#error "x86_64 or arm64"
+#endif
 
 struct gud_frame {
 	u64 pc;
-	u64 sp;
-	u64 cfa;
+	u64 sp;		/* 0: not known (the module's, above a frame without CFA) */
+	u64 cfa;	/* 0: not known */
+	char fn[GUD_FN_LEN];	/* the runtime's frames: the function's name */
 };
 
 struct gud_walk {
 	struct gud_frame f[GUD_MAX_FRAMES];
 	unsigned int n;
+	int stop;		/* the module's stop reason, -1 if none */
+	bool systemstack;	/* the runtime's: joined from g0's and m.curg's */
+	bool ends_at_switch;	/* the runtime's: ends at a switch it does not follow */
+};
+
+struct gud_tally {
+	char fn[GUD_FN_LEN];
+	u64 n;
 };
 
 struct gud_totals {
 	u64 samples, compared, silent, unaligned, frames, exact, contradicted, missing, extra;
+	u64 nocfa, systemstack, systemstack_exact, switch_ends, failed;
+	u64 stops[SFU_STOP_NR];
+	struct gud_tally blame[GUD_MAX_TALLY], beyond[GUD_MAX_TALLY];
+	unsigned int nblame, nbeyond;
 };
 
 static struct sfu_sframe_section sec;
 static u64 rng = 0x9e3779b97f4a7c15ULL;
 static bool verbose;
 static const char *stdin_path = "/dev/null";
+/* --kernel: the module's device, else -1 */
+static int kernel_dev = -1;
+static const char *const stop_names[] = SFU_STOP_NAMES_INIT;
 
 static u64 gud_rand(void)
 {
@@ -83,10 +161,12 @@ static u64 gud_rand(void)
 	return rng;
 }
 
+#ifdef __x86_64__
 static bool gud_read(int mem, u64 addr, u64 *v)
 {
 	return pread(mem, v, 8, (off_t)addr) == 8;
 }
+#endif
 
 /* The load bias of @exe in @pid: 0 for ET_EXEC. */
 static u64 gud_bias(pid_t pid, const char *exe)
@@ -133,9 +213,11 @@ static u64 gud_bias(pid_t pid, const char *exe)
 /* Unwind from the registers with the section's rows, as the module does. */
 static void gud_unwind(int mem, u64 bias, const struct user_regs_struct *r, struct gud_walk *w)
 {
+#ifdef __x86_64__
 	u64 pc = r->rip, sp = r->rsp, fp = r->rbp, cfa, ra, nfp;
 	struct sfu_sframe_row row;
 
+	w->stop = -1;
 	for (w->n = 0; w->n < GUD_MAX_FRAMES; ) {
 		u64 look = (w->n ? pc - 1 : pc) - bias;
 
@@ -165,48 +247,200 @@ static void gud_unwind(int mem, u64 bias, const struct user_regs_struct *r, stru
 		sp = cfa;
 		fp = nfp;
 	}
+#else
+	(void)mem;
+	(void)bias;
+	(void)r;
+	w->n = 0;
+	w->stop = -1;
+#endif
 }
 
-/* The runtime's frames of the first goroutine it printed after "PC=". */
-static unsigned int gud_go_frames(const char *out, u64 *sigpc, struct gud_walk *g)
+/*
+ * The module's walk of the stopped thread @tid: SFU_IOC_UNWIND_TASK, with
+ * @mem (the tracer's /proc/PID/mem of its process) as the proof of
+ * access.  Each frame's SP is the CFA of the frame below it (the stack
+ * pointer its caller had before the call), the first one's the
+ * register's.  Returns the ioctl's errno, 0 on success.
+ */
+static int gud_kernel(int mem, pid_t tid, const struct user_regs_struct *r, struct gud_walk *w)
 {
-	const char *p = strstr(out, "\nPC=0x");
-	char line[1024];
+	struct sfu_frame f[GUD_MAX_FRAMES];
+	struct sfu_unwind u = {
+		.frames = (uintptr_t)f, .max = GUD_MAX_FRAMES, .pid = tid,
+		.flags = SFU_UNWIND_MEM_FD, .mem_fd = mem,
+	};
+	unsigned int k;
+
+	w->n = 0;
+	w->stop = -1;
+	if (ioctl(kernel_dev, SFU_IOC_UNWIND_TASK, &u))
+		return errno;
+	for (k = 0; k < u.nr && k < GUD_MAX_FRAMES; k++) {
+		w->f[k].pc = f[k].ip;
+		w->f[k].cfa = f[k].cfa;
+		w->f[k].sp = k ? f[k - 1].cfa : GUD_SP(*r);
+		w->f[k].fn[0] = 0;
+	}
+	w->n = k;
+	w->stop = u.stop_reason;
+	return 0;
+}
+
+/*
+ * The frames of the goroutine block that starts at the line after @p
+ * ("goroutine N [...]:", up to an empty line) into @g from index g->n on;
+ * each frame's function name from the line before its "fp= sp= pc=" line.
+ * Returns where the block ended (its empty line, or the end), NULL if no
+ * block starts there.
+ */
+static const char *gud_go_block(const char *p, struct gud_walk *g)
+{
+	char line[1024], name[GUD_FN_LEN] = "";
 	bool in = false;
 
-	g->n = 0;
-	*sigpc = 0;
-	if (!p || sscanf(p, "\nPC=0x%llx", sigpc) != 1)
-		return 0;
 	while ((p = strchr(p + 1, '\n')) && g->n < GUD_MAX_FRAMES) {
 		size_t len = strcspn(p + 1, "\n");
-		const char *fp;
+		const char *fp, *paren;
 
 		len = min_t(size_t, len, sizeof(line) - 1);
 		snprintf(line, sizeof(line), "%.*s", (int)len, p + 1);
 		if (!in) {
 			in = !strncmp(line, "goroutine ", 10);
+			/* Only empty lines between two blocks. */
+			if (!in && *line)
+				return NULL;
 			continue;
 		}
 		if (!*line)
-			break;
+			return p;
 		fp = strstr(line, " fp=0x");
 		if (line[0] == '\t' && fp &&
 		    sscanf(fp, " fp=0x%llx sp=0x%llx pc=0x%llx", &g->f[g->n].cfa, &g->f[g->n].sp,
-			   &g->f[g->n].pc) == 3)
+			   &g->f[g->n].pc) == 3) {
+			snprintf(g->f[g->n].fn, GUD_FN_LEN, "%s", name);
 			g->n++;
+		} else if (line[0] != '\t') {
+			/* "pkg.(*T).method(args...)": the name up to the arguments */
+			paren = strrchr(line, '(');
+			len = min_t(size_t, paren ? (size_t)(paren - line) : strlen(line),
+				    GUD_FN_LEN - 1);
+			snprintf(name, sizeof(name), "%.*s", (int)len, line);
+		}
 	}
+	return in ? p : NULL;
+}
+
+/*
+ * The runtime's stack switches it does not follow when it prints a
+ * traceback: it stops there ("SPWRITE" functions), with an fp computed on
+ * the system stack as though nothing had switched, which is no CFA.
+ */
+static const char *const gud_switches[] = {
+	"runtime.systemstack", "runtime.mcall", "runtime.morestack",
+};
+
+/*
+ * The runtime's frames of the first goroutine it printed after "PC=".
+ * With @join, a traceback of g0 that ends at runtime.systemstack goes on
+ * with the goroutine printed next, whose first frame is
+ * runtime.systemstack_switch: systemstack's CFA is that frame's, and the
+ * goroutine's frames follow (see the top of this file).  A traceback that
+ * ends at a stack switch otherwise has no CFA for that frame (g->ends_at_switch).
+ */
+static unsigned int gud_go_frames(const char *out, u64 *sigpc, struct gud_walk *g, bool join)
+{
+	const char *p = strstr(out, "\nPC=0x");
+	static struct gud_walk c;
+	struct gud_frame *last;
+	unsigned int k;
+
+	g->n = 0;
+	g->systemstack = false;
+	g->ends_at_switch = false;
+	*sigpc = 0;
+	if (!p || sscanf(p, "\nPC=0x%llx", sigpc) != 1)
+		return 0;
+	p = gud_go_block(p, g);
+	if (!g->n)
+		return 0;
+	last = &g->f[g->n - 1];
+	c.n = 0;
+	if (join && p && !strcmp(last->fn, "runtime.systemstack") && gud_go_block(p, &c) &&
+	    c.n >= 2 && !strcmp(c.f[0].fn, "runtime.systemstack_switch")) {
+		last->cfa = c.f[0].cfa;
+		for (k = 1; k < c.n && g->n < GUD_MAX_FRAMES; k++)
+			g->f[g->n++] = c.f[k];
+		g->systemstack = true;
+		return g->n;
+	}
+	for (k = 0; k < ARRAY_SIZE(gud_switches); k++)
+		if (!strcmp(last->fn, gud_switches[k])) {
+			last->cfa = 0;
+			g->ends_at_switch = true;
+		}
 	return g->n;
+}
+
+static void gud_print_walks(const struct gud_walk *o, const struct gud_walk *g, unsigned int run)
+{
+	unsigned int k;
+
+	for (k = 0; k < o->n; k++)
+		printf("run %u:   ours %2u: pc %llx sp %llx cfa %llx\n", run, k, o->f[k].pc,
+		       o->f[k].sp, o->f[k].cfa);
+	if (o->stop >= 0 && o->stop < SFU_STOP_NR)
+		printf("run %u:   ours stopped: %s\n", run, stop_names[o->stop]);
+	for (k = 0; k < g->n; k++)
+		printf("run %u:   runtime's %2u: pc %llx sp %llx fp %llx %s\n", run, k, g->f[k].pc,
+		       g->f[k].sp, g->f[k].cfa, g->f[k].fn);
+}
+
+/* Count one sample under @name in @tally (of @n names so far). */
+static void gud_tally(struct gud_tally *tally, unsigned int *n, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < *n && strcmp(tally[i].fn, name); i++)
+		;
+	if (i == *n) {
+		if (i == GUD_MAX_TALLY)
+			return;
+		snprintf(tally[i].fn, GUD_FN_LEN, "%s", name);
+		(*n)++;
+	}
+	tally[i].n++;
+}
+
+/*
+ * Tally a contradicted sample by where its first wrong step was: the step
+ * out of the runtime's frame @k when that frame's PC is ours (@pc_ok),
+ * else out of the frame below it.  Named by the function stepped out of,
+ * or by the call below it where that was injected (runtime.asyncPreempt,
+ * runtime.sigpanic: the PC of the function stepped out of is no return
+ * address).
+ */
+static void gud_blame(struct gud_totals *t, const struct gud_walk *g, unsigned int k, bool pc_ok)
+{
+	const char *name;
+
+	if (!pc_ok && k)
+		k--;
+	name = g->f[k].fn;
+	if (k && (!strcmp(g->f[k - 1].fn, "runtime.asyncPreempt") ||
+		  !strcmp(g->f[k - 1].fn, "runtime.sigpanic")))
+		name = g->f[k - 1].fn;
+	gud_tally(t->blame, &t->nblame, name);
 }
 
 static void gud_compare(const struct gud_walk *o, const struct gud_walk *g, u64 regs_pc,
 			struct gud_totals *t, unsigned int run)
 {
-	unsigned int j, k, exact = 0, bad = 0, miss = 0;
+	unsigned int j, k, exact = 0, bad = 0, miss = 0, nocfa = 0;
 
 	/* The runtime traces from the signal's PC (a restarted system call: 2 bytes back). */
 	for (j = 0; j < o->n; j++)
-		if (g->f[0].sp == o->f[j].sp &&
+		if ((g->f[0].sp == o->f[j].sp || !o->f[j].sp) &&
 		    (g->f[0].pc == o->f[j].pc || (!j && o->f[0].pc - g->f[0].pc <= 2)))
 			break;
 	if (!g->n) {
@@ -216,38 +450,57 @@ static void gud_compare(const struct gud_walk *o, const struct gud_walk *g, u64 
 	}
 	if (j == o->n) {
 		t->unaligned++;
-		if (verbose)
+		if (verbose) {
 			printf("run %u: pc %llx: its frame 0 %llx, sp %llx: none of our %u\n",
 			       run, regs_pc, g->f[0].pc, g->f[0].sp, o->n);
+			gud_print_walks(o, g, run);
+		}
 		return;
 	}
 	t->compared++;
 	for (k = 0; k < g->n; k++) {
 		const struct gud_frame *a = &o->f[j + k], *b = &g->f[k];
+		/*
+		 * Our last frame has no CFA when no row holds at its PC; the
+		 * module's frames none where it does not know it exactly.
+		 */
+		bool cfa_ok = a->cfa == b->cfa || !b->cfa ||
+			      (!a->cfa && (kernel_dev >= 0 || j + k + 1 == o->n));
 
 		if (j + k >= o->n) {
 			miss++;
 			continue;
 		}
-		/* Our last frame has no CFA when no row holds at its PC. */
-		if (a->sp == b->sp && (a->pc == b->pc || (!k && !j)) &&
-		    (a->cfa == b->cfa || (!a->cfa && j + k + 1 == o->n))) {
+		if ((a->sp == b->sp || (!a->sp && kernel_dev >= 0)) &&
+		    (a->pc == b->pc || (!k && !j)) && cfa_ok) {
 			exact++;
+			nocfa += !a->cfa || !b->cfa;
 			continue;
 		}
-		bad++;
+		if (!bad++)
+			gud_blame(t, g, k, a->pc == b->pc);
 		printf("run %u: frame %u: ours pc %llx sp %llx cfa %llx,", run, k, a->pc, a->sp,
 		       a->cfa);
-		printf(" runtime's pc %llx sp %llx fp %llx\n", b->pc, b->sp, b->cfa);
+		printf(" runtime's pc %llx sp %llx fp %llx %s\n", b->pc, b->sp, b->cfa, b->fn);
 	}
 	t->frames += g->n;
 	t->exact += exact;
+	t->nocfa += nocfa;
 	t->contradicted += bad;
 	t->missing += miss;
 	t->extra += o->n > j + g->n ? o->n - j - g->n : 0;
-	if (verbose)
-		printf("run %u: pc %llx: %u frames, ours %u from %u, exact %u missing %u\n", run,
-		       regs_pc, g->n, o->n, j, exact, miss);
+	if (o->n > j + g->n)
+		gud_tally(t->beyond, &t->nbeyond, g->f[g->n - 1].fn);
+	t->systemstack += g->systemstack;
+	t->systemstack_exact += g->systemstack && exact == g->n;
+	t->switch_ends += g->ends_at_switch && o->n > j + g->n;
+	if (verbose) {
+		printf("run %u: pc %llx: %u frames%s, ours %u from %u, exact %u missing %u\n", run,
+		       regs_pc, g->n, g->systemstack ? " (through systemstack)" : "", o->n, j,
+		       exact, miss);
+		if (bad || miss || o->n > j + g->n)
+			gud_print_walks(o, g, run);
+	}
 }
 
 /* A thread in state R, else any, of the @n in @tids. */
@@ -295,6 +548,7 @@ struct gud_run {
 	bool sampled;
 	struct gud_walk ours;
 	u64 regs_pc;
+	int err;		/* the module's errno, 0 if it unwound */
 };
 
 static void gud_forget(struct gud_run *r, pid_t tid)
@@ -328,6 +582,7 @@ static void gud_stop(struct gud_run *r, int mem, u64 bias, pid_t tid, int status
 {
 	int sig = WSTOPSIG(status), event = status >> 16;
 	struct user_regs_struct regs;
+	struct iovec iov = { &regs, sizeof(regs) };
 	unsigned long msg;
 
 	gud_add(r, tid);
@@ -342,10 +597,13 @@ static void gud_stop(struct gud_run *r, int mem, u64 bias, pid_t tid, int status
 		return;
 	}
 	if (sig == SIGQUIT && tid == r->target && !r->sampled &&
-	    !ptrace(PTRACE_GETREGS, tid, 0, &regs)) {
+	    !ptrace(PTRACE_GETREGSET, tid, (void *)NT_PRSTATUS, &iov)) {
 		r->sampled = true;
-		r->regs_pc = regs.rip;
-		gud_unwind(mem, bias, &regs, &r->ours);
+		r->regs_pc = GUD_PC(regs);
+		if (kernel_dev >= 0)
+			r->err = gud_kernel(mem, tid, &regs, &r->ours);
+		else
+			gud_unwind(mem, bias, &regs, &r->ours);
 	}
 	ptrace(PTRACE_CONT, tid, 0, (void *)(long)sig);
 }
@@ -455,34 +713,55 @@ static int gud_load(const char *path)
 
 int main(int argc, char **argv)
 {
-	unsigned int runs = 50, i, arg = 1;
+	unsigned int runs = 50, i, arg = 1, delay_min = 20, delay_max = 200, delay;
 	struct gud_totals t = { 0 };
 	const char *sframe = NULL;
 	char tmpl[] = "/tmp/go-unwind-diff.XXXXXX";
 	struct gud_run r;
 	struct gud_walk g;
+	bool kernel = false;
 	int errfd;
 
 	for (; arg < (unsigned int)argc && strcmp(argv[arg], "--"); arg++) {
 		if (!strcmp(argv[arg], "--sframe") && arg + 1 < (unsigned int)argc)
 			sframe = argv[++arg];
+		else if (!strcmp(argv[arg], "--kernel"))
+			kernel = true;
 		else if (!strcmp(argv[arg], "--runs") && arg + 1 < (unsigned int)argc)
 			runs = strtoul(argv[++arg], NULL, 0);
 		else if (!strcmp(argv[arg], "--seed") && arg + 1 < (unsigned int)argc)
 			rng ^= strtoull(argv[++arg], NULL, 0) * 0x2545f4914f6cdd1dULL;
+		else if (!strcmp(argv[arg], "--delay") && arg + 1 < (unsigned int)argc &&
+			 sscanf(argv[arg + 1], "%u-%u", &delay_min, &delay_max) == 2 &&
+			 delay_min <= delay_max)
+			arg++;
 		else if (!strcmp(argv[arg], "--stdin") && arg + 1 < (unsigned int)argc)
 			stdin_path = argv[++arg];
 		else if (!strcmp(argv[arg], "-v"))
 			verbose = true;
 	}
-	if (!sframe || arg + 1 >= (unsigned int)argc) {
-		fprintf(stderr, "usage: go-unwind-diff --sframe FILE [--runs N] [--seed S]");
-		fprintf(stderr, " [--stdin IN] [-v] -- PROG ARGS...\n");
+	if (!sframe == !kernel || arg + 1 >= (unsigned int)argc) {
+		fprintf(stderr, "usage: go-unwind-diff --sframe FILE|--kernel [--runs N]");
+		fprintf(stderr, " [--seed S] [--stdin IN] [--delay MIN-MAX] [-v]");
+		fprintf(stderr, " -- PROG ARGS...\n");
 		return 2;
 	}
-	if (gud_load(sframe)) {
+#ifndef __x86_64__
+	if (sframe) {
+		fprintf(stderr, "go-unwind-diff: --sframe: x86_64 only\n");
+		return 2;
+	}
+#endif
+	if (sframe && gud_load(sframe)) {
 		fprintf(stderr, "go-unwind-diff: %s: not a valid x86_64 SFrame section\n", sframe);
 		return 2;
+	}
+	if (kernel) {
+		kernel_dev = open(GUD_DEVICE, O_RDWR);
+		if (kernel_dev < 0) {
+			fprintf(stderr, "go-unwind-diff: %s: %s\n", GUD_DEVICE, strerror(errno));
+			return 2;
+		}
 	}
 	errfd = mkstemp(tmpl);
 	if (errfd < 0)
@@ -494,11 +773,22 @@ int main(int argc, char **argv)
 
 		if (ftruncate(errfd, 0) || lseek(errfd, 0, SEEK_SET))
 			return 2;
-		if (!gud_run_one(argv + arg + 1, errfd, 20 + gud_rand() % 180, &r))
+		delay = delay_min + gud_rand() % (delay_max - delay_min + 1);
+		if (verbose)
+			printf("run %u: signalled after %u ms\n", i, delay);
+		if (!gud_run_one(argv + arg + 1, errfd, delay, &r))
 			continue;
 		t.samples++;
+		if (r.err) {
+			t.failed++;
+			printf("run %u: pc %llx: SFU_IOC_UNWIND_TASK: %s\n", i, r.regs_pc,
+			       strerror(r.err));
+			continue;
+		}
+		if (r.ours.stop >= 0 && r.ours.stop < SFU_STOP_NR)
+			t.stops[r.ours.stop]++;
 		out = gud_slurp(errfd);
-		if (out && gud_go_frames(out, &sigpc, &g) && sigpc != r.regs_pc && verbose)
+		if (out && gud_go_frames(out, &sigpc, &g, kernel) && sigpc != r.regs_pc && verbose)
 			printf("run %u: signal pc %llx, registers %llx\n", i, sigpc, r.regs_pc);
 		if (out)
 			gud_compare(&r.ours, &g, r.regs_pc, &t, i);
@@ -510,6 +800,27 @@ int main(int argc, char **argv)
 	       t.compared, t.silent, t.unaligned);
 	printf(" frames %llu exact %llu contradicted %llu missing %llu extra %llu", t.frames,
 	       t.exact, t.contradicted, t.missing, t.extra);
+	printf(" nocfa %llu systemstack %llu systemstack-exact %llu switch-ends %llu failed %llu",
+	       t.nocfa, t.systemstack, t.systemstack_exact, t.switch_ends, t.failed);
 	printf(" exact-share %.2f%%\n", t.frames ? 100.0 * t.exact / t.frames : 0.0);
+	if (t.nblame) {
+		printf("go-unwind-diff: contradicted samples by first wrong step:");
+		for (i = 0; i < t.nblame; i++)
+			printf(" %s %llu", t.blame[i].fn, t.blame[i].n);
+		printf("\n");
+	}
+	if (t.nbeyond) {
+		printf("go-unwind-diff: samples with extra frames by the runtime's last:");
+		for (i = 0; i < t.nbeyond; i++)
+			printf(" %s %llu", t.beyond[i].fn, t.beyond[i].n);
+		printf("\n");
+	}
+	if (kernel) {
+		printf("go-unwind-diff: stops");
+		for (i = 0; i < SFU_STOP_NR; i++)
+			if (t.stops[i])
+				printf(" %s %llu", stop_names[i], t.stops[i]);
+		printf("\n");
+	}
 	return t.contradicted ? 1 : 0;
 }
