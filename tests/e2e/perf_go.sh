@@ -50,6 +50,7 @@ fi
 fzf=$(readlink -f "$fzf")
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/perf-lib"
+. "$here/go-lib"
 param=/sys/module/sframe_unwind/parameters/sidecar_dir
 fail=0
 bad() { echo "FAILED: $*"; fail=1; }
@@ -58,12 +59,8 @@ work=$(mktemp -d /tmp/sfu-go.XXXXXX)
 chmod 755 "$work"
 sc=$work/sidecars
 mkdir -m 755 "$sc"
-perf_daemon_pid=
 cleanup() {
-	if [ -n "$perf_daemon_pid" ]; then
-		kill -TERM "$perf_daemon_pid"
-		wait "$perf_daemon_pid"
-	fi
+	go_daemon_stop
 	echo /var/lib/sframe-unwind > $param
 	perf_callchain_set 1 Y > /dev/null
 	rm -rf "$work"
@@ -122,22 +119,11 @@ perf=$(measure perf)
 perf_callchain_set 1 Y || exit 1
 nosc=$(measure nosidecar)
 
-if [ "$arch" = aarch64 ]; then
-	e2e=$SFU_TOP/build/e2e/aarch64
-	[ -d "$e2e/go-sidecars" ] ||
-		{ bad "no $e2e/go-sidecars: run tests/e2e/prepare --arch arm64 --userland DIR"; exit 1; }
-	cp -R "$e2e/go-sidecars/." "$sc/" && chown -R 0:0 "$sc" && chmod -R u=rwX,go=rX "$sc" ||
-		{ bad "copying the sidecars to $sc"; exit 1; }
-	with=$(measure sidecar)
-	report
-	exit $fail
-fi
-# Attached once it has rescanned; then it converts fzf when it is mapped.
-perf_daemon_start "$sc" "$work" || exit 1
-"$fzf" --filter x < /dev/null > /dev/null 2>&1
-perf_daemon_sidecar "$fzf" "$sc" "$work" || exit 1
-sleep 1
+# The sidecar: the daemon's (x86_64), the prepared one (arm64): go-lib.
+go_sidecar "$sc" "$fzf" "$work" > "$work/sidecar.log" ||
+	{ bad "no sidecar of $fzf:"; sed 's/^/    /' "$work/sidecar.log"; exit 1; }
 with=$(measure sidecar)
 report
-grep -E "^(converted|refused|failed)" "$work/daemon.stats" | sed 's/^/    daemon: /'
+[ "$arch" = aarch64 ] ||
+	grep -E "^(converted|refused|failed)" "$work/daemon.stats" | sed 's/^/    daemon: /'
 exit $fail
