@@ -50,7 +50,7 @@
  * Prints one line per sample with -v, then:
  *   go-unwind-diff: samples N compared N silent N unaligned N frames N exact N
  *     contradicted N missing N extra N nocfa N systemstack N systemstack-exact N
- *     switch-ends N failed N exact-share P%
+ *     switch-ends N extra-confirmed N extra-contradicted N failed N exact-share P%
  * the contradicted samples by where their first wrong step was (the
  * function stepped out of, or the injected call below it), if any:
  *   go-unwind-diff: contradicted samples by first wrong step: FUNC N ...
@@ -68,8 +68,11 @@
  * whose traceback went from systemstack() on to the goroutine's stack,
  * systemstack-exact: those of them whose every frame was exact;
  * switch-ends: samples whose traceback ended at a stack switch it does
- * not follow and ours went on (their frames beyond are extra); failed:
- * unwinds the module refused.
+ * not follow and ours went on (their frames beyond are extra);
+ * extra-confirmed, extra-contradicted: extra frames that a frame of
+ * another goroutine the runtime printed (from where it was saved, a while
+ * after our walk) is, or contradicts (its SP, another PC; or their SP
+ * inside its frame); failed: unwinds the module refused.
  * Exit status 1 when any frame was contradicted.
  */
 #define _GNU_SOURCE
@@ -105,6 +108,7 @@
 #define GUD_MAX_TIDS	256
 #define GUD_FN_LEN	64
 #define GUD_MAX_TALLY	16
+#define GUD_MAX_OTHERS	4096
 #define GUD_DEVICE	"/dev/sframe_unwind"
 
 #if defined(__x86_64__)
@@ -139,7 +143,8 @@ struct gud_tally {
 
 struct gud_totals {
 	u64 samples, compared, silent, unaligned, frames, exact, contradicted, missing, extra;
-	u64 nocfa, systemstack, systemstack_exact, switch_ends, failed;
+	u64 nocfa, systemstack, systemstack_exact, switch_ends, extra_confirmed, extra_contradicted;
+	u64 failed;
 	u64 stops[SFU_STOP_NR];
 	struct gud_tally blame[GUD_MAX_TALLY], beyond[GUD_MAX_TALLY];
 	unsigned int nblame, nbeyond;
@@ -152,6 +157,9 @@ static const char *stdin_path = "/dev/null";
 /* --kernel: the module's device, else -1 */
 static int kernel_dev = -1;
 static const char *const stop_names[] = SFU_STOP_NAMES_INIT;
+/* The frames of the other goroutines the runtime printed (after the first). */
+static struct gud_frame gud_others[GUD_MAX_OTHERS];
+static unsigned int gud_nothers;
 
 static u64 gud_rand(void)
 {
@@ -347,10 +355,11 @@ static const char *const gud_switches[] = {
  * runtime.systemstack_switch: systemstack's CFA is that frame's, and the
  * goroutine's frames follow (see the top of this file).  A traceback that
  * ends at a stack switch otherwise has no CFA for that frame (g->ends_at_switch).
+ * The frames of the goroutines printed after the first go to gud_others.
  */
 static unsigned int gud_go_frames(const char *out, u64 *sigpc, struct gud_walk *g, bool join)
 {
-	const char *p = strstr(out, "\nPC=0x");
+	const char *p = strstr(out, "\nPC=0x"), *q;
 	static struct gud_walk c;
 	struct gud_frame *last;
 	unsigned int k;
@@ -364,6 +373,14 @@ static unsigned int gud_go_frames(const char *out, u64 *sigpc, struct gud_walk *
 	p = gud_go_block(p, g);
 	if (!g->n)
 		return 0;
+	/* Every other goroutine's frames, for the frames of ours beyond. */
+	gud_nothers = 0;
+	for (q = p; q; ) {
+		c.n = 0;
+		q = gud_go_block(q, &c);
+		for (k = 0; k < c.n && gud_nothers < GUD_MAX_OTHERS; k++)
+			gud_others[gud_nothers++] = c.f[k];
+	}
 	last = &g->f[g->n - 1];
 	c.n = 0;
 	if (join && p && !strcmp(last->fn, "runtime.systemstack") && gud_go_block(p, &c) &&
@@ -433,6 +450,33 @@ static void gud_blame(struct gud_totals *t, const struct gud_walk *g, unsigned i
 	gud_tally(t->blame, &t->nblame, name);
 }
 
+/*
+ * A frame of ours beyond the runtime's traceback, against the frames of
+ * the other goroutines it printed (those not running: from where they
+ * were saved): 1 if one of them is that frame (same SP and PC), -1 if
+ * one contradicts it (same SP, another PC; or its SP inside one of
+ * theirs), 0 if none says.
+ */
+static int gud_other_frame(const struct gud_frame *e, const struct gud_frame **by)
+{
+	unsigned int i;
+
+	*by = NULL;
+	if (!e->sp)
+		return 0;
+	for (i = 0; i < gud_nothers; i++) {
+		const struct gud_frame *r = &gud_others[i];
+
+		if (r->sp == e->sp) {
+			*by = r;
+			return r->pc == e->pc && (!e->cfa || e->cfa == r->cfa) ? 1 : -1;
+		}
+		if (r->sp < e->sp && e->sp < r->cfa)
+			*by = r;
+	}
+	return *by ? -1 : 0;
+}
+
 static void gud_compare(const struct gud_walk *o, const struct gud_walk *g, u64 regs_pc,
 			struct gud_totals *t, unsigned int run)
 {
@@ -491,6 +535,19 @@ static void gud_compare(const struct gud_walk *o, const struct gud_walk *g, u64 
 	t->extra += o->n > j + g->n ? o->n - j - g->n : 0;
 	if (o->n > j + g->n)
 		gud_tally(t->beyond, &t->nbeyond, g->f[g->n - 1].fn);
+	for (k = j + g->n; k < o->n; k++) {
+		const struct gud_frame *by;
+		int said = gud_other_frame(&o->f[k], &by);
+
+		t->extra_confirmed += said > 0;
+		t->extra_contradicted += said < 0;
+		if (said >= 0)
+			continue;
+		printf("run %u: extra frame %u: ours pc %llx sp %llx cfa %llx,", run, k,
+		       o->f[k].pc, o->f[k].sp, o->f[k].cfa);
+		printf(" a goroutine's pc %llx sp %llx fp %llx %s\n", by->pc, by->sp, by->cfa,
+		       by->fn);
+	}
 	t->systemstack += g->systemstack;
 	t->systemstack_exact += g->systemstack && exact == g->n;
 	t->switch_ends += g->ends_at_switch && o->n > j + g->n;
@@ -800,8 +857,10 @@ int main(int argc, char **argv)
 	       t.compared, t.silent, t.unaligned);
 	printf(" frames %llu exact %llu contradicted %llu missing %llu extra %llu", t.frames,
 	       t.exact, t.contradicted, t.missing, t.extra);
-	printf(" nocfa %llu systemstack %llu systemstack-exact %llu switch-ends %llu failed %llu",
-	       t.nocfa, t.systemstack, t.systemstack_exact, t.switch_ends, t.failed);
+	printf(" nocfa %llu systemstack %llu systemstack-exact %llu switch-ends %llu", t.nocfa,
+	       t.systemstack, t.systemstack_exact, t.switch_ends);
+	printf(" extra-confirmed %llu extra-contradicted %llu failed %llu", t.extra_confirmed,
+	       t.extra_contradicted, t.failed);
 	printf(" exact-share %.2f%%\n", t.frames ? 100.0 * t.exact / t.frames : 0.0);
 	if (t.nblame) {
 		printf("go-unwind-diff: contradicted samples by first wrong step:");
