@@ -54,6 +54,7 @@ fzf=$(command -v fzf || true)
 fzf=$(readlink -f "$fzf")
 [ -x "$gud" ] || { echo "FAILED: no $gud: run-e2e builds tests/e2e/progs"; exit 1; }
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/perf-lib"
 . "$here/go-lib"
 param=/sys/module/sframe_unwind/parameters/sidecar_dir
 stats=/sys/kernel/debug/sframe_unwind/unwind_stats
