@@ -115,6 +115,8 @@ int sfu_go_systemstack_step(struct sfu_unwind_state *st, unsigned long *ra,
 
 /* unwind_stats.c, counted by unwind.c */
 DECLARE_PER_CPU(struct sfu_unwind_stats, sfu_unwind_stats);
+void sfu_unwind_account(const struct sfu_unwind_state *st, const unsigned long *by_method,
+			int *stop_reason);
 
 /* deferred_stats.c */
 void sfu_df_stats_init(void);

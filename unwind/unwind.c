@@ -579,20 +579,6 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 	return cfa;
 }
 
-/* Count a finished unwind and report why it ended. */
-static void sfu_unwind_account(const struct sfu_unwind_state *st, const unsigned long *by_method,
-			       int *stop_reason)
-{
-	unsigned int i;
-
-	this_cpu_inc(sfu_unwind_stats.unwinds);
-	this_cpu_inc(sfu_unwind_stats.stops[st->stop]);
-	for (i = SFU_METHOD_REGS; i < SFU_METHOD_NR; i++)
-		this_cpu_add(sfu_unwind_stats.frames[i], by_method[i]);
-	if (stop_reason)
-		*stop_reason = st->stop;
-}
-
 /* What the walk hands each frame to; false ends the walk. */
 typedef bool (*sfu_walk_fn)(void *arg, const struct sfu_uframe *frame);
 

@@ -16,6 +16,27 @@
 DEFINE_PER_CPU(struct sfu_unwind_stats, sfu_unwind_stats);
 
 /**
+ * sfu_unwind_account() - count a finished unwind and report why it ended
+ * @st: the unwind, ended
+ * @by_method: the frames it found, by enum sfu_method
+ * @stop_reason: if not NULL, set to the enum sfu_end that ended it
+ *
+ * Context: any, NMI included.
+ */
+void sfu_unwind_account(const struct sfu_unwind_state *st, const unsigned long *by_method,
+			int *stop_reason)
+{
+	unsigned int i;
+
+	this_cpu_inc(sfu_unwind_stats.unwinds);
+	this_cpu_inc(sfu_unwind_stats.stops[st->stop]);
+	for (i = SFU_METHOD_REGS; i < SFU_METHOD_NR; i++)
+		this_cpu_add(sfu_unwind_stats.frames[i], by_method[i]);
+	if (stop_reason)
+		*stop_reason = st->stop;
+}
+
+/**
  * sfu_unwind_sframe_faults() - SFrame lookups on this CPU that met a missing page
  *
  * A no-fault unwind falls back to frame pointers where a page of a
