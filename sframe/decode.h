@@ -143,8 +143,12 @@ static __always_inline int sframe_fde_read(const struct sfu_sframe_section *sec,
 		return -SFRAME_E_BAD_FDE;
 	if ((fde->info & SFRAME_FDE_INFO_PAUTH_KEY_B) && sframe_is_amd64(sec))
 		return -SFRAME_E_BAD_FDE;
-	if (fde->info2 & SFRAME_V3_FDE_INFO2_UNUSED)
+	if (fde->info2 & SFRAME_V3_FDE_INFO2_UNUSED & ~SFRAME_V3_FDE_INFO2_SFU_INJECTED)
 		return -SFRAME_E_BAD_FDE;
+	/* The extension's injected call: only where the header says so. */
+	if ((fde->info2 & SFRAME_V3_FDE_INFO2_SFU_INJECTED) &&
+	    !(sec->flags & SFRAME_F_SFU_INJECTED_CALLS))
+		return -SFRAME_E_INJECTED_CALL;
 	fde->type = SFRAME_V3_FDE_INFO2_TYPE(fde->info2);
 	if (fde->type != SFRAME_FDE_TYPE_DEFAULT && fde->type != SFRAME_FDE_TYPE_FLEX)
 		return -SFRAME_E_BAD_FDE;
@@ -439,6 +443,8 @@ static __always_inline int sframe_fre_decode(const struct sfu_sframe_section *se
 		row->flags |= SFRAME_ROW_SIGNAL;
 	if (fde->info & SFRAME_FDE_INFO_PAUTH_KEY_B)
 		row->flags |= SFRAME_ROW_PAUTH_KEY_B;
+	if (fde->info2 & SFRAME_V3_FDE_INFO2_SFU_INJECTED)
+		row->flags |= SFRAME_ROW_INJECTED_CALL;
 
 	if (fre->info & SFRAME_FRE_INFO_RA_MANGLED) {
 		/* Pointer authentication is an AArch64 thing. */

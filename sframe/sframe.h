@@ -234,6 +234,8 @@ struct sfu_sframe_saved_reg {
 #define SFRAME_ROW_TOPMOST_ONLY	0x80	/* needs registers only the topmost frame has */
 /* Lists every tracked register the frame saved: the others are unchanged. */
 #define SFRAME_ROW_SAVED_REGS	0x100
+/* Entered by an injected call: the caller resumes exactly at the RA. */
+#define SFRAME_ROW_INJECTED_CALL	0x200
 
 /**
  * struct sfu_sframe_row - the unwind rules that hold for a range of PCs

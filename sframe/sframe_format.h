@@ -37,9 +37,18 @@
  * FP entry; a row without a pair leaves them unchanged.
  */
 #define SFRAME_F_SFU_SAVED_REGS		0x40
+/*
+ * sframe-unwind's third extension of V3: an FDE may carry
+ * SFRAME_V3_FDE_INFO2_SFU_INJECTED, a function that is entered by a call
+ * the kernel's signal handler faked (Go's asyncPreempt, sigpanic,
+ * debugCallV2): its caller resumes exactly at the return address, which
+ * is the interrupted PC, not the PC after a call instruction.
+ */
+#define SFRAME_F_SFU_INJECTED_CALLS	0x20
 #define SFRAME_V1_F_ALL			0x7
 #define SFRAME_V2_F_ALL			0x7
-#define SFRAME_V3_F_ALL			(0x5 | SFRAME_F_SFU_CFA_ADDEND | SFRAME_F_SFU_SAVED_REGS)
+#define SFRAME_V3_F_ALL			(0x5 | SFRAME_F_SFU_CFA_ADDEND | SFRAME_F_SFU_SAVED_REGS | \
+					 SFRAME_F_SFU_INJECTED_CALLS)
 
 /* abi_arch values. */
 #define SFRAME_ABI_AARCH64_ENDIAN_BIG		1
@@ -121,6 +130,12 @@
 /* V3 second FDE info byte. */
 #define SFRAME_V3_FDE_INFO2_TYPE(info2)	((info2) & 0x1f)
 #define SFRAME_V3_FDE_INFO2_UNUSED	0xe0
+/*
+ * With SFRAME_F_SFU_INJECTED_CALLS, bit 5 of the unused ones: the function
+ * is entered by an injected call (see the flag).  Without the flag the bit
+ * is refused with SFRAME_E_INJECTED_CALL.
+ */
+#define SFRAME_V3_FDE_INFO2_SFU_INJECTED	0x20
 #define SFRAME_FDE_TYPE_DEFAULT		0
 #define SFRAME_FDE_TYPE_FLEX		1
 

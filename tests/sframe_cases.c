@@ -613,10 +613,11 @@ static size_t b_v3_fde_type2(u8 *b, size_t cap, u64 *va)
 		       case_fre_pos(&amd64_v3, 1, -1) + SFRAME_V3_ATTR_INFO2, 2, 1);
 }
 
+/* Bit 6: unused by any extension (bit 5 is the injected call's). */
 static size_t b_v3_info2_unused(u8 *b, size_t cap, u64 *va)
 {
 	return patched(b_amd64_v3(b, cap, va), b, cap,
-		       case_fre_pos(&amd64_v3, 1, -1) + SFRAME_V3_ATTR_INFO2, 0x20, 1);
+		       case_fre_pos(&amd64_v3, 1, -1) + SFRAME_V3_ATTR_INFO2, 0x40, 1);
 }
 
 static size_t b_v3_attr_past_fre_len(u8 *b, size_t cap, u64 *va)
@@ -1061,6 +1062,55 @@ static size_t b_flex_add_word_missing(u8 *b, size_t cap, u64 *va)
 static size_t b_flex_add_v2(u8 *b, size_t cap, u64 *va)
 {
 	return patched(b_flex_add(b, cap, va), b, cap, SFRAME_HDR_VERSION, 2, 1);
+}
+
+/* ---- sframe-unwind's injected calls (SFRAME_F_SFU_INJECTED_CALLS) ---- */
+
+/*
+ * A function entered by a call a signal handler faked (Go's asyncPreempt,
+ * here at 0x8000), its FDE marked in info2, and an ordinary one after it:
+ * what sframe-gen writes for a Go program.
+ *
+ * [0x8000,0x8001) sp+8 u f             injected
+ * [0x8001,0x8010) sp+16 c-16 f         injected
+ * [0x8010,0x8020) sp+8 u f
+ */
+static const struct case_fre inj_f0[] = {
+	{ 0x00, FRE_SP | FRE_N(1) | FRE_S1, { 8 } },
+	{ 0x01, FRE_SP | FRE_N(2) | FRE_S1, { 16, -16 } },
+};
+
+static const struct case_fre inj_f1[] = {
+	{ 0x00, FRE_SP | FRE_N(1) | FRE_S1, { 8 } },
+};
+
+static const struct case_fde inj_fdes[] = {
+	{ 0x8000, 0x10, FDE_ADDR1, SFRAME_V3_FDE_INFO2_SFU_INJECTED, 0, ARRAY_SIZE(inj_f0),
+	  inj_f0 },
+	{ 0x8010, 0x10, FDE_ADDR1, 0, 0, ARRAY_SIZE(inj_f1), inj_f1 },
+};
+
+static const struct case_sec inj_v3 = {
+	3, SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL | SFRAME_F_SFU_INJECTED_CALLS,
+	SFRAME_ABI_AMD64_ENDIAN_LITTLE, -8, 0, ARRAY_SIZE(inj_fdes), inj_fdes
+};
+
+static size_t b_injected(u8 *b, size_t cap, u64 *va)
+{
+	return case_build(&inj_v3, b, cap, va);
+}
+
+static size_t b_injected_unflagged(u8 *b, size_t cap, u64 *va)
+{
+	struct case_sec s = inj_v3;
+
+	s.flags &= ~SFRAME_F_SFU_INJECTED_CALLS;
+	return case_build(&s, b, cap, va);
+}
+
+static size_t b_injected_v2(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_injected(b, cap, va), b, cap, SFRAME_HDR_VERSION, 2, 1);
 }
 
 /* ---- sframe-unwind's saved registers (SFRAME_F_SFU_SAVED_REGS) ---- */
@@ -1703,6 +1753,10 @@ const struct sframe_case sframe_cases[] = {
 	VALID("flex_cfa_addend_word_missing_is_bad_fre", b_flex_add_word_missing, AMD64,
 	      E(BAD_FRE)),
 	INIT("v2_with_the_cfa_addend_flag_is_refused", b_flex_add_v2, 0, E(FLAGS)),
+	VALID("injected_call_in_flagged_section", b_injected, AMD64, 0),
+	VALID("injected_call_without_the_flag_is_injected_call", b_injected_unflagged, AMD64,
+	      E(INJECTED_CALL)),
+	INIT("v2_with_the_injected_calls_flag_is_refused", b_injected_v2, 0, E(FLAGS)),
 	VALID("saved_registers_in_flagged_section", b_saved, AMD64, 0),
 	VALID("saved_register_pair_without_the_flag_is_bad_fre", b_saved_unflagged, AMD64,
 	      E(BAD_FRE)),
@@ -1787,6 +1841,11 @@ const struct sframe_case sframe_cases[] = {
 	FIND("flex_cfa_deref_plus_addend_ra_padding_fp", b_flex_add, AMD64, 0x6004, 0,
 	     "(sp+24)+8 c-24 U"),
 	FIND("flex_cfa_deref_plus_addend_alone", b_flex_add, AMD64, 0x600f, 0, "(fp+88)+56 u f"),
+	FIND("injected_call_at_its_first_byte", b_injected, AMD64, 0x8000, 0, "sp+8 u f injected"),
+	FIND("injected_call_row", b_injected, AMD64, 0x800f, 0, "sp+16 c-16 f injected"),
+	FIND("injected_call_not_the_next_function", b_injected, AMD64, 0x8010, 0, "sp+8 u f"),
+	FIND_RAW("injected_call_without_the_flag_on_lookup", b_injected_unflagged, AMD64, 0x8004,
+		 E(INJECTED_CALL), NULL),
 	FIND("flex_ra_zero_then_fp_pair", b_flex_zero, AMD64, 0x501f, 0, "fp+16 c-16 U"),
 	FIND("saved_registers_none_listed_in_flex_row", b_saved, AMD64, 0x7003, 0, "sp+8 u f"),
 	FIND("saved_register_pushed_rbx", b_saved, AMD64, 0x7004, 0, "sp+16 u U rbx=c-16"),
@@ -1890,8 +1949,13 @@ void sframe_case_run(const struct sframe_case *c, u8 *buf, size_t len, u64 vaddr
 
 	res->stage = c->stage;
 	res->err = sfu_sframe_find_row(&sec, c->pc, &row);
-	if (!res->err)
-		sfu_sframe_row_format(&row, res->row, sizeof(res->row));
+	if (res->err)
+		return;
+	sfu_sframe_row_format(&row, res->row, sizeof(res->row));
+	/* As sframe-check --lookup prints it: the row's function is entered so. */
+	if (row.flags & SFRAME_ROW_INJECTED_CALL)
+		snprintf(res->row + strlen(res->row), sizeof(res->row) - strlen(res->row),
+			 " injected");
 }
 
 /**

@@ -229,8 +229,12 @@ static void print_flag_names(u8 flags)
 		printf("%sSFU_SAVED_REGS", sep);
 		sep = "|";
 	}
-	if (flags & SFRAME_F_SFU_CFA_ADDEND)
+	if (flags & SFRAME_F_SFU_CFA_ADDEND) {
 		printf("%sSFU_CFA_ADDEND", sep);
+		sep = "|";
+	}
+	if (flags & SFRAME_F_SFU_INJECTED_CALLS)
+		printf("%sSFU_INJECTED_CALLS", sep);
 }
 
 /* The header part of objdump --sframe (binutils trunk). */
@@ -264,8 +268,13 @@ static void dump_header(const struct sfu_sframe_section *sec)
 		printf("%11s%s%s\n", prefix, "SFRAME_F_SFU_SAVED_REGS", flags ? "," : "");
 		prefix = " ";
 	}
-	if (flags & SFRAME_F_SFU_CFA_ADDEND)
-		printf("%11s%s\n", prefix, "SFRAME_F_SFU_CFA_ADDEND");
+	if (flags & SFRAME_F_SFU_CFA_ADDEND) {
+		flags &= ~SFRAME_F_SFU_CFA_ADDEND;
+		printf("%11s%s%s\n", prefix, "SFRAME_F_SFU_CFA_ADDEND", flags ? "," : "");
+		prefix = " ";
+	}
+	if (flags & SFRAME_F_SFU_INJECTED_CALLS)
+		printf("%11s%s\n", prefix, "SFRAME_F_SFU_INJECTED_CALLS");
 	if (sec->cfa_fixed_fp_offset)
 		printf("    CFA fixed FP offset: %d\n", sec->cfa_fixed_fp_offset);
 	if (sec->cfa_fixed_ra_offset)
@@ -323,6 +332,9 @@ static int dump(const struct sfu_sframe_section *sec)
 			printf(", attr = \"%s\"", attr);
 		if (fde.info & SFRAME_FDE_INFO_PAUTH_KEY_B)
 			printf(", pauth = B key");
+		/* sframe-unwind's extension: entered by an injected call. */
+		if (fde.info2 & SFRAME_V3_FDE_INFO2_SFU_INJECTED)
+			printf(", injected call");
 		printf("\n    %-7s%-8s %-10s%-10s%-13s", "STARTPC", fde.pcmask ? "[m]" : "   ",
 		       "CFA", "FP", "RA");
 		pos = fde.fres_off;
@@ -358,7 +370,8 @@ static int lookup_one(const struct sfu_sframe_section *sec, u64 pc)
 		return 1;
 	}
 	sfu_sframe_row_format(&row, text, sizeof(text));
-	printf("%llx %s\n", pc, text);
+	printf("%llx %s%s\n", pc, text,
+	       (row.flags & SFRAME_ROW_INJECTED_CALL) ? " injected" : "");
 	return 0;
 }
 

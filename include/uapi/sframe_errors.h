@@ -33,6 +33,9 @@
  * @SFRAME_E_SAVED_REG: a saved-register entry of sframe-unwind's
  *                      SFRAME_F_SFU_SAVED_REGS extension that it does not
  *                      allow, or saved-register words without the flag
+ * @SFRAME_E_INJECTED_CALL: a V3 FDE marked as entered by an injected call
+ *                          (sframe-unwind's SFRAME_F_SFU_INJECTED_CALLS
+ *                          extension) in a section without the flag
  * @SFRAME_E_NR: number of codes plus one (not an error)
  */
 enum sfu_sframe_error {
@@ -55,6 +58,7 @@ enum sfu_sframe_error {
 	SFRAME_E_FAULT,
 	SFRAME_E_NO_INDEX,
 	SFRAME_E_SAVED_REG,
+	SFRAME_E_INJECTED_CALL,
 	SFRAME_E_NR,
 };
 
