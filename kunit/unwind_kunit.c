@@ -116,6 +116,7 @@ struct uw_row {
 struct uw_func {
 	u8 idx;
 	bool signal;
+	bool injected;		/* entered by an injected call */
 	u8 nrows;
 	struct uw_row rows[UW_MAX_ROWS];
 };
@@ -250,6 +251,27 @@ static const struct uw_sec sec_flex = {
 		FN1(5, R_FLEX(0, 4, FX(SP, false, 16), FX(CFA, true, -8))), \
 	}, \
 }
+
+/*
+ * Go's asynchronous preemption: f0 (asyncPreempt) was entered by a call a
+ * signal handler faked, whose return address is the PC it interrupted.
+ * f1 changes its CFA at + 0x40, f2 follows f1.  With @flag f0's FDE says
+ * so (and the section has SFRAME_F_SFU_INJECTED_CALLS); without, the same
+ * rows as a section without the extension.
+ */
+#define UW_SEC_INJECTED(flag)	{ \
+	.version = SFRAME_VERSION_3, \
+	.nfuncs = 4, \
+	.funcs = { \
+		{ .idx = 0, .injected = (flag), .nrows = 1, .rows = { R_SP(0, 32, -16) } }, \
+		FN2(1, R_SP(0, 16, 0), R_SP(0x40, 48, -16)), \
+		FN1(2, R_SP(0, 24, 0)), \
+		FN1(3, R_OUTERMOST(0)), \
+	}, \
+}
+
+static const struct uw_sec sec_injected = UW_SEC_INJECTED(true);
+static const struct uw_sec sec_injected_unflagged = UW_SEC_INJECTED(false);
 
 static const struct uw_sec sec_saved = UW_SEC_SAVED(true, AT, LOST);
 /* The same CFI as sframe-gen --no-saved-regs writes it: no flag, no pairs. */
@@ -443,6 +465,73 @@ enum {
 	.stop = SFU_END_FP_END
 
 static const struct uw_case uw_cases[] = {
+	{
+		/*
+		 * The signal interrupted f1 at + 0x40, where its CFA changes,
+		 * and pushed that PC for f0: f1's row is the one at + 0x40.
+		 */
+		.name = "injected_call_returns_to_the_row_of_the_interrupted_pc",
+		.sec = &sec_injected,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000),
+		.stack = {
+			W(0x1018, V_TXT(1, 0x40)), W(0x1028, V_TXT(3, 0x20)),
+			W(0x1048, V_TXT(3, 0x10)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_STK(0x1020), REGS),
+			F(V_TXT(1, 0x40), V_STK(0x1050), SFRAME),
+			F(V_TXT(3, 0x10), C0, SFRAME),
+		},
+		.stop = SFU_END_OUTERMOST,
+	},
+	{
+		/* The same stack, f0 not marked: f1 + 0x3f's row, the one before. */
+		.name = "return_address_without_the_injected_flag_takes_the_row_before",
+		.sec = &sec_injected_unflagged,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000),
+		.stack = {
+			W(0x1018, V_TXT(1, 0x40)), W(0x1028, V_TXT(3, 0x20)),
+			W(0x1048, V_TXT(3, 0x10)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_STK(0x1020), REGS),
+			F(V_TXT(1, 0x40), V_STK(0x1030), SFRAME),
+			F(V_TXT(3, 0x20), C0, SFRAME),
+		},
+		.stop = SFU_END_OUTERMOST,
+	},
+	{
+		/* The signal interrupted f2 at its first byte: f2's row, not f1's. */
+		.name = "injected_call_at_a_function_start_returns_to_that_function",
+		.sec = &sec_injected,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000),
+		.stack = {
+			W(0x1018, V_TXT(2, 0)), W(0x1030, V_TXT(3, 0x30)),
+			W(0x1048, V_TXT(3, 0x10)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_STK(0x1020), REGS),
+			F(V_TXT(2, 0), V_STK(0x1038), SFRAME),
+			F(V_TXT(3, 0x30), C0, SFRAME),
+		},
+		.stop = SFU_END_OUTERMOST,
+	},
+	{
+		/* Not marked: the byte before f2 is f1's last, and f1's row is taken. */
+		.name = "return_address_at_a_function_start_without_the_flag_is_the_previous_ones",
+		.sec = &sec_injected_unflagged,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000),
+		.stack = {
+			W(0x1018, V_TXT(2, 0)), W(0x1030, V_TXT(3, 0x30)),
+			W(0x1048, V_TXT(3, 0x10)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_STK(0x1020), REGS),
+			F(V_TXT(2, 0), V_STK(0x1050), SFRAME),
+			F(V_TXT(3, 0x10), C0, SFRAME),
+		},
+		.stop = SFU_END_OUTERMOST,
+	},
 	{
 		.name = "sp_based_rows_unwind_every_frame_up_to_the_outermost_one",
 		.sec = &sec_basic,
@@ -2047,6 +2136,7 @@ static size_t uw_build_section(const struct uw_env *env, const struct uw_sec *s,
 	size_t fres = SFRAME_HDR_SIZE + s->nfuncs * fde_size, pos = fres;
 	unsigned int i, j, k, n, nfres = 0;
 	s64 w[SFRAME_FRE_MAX_WORDS];
+	bool injected = false;
 	u8 info;
 
 	for (i = 0; i < s->nfuncs; i++) {
@@ -2056,11 +2146,14 @@ static size_t uw_build_section(const struct uw_env *env, const struct uw_sec *s,
 		u8 fde_info = SFRAME_FRE_TYPE_ADDR1 | (f->signal ? SFRAME_V3_FDE_INFO_SIGNAL : 0);
 		bool flex = f->rows[0].kind == UW_ROW_FLEX;
 
+		injected |= f->injected;
+
 		if (v3) {
 			uw_put_le(buf, pos + SFRAME_V3_ATTR_NUM_FRES, f->nrows, 2);
 			uw_put_le(buf, pos + SFRAME_V3_ATTR_INFO, fde_info, 1);
 			uw_put_le(buf, pos + SFRAME_V3_ATTR_INFO2,
-				  flex ? SFRAME_FDE_TYPE_FLEX : SFRAME_FDE_TYPE_DEFAULT, 1);
+				  (flex ? SFRAME_FDE_TYPE_FLEX : SFRAME_FDE_TYPE_DEFAULT) |
+				  (f->injected ? SFRAME_V3_FDE_INFO2_SFU_INJECTED : 0), 1);
 			pos += SFRAME_V3_ATTR_BYTES;
 		}
 		for (j = 0; j < f->nrows; j++) {
@@ -2093,7 +2186,8 @@ static size_t uw_build_section(const struct uw_env *env, const struct uw_sec *s,
 	uw_put_le(buf, SFRAME_HDR_VERSION, s->version, 1);
 	uw_put_le(buf, SFRAME_HDR_FLAGS, SFRAME_F_FDE_SORTED |
 		  (v3 ? SFRAME_F_FDE_FUNC_START_PCREL | SFRAME_F_SFU_CFA_ADDEND : 0) |
-		  (s->saved_regs ? SFRAME_F_SFU_SAVED_REGS : 0), 1);
+		  (s->saved_regs ? SFRAME_F_SFU_SAVED_REGS : 0) |
+		  (injected ? SFRAME_F_SFU_INJECTED_CALLS : 0), 1);
 	uw_put_le(buf, SFRAME_HDR_ABI_ARCH, uw_arch.id == UW_ARCH_X86_64 ?
 		  SFRAME_ABI_AMD64_ENDIAN_LITTLE : SFRAME_ABI_AARCH64_ENDIAN_LITTLE, 1);
 	uw_put_le(buf, SFRAME_HDR_CFA_FIXED_RA, (u8)uw_arch.fixed_ra, 1);

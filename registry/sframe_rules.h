@@ -54,8 +54,9 @@ static __always_inline void sfu_sframe_reg_rule(const struct sfu_sframe_reg_rule
  * unwinder reads the kernel's frame, not the rules); a signed return address
  * (AArch64 PAC) keeps its key; a row of a section that lists saved
  * registers (SFRAME_F_SFU_SAVED_REGS) gives its list, and the flag that
- * says it is complete.  Which registers a rule may use in which frame is
- * the unwinder's to check.
+ * says it is complete; a function entered by an injected call
+ * (SFRAME_F_SFU_INJECTED_CALLS) says so, for the caller's lookup.  Which
+ * registers a rule may use in which frame is the unwinder's to check.
  */
 static __always_inline void sfu_sframe_rules(const struct sfu_sframe_row *row,
 					     struct sfu_frame_rules *r)
@@ -79,6 +80,8 @@ static __always_inline void sfu_sframe_rules(const struct sfu_sframe_row *row,
 		r->flags |= SFU_RULES_RA_SIGNED;
 	if (row->flags & SFRAME_ROW_PAUTH_KEY_B)
 		r->flags |= SFU_RULES_KEY_B;
+	if (row->flags & SFRAME_ROW_INJECTED_CALL)
+		r->flags |= SFU_RULES_INJECTED;
 	r->cfa.base = sfu_sframe_base(row->cfa.base);
 	r->cfa.deref = row->cfa.deref;
 	r->cfa.addend = row->cfa.addend;

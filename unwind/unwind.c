@@ -297,6 +297,7 @@ static __always_inline int sfu_step_to_caller(struct sfu_unwind_state *st, unsig
 	st->fp = fp;
 	st->prev_cfa = cfa;
 	st->sp_exact = sp_exact;
+	st->ip_exact = false;
 	st->topmost = false;
 	st->sigctx = 0;
 	*cfa_out = sp_exact ? cfa : 0;
@@ -362,7 +363,7 @@ static int sfu_unwind_step(struct sfu_unwind_state *st, struct sfu_frame_rules *
 	unsigned long cfa, ra, fp;
 	int reason;
 
-	if (unlikely((r->flags & ~SFU_RULES_SAVED_REGS) || r->cfa.deref ||
+	if (unlikely((r->flags & ~(SFU_RULES_SAVED_REGS | SFU_RULES_INJECTED)) || r->cfa.deref ||
 		     r->cfa.base == SFU_BASE_REG || ra_kind != SFU_RULE_CFA_DEREF ||
 		     (fp_kind != SFU_RULE_RETAIN && fp_kind != SFU_RULE_CFA_DEREF))) {
 		reason = sfu_rules_check(st, r);
@@ -399,9 +400,12 @@ static int sfu_unwind_step(struct sfu_unwind_state *st, struct sfu_frame_rules *
 	if (reason)
 		return reason;
 	reason = sfu_step_to_caller(st, cfa, ra, fp, !(r->flags & SFU_RULES_CFA_BOUND), cfa_out);
-	if (!reason)
-		sfu_tracked_step(st, r, cfa);
-	return reason;
+	if (reason)
+		return reason;
+	sfu_tracked_step(st, r, cfa);
+	/* An injected call's return address is the interrupted PC itself. */
+	st->ip_exact = r->flags & SFU_RULES_INJECTED;
+	return 0;
 }
 
 /*
@@ -419,10 +423,10 @@ static int sfu_frame_lookup(struct sfu_unwind_state *st, struct sfu_frame_rules 
 	if (st->flags & SFU_UNWIND_NO_SFRAME || st->compat)
 		return SFU_END_NO_INFO;
 	/*
-	 * A return address may be the first byte after its function (a call
-	 * to a noreturn function ends it): look up the call instruction.
+	 * A return address may be just after its function (a noreturn call
+	 * ends it): look up the call; an injected call's is exact (ip_exact).
 	 */
-	pc = st->topmost ? st->ip : st->ip - 1;
+	pc = st->topmost || st->ip_exact ? st->ip : st->ip - 1;
 	/* Consecutive frames in one library share the section's lookup. */
 	err = sfu_lookup_rules(st->rows, pc, st->flags & SFU_UNWIND_NOFAULT, r);
 	st->uncovered = err == -ENOENT && sfu_lookup_uncovered(st->rows);
@@ -515,7 +519,7 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 {
 	struct sfu_frame_rules *rules = &scratch->rules;
 	unsigned long cfa = 0, sp = st->sp, ip = st->ip, callee_fp = st->fp, ra, fp, skipped;
-	bool sp_exact = st->sp_exact, topmost = st->topmost, below = st->found_below;
+	bool sp_exact = st->sp_exact, topmost = st->topmost, below = st->found_below, injected;
 	u8 method = SFU_METHOD_SFRAME;
 	int reason;
 
@@ -552,11 +556,12 @@ static unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
 		st->method = SFU_METHOD_FP;
 		return cfa;
 	}
+	injected = !reason && (rules->flags & SFU_RULES_INJECTED);	/* no call before its RA */
 	for (;;) {
 		if (!reason)
 			reason = sfu_unwind_step(st, rules, &cfa);
 		if (reason != SFU_END_NO_INFO || method == SFU_METHOD_FP ||
-		    (st->flags & SFU_UNWIND_NO_FP))
+		    (st->flags & SFU_UNWIND_NO_FP) || injected)
 			break;
 		method = SFU_METHOD_FP;
 		sfu_arch_fp_rules(st, rules);

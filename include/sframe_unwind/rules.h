@@ -93,6 +93,13 @@ struct sfu_saved_rule {
  * register is unknown in the caller.
  */
 #define SFU_RULES_SAVED_REGS	0x20
+/*
+ * The frame was entered by an injected call (a signal handler pushed the
+ * interrupted PC as a return address: Go's asyncPreempt, sigpanic): the
+ * caller resumes exactly at the return address, whose row is the one of
+ * that PC, not of the instruction before it.
+ */
+#define SFU_RULES_INJECTED	0x40
 
 /**
  * struct sfu_frame_rules - how to find a frame's caller

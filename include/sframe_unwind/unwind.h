@@ -169,6 +169,10 @@ struct task_struct;
  * @sigctx: user address of the registers the kernel saved for the frame a
  *	signal interrupted (0: the registers are @regs)
  * @sp_exact: @sp is the frame's stack pointer, not only a lower bound
+ * @ip_exact: @ip is where the frame resumes, not a return address after a
+ *	call: the frame below was entered by an injected call
+ *	(SFU_RULES_INJECTED), so @ip is looked up as it is, as the topmost
+ *	frame's
  * @compat: a compat task: no SFrame
  * @done: the walk has ended; @stop says why
  * @uncovered: the last lookup's PC is in a section's text that no
@@ -204,6 +208,7 @@ struct sfu_unwind_state {
 	unsigned long sigctx;
 	bool topmost;
 	bool sp_exact;
+	bool ip_exact;
 	bool compat;
 	bool done;
 	bool uncovered;
