@@ -1503,7 +1503,7 @@ int sfg_cfi_convert(Elf *elf, const struct sfg_arch *arch, const struct sfg_text
 		sfg_account(text, &w, st);
 		info = (signal ? SFRAME_V3_FDE_INFO_SIGNAL : 0) |
 		       (f->key_b ? SFRAME_FDE_INFO_PAUTH_KEY_B : 0);
-		err = sfg_emit_fde(em, w.rows, w.n, info);
+		err = sfg_emit_fde(em, w.rows, w.n, info, 0);
 		if (err)
 			break;
 	}

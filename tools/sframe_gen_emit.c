@@ -51,6 +51,7 @@ struct sfg_emit {
 	struct sfg_buf fres;
 	u64 nfres;
 	bool cfa_addend;	/* a row uses SFRAME_F_SFU_CFA_ADDEND */
+	bool injected;		/* an FDE uses SFRAME_F_SFU_INJECTED_CALLS */
 };
 
 static int sfg_buf_put(struct sfg_buf *b, const void *src, size_t len)
@@ -305,6 +306,8 @@ static int sfg_begin_fde(struct sfg_emit *em, u64 start, u64 size, u32 nfres, u8
 	sfg_put_le(attr + SFRAME_V3_ATTR_NUM_FRES, nfres, 2);
 	attr[SFRAME_V3_ATTR_INFO] = info;
 	attr[SFRAME_V3_ATTR_INFO2] = type;
+	if (type & SFRAME_V3_FDE_INFO2_SFU_INJECTED)
+		em->injected = true;
 	attr[SFRAME_V3_ATTR_REP_SIZE] = rep_size;
 	return sfg_buf_put(&em->fres, attr, sizeof(attr));
 }
@@ -327,7 +330,7 @@ static void sfg_words_for(const struct sfg_arch *arch, const struct sfg_rule *ru
 
 /* One FDE for rows[0..n) (already merged), ending at @end. */
 static int sfg_emit_run(struct sfg_emit *em, const struct sfg_row *const *rows, u32 n, u64 end,
-			u8 fde_info, bool flex)
+			u8 fde_info, u8 info2, bool flex)
 {
 	u64 start = rows[0]->start, last = rows[n - 1]->start - start;
 	unsigned int fre_type, addr_bytes;
@@ -341,7 +344,7 @@ static int sfg_emit_run(struct sfg_emit *em, const struct sfg_row *const *rows, 
 	addr_bytes = 1U << fre_type;
 	info = fre_type | fde_info;
 	err = sfg_begin_fde(em, start, end - start, n, info,
-			    flex ? SFRAME_FDE_TYPE_FLEX : SFRAME_FDE_TYPE_DEFAULT, 0);
+			    (flex ? SFRAME_FDE_TYPE_FLEX : SFRAME_FDE_TYPE_DEFAULT) | info2, 0);
 	for (i = 0; !err && i < n; i++) {
 		sfg_words_for(em->arch, &rows[i]->rule, flex, &w);
 		if (rows[i]->rule.cfa_add && !rows[i]->rule.outermost)
@@ -352,7 +355,7 @@ static int sfg_emit_run(struct sfg_emit *em, const struct sfg_row *const *rows, 
 }
 
 /* A PLT row: a PC-mask FDE with two FREs per repeated block. */
-static int sfg_emit_mask(struct sfg_emit *em, const struct sfg_row *row, u8 fde_info)
+static int sfg_emit_mask(struct sfg_emit *em, const struct sfg_row *row, u8 fde_info, u8 info2)
 {
 	const struct sfg_rule *r = &row->rule;
 	struct sfg_rule second = *r;
@@ -362,7 +365,7 @@ static int sfg_emit_mask(struct sfg_emit *em, const struct sfg_row *row, u8 fde_
 
 	info = SFRAME_FRE_TYPE_ADDR1 | SFRAME_FDE_INFO_PCMASK | fde_info;
 	err = sfg_begin_fde(em, row->start, row->end - row->start, 2, info,
-			    SFRAME_FDE_TYPE_DEFAULT, r->rep_size);
+			    SFRAME_FDE_TYPE_DEFAULT | info2, r->rep_size);
 	if (err)
 		return err;
 	sfg_words_for(em->arch, r, false, &w);
@@ -379,7 +382,7 @@ static int sfg_emit_mask(struct sfg_emit *em, const struct sfg_row *row, u8 fde_
  * identical neighbours and write FDEs of at most SFRAME_MAX_FDE_FRES rows.
  */
 static int sfg_emit_rows(struct sfg_emit *em, const struct sfg_row *rows, u32 first, u32 last,
-			 u8 fde_info)
+			 u8 fde_info, u8 info2)
 {
 	const struct sfg_row **kept;
 	bool flex = false;
@@ -400,7 +403,7 @@ static int sfg_emit_rows(struct sfg_emit *em, const struct sfg_row *rows, u32 fi
 
 		i = min_t(u32, n - done, SFRAME_MAX_FDE_FRES);
 		end = done + i < n ? kept[done + i]->start : rows[last].end;
-		err = sfg_emit_run(em, kept + done, i, end, fde_info, flex);
+		err = sfg_emit_run(em, kept + done, i, end, fde_info, info2, flex);
 	}
 	free(kept);
 	return err;
@@ -415,12 +418,16 @@ static int sfg_emit_rows(struct sfg_emit *em, const struct sfg_row *rows, u32 fi
  * @info: SFRAME_V3_FDE_INFO_SIGNAL (a signal frame) and
  *        SFRAME_FDE_INFO_PAUTH_KEY_B (AArch64 RAs signed with key B), for
  *        each SFrame FDE written
+ * @info2: SFRAME_V3_FDE_INFO2_SFU_INJECTED (a function entered by an
+ *         injected call: Go's asyncPreempt, sigpanic, debugCallV2), for
+ *         each SFrame FDE written; the section then has
+ *         SFRAME_F_SFU_INJECTED_CALLS
  *
  * FDEs must come in address order and must not overlap.
  *
  * Return: 0 or -SFG_E_xxx.
  */
-int sfg_emit_fde(struct sfg_emit *em, const struct sfg_row *rows, u32 nrows, u8 info)
+int sfg_emit_fde(struct sfg_emit *em, const struct sfg_row *rows, u32 nrows, u8 info, u8 info2)
 {
 	u32 i = 0, j;
 	int err;
@@ -431,7 +438,7 @@ int sfg_emit_fde(struct sfg_emit *em, const struct sfg_row *rows, u32 nrows, u8 
 			continue;
 		}
 		if (rows[i].rule.rep_size) {
-			err = sfg_emit_mask(em, &rows[i], info);
+			err = sfg_emit_mask(em, &rows[i], info, info2);
 			if (err)
 				return err;
 			i++;
@@ -440,7 +447,7 @@ int sfg_emit_fde(struct sfg_emit *em, const struct sfg_row *rows, u32 nrows, u8 
 		for (j = i; j + 1 < nrows && rows[j + 1].reason == SFG_ROW_OK &&
 		     !rows[j + 1].rule.rep_size && rows[j + 1].start == rows[j].end; j++)
 			;
-		err = sfg_emit_rows(em, rows, i, j, info);
+		err = sfg_emit_rows(em, rows, i, j, info, info2);
 		if (err)
 			return err;
 		i = j + 1;
@@ -490,7 +497,8 @@ int sfg_emit_finish(struct sfg_emit *em, struct sfg_output *out)
 	buf[SFRAME_HDR_VERSION] = SFRAME_VERSION_3;
 	buf[SFRAME_HDR_FLAGS] = SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL |
 				(em->cfa_addend ? SFRAME_F_SFU_CFA_ADDEND : 0) |
-				(em->arch->saved_reg ? SFRAME_F_SFU_SAVED_REGS : 0);
+				(em->arch->saved_reg ? SFRAME_F_SFU_SAVED_REGS : 0) |
+				(em->injected ? SFRAME_F_SFU_INJECTED_CALLS : 0);
 	buf[SFRAME_HDR_ABI_ARCH] = em->arch->abi;
 	buf[SFRAME_HDR_CFA_FIXED_FP] = SFRAME_CFA_FIXED_OFFSET_NONE;
 	buf[SFRAME_HDR_CFA_FIXED_RA] = (u8)em->arch->fixed_ra;

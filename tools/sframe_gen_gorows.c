@@ -356,6 +356,50 @@ out:
 	return s;
 }
 
+/*
+ * The functions the Go runtime's traceback takes for injected calls, whose
+ * caller resumes at the PC the signal interrupted (traceback.go: the
+ * funcIDs of sigpanic, asyncPreempt, and since Go 1.17 debugCallV2).
+ */
+static const char *const sfg_go_injected_names[] = {
+	"runtime.asyncPreempt", "runtime.sigpanic", "runtime.debugCallV2", NULL,
+};
+
+#define SFG_GO_INJECTED_IDS	3
+
+/*
+ * The funcIDs of those functions in this table, as the runtime tells them
+ * (their numbers differ between Go versions): the ones the functions of
+ * those names carry, 0 where a function has none or is not there.
+ */
+static void sfg_go_injected_ids(const struct sfg_go *go, u8 *ids)
+{
+	u64 i;
+	u32 k;
+
+	memset(ids, 0, SFG_GO_INJECTED_IDS);
+	for (i = 0; i < go->nfunc; i++)
+		for (k = 0; k < SFG_GO_INJECTED_IDS; k++)
+			if (!ids[k] && !strcmp((const char *)go->d + go->fn[i].name,
+					       sfg_go_injected_names[k]))
+				ids[k] = go->fn[i].id;
+}
+
+/*
+ * Whether function @fn is entered by an injected call: its funcID is one
+ * of @ids (what the runtime checks), or, in a table without funcIDs, its
+ * name is one of those functions'.
+ */
+static bool sfg_go_injected(const struct sfg_go *go, const struct sfg_go_fn *fn, const u8 *ids)
+{
+	u32 k;
+
+	for (k = 0; k < SFG_GO_INJECTED_IDS; k++)
+		if (fn->id && fn->id == ids[k])
+			return true;
+	return sfg_go_named((const char *)go->d + fn->name, sfg_go_injected_names);
+}
+
 /**
  * sfg_go_convert() - feed the rows of every Go function to the emitter
  * @go: the table, its ABI set with sfg_go_arch()
@@ -371,10 +415,12 @@ int sfg_go_convert(const struct sfg_go *go, const struct sfg_text *text,
 		   const struct sfg_text *own, struct sfg_emit *em, struct sfg_stats *st)
 {
 	struct sfg_go_w w = { 0 }, d = { 0 };
+	u8 ids[SFG_GO_INJECTED_IDS];
 	int err = 0;
 	u64 i;
 	u32 k;
 
+	sfg_go_injected_ids(go, ids);
 	st->go_version = go->version;
 	st->go_funcs = go->nfunc;
 	for (i = 0; !err && i < go->nfunc; i++) {
@@ -400,7 +446,9 @@ int sfg_go_convert(const struct sfg_go *go, const struct sfg_text *text,
 			st->go_topframe += w.rows[0].reason == SFG_ROW_OK &&
 					   w.rows[0].rule.outermost;
 			st->go_spwrite += w.rows[0].reason == SFG_GO_SPWRITE;
-			err = sfg_emit_fde(em, w.rows, w.n, 0);
+			err = sfg_emit_fde(em, w.rows, w.n, 0,
+					   sfg_go_injected(go, fn, ids) ?
+					   SFRAME_V3_FDE_INFO2_SFU_INJECTED : 0);
 		}
 	}
 	free(w.rows);

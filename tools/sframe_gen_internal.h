@@ -98,7 +98,7 @@ struct sfg_emit;
 
 /* Emitter interface, used by the CFI side for each FDE in address order. */
 struct sfg_emit *sfg_emit_new(const struct sfg_arch *arch, u64 vaddr);
-int sfg_emit_fde(struct sfg_emit *em, const struct sfg_row *rows, u32 nrows, u8 info);
+int sfg_emit_fde(struct sfg_emit *em, const struct sfg_row *rows, u32 nrows, u8 info, u8 info2);
 int sfg_emit_finish(struct sfg_emit *em, struct sfg_output *out);
 void sfg_emit_free(struct sfg_emit *em);
 bool sfg_rule_needs_flex(const struct sfg_arch *arch, const struct sfg_rule *rule);
