@@ -394,6 +394,41 @@ static int sfg_go_find(Elf *elf, struct sfg_go *go)
 	return 0;
 }
 
+/*
+ * The functions the Go runtime's traceback takes for injected calls, whose
+ * caller resumes at the PC the signal interrupted (traceback.go: the
+ * funcIDs of sigpanic, asyncPreempt, and since Go 1.17 debugCallV2).
+ */
+static const char *const sfg_go_injected_names[] = {
+	"runtime.asyncPreempt", "runtime.sigpanic", "runtime.debugCallV2",
+};
+
+/*
+ * Mark them as the runtime knows them, by funcID: the funcIDs the
+ * functions of those names carry in this table (the numbers differ
+ * between Go versions), and by name where one carries none.
+ */
+static void sfg_go_mark_injected(struct sfg_go *go)
+{
+	u8 ids[ARRAY_SIZE(sfg_go_injected_names)] = { 0 };
+	u64 i;
+	u32 k;
+
+	for (i = 0; i < go->nfunc; i++) {
+		const char *name = (const char *)go->d + go->fn[i].name;
+
+		for (k = 0; k < ARRAY_SIZE(ids); k++)
+			if (!strcmp(name, sfg_go_injected_names[k])) {
+				ids[k] = go->fn[i].id;
+				go->fn[i].injected = true;
+			}
+	}
+	for (i = 0; i < go->nfunc; i++)
+		for (k = 0; k < ARRAY_SIZE(ids); k++)
+			if (ids[k] && go->fn[i].id == ids[k])
+				go->fn[i].injected = true;
+}
+
 /**
  * sfg_go_load() - read and check the Go function table of @elf
  * @elf: an x86_64 or aarch64 ELF64 file
@@ -430,6 +465,7 @@ int sfg_go_load(Elf *elf, struct sfg_go **go)
 		sfg_go_free(g);
 		return ret;
 	}
+	sfg_go_mark_injected(g);
 	*go = g;
 	return 1;
 }

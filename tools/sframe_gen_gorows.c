@@ -25,6 +25,8 @@
 
 /* Deltas SFrame's 32-bit offsets hold with the RA slot and the fault. */
 #define SFG_GO_MAX_DELTA	(INT32_MAX - 64)
+/* Bytes an aarch64 signal handler pushes below an injected call (LR, aligned). */
+#define SFG_GO_LR_PUSHED	16
 
 /* A pcsp table: Go's pcvalue encoding (zig-zag value delta, PC delta in quanta). */
 struct sfg_go_it {
@@ -196,23 +198,58 @@ static bool sfg_go_fp_window(const struct sfg_go *go, u64 p1, s64 x, u64 *s0, u6
 	return sfg_go_match(go, p1, mov, *s1 - p1) && sfg_go_match(go, *s1, lea, *s1 - p1);
 }
 
-/* The rule at a PC of delta @x, with the frame pointer saved or not. */
-static void sfg_go_rule(const struct sfg_go *go, s64 x, bool fp_saved, bool fault,
-			struct sfg_rule *r)
+/*
+ * aarch64's asyncPreempt and debugCallV2 (assembly) save the frame their
+ * own way, RA at 0(RSP) and FP at -8(RSP) as the compiler's frames:
+ * asyncPreempt "MOVD R30, -x(RSP)" (through R27: MOVD $-x, R27; MOVD R30,
+ * (RSP)(R27)), SUB $x, RSP, then MOVD R29, -8(RSP) (FP not saved during
+ * it); debugCallV2 STP (R29, R30), -(x+8)(RSP), SUB $x, RSP (saved at
+ * once).  @p1 is the first PC of delta @x; see sfg_go_fp_window().
+ */
+static bool sfg_go_fp_window_injected(const struct sfg_go *go, u64 p1, s64 x, u64 *s0,
+				      u64 *s1)
+{
+	u32 imm7 = (u32)(-(x + 8) / 8) & 0x7f;
+
+	*s0 = p1;
+	*s1 = p1;
+	if (go->arch.fixed_ra || x <= 0 || x >= 4096 || x % 8 || p1 < 8 ||
+	    sfg_go_insn(go, p1 - 4) != (0xd10003ffU | (u32)x << 10))
+		return false;
+	if (sfg_go_insn(go, p1 - 8) == 0xf83b6bfeU && sfg_go_insn(go, p1) == 0xf81f83fdU) {
+		*s1 = p1 + 4;
+		return true;
+	}
+	return x + 8 <= 512 && sfg_go_insn(go, p1 - 8) == (0xa9007bfdU | imm7 << 15);
+}
+
+/*
+ * The rule at a PC of delta @x of function @fn, with the frame pointer
+ * saved or not.  On aarch64 a function entered by an injected call has 16
+ * more bytes below its caller's SP: the signal handler stored LR there
+ * before it faked the call (sigctxt.pushCall, preparePanic), and the
+ * runtime's traceback steps over them (traceback.go: usesLR &&
+ * injectedCall).  The CFA, the caller's SP, is 16 bytes higher.
+ */
+static void sfg_go_rule(const struct sfg_go *go, const struct sfg_go_fn *fn, s64 x,
+			bool fp_saved, bool fault, struct sfg_rule *r)
 {
 	const struct sfg_arch *a = &go->arch;
+	s32 pushed = fn->injected && !a->fixed_ra ? SFG_GO_LR_PUSHED : 0;
 
 	memset(r, 0, sizeof(*r));
 	r->cfa_reg = a->sp;
-	r->cfa_off = (s32)x + (a->fixed_ra ? 8 : 0) + (fault && x ? 8 : 0);
+	r->cfa_off = (s32)x + (a->fixed_ra ? 8 : 0) + (fault && x ? 8 : 0) + pushed;
 	if (a->fixed_ra) {
 		r->ra = (struct sfg_loc){ .kind = SFG_LOC_CFA, .off = -8 };
 		if (x && fp_saved)
 			r->fp = (struct sfg_loc){ .kind = SFG_LOC_CFA, .off = -16 };
 	} else if (x) {
-		r->ra = (struct sfg_loc){ .kind = SFG_LOC_CFA, .off = (s32)-x };
+		/* 0(RSP) and -8(RSP) */
+		r->ra = (struct sfg_loc){ .kind = SFG_LOC_CFA, .off = (s32)-(x + pushed) };
 		if (fp_saved)
-			r->fp = (struct sfg_loc){ .kind = SFG_LOC_CFA, .off = (s32)-x - 8 };
+			r->fp = (struct sfg_loc){ .kind = SFG_LOC_CFA,
+						  .off = (s32)-(x + pushed + 8) };
 	}
 	/* Go saves no register but BP across a call. */
 	if (a->saved_reg)
@@ -281,7 +318,8 @@ static int sfg_go_rows(const struct sfg_go *go, u64 i, struct sfg_go_w *w, struc
 			p1 = d->rows[k].start;
 			x1 = d->rows[k].rule.cfa_off;
 		}
-	if (p1 && !sfg_go_fp_window(go, p1, x1, &s0, &s1))
+	if (p1 && !sfg_go_fp_window(go, p1, x1, &s0, &s1) &&
+	    !(fn->injected && sfg_go_fp_window_injected(go, p1, x1, &s0, &s1)))
 		return sfg_go_add(w, fn->entry, end, SFG_GO_FP, NULL);
 	for (k = 0, err = 0; !err && k < d->n; k++) {
 		u64 lo = d->rows[k].start, hi = d->rows[k].end;
@@ -294,19 +332,19 @@ static int sfg_go_rows(const struct sfg_go *go, u64 i, struct sfg_go_w *w, struc
 		if (x) {
 			after = true;
 			/* [lo, hi) less [s0, s1), where FP is not saved yet. */
-			sfg_go_rule(go, x, true, fault, &rule);
+			sfg_go_rule(go, fn, x, true, fault, &rule);
 			err = sfg_go_add(w, lo, min(hi, s0), SFG_ROW_OK, &rule);
 			if (!err && s0 < hi && s1 > lo) {
-				sfg_go_rule(go, x, false, fault, &rule);
+				sfg_go_rule(go, fn, x, false, fault, &rule);
 				err = sfg_go_add(w, lo > s0 ? lo : s0, min(hi, s1), SFG_ROW_OK,
 						 &rule);
 			}
-			sfg_go_rule(go, x, true, fault, &rule);
+			sfg_go_rule(go, fn, x, true, fault, &rule);
 			if (!err)
 				err = sfg_go_add(w, (lo > s1 ? lo : s1), hi, SFG_ROW_OK, &rule);
 			continue;
 		}
-		sfg_go_rule(go, 0, false, fault, &rule);
+		sfg_go_rule(go, fn, 0, false, fault, &rule);
 		if (after && !go->arch.fixed_ra && sfg_go_insn(go, lo) == 0xd10023fdU) {
 			/* SUB $8, RSP, R29 after a leaf's ADD: FP is the callee's. */
 			err = sfg_go_add(w, lo, min(hi, lo + 4), SFG_GO_FP, NULL);
@@ -356,50 +394,6 @@ out:
 	return s;
 }
 
-/*
- * The functions the Go runtime's traceback takes for injected calls, whose
- * caller resumes at the PC the signal interrupted (traceback.go: the
- * funcIDs of sigpanic, asyncPreempt, and since Go 1.17 debugCallV2).
- */
-static const char *const sfg_go_injected_names[] = {
-	"runtime.asyncPreempt", "runtime.sigpanic", "runtime.debugCallV2", NULL,
-};
-
-#define SFG_GO_INJECTED_IDS	3
-
-/*
- * The funcIDs of those functions in this table, as the runtime tells them
- * (their numbers differ between Go versions): the ones the functions of
- * those names carry, 0 where a function has none or is not there.
- */
-static void sfg_go_injected_ids(const struct sfg_go *go, u8 *ids)
-{
-	u64 i;
-	u32 k;
-
-	memset(ids, 0, SFG_GO_INJECTED_IDS);
-	for (i = 0; i < go->nfunc; i++)
-		for (k = 0; k < SFG_GO_INJECTED_IDS; k++)
-			if (!ids[k] && !strcmp((const char *)go->d + go->fn[i].name,
-					       sfg_go_injected_names[k]))
-				ids[k] = go->fn[i].id;
-}
-
-/*
- * Whether function @fn is entered by an injected call: its funcID is one
- * of @ids (what the runtime checks), or, in a table without funcIDs, its
- * name is one of those functions'.
- */
-static bool sfg_go_injected(const struct sfg_go *go, const struct sfg_go_fn *fn, const u8 *ids)
-{
-	u32 k;
-
-	for (k = 0; k < SFG_GO_INJECTED_IDS; k++)
-		if (fn->id && fn->id == ids[k])
-			return true;
-	return sfg_go_named((const char *)go->d + fn->name, sfg_go_injected_names);
-}
-
 /**
  * sfg_go_convert() - feed the rows of every Go function to the emitter
  * @go: the table, its ABI set with sfg_go_arch()
@@ -415,12 +409,10 @@ int sfg_go_convert(const struct sfg_go *go, const struct sfg_text *text,
 		   const struct sfg_text *own, struct sfg_emit *em, struct sfg_stats *st)
 {
 	struct sfg_go_w w = { 0 }, d = { 0 };
-	u8 ids[SFG_GO_INJECTED_IDS];
 	int err = 0;
 	u64 i;
 	u32 k;
 
-	sfg_go_injected_ids(go, ids);
 	st->go_version = go->version;
 	st->go_funcs = go->nfunc;
 	for (i = 0; !err && i < go->nfunc; i++) {
@@ -447,8 +439,7 @@ int sfg_go_convert(const struct sfg_go *go, const struct sfg_text *text,
 					   w.rows[0].rule.outermost;
 			st->go_spwrite += w.rows[0].reason == SFG_GO_SPWRITE;
 			err = sfg_emit_fde(em, w.rows, w.n, 0,
-					   sfg_go_injected(go, fn, ids) ?
-					   SFRAME_V3_FDE_INFO2_SFU_INJECTED : 0);
+					   fn->injected ? SFRAME_V3_FDE_INFO2_SFU_INJECTED : 0);
 		}
 	}
 	free(w.rows);

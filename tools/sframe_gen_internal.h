@@ -161,6 +161,7 @@ struct sfg_go_fn {
 	u32 pcsp;		/* offset into pctab, 0: none */
 	u8 id;			/* funcID (numbering differs between versions) */
 	u8 flag;
+	bool injected;		/* entered by an injected call (sfg_go_load()) */
 };
 
 struct sfg_go_rel {
