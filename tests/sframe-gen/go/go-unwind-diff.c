@@ -224,10 +224,12 @@ static void gud_unwind(int mem, u64 bias, const struct user_regs_struct *r, stru
 #ifdef __x86_64__
 	u64 pc = r->rip, sp = r->rsp, fp = r->rbp, cfa, ra, nfp;
 	struct sfu_sframe_row row;
+	bool exact = true;
 
 	w->stop = -1;
 	for (w->n = 0; w->n < GUD_MAX_FRAMES; ) {
-		u64 look = (w->n ? pc - 1 : pc) - bias;
+		/* As the module: an injected call's return address is exact. */
+		u64 look = (exact ? pc : pc - 1) - bias;
 
 		w->f[w->n].pc = pc;
 		w->f[w->n].sp = sp;
@@ -251,6 +253,7 @@ static void gud_unwind(int mem, u64 bias, const struct user_regs_struct *r, stru
 			return;
 		if (!ra)
 			return;
+		exact = row.flags & SFRAME_ROW_INJECTED_CALL;
 		pc = ra;
 		sp = cfa;
 		fp = nfp;
@@ -296,6 +299,23 @@ static int gud_kernel(int mem, pid_t tid, const struct user_regs_struct *r, stru
 }
 
 /*
+ * Bytes between the fp the runtime prints for a frame of @fn and its
+ * caller's SP, its CFA: on arm64, 16 for the functions a signal handler
+ * enters by an injected call, which stored LR there first (the runtime's
+ * traceback adds them to the caller's SP: usesLR && injectedCall); else 0.
+ */
+static u64 gud_injected_pushed(const char *fn)
+{
+#ifdef __aarch64__
+	return !strcmp(fn, "runtime.asyncPreempt") || !strcmp(fn, "runtime.sigpanic") ||
+	       !strcmp(fn, "runtime.debugCallV2") ? 16 : 0;
+#else
+	(void)fn;
+	return 0;
+#endif
+}
+
+/*
  * The frames of the goroutine block that starts at the line after @p
  * ("goroutine N [...]:", up to an empty line) into @g from index g->n on;
  * each frame's function name from the line before its "fp= sp= pc=" line.
@@ -327,6 +347,7 @@ static const char *gud_go_block(const char *p, struct gud_walk *g)
 		    sscanf(fp, " fp=0x%llx sp=0x%llx pc=0x%llx", &g->f[g->n].cfa, &g->f[g->n].sp,
 			   &g->f[g->n].pc) == 3) {
 			snprintf(g->f[g->n].fn, GUD_FN_LEN, "%s", name);
+			g->f[g->n].cfa += gud_injected_pushed(name);
 			g->n++;
 		} else if (line[0] != '\t') {
 			/* "pkg.(*T).method(args...)": the name up to the arguments */
