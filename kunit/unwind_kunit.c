@@ -116,7 +116,6 @@ struct uw_row {
 struct uw_func {
 	u8 idx;
 	bool signal;
-	bool injected;		/* entered by an injected call */
 	u8 nrows;
 	struct uw_row rows[UW_MAX_ROWS];
 };
@@ -124,6 +123,7 @@ struct uw_func {
 struct uw_sec {
 	u8 version;
 	bool saved_regs;	/* SFRAME_F_SFU_SAVED_REGS */
+	u16 injected;		/* bit i: f<i> is entered by an injected call */
 	u8 nfuncs;
 	struct uw_func funcs[UW_MAX_FUNCS];
 };
@@ -255,23 +255,29 @@ static const struct uw_sec sec_flex = {
 /*
  * Go's asynchronous preemption: f0 (asyncPreempt) was entered by a call a
  * signal handler faked, whose return address is the PC it interrupted.
- * f1 changes its CFA at + 0x40, f2 follows f1.  With @flag f0's FDE says
- * so (and the section has SFRAME_F_SFU_INJECTED_CALLS); without, the same
- * rows as a section without the extension.
+ * f1 changes its CFA at + 0x40, f2 follows f1.  f4 is another such
+ * function, whose caller's link register the handler stored at CFA - 16
+ * (arm64), and f10 a leaf, its return address in the link register.  The
+ * FDEs of the functions in @mask say so (and the section has
+ * SFRAME_F_SFU_INJECTED_CALLS); with none, the same rows as a section
+ * without the extension.
  */
-#define UW_SEC_INJECTED(flag)	{ \
+#define UW_SEC_INJECTED(mask)	{ \
 	.version = SFRAME_VERSION_3, \
-	.nfuncs = 4, \
+	.injected = (mask), \
+	.nfuncs = 6, \
 	.funcs = { \
-		{ .idx = 0, .injected = (flag), .nrows = 1, .rows = { R_SP(0, 32, -16) } }, \
+		FN1(0, R_SP(0, 32, -16)), \
 		FN2(1, R_SP(0, 16, 0), R_SP(0x40, 48, -16)), \
 		FN1(2, R_SP(0, 24, 0)), \
 		FN1(3, R_OUTERMOST(0)), \
+		FN1(4, R_SP(0, 48, -24)), \
+		FN1(10, R_LR(0, 0)), \
 	}, \
 }
 
-static const struct uw_sec sec_injected = UW_SEC_INJECTED(true);
-static const struct uw_sec sec_injected_unflagged = UW_SEC_INJECTED(false);
+static const struct uw_sec sec_injected = UW_SEC_INJECTED(BIT(0) | BIT(4));
+static const struct uw_sec sec_injected_unflagged = UW_SEC_INJECTED(0);
 
 static const struct uw_sec sec_saved = UW_SEC_SAVED(true, AT, LOST);
 /* The same CFI as sframe-gen --no-saved-regs writes it: no flag, no pairs. */
@@ -515,6 +521,42 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(3, 0x30), C0, SFRAME),
 		},
 		.stop = SFU_END_OUTERMOST,
+	},
+	{
+		/*
+		 * The signal interrupted the leaf f10, whose return address
+		 * is still in x30: the handler stored x30 at f4's CFA - 16.
+		 */
+		.name = "arm64_leaf_an_injected_call_interrupted_returns_through_its_saved_lr",
+		.arch = UW_ARCH_ARM64,
+		.sec = &sec_injected,
+		.ip = V_TXT(4, 0x10), .sp = V_STK(0x1000), .lr = V_TXT(10, 0x20),
+		.stack = {
+			W(0x1028, V_TXT(10, 0x20)), W(0x1020, V_TXT(3, 0x10)),
+			W(0x1018, V_STK(0x2000)),
+		},
+		.frames = {
+			F(V_TXT(4, 0x10), V_STK(0x1030), REGS),
+			F(V_TXT(10, 0x20), V_STK(0x1030), SFRAME),
+			F(V_TXT(3, 0x10), C0, SFRAME),
+		},
+		.stop = SFU_END_OUTERMOST,
+	},
+	{
+		/* Not marked: x30 is unknown below the topmost frame. */
+		.name = "arm64_leaf_below_an_ordinary_call_stops_with_bad_rule",
+		.arch = UW_ARCH_ARM64,
+		.sec = &sec_injected_unflagged,
+		.ip = V_TXT(4, 0x10), .sp = V_STK(0x1000), .lr = V_TXT(10, 0x20),
+		.stack = {
+			W(0x1028, V_TXT(10, 0x20)), W(0x1020, V_TXT(3, 0x10)),
+			W(0x1018, V_STK(0x2000)),
+		},
+		.frames = {
+			F(V_TXT(4, 0x10), V_STK(0x1030), REGS),
+			F(V_TXT(10, 0x20), C0, SFRAME),
+		},
+		.stop = SFU_END_BAD_RULE,
 	},
 	{
 		/* Not marked: the byte before f2 is f1's last, and f1's row is taken. */
@@ -2136,7 +2178,6 @@ static size_t uw_build_section(const struct uw_env *env, const struct uw_sec *s,
 	size_t fres = SFRAME_HDR_SIZE + s->nfuncs * fde_size, pos = fres;
 	unsigned int i, j, k, n, nfres = 0;
 	s64 w[SFRAME_FRE_MAX_WORDS];
-	bool injected = false;
 	u8 info;
 
 	for (i = 0; i < s->nfuncs; i++) {
@@ -2145,15 +2186,14 @@ static size_t uw_build_section(const struct uw_env *env, const struct uw_sec *s,
 		u64 func = env->text + f->idx * UW_FUNC_SIZE;
 		u8 fde_info = SFRAME_FRE_TYPE_ADDR1 | (f->signal ? SFRAME_V3_FDE_INFO_SIGNAL : 0);
 		bool flex = f->rows[0].kind == UW_ROW_FLEX;
-
-		injected |= f->injected;
+		bool injected = s->injected & BIT(f->idx);
 
 		if (v3) {
 			uw_put_le(buf, pos + SFRAME_V3_ATTR_NUM_FRES, f->nrows, 2);
 			uw_put_le(buf, pos + SFRAME_V3_ATTR_INFO, fde_info, 1);
 			uw_put_le(buf, pos + SFRAME_V3_ATTR_INFO2,
 				  (flex ? SFRAME_FDE_TYPE_FLEX : SFRAME_FDE_TYPE_DEFAULT) |
-				  (f->injected ? SFRAME_V3_FDE_INFO2_SFU_INJECTED : 0), 1);
+				  (injected ? SFRAME_V3_FDE_INFO2_SFU_INJECTED : 0), 1);
 			pos += SFRAME_V3_ATTR_BYTES;
 		}
 		for (j = 0; j < f->nrows; j++) {
@@ -2187,7 +2227,7 @@ static size_t uw_build_section(const struct uw_env *env, const struct uw_sec *s,
 	uw_put_le(buf, SFRAME_HDR_FLAGS, SFRAME_F_FDE_SORTED |
 		  (v3 ? SFRAME_F_FDE_FUNC_START_PCREL | SFRAME_F_SFU_CFA_ADDEND : 0) |
 		  (s->saved_regs ? SFRAME_F_SFU_SAVED_REGS : 0) |
-		  (injected ? SFRAME_F_SFU_INJECTED_CALLS : 0), 1);
+		  (s->injected ? SFRAME_F_SFU_INJECTED_CALLS : 0), 1);
 	uw_put_le(buf, SFRAME_HDR_ABI_ARCH, uw_arch.id == UW_ARCH_X86_64 ?
 		  SFRAME_ABI_AMD64_ENDIAN_LITTLE : SFRAME_ABI_AARCH64_ENDIAN_LITTLE, 1);
 	uw_put_le(buf, SFRAME_HDR_CFA_FIXED_RA, (u8)uw_arch.fixed_ra, 1);

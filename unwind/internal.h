@@ -105,9 +105,10 @@ struct sfu_unwind_stats {
 	u64 go_stack_switches;
 };
 
-/* unwind.c and signal.c: the step through a signal frame */
+/* unwind.c and signal.c: the step through a signal frame, an injected call */
 void sfu_tracked_load(struct sfu_unwind_state *st);
 int sfu_signal_step(struct sfu_unwind_state *st);
+void sfu_injected_lr(struct sfu_unwind_state *st, unsigned long cfa);
 
 /* go.c: the step out of Go's systemstack() */
 int sfu_go_systemstack_step(struct sfu_unwind_state *st, unsigned long *ra,

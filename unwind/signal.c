@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The unwinder's step through a signal frame: from the registers the
- * kernel saved on the user stack to the frame the signal interrupted.
+ * kernel saved on the user stack to the frame the signal interrupted; and
+ * what a call a signal handler faked left of the frame it interrupted.
  */
 #include <linux/sched.h>
 
@@ -53,4 +54,30 @@ int sfu_signal_step(struct sfu_unwind_state *st)
 	st->sp_exact = true;
 	sfu_tracked_load(st);
 	return 0;
+}
+
+/**
+ * sfu_injected_lr() - the link register of the frame an injected call interrupted
+ * @st: the unwind, just stepped out of a frame entered by an injected call
+ *	(SFU_RULES_INJECTED) to the frame it interrupted
+ * @cfa: the CFA of the frame left, the interrupted frame's SP
+ *
+ * A signal handler that fakes a call (Go's asyncPreempt) stores, on an
+ * architecture with a link register, the interrupted frame's link register
+ * where SFU_ARCH_INJECTED_LR says before it sets it to the interrupted PC:
+ * that value is known in the interrupted frame, a tracked register (a
+ * leaf's return address is still in it).  Elsewhere nothing changes.
+ */
+void sfu_injected_lr(struct sfu_unwind_state *st, unsigned long cfa)
+{
+#ifdef SFU_ARCH_INJECTED_LR
+	int slot = sfu_arch_tracked_slot(SFU_ARCH_INJECTED_LR_REG);
+	unsigned long lr;
+
+	if (slot < 0 || st->compat ||
+	    sfu_unwind_read(st, cfa + SFU_ARCH_INJECTED_LR, &lr, sizeof(lr)))
+		return;
+	st->tracked[slot] = lr;
+	st->tracked_known |= BIT(slot);
+#endif
 }

@@ -266,12 +266,15 @@ static bool sfu_rules_regs_known(const struct sfu_unwind_state *st,
 /* The checks of every frame's CFA: 0, or a stop reason. */
 static __always_inline int sfu_check_cfa(const struct sfu_unwind_state *st, unsigned long cfa)
 {
+	/* A leaf an injected call interrupted: CFA = SP = the CFA below (arm64). */
+	bool leaf = (st->topmost || st->ip_exact) && SFU_ARCH_TOPMOST_CFA_MAY_BE_SP;
+
 	/* A cycle, or data that walks back down the stack (or to another stack). */
-	if (!st->topmost && cfa <= st->prev_cfa && !st->switching)
+	if (!st->topmost && (cfa < st->prev_cfa || (cfa == st->prev_cfa && !leaf)) &&
+	    !st->switching)
 		return SFU_END_CFA_NOT_INCREASING;
 	/* The caller's frame lies above this one: the stack grows down. */
-	if ((cfa < st->sp && !st->switching) ||
-	    (cfa == st->sp && !(st->topmost && SFU_ARCH_TOPMOST_CFA_MAY_BE_SP)))
+	if ((cfa < st->sp && !st->switching) || (cfa == st->sp && !leaf))
 		return SFU_END_BAD_CFA;
 	/* Stack slots are word aligned, and the stack is in user space. */
 	if ((cfa & (st->ws - 1)) || cfa >= TASK_SIZE)
@@ -405,6 +408,8 @@ static int sfu_unwind_step(struct sfu_unwind_state *st, struct sfu_frame_rules *
 	sfu_tracked_step(st, r, cfa);
 	/* An injected call's return address is the interrupted PC itself. */
 	st->ip_exact = r->flags & SFU_RULES_INJECTED;
+	if (st->ip_exact)
+		sfu_injected_lr(st, cfa);
 	return 0;
 }
 

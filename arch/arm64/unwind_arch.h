@@ -127,11 +127,46 @@ static inline bool sfu_arch_pmd_user_exec(pmd_t pmd)
 }
 
 /*
- * Callee-saved registers followed below the topmost frame: none (the
- * default of unwind/arch.h).  AArch64 code bases its CFA on SP or x29;
- * the decoder refuses sections that would list saved registers for
- * AArch64.
+ * The register followed below the topmost frame: x30, the link register,
+ * which no rule lists as saved (the decoder refuses sections that would
+ * list saved registers for AArch64: AArch64 code bases its CFA on SP or
+ * x29), so that below the topmost frame, or one a signal interrupted, it
+ * is known only in the frame an injected call interrupted
+ * (SFU_ARCH_INJECTED_LR).  A leaf, whose return address is still in x30,
+ * needs it there.
  */
+#define SFU_ARCH_NR_TRACKED		1
+
+/**
+ * sfu_arch_tracked_slot() - the unwinder's slot of a tracked register
+ * @regnum: DWARF register number
+ *
+ * Return: 0 for x30, else -1.
+ */
+static inline int sfu_arch_tracked_slot(unsigned int regnum)
+{
+	return regnum == SFU_ARM64_DWARF_LR ? 0 : -1;
+}
+
+/**
+ * sfu_arch_tracked_regnum() - the register of a tracked slot
+ * @slot: 0
+ *
+ * Return: x30's DWARF number.
+ */
+static inline unsigned int sfu_arch_tracked_regnum(int slot)
+{
+	return SFU_ARM64_DWARF_LR;
+}
+
+/*
+ * The handler that fakes an injected call (Go's sigctxt.pushCall and
+ * preparePanic) stores the interrupted frame's x30 16 bytes below that
+ * frame's SP, then sets x30 to the interrupted PC: the word at CFA - 16 of
+ * the frame it enters, whose CFA its rows put at the interrupted SP.
+ */
+#define SFU_ARCH_INJECTED_LR		(-16)
+#define SFU_ARCH_INJECTED_LR_REG	SFU_ARM64_DWARF_LR
 
 /* The registers a signal step reads from the saved context (PC: ours, 32). */
 #define SFU_ARCH_DWARF_IP		32

@@ -32,6 +32,11 @@
  *   SFU_ARCH_NR_TRACKED, sfu_arch_tracked_slot(),
  *   sfu_arch_tracked_regnum()       callee-saved registers followed below
  *                                   the topmost frame: by default none
+ *   SFU_ARCH_INJECTED_LR, _LR_REG   where a frame entered by an injected
+ *                                   call finds the link register (_REG, a
+ *                                   tracked register) of the frame it
+ *                                   interrupted, from its CFA: by default
+ *                                   nowhere (no link register)
  *   sfu_arch_go_g(), SFU_ARCH_GO_RA_TO_CFA
  *                                   the register Go's ABI keeps its g in,
  *                                   and the bytes from systemstack()'s
