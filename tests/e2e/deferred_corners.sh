@@ -35,7 +35,8 @@ expect() { # what counter before want
 	if [ "$((now - $3))" = "$4" ]; then
 		echo "ok $1: $2 +$4"
 	else
-		echo "FAILED: $1: $2 went from $3 to $now, want +$4"
+		echo "FAILED: $1: $2 went from $3 to $now, want +$4; the counters and the trigger now:"
+		sed 's/^/    /' $d/deferred_stats $d/trigger
 		fail=1
 	fi
 }
