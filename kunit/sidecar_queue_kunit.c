@@ -3,10 +3,12 @@
  * KUnit suite for the sidecar daemon's queue (registry/sidecar_queue.c):
  * nothing is queued without a daemon; one daemon at a time; a build-id is
  * queued once; at most SFU_SQ_PER_USER requests of one user and
- * SFU_SQ_MAX in all, every drop counted; requests come out oldest first
- * with the build-id and the user they were queued with, and only to the
- * daemon, a file open for writing opened again read-only; a daemon that
- * goes away takes its queue with it, counted.
+ * SFU_SQ_MAX in all, every drop counted; requests come out oldest first,
+ * a mapping's before a rescan's backlog (whose newest gives way to a
+ * mapping's where the caps are reached), with the build-id and the user
+ * they were queued with, and only to the daemon, a file open for writing
+ * opened again read-only; a daemon that goes away takes its queue with
+ * it, counted.
  *
  * The files are shmem files; the users, credentials of this thread's with
  * another uid.
@@ -217,6 +219,117 @@ static void files_of_one_build_id_are_each_queued(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED), queued + 11);
 }
 
+struct sq_scan {
+	struct kunit *test;
+	unsigned int first, n, user;
+};
+
+static void sq_scan(void *arg)
+{
+	struct sq_scan *sc = arg;
+	unsigned int i;
+
+	for (i = 0; i < sc->n; i++)
+		sq_request(sc->test, sc->first + i, sc->user);
+}
+
+/* Queue @n files from @first of user @u as a rescan does. */
+static void sq_backlog(struct kunit *test, unsigned int first, unsigned int n, unsigned int u)
+{
+	struct sq_scan sc = { .test = test, .first = first, .n = n, .user = u };
+
+	sfu_sidecar_backlog(sq_scan, &sc);
+}
+
+/* The numbers of the requests handed over, in order, into @got; then none. */
+static void sq_drain(struct kunit *test, u16 *got, unsigned int n)
+{
+	struct sfu_sidecar_request r;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct file *f = sfu_sidecar_queue_next(&owner_a, 0, &r);
+
+		KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+		got[i] = r.build_id[2] | r.build_id[3] << 8;
+		fput(f);
+	}
+	KUNIT_EXPECT_EQ(test, PTR_ERR(sfu_sidecar_queue_next(&owner_a, 0, &r)), -EAGAIN);
+}
+
+/*
+ * A rescan's requests are backlog: a file mapped after them is handed
+ * over first (before the first of the backlog, after the mappings' made
+ * before it), and the backlog keeps its order.
+ */
+static void mappings_come_before_the_backlog_of_a_rescan(struct kunit *test)
+{
+	static const u16 want[] = { 39, 43, 44, 40, 41, 42, 45 };
+	u16 got[ARRAY_SIZE(want)];
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, sfu_sidecar_queue_attach(&owner_a), 0);
+	sq_request(test, 39, 1);
+	sq_backlog(test, 40, 3, 0);
+	sq_request(test, 43, 1);
+	sq_request(test, 44, 2);
+	sq_backlog(test, 45, 1, 0);
+	sq_drain(test, got, ARRAY_SIZE(got));
+	for (i = 0; i < ARRAY_SIZE(want); i++)
+		KUNIT_EXPECT_EQ_MSG(test, got[i], want[i], "request %u", i);
+}
+
+/*
+ * Where the caps are reached, a mapping's request takes the place of the
+ * newest of the backlog: of its user's when the user's cap is full (a
+ * backlog of root's files never keeps out what root maps), of anyone's
+ * when the queue is; counted, and the file displaced is queued again by
+ * the next rescan.  A backlog request never displaces, and a mapping's
+ * request with no backlog to displace is dropped as before.
+ */
+static void a_mapping_displaces_the_newest_of_the_backlog(struct kunit *test)
+{
+	u64 displaced = sq_stat(SFU_STAT_SIDECAR_REQ_DISPLACED);
+	u64 user = sq_stat(SFU_STAT_SIDECAR_REQ_DROPPED_USER);
+	u64 full = sq_stat(SFU_STAT_SIDECAR_REQ_DROPPED_FULL);
+	u16 got[SQ_MAX];
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, sfu_sidecar_queue_attach(&owner_a), 0);
+	/* User 0's cap filled by a rescan: a rescan's 17th is dropped. */
+	sq_backlog(test, 200, SQ_PER_USER + 1, 0);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_DROPPED_USER), user + 1);
+	/* User 0 maps a file: 215, the newest of user 0's backlog, gives way. */
+	sq_request(test, 300, 0);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_DISPLACED), displaced + 1);
+	/* Fill the queue with the backlog of users 1 to 3. */
+	for (i = 1; i < 4; i++)
+		sq_backlog(test, 400 + 16 * i, SQ_PER_USER, i);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_DROPPED_FULL), full);
+	/* 16 + 3 * 16 = 64: full.  User 4's mapping displaces user 3's newest. */
+	sq_request(test, 600, 4);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_DISPLACED), displaced + 2);
+	/* A rescan's request never displaces. */
+	sq_backlog(test, 610, 1, 5);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_DROPPED_FULL), full + 1);
+	/* User 0 displaces its own backlog down to none; then it is dropped. */
+	for (i = 0; i < SQ_PER_USER - 1; i++)
+		sq_request(test, 301 + i, 0);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_DISPLACED),
+			displaced + 2 + SQ_PER_USER - 1);
+	sq_request(test, 350, 0);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_DROPPED_USER), user + 2);
+	/* The displaced file is queued again by the next rescan. */
+	sq_drain(test, got, SQ_MAX);
+	KUNIT_EXPECT_EQ(test, got[0], 300);
+	KUNIT_EXPECT_EQ(test, got[1], 600);
+	KUNIT_EXPECT_EQ(test, got[SQ_PER_USER + 1], 416);
+	KUNIT_EXPECT_EQ(test, got[SQ_MAX - 1], 462);
+	sq_backlog(test, 215, 1, 0);
+	sq_drain(test, got, 1);
+	KUNIT_EXPECT_EQ(test, got[0], 215);
+}
+
 static void the_caps_hold_and_every_drop_is_counted(struct kunit *test)
 {
 	u64 queued = sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED);
@@ -251,6 +364,8 @@ static struct kunit_case sfu_sidecar_queue_cases[] = {
 	KUNIT_CASE(a_file_is_queued_once_and_handed_over_with_its_user),
 	KUNIT_CASE(files_of_one_build_id_are_each_queued),
 	KUNIT_CASE(the_caps_hold_and_every_drop_is_counted),
+	KUNIT_CASE(mappings_come_before_the_backlog_of_a_rescan),
+	KUNIT_CASE(a_mapping_displaces_the_newest_of_the_backlog),
 	{}
 };
 

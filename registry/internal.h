@@ -386,6 +386,7 @@ void sfu_sidecar_exit(void);
 /* sidecar_queue.c */
 void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len,
 			 const struct cred *cred, u32 why);
+void sfu_sidecar_backlog(void (*scan)(void *arg), void *arg);
 void sfu_sidecar_queue_init(void);
 void sfu_sidecar_queue_exit(void);
 

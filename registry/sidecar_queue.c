@@ -20,6 +20,16 @@
  * by build-id, which anyone can copy into a file of theirs; until a daemon
  * attaches again); everything else is dropped and counted.  Nothing is
  * queued while no daemon is attached.
+ *
+ * A file mapped now comes before the files a rescan found mapped (the
+ * backlog of a daemon that just attached can be every library of the
+ * machine): its process is running now, and the backlog waits the time
+ * of one conversion more for each file mapped meanwhile, which the caps
+ * bound.  Where the caps leave no room for a mapping's request, it takes
+ * the place of the newest request of the backlog (of its user's, if the
+ * user's cap is what is reached), counted: a backlog of root's libraries
+ * never keeps out what root maps now, and the next rescan finds the file
+ * displaced again if it is still mapped.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -31,6 +41,7 @@
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -53,10 +64,13 @@
 
 /**
  * struct sfu_sq_req - one queued request
- * @node: link in sfu_sq_queue, oldest first
+ * @node: link in sfu_sq_queue: mappings' requests oldest first, then the
+ *        backlog's
  * @file: the mapped file (a reference)
  * @uid: the user the mapping was charged to (sfu_user_account())
  * @why: SFU_SIDECAR_WHY_*
+ * @backlog: queued by a rescan (sfu_sidecar_rescan()), not by a mapping
+ * @id: the file's identity, as remembered in sfu_sq_seen
  * @len: bytes of @build_id
  * @build_id: the file's build-id
  * @name: the file's name when mapped, for logs
@@ -66,6 +80,8 @@ struct sfu_sq_req {
 	struct file *file;
 	kuid_t uid;
 	u32 why;
+	bool backlog;
+	struct sfu_file_id id;
 	u8 len;
 	u8 build_id[SFU_SIDECAR_BUILD_ID_MAX];
 	char name[SFU_NAME_LEN];
@@ -92,6 +108,9 @@ static unsigned int sfu_sq_seen_count;
 /* The daemon's open file, compared only; NULL: no daemon. */
 static const void *sfu_sq_owner;
 static DECLARE_WAIT_QUEUE_HEAD(sfu_sq_wait);
+/* Rescans one at a time; the task scanning, whose requests are backlog. */
+static DEFINE_MUTEX(sfu_sq_rescan_lock);
+static struct task_struct *sfu_sq_scanner;
 
 static u32 sfu_sq_seen_hash(const struct sfu_file_id *id)
 {
@@ -130,6 +149,53 @@ static unsigned int sfu_sq_user_count_locked(kuid_t uid)
 	return n;
 }
 
+/*
+ * The request a mapping's takes the place of: the newest of the backlog
+ * (which is at the tail), of @uid's if @uid is given; NULL if none.
+ */
+static struct sfu_sq_req *sfu_sq_displace_locked(const kuid_t *uid)
+{
+	struct sfu_sq_req *b;
+
+	list_for_each_entry_reverse(b, &sfu_sq_queue, node) {
+		if (!b->backlog)
+			break;
+		if (!uid || uid_eq(b->uid, *uid)) {
+			list_del(&b->node);
+			sfu_sq_len--;
+			return b;
+		}
+	}
+	return NULL;
+}
+
+/* Forget that @id was queued; its entry is returned, to be freed unlocked. */
+static struct sfu_sq_seen *sfu_sq_seen_forget_locked(const struct sfu_file_id *id)
+{
+	struct sfu_sq_seen *e = sfu_sq_seen_find_locked(id);
+
+	if (e) {
+		hash_del(&e->node);
+		list_del(&e->fifo);
+		sfu_sq_seen_count--;
+	}
+	return e;
+}
+
+/* Backlog at the tail; a mapping's request before the first of the backlog. */
+static void sfu_sq_add_locked(struct sfu_sq_req *r)
+{
+	struct sfu_sq_req *b;
+
+	if (!r->backlog)
+		list_for_each_entry(b, &sfu_sq_queue, node)
+			if (b->backlog) {
+				list_add_tail(&r->node, &b->node);
+				return;
+			}
+	list_add_tail(&r->node, &sfu_sq_queue);
+}
+
 /**
  * sfu_sidecar_request() - ask the daemon for the sidecar of a mapped file
  * @file: the file, mapped executable, with neither .sframe nor a sidecar
@@ -142,16 +208,18 @@ static unsigned int sfu_sq_user_count_locked(kuid_t uid)
  *       sidecars of its build-id were made from other content
  *
  * Nothing without a daemon attached, for a file queued before, or beyond
- * the caps (counted).
+ * the caps (counted).  Made by the task running sfu_sidecar_backlog(), the
+ * request is backlog: it comes after those of mappings.
  *
  * Context: task context.
  */
 void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len,
 			 const struct cred *cred, u32 why)
 {
-	struct sfu_sq_seen *seen, *old = NULL;
-	struct sfu_sq_req *r;
+	struct sfu_sq_seen *seen, *old = NULL, *gone = NULL;
+	struct sfu_sq_req *r, *displaced = NULL;
 	enum sfu_stat stat;
+	bool over_user;
 
 	/* elf.c passes whether a sidecar was refused for its content. */
 	BUILD_BUG_ON(SFU_SIDECAR_WHY_MISSING != 0 || SFU_SIDECAR_WHY_CONTENT != 1);
@@ -165,10 +233,12 @@ void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len
 	}
 	r->uid = sfu_user_account(cred);
 	r->why = why;
+	r->backlog = READ_ONCE(sfu_sq_scanner) == current;
 	r->len = len;
 	memcpy(r->build_id, build_id, len);
 	strscpy(r->name, file_dentry(file)->d_name.name, sizeof(r->name));
-	sfu_file_id_get(file, &seen->id);
+	sfu_file_id_get(file, &r->id);
+	seen->id = r->id;
 
 	spin_lock(&sfu_sq_lock);
 	if (!sfu_sq_owner) {
@@ -177,31 +247,46 @@ void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len
 	}
 	if (sfu_sq_seen_find_locked(&seen->id)) {
 		stat = SFU_STAT_SIDECAR_REQ_DUPLICATE;
-	} else if (sfu_sq_len >= SFU_SQ_MAX) {
-		stat = SFU_STAT_SIDECAR_REQ_DROPPED_FULL;
-	} else if (sfu_sq_user_count_locked(r->uid) >= SFU_SQ_PER_USER) {
-		stat = SFU_STAT_SIDECAR_REQ_DROPPED_USER;
-	} else {
-		stat = SFU_STAT_SIDECAR_REQ_QUEUED;
-		hash_add(sfu_sq_seen, &seen->node, sfu_sq_seen_hash(&seen->id));
-		list_add_tail(&seen->fifo, &sfu_sq_seen_fifo);
-		seen = NULL;
-		if (++sfu_sq_seen_count > SFU_SQ_SEEN_MAX) {
-			old = list_first_entry(&sfu_sq_seen_fifo, struct sfu_sq_seen, fifo);
-			hash_del(&old->node);
-			list_del(&old->fifo);
-			sfu_sq_seen_count--;
-		}
-		r->file = get_file(file);
-		list_add_tail(&r->node, &sfu_sq_queue);
-		sfu_sq_len++;
-		r = NULL;
+		goto unlock;
 	}
+	over_user = sfu_sq_user_count_locked(r->uid) >= SFU_SQ_PER_USER;
+	if (over_user || sfu_sq_len >= SFU_SQ_MAX) {
+		stat = sfu_sq_len >= SFU_SQ_MAX && !over_user ?
+		       SFU_STAT_SIDECAR_REQ_DROPPED_FULL : SFU_STAT_SIDECAR_REQ_DROPPED_USER;
+		if (r->backlog)
+			goto unlock;
+		displaced = sfu_sq_displace_locked(over_user ? &r->uid : NULL);
+		if (!displaced)
+			goto unlock;
+		/* Its file is queued again when a rescan finds it. */
+		gone = sfu_sq_seen_forget_locked(&displaced->id);
+	}
+	stat = SFU_STAT_SIDECAR_REQ_QUEUED;
+	hash_add(sfu_sq_seen, &seen->node, sfu_sq_seen_hash(&seen->id));
+	list_add_tail(&seen->fifo, &sfu_sq_seen_fifo);
+	seen = NULL;
+	if (++sfu_sq_seen_count > SFU_SQ_SEEN_MAX) {
+		old = list_first_entry(&sfu_sq_seen_fifo, struct sfu_sq_seen, fifo);
+		hash_del(&old->node);
+		list_del(&old->fifo);
+		sfu_sq_seen_count--;
+	}
+	r->file = get_file(file);
+	sfu_sq_add_locked(r);
+	sfu_sq_len++;
+	r = NULL;
+unlock:
 	spin_unlock(&sfu_sq_lock);
 	sfu_stat_inc(stat);
 	if (stat == SFU_STAT_SIDECAR_REQ_QUEUED)
 		wake_up_interruptible(&sfu_sq_wait);
+	if (displaced) {
+		sfu_stat_inc(SFU_STAT_SIDECAR_REQ_DISPLACED);
+		fput(displaced->file);
+		kfree(displaced);
+	}
 out:
+	kfree(gone);
 	kfree(old);
 	kfree(seen);
 	kfree(r);
@@ -279,7 +364,7 @@ static bool sfu_sq_ready(const void *owner)
 }
 
 /**
- * sfu_sidecar_queue_next() - the oldest request, for the daemon
+ * sfu_sidecar_queue_next() - the next request, for the daemon
  * @owner: the daemon's open file
  * @timeout: jiffies to wait for one (0: none)
  * @out: filled in but for @out->fd, @out->timeout_ms and @out->flags
@@ -345,11 +430,38 @@ struct file *sfu_sidecar_queue_next(const void *owner, long timeout,
 EXPORT_SYMBOL_IF_KUNIT(sfu_sidecar_queue_next);
 
 /**
+ * sfu_sidecar_backlog() - make the requests of a scan backlog
+ * @scan: called with @arg; what it queues comes after mappings' requests
+ * @arg: for @scan
+ *
+ * One scan at a time: a second waits for the first.
+ *
+ * Context: task context, may sleep.
+ */
+void sfu_sidecar_backlog(void (*scan)(void *arg), void *arg)
+{
+	mutex_lock(&sfu_sq_rescan_lock);
+	WRITE_ONCE(sfu_sq_scanner, current);
+	scan(arg);
+	WRITE_ONCE(sfu_sq_scanner, NULL);
+	mutex_unlock(&sfu_sq_rescan_lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_sidecar_backlog);
+
+static void sfu_sidecar_rescan_scan(void *unused)
+{
+	sfu_fcache_forget_missing();
+	sfu_sidecar_forget_missing();
+	sfu_scan_running_processes();
+}
+
+/**
  * sfu_sidecar_rescan() - look again for the sidecars that were missing
  *
  * Forgets every file (and every build-id looked up alone: the vDSO's) the
  * module found no sidecar for, and scans the running processes: their
- * mappings of those files get the sidecars written since, at once.
+ * mappings of those files get the sidecars written since, at once.  The
+ * requests the scan makes are backlog (sfu_sidecar_backlog()).
  *
  * Context: task context, may sleep (long: every process is scanned).
  */
@@ -358,9 +470,7 @@ void sfu_sidecar_rescan(void)
 	if (!sfu_registry_running())
 		return;
 	sfu_stat_inc(SFU_STAT_SIDECAR_RESCANS);
-	sfu_fcache_forget_missing();
-	sfu_sidecar_forget_missing();
-	sfu_scan_running_processes();
+	sfu_sidecar_backlog(sfu_sidecar_rescan_scan, NULL);
 }
 
 static int sfu_sidecar_queue_show(struct seq_file *m, void *v)

@@ -75,6 +75,8 @@ static const char *const sfu_stat_names[SFU_STAT_NR] = {
 	[SFU_STAT_SIDECAR_REQ_DROPPED_FULL] = "sidecar_req_dropped_full",
 	/* such files not queued: the user had the most requests one may queue */
 	[SFU_STAT_SIDECAR_REQ_DROPPED_USER] = "sidecar_req_dropped_user",
+	/* rescan's requests given up for a mapping's (found again next rescan) */
+	[SFU_STAT_SIDECAR_REQ_DISPLACED] = "sidecar_req_displaced",
 	/* requests dropped unread: the daemon went away */
 	[SFU_STAT_SIDECAR_REQ_FLUSHED] = "sidecar_req_flushed",
 	/* requests handed to the daemon as a file descriptor */
