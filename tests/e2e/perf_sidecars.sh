@@ -18,7 +18,7 @@
 # _dl_runtime_resolve_*, whose CFA is on rbx, which the walk recovers from
 # where the frames above it saved rbx (sframe-gen's x86_64 sidecars say
 # where, Documentation/sframe-gen.rst).
-secs=3
+secs=2
 arch=$(uname -m)
 if [ "$arch" != x86_64 ]; then
 	echo "x86_64 only: it runs sframe-gen in the guest (arm64: perf_static_sidecars.sh): skip"
