@@ -1974,6 +1974,33 @@ static const struct uw_case uw_cases[] = {
 		},
 		.stop = SFU_END_FP_END,
 	},
+	{
+		/*
+		 * A sample on the entry's first instruction, its slot bound to a
+		 * function above the frame (a library's, mapped above the
+		 * program): the call to the entry reaches the frame all the
+		 * same, and the record (of f1's caller, which cannot reach the
+		 * entry) is skipped by it.
+		 */
+		.name = "x86_fp_frame_of_a_plt_entry_bound_above_it_is_found_by_its_return_address",
+		.arch = UW_ARCH_X86_64,
+		.ip = V_TXT(2, 0), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.text = { .at = V_TXT(1, 0x7b), .len = 5,
+			  .bytes = { 0xe8, 0x80, 0x00, 0x00, 0x00 } },
+		.stub = { .at = V_TXT(2, 0), .len = 6,
+			  .bytes = { 0xff, 0x25, 0x0a, 0x00, 0x00, 0x00 } },
+		.got = { .at = 2 * UW_FUNC_SIZE + 0x10, .val = V_TXT(14, 0) },
+		.stack = {
+			W(0x1000, V_TXT(1, 0x80)),
+			W(0x1100, V_ABS(0)), W(0x1108, V_TXT(3, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(2, 0), V_STK(0x1008), REGS),
+			F(V_TXT(1, 0x80), V_FPCFA(0x1110), FP),
+			F(V_TXT(3, 0x40), C0, FP),
+		},
+		.stop = SFU_END_FP_END,
+	},
 	/*
 	 * With no return address below the record, but a zero frame pointer
 	 * in it: no tail call is proven.

@@ -198,8 +198,9 @@ enum sfu_fp_word {
  * starts at or below @callee_ip and above @fn, the one the record's call
  * reaches (or that call cannot lead there at all, @other, or where it goes
  * is not known, @fn 0): a frame the record skips.  SFU_FP_WORD_SKIPPED:
- * that, and the function can hold @callee_ip (sfu_arch_call_before()): the
- * return address of the frame left, if it is the lowest of all.
+ * that, and the function can hold @callee_ip (sfu_arch_call_before(); a
+ * PLT entry's own frame is reached by a call to the entry): the return
+ * address of the frame left, if it is the lowest of all.
  * SFU_FP_WORD_RA: after any other call (a tail call's function may lie
  * anywhere), or a trampoline.
  */
@@ -214,12 +215,19 @@ static enum sfu_fp_word sfu_fp_below_word(struct sfu_unwind_state *st, unsigned 
 		return SFU_FP_WORD_NONE;
 	if (sfu_check_ra(st, word, 0, SFU_RA_SCAN_ANY, to))
 		return SFU_FP_WORD_NONE;
+	/*
+	 * A direct call that can hold @callee_ip reaches what the arch hook
+	 * finds with @callee_ip: a call through a PLT entry that the frame is
+	 * in reaches the entry, wherever its slot is bound.
+	 */
+	if (*to && !sfu_check_ra(st, word, callee_ip, SFU_RA_SCAN_DIRECT, &reach) && reach &&
+	    (other || !fn || reach > fn)) {
+		*to = reach;
+		return SFU_ARCH_FP_RECORD_ABOVE_LOCALS ? SFU_FP_WORD_SKIPPED : SFU_FP_WORD_PROOF;
+	}
 	if (!*to || *to > callee_ip || (!other && fn && *to <= fn))
 		return SFU_FP_WORD_RA;
-	if (!SFU_ARCH_FP_RECORD_ABOVE_LOCALS ||
-	    sfu_check_ra(st, word, callee_ip, SFU_RA_SCAN_DIRECT, &reach))
-		return SFU_FP_WORD_PROOF;
-	return SFU_FP_WORD_SKIPPED;
+	return SFU_FP_WORD_PROOF;
 }
 
 /**
