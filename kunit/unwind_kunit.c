@@ -2001,6 +2001,94 @@ static const struct uw_case uw_cases[] = {
 		},
 		.stop = SFU_END_FP_END,
 	},
+	{
+		/*
+		 * A leaf's early return, before it saves the frame pointer
+		 * (f0, called through a register from f1 + 0x40): the record
+		 * is f1's, after "call f1" at f2 + 0x7b, which cannot reach f0;
+		 * the return address at SP, into f1, is the only one below it.
+		 */
+		.name = "x86_fp_return_address_at_sp_into_the_records_function_is_the_frames",
+		.arch = UW_ARCH_X86_64,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.text = { .at = V_TXT(2, 0x7b), .len = 5,
+			  .bytes = { 0xe8, 0x80, 0xfe, 0xff, 0xff } },
+		.stack = {
+			W(0x1000, V_TXT(1, 0x40)),
+			W(0x1100, V_ABS(0)), W(0x1108, V_TXT(2, 0x80)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_STK(0x1008), REGS),
+			F(V_TXT(1, 0x40), V_FPCFA(0x1110), FP),
+			F(V_TXT(2, 0x80), C0, FP),
+		},
+		.stop = SFU_END_FP_END,
+	},
+	{
+		/* The same with another return address below the record: no proof. */
+		.name = "x86_fp_return_address_at_sp_with_another_below_the_record_stops",
+		.arch = UW_ARCH_X86_64,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.text = { .at = V_TXT(2, 0x7b), .len = 5,
+			  .bytes = { 0xe8, 0x80, 0xfe, 0xff, 0xff } },
+		.stack = {
+			W(0x1000, V_TXT(1, 0x40)), W(0x1050, V_TXT(4, 0x40)),
+			W(0x1100, V_ABS(0)), W(0x1108, V_TXT(2, 0x80)),
+		},
+		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		.stop = SFU_END_RA_OTHER_CALLEE,
+	},
+	{
+		/* Above SP it may be a stale one, left in the frame's locals. */
+		.name = "x86_fp_return_address_above_sp_into_the_records_function_stops",
+		.arch = UW_ARCH_X86_64,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.text = { .at = V_TXT(2, 0x7b), .len = 5,
+			  .bytes = { 0xe8, 0x80, 0xfe, 0xff, 0xff } },
+		.stack = {
+			W(0x1008, V_TXT(1, 0x40)),
+			W(0x1100, V_ABS(0)), W(0x1108, V_TXT(2, 0x80)),
+		},
+		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		.stop = SFU_END_RA_OTHER_CALLEE,
+	},
+	{
+		/*
+		 * The record's call reaches the frame (f3, called from f2 +
+		 * 0x7b); below it lies a return address into f1, which f3
+		 * cannot hold: no frame the record skips could have returned
+		 * there, its call would have come from f3.  Stale: the record
+		 * is taken.
+		 */
+		.name = "x86_fp_stale_return_address_the_records_function_cannot_hold_is_passed",
+		.arch = UW_ARCH_X86_64,
+		.ip = V_TXT(3, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.text = { .at = V_TXT(2, 0x7b), .len = 5,
+			  .bytes = { 0xe8, 0x80, 0x00, 0x00, 0x00 } },
+		.stack = {
+			W(0x1050, V_TXT(1, 0x40)),
+			W(0x1100, V_ABS(0)), W(0x1108, V_TXT(2, 0x80)),
+		},
+		.frames = {
+			F(V_TXT(3, 0x10), V_FPCFA(0x1110), REGS),
+			F(V_TXT(2, 0x80), C0, FP),
+		},
+		.stop = SFU_END_FP_END,
+	},
+	{
+		/* One into f3 may be a skipped frame's: the walk stops. */
+		.name = "x86_fp_return_address_the_records_function_can_hold_stops",
+		.arch = UW_ARCH_X86_64,
+		.ip = V_TXT(3, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.text = { .at = V_TXT(2, 0x7b), .len = 5,
+			  .bytes = { 0xe8, 0x80, 0x00, 0x00, 0x00 } },
+		.stack = {
+			W(0x1050, V_TXT(4, 0x40)),
+			W(0x1100, V_ABS(0)), W(0x1108, V_TXT(2, 0x80)),
+		},
+		.frames = { F(V_TXT(3, 0x10), C0, REGS) },
+		.stop = SFU_END_FP_SKIPS,
+	},
 	/*
 	 * With no return address below the record, but a zero frame pointer
 	 * in it: no tail call is proven.

@@ -57,7 +57,8 @@ static int sfu_text_kind(unsigned long pfn)
  * hugetlb, never user text in practice).  With @kind, executable
  * anonymous memory is told apart (SFU_TEXT_ANON).
  */
-static int sfu_user_text(struct mm_struct *mm, unsigned long addr, bool kind)
+static int sfu_user_text_pfn(struct mm_struct *mm, unsigned long addr, bool kind,
+			     unsigned long *pfnp)
 {
 	int ret = SFU_TEXT_UNKNOWN;
 	unsigned long flags;
@@ -92,12 +93,49 @@ static int sfu_user_text(struct mm_struct *mm, unsigned long addr, bool kind)
 	/* 64-bit only: a table of PTEs is never in high memory. */
 	ptep = pte_offset_kernel(&pmd, addr);
 	pte = READ_ONCE(*ptep);
-	if (pte_present(pte))
+	if (pte_present(pte)) {
 		ret = !sfu_arch_pte_user_exec(pte) ? SFU_TEXT_NO :
 		      kind && !pte_special(pte) ? sfu_text_kind(pte_pfn(pte)) : SFU_TEXT_YES;
+		if (pfnp && ret == SFU_TEXT_YES && !pte_special(pte))
+			*pfnp = pte_pfn(pte);
+	}
 out:
 	local_irq_restore(flags);
 	return ret;
+}
+
+static int sfu_user_text(struct mm_struct *mm, unsigned long addr, bool kind)
+{
+	return sfu_user_text_pfn(mm, addr, kind, NULL);
+}
+
+/**
+ * sfu_user_file_offset() - the file offset an address of user text maps
+ * @mm: the address space
+ * @addr: an address in it
+ * @off: set to the offset in its file of the byte at @addr
+ *
+ * From the page-table entry and the page's index in its file, as the
+ * lockless walk of sfu_user_text() finds them: the page may be freed and
+ * reused under it, and the offset is then that of whatever it became, a
+ * hint the caller checks against what it reads there.
+ *
+ * Context: any, NMI included.
+ * Return: true if @addr is in a present page of a file's executable text.
+ */
+bool sfu_user_file_offset(struct mm_struct *mm, unsigned long addr, unsigned long *off)
+{
+	unsigned long pfn = 0;
+	struct folio *folio;
+	struct page *page;
+
+	if (sfu_user_text_pfn(mm, addr, true, &pfn) != SFU_TEXT_YES || !pfn || !pfn_valid(pfn))
+		return false;
+	page = pfn_to_page(pfn);
+	folio = page_folio(page);
+	*off = ((READ_ONCE(folio->index) + folio_page_idx(folio, page)) << PAGE_SHIFT) +
+	       offset_in_page(addr);
+	return true;
 }
 
 /*
@@ -279,6 +317,21 @@ static enum sfu_fp_word sfu_fp_below_word(struct sfu_unwind_state *st, unsigned 
  * between that function and @callee_ip, which proves that the record's
  * function does not hold @callee_ip.
  *
+ * A frame the record skips was called, itself or through others, from
+ * the function the record's call reaches, whose return address into that
+ * function lies below the record: where that call can reach @callee_ip
+ * (the record may be the frame's), a word below the record that this
+ * function cannot hold (sfu_arch_callee_holds()) is no skipped frame's
+ * and is passed over, a stale one (what a frame of code with frame
+ * pointers leaves in its locals).  Where the record's call cannot reach
+ * @callee_ip, a return address at the topmost frame's SP, after an
+ * indirect call, that the function the record's call reaches can hold is
+ * the frame's own if no other lies below the record: a frame that left SP
+ * where its call put it (a leaf's early return before it saves the frame
+ * pointer, a comparison function's through a pointer), called from the
+ * record's function; one with locals would have left its own return
+ * address below the record too.
+ *
  * A record whose call cannot reach @callee_ip is the frame's own all the
  * same where no return address at all lies between SP and its slot: a
  * frame the record skipped would have left one there (an x86 call pushes
@@ -313,9 +366,9 @@ static enum sfu_fp_word sfu_fp_below_word(struct sfu_unwind_state *st, unsigned 
 int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long callee_ip, unsigned long sp,
 		    bool exact, bool below, unsigned long *skipped)
 {
-	unsigned long slot = st->sp - st->ws, end, fn, word, to, cand = 0, cand_to = 0;
+	unsigned long slot = st->sp - st->ws, first = sp, end, fn, word, to, cand = 0, cand_to = 0;
 	enum sfu_fp_word kind;
-	bool other, seen = false;
+	bool other, seen = false, at_sp = false;
 	int reason;
 
 	*skipped = 0;
@@ -363,10 +416,20 @@ int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long callee_ip, unsign
 				return reason;
 			continue;
 		}
+		/*
+		 * A frame the record skips was called from the record's function,
+		 * whose return address into it lies below the record: a word that
+		 * function cannot hold is stale.
+		 */
+		if (!other && fn && !sfu_arch_callee_holds(st, fn, word))
+			continue;
 		kind = sfu_fp_below_word(st, word, callee_ip, fn, other, &to);
 		if (kind == SFU_FP_WORD_NONE)
 			continue;
 		if (cand) {
+			/* A return address at SP is the frame's only if it is the only one. */
+			if (at_sp)
+				return reason;
 			/* A call to a function between the candidate's and the IP refutes it. */
 			if (to > cand_to && to <= callee_ip)
 				return other ? reason : SFU_END_FP_SKIPS;
@@ -377,13 +440,26 @@ int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long callee_ip, unsign
 			cand_to = to;
 			continue;
 		}
+		/*
+		 * At SP, after a call that says nothing of where it went (an
+		 * indirect one), into the function the record's call reaches: the
+		 * return address of a frame that keeps SP where its call left it
+		 * (a leaf's early return, before it saves the frame pointer), if
+		 * no other lies below the record.
+		 */
+		if (kind == SFU_FP_WORD_RA && !to && sp == first && exact && other && fn &&
+		    sfu_arch_callee_holds(st, fn, word)) {
+			cand = sp;
+			at_sp = true;
+			continue;
+		}
 		seen = true;
 		if (other)
 			return reason;
 		if (exact || kind != SFU_FP_WORD_RA)
 			return SFU_END_FP_SKIPS;
 	}
-	if (cand) {
+	if (cand && (!at_sp || sp >= slot)) {
 		this_cpu_inc(sfu_unwind_stats.fp_skipped_frames);
 		*skipped = cand;
 		return 0;

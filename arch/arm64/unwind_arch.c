@@ -306,6 +306,23 @@ static int sfu_arm64_call_reaches(const struct sfu_unwind_state *st, unsigned lo
 }
 
 /**
+ * sfu_arch_callee_holds() - can the function that starts at @fn hold @ip
+ * @st: the unwind (unused: arm64 takes no function bounds yet)
+ * @fn: a function's first instruction (a call's target)
+ * @ip: an address of code
+ *
+ * A function is taken to span at most SZ_1M (SFU_ARM64_CALLEE_SPAN) from
+ * its start, as for the calls sfu_arch_call_before() checks.
+ *
+ * Return: true if @ip lies in that span.
+ */
+bool sfu_arch_callee_holds(const struct sfu_unwind_state *st, unsigned long fn,
+			   unsigned long ip)
+{
+	return sfu_arm64_in_callee(fn, ip);
+}
+
+/**
  * sfu_arch_call_before() - is the instruction before a return address a call
  * @st: the unwind (for its read mode)
  * @ra: the return address (PAC already stripped), found without unwind

@@ -193,10 +193,11 @@ static s32 sfu_x86_rel32(const u8 *p)
 	return v;
 }
 
-/* Whether @ip can be in the function that starts at @target. */
-static bool sfu_x86_in_callee(unsigned long target, unsigned long ip)
+/* Whether @ip can be in the function that starts at @target (sfu_fn_holds()). */
+static bool sfu_x86_in_callee(const struct sfu_unwind_state *st, unsigned long target,
+			      unsigned long ip)
 {
-	return target <= ip && ip - target < SFU_X86_CALLEE_SPAN;
+	return sfu_fn_holds(st, target, ip, SFU_X86_CALLEE_SPAN);
 }
 
 /*
@@ -250,7 +251,7 @@ static int sfu_x86_plt_dest(const struct sfu_unwind_state *st, unsigned long plt
 static int sfu_x86_call_reaches(const struct sfu_unwind_state *st, unsigned long target,
 				unsigned long ip, unsigned long *fn)
 {
-	bool in = sfu_x86_in_callee(target, ip);
+	bool in = sfu_x86_in_callee(st, target, ip);
 	u8 c[SFU_X86_STUB_MAX];
 	unsigned long slot, dest;
 	unsigned int i = 0;
@@ -271,18 +272,37 @@ static int sfu_x86_call_reaches(const struct sfu_unwind_state *st, unsigned long
 		if (ip - target < SFU_X86_PLT_ENTRY)
 			return 0;
 		reason = sfu_x86_plt_dest(st, target, slot, fn);
-		if (reason || !*fn || sfu_x86_in_callee(*fn, ip))
+		if (reason || !*fn || sfu_x86_in_callee(st, *fn, ip))
 			return reason;
 		return SFU_END_RA_OTHER_CALLEE;
 	}
 	if (in)
 		return 0;
 	dest = target + i + 5 + sfu_x86_rel32(&c[i + 1]);
-	if (c[i] == 0xe9 && sfu_x86_in_callee(dest, ip)) {
+	if (c[i] == 0xe9 && sfu_x86_in_callee(st, dest, ip)) {
 		*fn = dest;
 		return 0;
 	}
 	return SFU_END_RA_OTHER_CALLEE;
+}
+
+/**
+ * sfu_arch_callee_holds() - can the function that starts at @fn hold @ip
+ * @st: the unwind (its mm and read mode)
+ * @fn: a function's first instruction (a call's target)
+ * @ip: an address of code
+ *
+ * Exactly where the file's .eh_frame_hdr tells where @ip's function
+ * starts (sfu_fn_holds()); elsewhere a function is taken to span at most
+ * SZ_1M (SFU_X86_CALLEE_SPAN) from its start, as for the calls
+ * sfu_arch_call_before() checks.
+ *
+ * Return: true if @ip lies in that span.
+ */
+bool sfu_arch_callee_holds(const struct sfu_unwind_state *st, unsigned long fn,
+			   unsigned long ip)
+{
+	return sfu_x86_in_callee(st, fn, ip);
 }
 
 /**

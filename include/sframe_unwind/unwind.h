@@ -255,6 +255,9 @@ int sfu_unwind_user_walk(struct pt_regs *regs, sfu_unwind_consume_fn consume, vo
 unsigned int sfu_unwind_depth_limit(void);
 int sfu_unwind_read(const struct sfu_unwind_state *st, unsigned long addr, void *dst,
 		    size_t len);
+bool sfu_fn_start(const struct sfu_unwind_state *st, unsigned long ip, unsigned long *start);
+bool sfu_fn_holds(const struct sfu_unwind_state *st, unsigned long fn, unsigned long ip,
+		  unsigned long span);
 const char *sfu_end_name(int end);
 int sfu_end_uapi(int end);
 

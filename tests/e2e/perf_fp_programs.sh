@@ -16,24 +16,27 @@
 # The goal is a share at least perf's.  It is not met yet, and what the
 # test holds is the ratio of the module's share to perf's that the module
 # has reached, so that a change that loses frames fails: at least 0.9 for
-# libc-heavy-fp (0.96 to 1.09 over eight runs, 0.01 before the frames a
-# record skips were found) and 0.7 for cxx-heavy-fp (0.76 to 0.81; 0.18).
+# libc-heavy-fp (0.98 with the functions' starts from .eh_frame_hdr; 0.96
+# to 1.09 over eight runs before, 0.01 before the frames a record skips
+# were found) and 0.85 for cxx-heavy-fp (0.95 and 0.96; 0.76 to 0.81
+# before a return address at SP into the record's function was taken and
+# stale ones it cannot hold passed over; 0.18 before that).
 # What is missing: qsort()'s comparison function, called through a
 # pointer from msort_with_tmp(), whose frames lead back to the program
-# through qsort()'s tail call of qsort_r(); in cxx-heavy-fp a comparison
-# function that returns through a shrink-wrapped path without a frame,
-# called through a pointer, and stale return addresses of those calls in
-# the locals of frames built with frame pointers.  perf's walk skips a
-# caller there, or takes a record the module cannot prove without the
-# functions' bounds (tests/e2e/unwind_differential.sh holds both programs
-# to 0 contradicted frames).
+# through qsort()'s tail call of qsort_r(); in cxx-heavy-fp, the frames
+# that stop with fp_skips and ra_other_callee (about 4 % of the samples:
+# the remaining gap) have not been sorted out since.  perf's walk skips a
+# caller there,
+# or takes a record the module cannot prove
+# (tests/e2e/unwind_differential.sh holds both programs to 0
+# contradicted frames).
 # x86_64 only: the guest runs the host's libc and libstdc++.
 secs=3
 period=500000
 progs="libc-heavy-fp cxx-heavy-fp"
 # the ratio each must reach
 min_libc_heavy_fp=0.9
-min_cxx_heavy_fp=0.7
+min_cxx_heavy_fp=0.85
 if [ "$(uname -m)" != x86_64 ]; then
 	echo "x86_64 only: the programs run on the host's libraries: skip"
 	exit 77
