@@ -871,6 +871,22 @@ static void write_text(const char *path, const char *text)
 	close(fd);
 }
 
+/* @path's text to stderr, indented (a failure's context). */
+static void dump_file(const char *path)
+{
+	char line[256];
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		fprintf(stderr, "  %s: %s\n", path, strerror(errno));
+		return;
+	}
+	fprintf(stderr, "  %s:\n", path);
+	while (fgets(line, sizeof(line), f))
+		fprintf(stderr, "    %s", line);
+	fclose(f);
+}
+
 /* A counter of <debugfs>/sframe_unwind/deferred_stats. */
 static long deferred_stat(const char *name)
 {
@@ -941,9 +957,13 @@ static int cmd_events(const struct options *o, const char *cmd, const char *bin)
 		usleep(20000);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 	} while (deferred_stat("delivered") < want && t1.tv_sec - t0.tv_sec < 60);
-	write_text(ctl, "off");
-	if (deferred_stat("delivered") < want)
+	if (deferred_stat("delivered") < want) {
 		fail("fewer than %u events in 60 s", o->events);
+		/* What became of the requests, and what the control file says. */
+		dump_file(DEBUGFS "deferred_stats");
+		dump_file(ctl);
+	}
+	write_text(ctl, "off");
 
 	phase = "reading what the program printed";
 	out = target_finish(&t, t.base + stop);
