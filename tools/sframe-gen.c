@@ -389,7 +389,8 @@ static bool same_content(int fd, const struct stat *st, const u8 *buf, u64 len)
 /*
  * @name in the cache's subdirectory @d is a sidecar already (open on
  * @fd): it stays whatever it holds.  Its time is set to now, since it
- * serves a file of this run (sframe-unwind-sidecars --prune goes by it),
+ * serves a file of this run (sframe-unwind-sidecars --prune goes by it;
+ * with --publish it is left alone),
  * and its mode narrowed to @mode if that is narrower.
  */
 static int existing_sidecar(int fd, const char *path, const u8 *buf, u64 len, mode_t mode)
@@ -406,7 +407,11 @@ static int existing_sidecar(int fd, const char *path, const u8 *buf, u64 len, mo
 	same = same_content(fd, &st, buf, len);
 	if (same && (st.st_mode & 0777 & ~mode) && fchmod(fd, st.st_mode & 0777 & mode))
 		return -errno;
-	if (futimens(fd, NULL))
+	/*
+	 * Not a published file's: debuginfod serves a file only while its
+	 * time is the one it indexed, until its next scan.
+	 */
+	if (!opt.publish && futimens(fd, NULL))
 		return -errno;
 	return same ? SIDECAR_SAME : SIDECAR_KEPT;
 }
