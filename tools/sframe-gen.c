@@ -5,6 +5,7 @@
  *   sframe-gen [--stats] [--complement] [EXT] [--vaddr ADDR] ELF|--vdso -o OUT
  *   sframe-gen --stats [--complement] [EXT] ELF|--vdso...
  *   sframe-gen --install [--cache DIR] [--stats] [--any-owner] [EXT] PATH...|--vdso
+ *   sframe-gen --publish DIR [--stats] [--any-owner] [EXT] PATH...|--vdso
  *   sframe-gen --go-symbols ELF
  *   sframe-gen --digest ELF
  *
@@ -30,7 +31,12 @@
  * beside it under its digest; where from the same content but its bytes
  * differ (another version of sframe-gen), it is reported and counted as
  * kept.  A sidecar is mode 0644, 0600 for a file others
- * may not read.  --vdso stands for the running kernel's vDSO, read from
+ * may not read.  --publish DIR converts what --install would, from the same
+ * files, but writes each sidecar as DIR/<build ID>.debug, an ELF file that
+ * an unmodified debuginfod indexes as the debuginfo of the build ID and
+ * serves by it (sframe_gen_publish.c), under the same rules: nothing
+ * replaced, a second file of the build ID beside the first under its
+ * digest (DIR/<build ID>.<32 hex>.debug).  --vdso stands for the running kernel's vDSO, read from
  * this process's own mapping.  --stats prints per file:
  * FDEs and rows, .eh_frame and SFrame bytes, the share of text covered,
  * what the own section covers (with --complement) and the uncovered bytes
@@ -87,6 +93,7 @@ struct options {
 	bool no_saved_regs;
 	bool no_cfa_addend;
 	bool install;
+	bool publish;
 	bool vdso;
 	bool go_symbols;
 	bool digest;
@@ -125,10 +132,12 @@ static void usage_text(FILE *f)
 		"       %s --stats [--complement] [--no-saved-regs] [--no-cfa-addend] ELF|--vdso...\n"
 		"       %s --install [--cache DIR] [--stats] [--any-owner] [--no-saved-regs] [--no-cfa-addend]\n"
 		"                  PATH...|--vdso\n"
+		"       %s --publish DIR [--stats] [--any-owner] [--no-saved-regs] [--no-cfa-addend]\n"
+		"                  PATH...|--vdso\n"
 		"       %s --go-symbols ELF\n"
 		"       %s --digest ELF\n"
 		"ADDR is hex (default 0); DIR defaults to %s\n",
-		prog, prog, prog, prog, prog, SFG_DEFAULT_CACHE);
+		prog, prog, prog, prog, prog, prog, SFG_DEFAULT_CACHE);
 }
 
 static noreturn void print_usage(void)
@@ -168,6 +177,12 @@ static noreturn void print_help(void)
 	       "                is kept and reported (kept).  Sidecars are mode\n"
 	       "                0644, 0600 for a file others may not read.  DIR and the\n"
 	       "                directories above it must pass the same checks.\n"
+	       "  --publish DIR the sidecars --install would write, from the same files\n"
+	       "                under the same checks, each as DIR/<build ID>.debug: an\n"
+	       "                ELF file with the build ID's note and the sidecar as its\n"
+	       "                section " SFG_PUBLISH_SECTION ", which debuginfod -F DIR\n"
+	       "                indexes as the build ID's debuginfo and serves (a second\n"
+	       "                file of the build ID: <build ID>.<digest>.debug)\n"
 	       "  --any-owner   with --install: files and directories of any owner and\n"
 	       "                mode (a build tree); links and non-regular files are still\n"
 	       "                refused\n"
@@ -374,7 +389,8 @@ static bool same_content(int fd, const struct stat *st, const u8 *buf, u64 len)
 /*
  * @name in the cache's subdirectory @d is a sidecar already (open on
  * @fd): it stays whatever it holds.  Its time is set to now, since it
- * serves a file of this run (sframe-unwind-sidecars --prune goes by it),
+ * serves a file of this run (sframe-unwind-sidecars --prune goes by it;
+ * with --publish it is left alone),
  * and its mode narrowed to @mode if that is narrower.
  */
 static int existing_sidecar(int fd, const char *path, const u8 *buf, u64 len, mode_t mode)
@@ -391,7 +407,11 @@ static int existing_sidecar(int fd, const char *path, const u8 *buf, u64 len, mo
 	same = same_content(fd, &st, buf, len);
 	if (same && (st.st_mode & 0777 & ~mode) && fchmod(fd, st.st_mode & 0777 & mode))
 		return -errno;
-	if (futimens(fd, NULL))
+	/*
+	 * Not a published file's: debuginfod serves a file only while its
+	 * time is the one it indexed, until its next scan.
+	 */
+	if (!opt.publish && futimens(fd, NULL))
 		return -errno;
 	return same ? SIDECAR_SAME : SIDECAR_KEPT;
 }
@@ -475,16 +495,53 @@ out:
 	return ret;
 }
 
-/* Whether the sidecar @name of the cache's subdirectory @sub is bound to @o's content. */
+/* The sidecar a file of --publish carries, if @fd is one; its header in @hdr. */
+static bool published_header(int fd, struct sfu_sidecar_header *hdr)
+{
+	const u8 *buf;
+	struct stat st;
+	bool ok = false;
+	size_t len;
+	Elf *elf;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		return false;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && !sfg_published_sidecar(elf, &buf, &len) && len >= sizeof(*hdr)) {
+		memcpy(hdr, buf, sizeof(*hdr));
+		ok = true;
+	}
+	elf_end(elf);
+	return ok;
+}
+
+/*
+ * Whether the sidecar @name of the cache's subdirectory @sub (with
+ * --publish, the published file @name of the directory) is bound to @o's
+ * content.
+ */
 static bool sidecar_bound_same(const char *sub, const char *name, const struct sfg_output *o)
 {
-	int d = openat(cache_fd, sub, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int d = openat(cache_fd, sub, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), fd;
+	struct sfu_sidecar_header hdr;
 	bool same;
 
 	if (d < 0)
 		return false;
-	same = sfg_sidecar_bound_to(d, name, o->digest_kind, o->digest);
+	if (!opt.publish) {
+		same = sfg_sidecar_bound_to(d, name, o->digest_kind, o->digest);
+		close(d);
+		return same;
+	}
+	fd = openat(d, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	close(d);
+	if (fd < 0)
+		return false;
+	same = published_header(fd, &hdr) &&
+	       !memcmp(hdr.magic, SFU_SIDECAR_MAGIC, sizeof(hdr.magic)) &&
+	       hdr.digest_kind == o->digest_kind &&
+	       !memcmp(hdr.digest, o->digest, sizeof(hdr.digest));
+	close(fd);
 	return same;
 }
 
@@ -541,48 +598,79 @@ static int mkdir_p(const char *dir)
 }
 
 /*
+ * Where the sidecar of build-id @id goes: the subdirectory @sub of the
+ * cache and the name @file in it, the build-id's own or, with @digest,
+ * the name of a second file of the build-id.  With --publish, the
+ * directory itself ("."), "<build-id>.debug" or "<build-id>.<digest>.debug".
+ */
+static int sidecar_file(const char *id, const u8 *digest, char *sub, char **file)
+{
+	char name[2 * SFU_SIDECAR_BUILD_ID_MAX + 2 * SFU_SIDECAR_NAME_DIGEST + 16];
+	int ret;
+
+	if (opt.publish) {
+		strcpy(sub, ".");
+		ret = sfg_sidecar_name(id, digest, name, sizeof(name));
+		/* The same name, whole and with .debug for .sframe */
+		if (!ret && asprintf(file, "%.2s%.*s.debug", id, (int)strlen(name) - 7, name) < 0)
+			ret = -ENOMEM;
+		return ret;
+	}
+	sub[0] = id[0];
+	sub[1] = id[1];
+	sub[2] = 0;
+	ret = sfg_sidecar_name(id, digest, name, sizeof(name));
+	if (ret)
+		return ret;
+	*file = strdup(name);
+	return *file ? 0 : -ENOMEM;
+}
+
+/*
  * --install: the sidecar of build-id @id, the section @o, for the file
- * @name of mode @src_mode; counted.  0, or -errno.
+ * @name of mode @src_mode, @elf; with --publish, in a file debuginfod
+ * serves.  Counted.  0, or -errno.
  */
 static int install_one(const char *name, const char *id, const struct sfg_output *o,
-		       mode_t src_mode)
+		       mode_t src_mode, Elf *elf)
 {
 	/* The rows of a file others may not read are not theirs to read either. */
 	mode_t mode = src_mode & 0004 ? 0644 : 0600;
-	char sub[3] = { id[0], id[1], 0 }, *file = NULL, *path = NULL;
-	u8 *buf = NULL;
+	char sub[3], *file = NULL, *path = NULL;
+	u8 *buf = NULL, *sidecar = NULL;
 	u64 len;
-	int ret;
+	int ret, k;
 
-	if (asprintf(&file, "%s.sframe", id + 2) < 0 ||
-	    asprintf(&path, "%s/%s/%s", opt.cache, sub, file) < 0) {
-		ret = -ENOMEM;
-		goto out;
+	ret = make_sidecar(id, o, o->buf, o->len, opt.vaddr, &sidecar, &len);
+	if (!ret && opt.publish) {
+		ret = sfg_publish_elf(elf, sidecar, len, &buf, &len);
+	} else if (!ret) {
+		buf = sidecar;
+		sidecar = NULL;
 	}
-	ret = make_sidecar(id, o, o->buf, o->len, opt.vaddr, &buf, &len);
-	if (!ret)
-		ret = install_sidecar(path, sub, file, buf, len, mode);
 	/*
-	 * The build-id's name holds the sidecar of another file of that
-	 * build-id (its digest another): this one goes beside it, under its
-	 * own digest, which is how the module looks it up.
+	 * The build-id's name first; where it holds the sidecar of another
+	 * file of that build-id (its digest another), this one goes beside
+	 * it, under its own digest, which is how the module looks it up.
 	 */
-	if (ret == SIDECAR_KEPT && !sidecar_bound_same(sub, file, o)) {
-		char name[2 * SFU_SIDECAR_BUILD_ID_MAX + 2 * SFU_SIDECAR_NAME_DIGEST + 16];
-
+	for (k = 0; !ret && k < 2; k++) {
 		free(file);
 		free(path);
 		path = NULL;
-		file = NULL;
-		ret = sfg_sidecar_name(id, o->digest, name, sizeof(name));
-		if (!ret)
-			file = strdup(name);
-		if (!ret && (!file || asprintf(&path, "%s/%s/%s", opt.cache, sub, file) < 0)) {
+		ret = sidecar_file(id, k ? o->digest : NULL, sub, &file);
+		if (ret) {
+			file = NULL;
+			break;
+		}
+		if (asprintf(&path, "%s/%s/%s", opt.cache, sub, file) < 0) {
 			path = NULL;
 			ret = -ENOMEM;
+			break;
 		}
-		if (!ret)
-			ret = install_sidecar(path, sub, file, buf, len, mode);
+		ret = install_sidecar(path, sub, file, buf, len, mode);
+		if (k || ret != SIDECAR_KEPT || sidecar_bound_same(sub, file, o))
+			break;
+		ret = 0;
 	}
 	switch (ret) {
 	case SIDECAR_WRITTEN:
@@ -600,11 +688,11 @@ static int install_one(const char *name, const char *id, const struct sfg_output
 		counts.kept++;
 		break;
 	default:
-		warn("%s: %s: %s", name, path, strerror(-ret));
+		warn("%s: %s: %s", name, path ?: opt.cache, strerror(-ret));
 		counts.failed++;
 		break;
 	}
-out:
+	free(sidecar);
 	free(buf);
 	free(file);
 	free(path);
@@ -670,7 +758,7 @@ static int process_elf(const char *name, Elf *elf, mode_t src_mode)
 		/* The file's own section covers every FDE that gives rows. */
 		counts.has_sframe++;
 	} else if (opt.install) {
-		err = install_one(name, id, &o, src_mode);
+		err = install_one(name, id, &o, src_mode, elf);
 	} else if (opt.out) {
 		err = write_atomic(opt.out, o.buf, o.len);
 		if (err)
@@ -943,8 +1031,9 @@ static int install(void)
 		if (r > ret)
 			ret = r;
 	}
-	printf("%s: installed %llu sidecars (%llu bytes, %llu for files with SFrame) in %s; ", prog,
-	       counts.installed, counts.bytes, counts.complements, opt.cache);
+	printf("%s: %s %llu sidecars (%llu bytes, %llu for files with SFrame) in %s; ", prog,
+	       opt.publish ? "published" : "installed", counts.installed, counts.bytes,
+	       counts.complements, opt.cache);
 	printf("skipped %llu not ELF, %llu with SFrame, %llu without build ID, ", counts.not_elf,
 	       counts.has_sframe, counts.no_build_id);
 	printf("%llu unsupported, %llu without CFI; %llu failed\n", counts.unsupported,
@@ -957,7 +1046,7 @@ static int install(void)
 		       counts.refused[i]);
 	printf("); kept %llu sidecars of other bytes; %llu unchanged\n", counts.kept,
 	       counts.unchanged);
-	if (counts.installed)
+	if (counts.installed && !opt.publish)
 		notify_module(opt.cache);
 	close(cache_fd);
 	return ret;
@@ -975,7 +1064,7 @@ static void parse_args(int argc, char **argv)
 
 		if (!strcmp(a, "-o") && i + 1 < argc) {
 			opt.out = argv[++i];
-		} else if (!strcmp(a, "--cache") && i + 1 < argc) {
+		} else if (!strcmp(a, "--cache") && i + 1 < argc && !opt.publish) {
 			opt.cache = argv[++i];
 		} else if (!strcmp(a, "--vaddr") && i + 1 < argc) {
 			errno = 0;
@@ -994,6 +1083,9 @@ static void parse_args(int argc, char **argv)
 			print_help();
 		} else if (!strcmp(a, "--install")) {
 			opt.install = true;
+		} else if (!strcmp(a, "--publish") && i + 1 < argc && !opt.cache) {
+			opt.publish = true;
+			opt.cache = argv[++i];
 		} else if (!strcmp(a, "--any-owner")) {
 			opt.any_owner = true;
 		} else if (!strcmp(a, "--vdso")) {
@@ -1016,6 +1108,12 @@ static void parse_args(int argc, char **argv)
 	}
 	opt.paths = paths;
 	opt.num_paths = n;
+	if (opt.publish) {
+		/* --install's conversion and checks, another directory and form. */
+		if (opt.install)
+			print_usage();
+		opt.install = true;
+	}
 	if (opt.install) {
 		if (opt.out || (!n && !opt.vdso))
 			print_usage();

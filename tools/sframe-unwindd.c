@@ -7,6 +7,7 @@
  *                  [--max-output BYTES] [--max-sidecars N] [--max-bytes BYTES]
  *                  [--rate N] [--burst N] [--cpu SECONDS] [--timeout SECONDS]
  *                  [--mem BYTES] [--rescan-ms MS] [--any-owner] [--stats FILE]
+ *                  [--no-debuginfod] [--debuginfod-timeout SECONDS]
  *
  * Root only.  It attaches to /dev/sframe_unwind (SFU_IOC_SIDECAR_ATTACH),
  * has the module queue the files already mapped (SFU_IOC_SIDECAR_RESCAN),
@@ -23,6 +24,14 @@
  *    what comes meanwhile and counts it;
  *  - refuses once it wrote --max-sidecars (default 10000) sidecars or
  *    --max-bytes (default 1 GiB) since it started;
+ *  - with DEBUGINFOD_URLS in its environment (and without --no-debuginfod),
+ *    first asks debuginfod for the sidecar of the build-id, as the section
+ *    .sframe_unwind.sidecar that sframe-gen --publish writes, in a child
+ *    that drops to --user as the converting one does and is given the
+ *    build-id only; killed after --debuginfod-timeout (default 5 s).  What
+ *    it fetches must pass the checks a converted sidecar passes (its
+ *    header names the build-id, its digest is the file's, taken here),
+ *    or it is refused and the file converted; so is a miss or an error;
  *  - converts the file in a child that drops to --user (default nobody),
  *    with no new privileges, RLIMIT_CPU --cpu (default 60 s), RLIMIT_AS
  *    --mem (default 2 GiB), RLIMIT_FSIZE 0 and RLIMIT_NOFILE 16, killed
@@ -54,6 +63,7 @@
  * build-id is read from FILE's program headers, as the module does.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -74,6 +84,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <elfutils/debuginfod.h>
 #include <gelf.h>
 #include <linux/kernel.h>
 
@@ -83,6 +94,10 @@
 #include "uapi/sframe_unwind.h"
 
 #define DEVICE		"/dev/sframe_unwind"
+/* libdebuginfod, opened in the fetching child only (not linked: optional). */
+#define LIBDEBUGINFOD	"libdebuginfod.so.1"
+/* The fetching child's debuginfod client cache, in DIR, the child user's. */
+#define DEBUGINFOD_CACHE	".debuginfod-cache"
 
 /* Exit codes of the converting child. */
 enum child_exit {
@@ -93,6 +108,10 @@ enum child_exit {
 	CHILD_NOTHING,		/* no CFI, or nothing the own section lacks */
 	CHILD_FAILED,		/* the conversion failed */
 	CHILD_WRITE,		/* the pipe took no more */
+	/* The fetching child's: */
+	FETCH_MISS = 20,	/* no server has the build-id's sidecar */
+	FETCH_NO_LIB,		/* no libdebuginfod */
+	FETCH_ERRNO = 128,	/* + the client's errno (at most 127) */
 };
 
 static struct {
@@ -109,7 +128,9 @@ static struct {
 	unsigned int cpu;
 	unsigned int timeout;
 	unsigned int rescan_ms;
+	unsigned int debuginfod_timeout;
 	bool any_owner;
+	bool no_debuginfod;
 	char **convert;
 	int num_convert;
 } opt = {
@@ -125,6 +146,7 @@ static struct {
 	.cpu = 60,
 	.timeout = 120,
 	.rescan_ms = 250,
+	.debuginfod_timeout = 5,
 };
 
 /* What happened to the requests; printed as "name value" pairs. */
@@ -145,6 +167,10 @@ static struct {
 	u64 write_failed;
 	u64 rate_waits;
 	u64 rescans;
+	u64 debuginfod_hits;
+	u64 debuginfod_misses;
+	u64 debuginfod_refused;
+	u64 debuginfod_errors;
 	u64 log_suppressed;
 } st;
 
@@ -157,6 +183,9 @@ static gid_t child_gid = 65534;
 static double tokens;
 static struct timespec last_refill, last_rescan;
 static bool rescan_pending;
+/* DEBUGINFOD_URLS is set and --no-debuginfod not given; the client's cache. */
+static bool use_debuginfod;
+static char debuginfod_cache[4096];
 
 static void logmsg(const char *fmt, ...)
 {
@@ -214,6 +243,10 @@ static void print_stats(FILE *f)
 		st.refused_quota, st.refused_mismatch, st.not_elf, st.nothing);
 	fprintf(f, "failed %llu\nkilled %llu\nwrite_failed %llu\nrate_waits %llu\nrescans %llu\n",
 		st.failed, st.killed, st.write_failed, st.rate_waits, st.rescans);
+	fprintf(f, "debuginfod_hits %llu\ndebuginfod_misses %llu\n", st.debuginfod_hits,
+		st.debuginfod_misses);
+	fprintf(f, "debuginfod_refused %llu\ndebuginfod_errors %llu\n", st.debuginfod_refused,
+		st.debuginfod_errors);
 	fprintf(f, "log_suppressed %llu\n", st.log_suppressed);
 }
 
@@ -269,6 +302,7 @@ static noreturn void bad_usage(void)
 		"                      [--max-sidecars N] [--max-bytes BYTES] [--rate N] [--burst N]\n"
 		"                      [--cpu SECONDS] [--timeout SECONDS] [--mem BYTES]\n"
 		"                      [--rescan-ms MS] [--any-owner] [--stats FILE]\n"
+		"                      [--no-debuginfod] [--debuginfod-timeout SECONDS]\n"
 		"                      [--convert FILE...]\n");
 	exit(2);
 }
@@ -312,6 +346,10 @@ static void parse_args(int argc, char **argv)
 			opt.any_owner = true;
 			continue;
 		}
+		if (!strcmp(a, "--no-debuginfod")) {
+			opt.no_debuginfod = true;
+			continue;
+		}
 		if (!strcmp(a, "--convert")) {
 			opt.convert = argv + i + 1;
 			opt.num_convert = argc - i - 1;
@@ -348,10 +386,13 @@ static void parse_args(int argc, char **argv)
 			opt.timeout = number(v);
 		else if (!strcmp(a, "--rescan-ms"))
 			opt.rescan_ms = number(v);
+		else if (!strcmp(a, "--debuginfod-timeout"))
+			opt.debuginfod_timeout = number(v);
 		else
 			bad_usage();
 	}
-	if (!opt.rate || !opt.burst || !opt.cpu || !opt.timeout || opt.dir[0] != '/')
+	if (!opt.rate || !opt.burst || !opt.cpu || !opt.timeout || !opt.debuginfod_timeout ||
+	    opt.debuginfod_timeout > 600 || opt.dir[0] != '/')
 		bad_usage();
 }
 
@@ -395,18 +436,62 @@ static int open_dir(void)
 	return 0;
 }
 
-/* In the child: limits, then the unprivileged user, then nothing else open. */
-static int child_setup(int in, int out)
+/*
+ * With DEBUGINFOD_URLS set and no --no-debuginfod: the fetching child's
+ * client cache, DIR/.debuginfod-cache, made or taken over as the child
+ * user's (mode 0700).  Only the fetcher writes there, and nothing there is
+ * trusted: what it fetches is checked like a converter's output.  A
+ * failure leaves debuginfod unasked.
+ */
+static void debuginfod_init(void)
 {
-	struct rlimit cpu = { opt.cpu, opt.cpu + 1 }, as = { opt.mem, opt.mem };
-	struct rlimit zero = { 0, 0 }, files = { 16, 16 };
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	struct stat s;
+	int fd;
+
+	if (opt.no_debuginfod || !urls || !*urls)
+		return;
+	if (mkdirat(dirfd, DEBUGINFOD_CACHE, 0700) && errno != EEXIST)
+		goto fail;
+	/* DIR is root's: nobody else can have put a link there. */
+	fd = openat(dirfd, DEBUGINFOD_CACHE, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		goto fail;
+	/* Made so already, it needs no CAP_CHOWN (the service does not have it). */
+	if (fstat(fd, &s) || ((s.st_uid != child_uid || s.st_gid != child_gid) &&
+			      fchown(fd, child_uid, child_gid)) ||
+	    ((s.st_mode & 07777) != 0700 && fchmod(fd, 0700))) {
+		close(fd);
+		goto fail;
+	}
+	close(fd);
+	if (snprintf(debuginfod_cache, sizeof(debuginfod_cache), "%s/%s", opt.dir,
+		     DEBUGINFOD_CACHE) >= (int)sizeof(debuginfod_cache)) {
+		errno = ENAMETOOLONG;
+		goto fail;
+	}
+	use_debuginfod = true;
+	logmsg("debuginfod: asking %s first, within %u s", urls, opt.debuginfod_timeout);
+	return;
+fail:
+	logmsg("%s/%s: %s: debuginfod not asked", opt.dir, DEBUGINFOD_CACHE, strerror(errno));
+}
+
+/*
+ * In the child: limits (@cpu seconds, files of at most @fsize bytes, @nofile
+ * descriptors), then the unprivileged user, then nothing else open.
+ */
+static int child_setup(int in, int out, unsigned int cpu_s, rlim_t fsize, rlim_t nofile)
+{
+	struct rlimit cpu = { cpu_s, cpu_s + 1 }, as = { opt.mem, opt.mem };
+	struct rlimit zero = { 0, 0 }, fsz = { fsize, fsize }, files = { nofile, nofile };
 	int fd;
 
 	for (fd = 3; fd < 1024; fd++)
 		if (fd != in && fd != out)
 			close(fd);
 	if (setrlimit(RLIMIT_CPU, &cpu) || setrlimit(RLIMIT_AS, &as) ||
-	    setrlimit(RLIMIT_FSIZE, &zero) || setrlimit(RLIMIT_CORE, &zero) ||
+	    setrlimit(RLIMIT_FSIZE, &fsz) || setrlimit(RLIMIT_CORE, &zero) ||
 	    setrlimit(RLIMIT_NOFILE, &files))
 		return -1;
 	if (setgroups(0, NULL) || setresgid(child_gid, child_gid, child_gid) ||
@@ -444,7 +529,7 @@ static noreturn void child(int in, int out, const char *want)
 	Elf *elf;
 	int err;
 
-	if (child_setup(in, out))
+	if (child_setup(in, out, opt.cpu, 0, 16))
 		_exit(CHILD_SETUP);
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		_exit(CHILD_SETUP);
@@ -488,11 +573,87 @@ static noreturn void child(int in, int out, const char *want)
 }
 
 /*
- * Run the child on @fd and read what it writes, at most --max-output
- * bytes, within --timeout.  Return: the child's exit code, -1 if it was
- * killed or could not be run; *@buf, *@len the output.
+ * The fetching child: the sidecar of @r's build-id from debuginfod, the
+ * section sframe-gen --publish writes, copied to @out.
+ *
+ * It runs here, not in the daemon, because what it does is talk to a
+ * server: HTTP, whatever libcurl and libdebuginfod parse, a cache to
+ * write.  A server (or whoever stands between it and this machine) then
+ * reaches an unprivileged process under the same limits as a converting
+ * child, which holds no descriptor but the pipe (not even the file's: it
+ * needs the build-id alone), in a cache of the child user's; the daemon,
+ * root, never loads libcurl and reads only bytes from the pipe, which it
+ * checks as it checks a converter's (sidecar_of()).  The cache is only
+ * where the client writes: the file fetched is removed at once, the
+ * sidecar directory is what keeps sidecars; what stays are the client's
+ * records of misses, which spare the server a question asked again within
+ * ten minutes.
  */
-static int convert(int fd, const char *want, char **buf, size_t *len)
+static noreturn void fetcher(int out, const struct sfu_sidecar_request *r)
+{
+	typeof(debuginfod_begin) *begin;
+	typeof(debuginfod_find_section) *find;
+	typeof(debuginfod_end) *end;
+	char num[32], chunk[1 << 16], *path = NULL;
+	debuginfod_client *client;
+	off_t off = 0;
+	ssize_t n;
+	void *lib;
+	int fd;
+
+	/* The client's files are bounded as the output is. */
+	if (child_setup(-1, out, opt.debuginfod_timeout + 1, opt.max_output, 64))
+		_exit(CHILD_SETUP);
+	umask(077);
+	snprintf(num, sizeof(num), "%u", opt.debuginfod_timeout);
+	if (setenv("DEBUGINFOD_CACHE_PATH", debuginfod_cache, 1) ||
+	    setenv("DEBUGINFOD_TIMEOUT", num, 1) || setenv("DEBUGINFOD_MAXTIME", num, 1) ||
+	    setenv("DEBUGINFOD_RETRY_LIMIT", "0", 1) || unsetenv("DEBUGINFOD_PROGRESS"))
+		_exit(CHILD_SETUP);
+	snprintf(num, sizeof(num), "%llu", opt.max_output);
+	if (setenv("DEBUGINFOD_MAXSIZE", num, 1))
+		_exit(CHILD_SETUP);
+	lib = dlopen(LIBDEBUGINFOD, RTLD_NOW | RTLD_LOCAL);
+	if (!lib)
+		_exit(FETCH_NO_LIB);
+	begin = dlsym(lib, "debuginfod_begin");
+	find = dlsym(lib, "debuginfod_find_section");
+	end = dlsym(lib, "debuginfod_end");
+	if (!begin || !find || !end)
+		_exit(FETCH_NO_LIB);
+	client = begin();
+	if (!client)
+		_exit(FETCH_ERRNO + ENOMEM);
+	fd = find(client, r->build_id, r->build_id_len, SFG_PUBLISH_SECTION, &path);
+	end(client);
+	if (fd == -ENOENT)
+		_exit(FETCH_MISS);
+	if (fd < 0)
+		_exit(FETCH_ERRNO + min(-fd, 127));
+	if (path)
+		unlink(path);
+	/* From the start: the client may return the descriptor it wrote with. */
+	while ((n = pread(fd, chunk, sizeof(chunk), off)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			_exit(FETCH_ERRNO + min(errno, 127));
+		if (write_all(out, chunk, n))
+			_exit(CHILD_WRITE);
+		off += n;
+	}
+	_exit(CHILD_OK);
+}
+
+/*
+ * Run a child and read what it writes, at most --max-output bytes, within
+ * @timeout seconds: the converter on @fd (the vDSO where @fd is -1), whose
+ * build-id must be @want; or, with @fetch, the fetcher of its sidecar.
+ * Return: the child's exit code, -1 if it was killed or could not be run;
+ * *@buf, *@len the output.
+ */
+static int run_child(int fd, const char *want, const struct sfu_sidecar_request *fetch,
+		     unsigned int timeout, char **buf, size_t *len)
 {
 	size_t cap = opt.max_output < 1 << 16 ? opt.max_output : 1 << 16, n = 0;
 	struct timespec start;
@@ -516,13 +677,15 @@ static int convert(int fd, const char *want, char **buf, size_t *len)
 	if (!pid) {
 		/* The inherited fds survive close-on-exec: there is no exec. */
 		close(p[0]);
+		if (fetch)
+			fetcher(p[1], fetch);
 		child(fd, p[1], want);
 	}
 	close(p[1]);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
 		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
-		double left = opt.timeout - now_s(&start);
+		double left = timeout - now_s(&start);
 		ssize_t r;
 
 		if (left <= 0) {
@@ -571,6 +734,12 @@ static int convert(int fd, const char *want, char **buf, size_t *len)
 	*buf = b;
 	*len = n;
 	return WEXITSTATUS(status);
+}
+
+/* The converter on @fd, whose build-id must be @want; see run_child(). */
+static int convert(int fd, const char *want, char **buf, size_t *len)
+{
+	return run_child(fd, want, NULL, opt.timeout, buf, len);
 }
 
 static int fd_read(void *ctx, u64 off, void *buf, size_t len)
@@ -702,11 +871,119 @@ static void rate_limit(void)
 	tokens -= 1;
 }
 
+/*
+ * Whether @buf, @len bytes, is a sidecar of the file of request @r: its
+ * header names @r's build-id and lays the section out as sframe-gen does,
+ * and its digest is the file's, taken here again (digest_is()).  Asked of
+ * a converter's output and of debuginfod's alike.
+ */
+static bool sidecar_of(const struct sfu_sidecar_request *r, const char *buf, size_t len)
+{
+	const struct sfu_sidecar_header *hdr = (const void *)buf;
+
+	return len > sizeof(*hdr) && !memcmp(hdr->magic, SFU_SIDECAR_MAGIC, 8) &&
+	       hdr->build_id_len == r->build_id_len &&
+	       !memcmp(hdr->build_id, r->build_id, r->build_id_len) &&
+	       hdr->section_off == sizeof(*hdr) && hdr->section_size == len - sizeof(*hdr) &&
+	       digest_is(r->fd, hdr);
+}
+
+/* Sidecars written since the start, converted or fetched: what the quota counts. */
+static u64 written(void)
+{
+	return st.converted + st.debuginfod_hits;
+}
+
+/*
+ * Write the checked sidecar @buf, @len bytes, of request @r (build-id @id,
+ * file @name) with mode @mode, and count it: converted here, or with
+ * @fetched from debuginfod.
+ */
+static void store(const struct sfu_sidecar_request *r, const char *id, const char *name,
+		  const char *buf, size_t len, mode_t mode, bool fetched)
+{
+	int ret;
+
+	if (st.bytes + len > opt.max_bytes) {
+		reqlog("%s %s (uid %u): refused: %zu bytes more would pass --max-bytes", id, name,
+		       r->uid, len);
+		st.refused_quota++;
+		return;
+	}
+	ret = install(id, buf, len, mode);
+	if (ret < 0) {
+		reqlog("%s %s (uid %u): writing the sidecar: %s", id, name, r->uid,
+		       strerror(errno));
+		st.write_failed++;
+	} else if (ret) {
+		reqlog("%s %s (uid %u): a sidecar exists", id, name, r->uid);
+		st.exists++;
+		rescan_pending = true;
+	} else {
+		logmsg("%s %s (uid %u): %s, %zu bytes", id, name, r->uid,
+		       fetched ? "from debuginfod" : "converted", len);
+		if (fetched)
+			st.debuginfod_hits++;
+		else
+			st.converted++;
+		st.bytes += len;
+		rescan_pending = true;
+	}
+}
+
+/*
+ * Ask debuginfod for the sidecar of request @r (fetcher()).  Return: true
+ * if that settled the request (a sidecar written or found, or the quota
+ * reached), false if the file is to be converted here: nothing served, an
+ * error, or what was served is not a sidecar of this file.  Each outcome
+ * is counted; none costs more than --debuginfod-timeout.
+ */
+static bool from_debuginfod(const struct sfu_sidecar_request *r, const char *id,
+			    const char *name, mode_t mode)
+{
+	struct timespec start;
+	size_t len;
+	char *buf;
+	int ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	ret = run_child(-1, NULL, r, opt.debuginfod_timeout, &buf, &len);
+	if (ret == CHILD_OK && sidecar_of(r, buf, len)) {
+		u64 before = st.exists + st.refused_quota + written();
+
+		store(r, id, name, buf, len, mode, true);
+		free(buf);
+		return st.exists + st.refused_quota + written() != before;
+	}
+	if (ret == CHILD_OK) {
+		reqlog("%s %s (uid %u): debuginfod: refused %zu bytes: not a sidecar of this file",
+		       id, name, r->uid, len);
+		st.debuginfod_refused++;
+	} else if (ret == FETCH_MISS) {
+		reqlog("%s %s (uid %u): debuginfod: not found", id, name, r->uid);
+		st.debuginfod_misses++;
+	} else if (ret == FETCH_NO_LIB) {
+		logmsg("debuginfod: no %s: not asked again", LIBDEBUGINFOD);
+		use_debuginfod = false;
+		st.debuginfod_errors++;
+	} else if (ret >= FETCH_ERRNO) {
+		reqlog("%s %s (uid %u): debuginfod: %s, after %.1f s", id, name, r->uid,
+		       strerror(ret - FETCH_ERRNO), now_s(&start));
+		st.debuginfod_errors++;
+	} else {
+		reqlog("%s %s (uid %u): debuginfod: %s (%d), after %.1f s", id, name, r->uid,
+		       ret < 0 ? "killed (--debuginfod-timeout or --max-output)" : "failed", ret,
+		       now_s(&start));
+		st.debuginfod_errors++;
+	}
+	free(buf);
+	return false;
+}
+
 static void handle(struct sfu_sidecar_request *r)
 {
 	char id[2 * SFU_SIDECAR_BUILD_ID_MAX + 1], name[sizeof(r->name)], path[300];
-	const struct sfu_sidecar_header *hdr;
-	mode_t src_mode;
+	mode_t src_mode, mode;
 	struct stat s;
 	size_t len;
 	char *buf;
@@ -726,6 +1003,8 @@ static void handle(struct sfu_sidecar_request *r)
 		return;
 	}
 	src_mode = s.st_mode;
+	/* The rows of a file others may not read are not theirs to read either. */
+	mode = src_mode & 0004 ? 0644 : 0600;
 	if ((unsigned long long)s.st_size > opt.max_size) {
 		reqlog("%s %s (uid %u): refused: %lld bytes > --max-size %llu", id, name, r->uid,
 		       (long long)s.st_size, opt.max_size);
@@ -749,49 +1028,25 @@ static void handle(struct sfu_sidecar_request *r)
 		rescan_pending = true;
 		return;
 	}
-	if (st.converted >= opt.max_sidecars || st.bytes >= opt.max_bytes) {
+	if (written() >= opt.max_sidecars || st.bytes >= opt.max_bytes) {
 		reqlog("%s %s (uid %u): refused: %llu sidecars, %llu bytes written (quota)", id,
-		       name, r->uid, st.converted, st.bytes);
+		       name, r->uid, written(), st.bytes);
 		st.refused_quota++;
 		return;
 	}
 	rate_limit();
+	if (use_debuginfod && from_debuginfod(r, id, name, mode))
+		return;
 	ret = convert(r->fd, id, &buf, &len);
-	hdr = (const void *)buf;
 	switch (ret) {
 	case CHILD_OK:
-		if (len <= sizeof(*hdr) || memcmp(hdr->magic, SFU_SIDECAR_MAGIC, 8) ||
-		    hdr->build_id_len != r->build_id_len ||
-		    memcmp(hdr->build_id, r->build_id, r->build_id_len) ||
-		    hdr->section_off != sizeof(*hdr) || hdr->section_size != len - sizeof(*hdr) ||
-		    !digest_is(r->fd, hdr)) {
+		if (!sidecar_of(r, buf, len)) {
 			reqlog("%s %s (uid %u): the converter's output is not a sidecar of it", id,
 			       name, r->uid);
 			st.failed++;
 			break;
 		}
-		if (st.bytes + len > opt.max_bytes) {
-			reqlog("%s %s (uid %u): refused: %zu bytes more would pass --max-bytes", id,
-			       name, r->uid, len);
-			st.refused_quota++;
-			break;
-		}
-		/* The rows of a file others may not read are not theirs to read either. */
-		ret = install(id, buf, len, src_mode & 0004 ? 0644 : 0600);
-		if (ret < 0) {
-			reqlog("%s %s (uid %u): writing the sidecar: %s", id, name, r->uid,
-			       strerror(errno));
-			st.write_failed++;
-		} else if (ret) {
-			reqlog("%s %s (uid %u): a sidecar exists", id, name, r->uid);
-			st.exists++;
-			rescan_pending = true;
-		} else {
-			logmsg("%s %s (uid %u): converted, %zu bytes", id, name, r->uid, len);
-			st.converted++;
-			st.bytes += len;
-			rescan_pending = true;
-		}
+		store(r, id, name, buf, len, mode, false);
 		break;
 	case CHILD_NOT_ELF:
 		reqlog("%s %s (uid %u): not a native ELF file", id, name, r->uid);
@@ -922,11 +1177,11 @@ static int convert_files(void)
 	for (i = 0; i < opt.num_convert; i++) {
 		struct sfu_sidecar_request r = { .uid = getuid() };
 		const char *base = strrchr(opt.convert[i], '/');
-		u64 before = st.converted + st.exists;
+		u64 before = written() + st.exists;
 
 		if (!strcmp(opt.convert[i], "[vdso]")) {
 			do_vdso();
-			if (st.converted + st.exists == before)
+			if (written() + st.exists == before)
 				ret = 1;
 			continue;
 		}
@@ -942,7 +1197,7 @@ static int convert_files(void)
 		snprintf(r.name, sizeof(r.name), "%s", base ? base + 1 : opt.convert[i]);
 		handle(&r);
 		close(r.fd);
-		if (st.converted + st.exists == before)
+		if (written() + st.exists == before)
 			ret = 1;
 	}
 	log_stats();
@@ -976,6 +1231,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if (open_dir())
 		return 2;
+	debuginfod_init();
 	tokens = opt.burst;
 	clock_gettime(CLOCK_MONOTONIC, &last_refill);
 	if (opt.convert)

@@ -154,6 +154,16 @@ int sfg_sidecar_name(const char *id, const u8 *digest, char *name, size_t len);
 bool sfg_sidecar_bound_to(int dir, const char *name, u32 kind, const u8 *digest);
 
 /*
+ * sframe-gen --publish (sframe_gen_publish.c): a sidecar in an ELF file
+ * that debuginfod indexes as the debuginfo of its build-id, in this
+ * section; sframe-unwindd asks debuginfod for the section.
+ */
+#define SFG_PUBLISH_SECTION	".sframe_unwind.sidecar"
+
+int sfg_publish_elf(Elf *src, const u8 *sidecar, u64 len, u8 **out, u64 *out_len);
+int sfg_published_sidecar(Elf *elf, const u8 **buf, size_t *len);
+
+/*
  * Go programs: the function table of .gopclntab (sframe_gen_go.c), for
  * names of stripped binaries and for rows from its pcsp tables.
  */
