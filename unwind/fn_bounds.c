@@ -38,7 +38,7 @@
 /* Program headers looked at, at most: an ELF file has a dozen. */
 #define SFU_FB_PHDRS_MAX	32
 /* FDEs of a table searched, at most (2^24: 24 steps). */
-#define SFU_FB_FDES_MAX		(1U << 24)
+#define SFU_FB_FDES_MAX		BIT(24)
 
 /* Where the .eh_frame_hdr of the 64-bit ELF file mapped at @base is, or 0. */
 static unsigned long sfu_fb_hdr(const struct sfu_unwind_state *st, unsigned long base)
