@@ -711,7 +711,8 @@ static int fetcher_stop(bool kill_it)
 		return -1;
 	close(fetch_to);
 	close(fetch_from);
-	fetch_to = fetch_from = -1;
+	fetch_to = -1;
+	fetch_from = -1;
 	if (kill_it)
 		kill(fetch_pid, SIGKILL);
 	while (waitpid(fetch_pid, &status, 0) < 0 && errno == EINTR)
