@@ -200,8 +200,11 @@ sfu_ksrc_dir() {
 			fi
 		) 9>"$SFU_CACHE/src/.lock" || exit 1
 	fi
-	[ "$SFU_KVER" = 6.1 ] ||
-		echo "$SFU_KSRC_PKG $ver" > "$SFU_CACHE/src/$SFU_KVER.selected"
+	# Written whole by a rename: the prefetch's lanes read it at once.
+	if [ "$SFU_KVER" != 6.1 ]; then
+		echo "$SFU_KSRC_PKG $ver" > "$SFU_CACHE/src/$SFU_KVER.selected.$$"
+		mv -f "$SFU_CACHE/src/$SFU_KVER.selected.$$" "$SFU_CACHE/src/$SFU_KVER.selected"
+	fi
 	echo "$dir"
 }
 

@@ -143,12 +143,17 @@ static __always_inline int sframe_fde_read(const struct sfu_sframe_section *sec,
 		return -SFRAME_E_BAD_FDE;
 	if ((fde->info & SFRAME_FDE_INFO_PAUTH_KEY_B) && sframe_is_amd64(sec))
 		return -SFRAME_E_BAD_FDE;
-	if (fde->info2 & SFRAME_V3_FDE_INFO2_UNUSED & ~SFRAME_V3_FDE_INFO2_SFU_INJECTED)
+	if (fde->info2 & SFRAME_V3_FDE_INFO2_UNUSED &
+	    ~(SFRAME_V3_FDE_INFO2_SFU_INJECTED | SFRAME_V3_FDE_INFO2_SFU_NO_SAVES))
 		return -SFRAME_E_BAD_FDE;
 	/* The extension's injected call: only where the header says so. */
 	if ((fde->info2 & SFRAME_V3_FDE_INFO2_SFU_INJECTED) &&
 	    !(sec->flags & SFRAME_F_SFU_INJECTED_CALLS))
 		return -SFRAME_E_INJECTED_CALL;
+	/* Rows that list no saves: only in a section whose rows list them. */
+	if ((fde->info2 & SFRAME_V3_FDE_INFO2_SFU_NO_SAVES) &&
+	    !(sec->flags & SFRAME_F_SFU_SAVED_REGS))
+		return -SFRAME_E_NO_SAVES;
 	fde->type = SFRAME_V3_FDE_INFO2_TYPE(fde->info2);
 	if (fde->type != SFRAME_FDE_TYPE_DEFAULT && fde->type != SFRAME_FDE_TYPE_FLEX)
 		return -SFRAME_E_BAD_FDE;
@@ -287,8 +292,9 @@ static inline bool sframe_saved_reg_tracked(const struct sfu_sframe_section *sec
  * The saved-register pairs after a FLEX FRE's FP entry, from word @w
  * (SFRAME_F_SFU_SAVED_REGS): each a tracked register, once, saved at a
  * word-aligned slot below the CFA or lost; anything else is
- * -SFRAME_E_SAVED_REG.  Without the flag a word here belongs to no entity,
- * as in any V3 section: -SFRAME_E_BAD_FRE.
+ * -SFRAME_E_SAVED_REG.  Without the flag, or in an FDE whose rows list no
+ * saves, a word here belongs to no entity, as in any V3 section:
+ * -SFRAME_E_BAD_FRE.
  */
 static inline int sframe_decode_saved(const struct sfu_sframe_section *sec,
 				      const struct sframe_fre_raw *fre, unsigned int w,
@@ -298,7 +304,7 @@ static inline int sframe_decode_saved(const struct sfu_sframe_section *sec,
 	u32 ctrl, regnum, i;
 	s32 off;
 
-	if (w < fre->count && !(sec->flags & SFRAME_F_SFU_SAVED_REGS))
+	if (w < fre->count && !(row->flags & SFRAME_ROW_SAVED_REGS))
 		return -SFRAME_E_BAD_FRE;
 	for (; w < fre->count; w += 2) {
 		if (w + 1 >= fre->count)
@@ -459,12 +465,13 @@ static __always_inline int sframe_fre_decode(const struct sfu_sframe_section *se
 		return 0;
 	}
 	/* Rows of other sections hold at most the CFA, RA and FP pairs. */
-	if (fre->count > SFRAME_FRE_STD_MAX_WORDS &&
-	    (fde->type != SFRAME_FDE_TYPE_FLEX || !(sec->flags & SFRAME_F_SFU_SAVED_REGS)))
-		return -SFRAME_E_BAD_FRE;
 	/* A row of such a section lists every tracked register the frame saved. */
-	if (sec->flags & SFRAME_F_SFU_SAVED_REGS)
+	if ((sec->flags & SFRAME_F_SFU_SAVED_REGS) &&
+	    !(fde->info2 & SFRAME_V3_FDE_INFO2_SFU_NO_SAVES))
 		row->flags |= SFRAME_ROW_SAVED_REGS;
+	if (fre->count > SFRAME_FRE_STD_MAX_WORDS &&
+	    (fde->type != SFRAME_FDE_TYPE_FLEX || !(row->flags & SFRAME_ROW_SAVED_REGS)))
+		return -SFRAME_E_BAD_FRE;
 
 	if (fde->type == SFRAME_FDE_TYPE_FLEX)
 		err = sframe_decode_flex(sec, fre, row);

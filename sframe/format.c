@@ -132,6 +132,7 @@ static const char * const sframe_error_names[SFRAME_E_NR] = {
 	[SFRAME_E_NO_INDEX]	= "NO_INDEX",
 	[SFRAME_E_SAVED_REG]	= "SAVED_REG",
 	[SFRAME_E_INJECTED_CALL] = "INJECTED_CALL",
+	[SFRAME_E_NO_SAVES]	= "NO_SAVES",
 };
 
 static unsigned int sframe_err_code(int err)

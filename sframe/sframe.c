@@ -133,10 +133,14 @@ static int sframe_hdr_layout(struct sfu_sframe_section *sec, const u8 *h, u64 si
 	if (sec->fre_end > size)
 		return -SFRAME_E_TRUNCATED;
 
-	/* Every FRE takes at least 2 bytes, every V3 attribute block 5. */
-	fre_min = 2ULL * sec->num_fres;
-	if (sec->version == SFRAME_VERSION_3)
-		fre_min += (u64)SFRAME_V3_ATTR_BYTES * sec->num_fdes;
+	/*
+	 * Every FRE takes at least 2 bytes.  V3's FDEs may share a block
+	 * (attributes and FREs) written once, and the header counts the FREs
+	 * of every FDE, shared ones each time: at most one for every byte of
+	 * the sub-section, which bounds the work and the index any walk of
+	 * the FDEs does by the section's size.
+	 */
+	fre_min = sec->version == SFRAME_VERSION_3 ? sec->num_fres : 2ULL * sec->num_fres;
 	if (fre_min > sec->fre_len)
 		return -SFRAME_E_BAD_HEADER;
 	return 0;

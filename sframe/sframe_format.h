@@ -34,7 +34,8 @@
  * sframe-unwind's second extension of V3 (AMD64 only): every row of the
  * section says where the frame saved each tracked callee-saved register
  * (SFRAME_AMD64_DWARF_RBX), in (control, offset) pairs after a FLEX FRE's
- * FP entry; a row without a pair leaves them unchanged.
+ * FP entry; a row without a pair leaves them unchanged.  An FDE marked
+ * SFRAME_V3_FDE_INFO2_SFU_NO_SAVES is the exception: its rows list none.
  */
 #define SFRAME_F_SFU_SAVED_REGS		0x40
 /*
@@ -136,6 +137,15 @@
  * is refused with SFRAME_E_INJECTED_CALL.
  */
 #define SFRAME_V3_FDE_INFO2_SFU_INJECTED	0x20
+/*
+ * With SFRAME_F_SFU_SAVED_REGS, bit 6: the FDE's rows do not list where
+ * the function saves the tracked registers (sframe-gen writes them only
+ * for functions that can run above a frame whose CFA is based on one):
+ * after a step through it they are not known, as after a row of a section
+ * without the flag.  Such rows hold no saved-register pairs.  Without the
+ * flag the bit is refused with SFRAME_E_NO_SAVES.
+ */
+#define SFRAME_V3_FDE_INFO2_SFU_NO_SAVES	0x40
 #define SFRAME_FDE_TYPE_DEFAULT		0
 #define SFRAME_FDE_TYPE_FLEX		1
 

@@ -458,10 +458,37 @@ static size_t b_fres_exceed_fre_len(u8 *b, size_t cap, u64 *va)
 	return patched(b_amd64_v2(b, cap, va), b, cap, SFRAME_HDR_FRE_LEN, 11, 4);
 }
 
-static size_t b_v3_attrs_exceed_fre_len(u8 *b, size_t cap, u64 *va)
+static size_t b_v3_fres_exceed_fre_len(u8 *b, size_t cap, u64 *va)
 {
-	/* 6 FREs and 2 attribute blocks need at least 22 bytes. */
-	return patched(b_amd64_v3(b, cap, va), b, cap, SFRAME_HDR_FRE_LEN, 21, 4);
+	/* V3 FDEs may share blocks; still at most one FRE per byte: 6 need 6. */
+	return patched(b_amd64_v3(b, cap, va), b, cap, SFRAME_HDR_FRE_LEN, 5, 4);
+}
+
+/* Two functions of the same rows, the second pointing at the first's block. */
+static const struct case_fde shared_fdes[] = {
+	{ 0x9000, 0x10, FDE_ADDR1, 0, 0, ARRAY_SIZE(amd64_f1), amd64_f1 },
+	{ 0x9010, 0x10, FDE_ADDR1, 0, 0, ARRAY_SIZE(amd64_f1), amd64_f1 },
+};
+
+static const struct case_sec shared_v3 = {
+	3, SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL,
+	SFRAME_ABI_AMD64_ENDIAN_LITTLE, -8, 0, ARRAY_SIZE(shared_fdes), shared_fdes
+};
+
+static size_t b_v3_shared_block(u8 *b, size_t cap, u64 *va)
+{
+	size_t len = case_build(&shared_v3, b, cap, va);
+
+	return patched(len, b, cap, case_fde_pos(&shared_v3, 1) + SFRAME_V3_FDE_FRE_OFF,
+		       get_le(b + case_fde_pos(&shared_v3, 0) + SFRAME_V3_FDE_FRE_OFF, 4), 4);
+}
+
+/* The same, but the first function is shorter than the rows' last start. */
+static size_t b_v3_shared_block_too_long(u8 *b, size_t cap, u64 *va)
+{
+	size_t len = b_v3_shared_block(b, cap, va);
+
+	return patched(len, b, cap, case_fde_pos(&shared_v3, 1) + SFRAME_V3_FDE_SIZE, 2, 4);
 }
 
 static size_t b_no_fdes(u8 *b, size_t cap, u64 *va)
@@ -617,7 +644,7 @@ static size_t b_v3_fde_type2(u8 *b, size_t cap, u64 *va)
 static size_t b_v3_info2_unused(u8 *b, size_t cap, u64 *va)
 {
 	return patched(b_amd64_v3(b, cap, va), b, cap,
-		       case_fre_pos(&amd64_v3, 1, -1) + SFRAME_V3_ATTR_INFO2, 0x40, 1);
+		       case_fre_pos(&amd64_v3, 1, -1) + SFRAME_V3_ATTR_INFO2, 0x80, 1);
 }
 
 static size_t b_v3_attr_past_fre_len(u8 *b, size_t cap, u64 *va)
@@ -1253,6 +1280,69 @@ static size_t b_saved_fp_absent(u8 *b, size_t cap, u64 *va)
 	return b_saved_word(b, cap, va, 3, CTRL_SAVED(RBX));
 }
 
+/*
+ * The FDEs of functions that cannot run above a frame whose CFA is on
+ * rbx list no saves (SFRAME_V3_FDE_INFO2_SFU_NO_SAVES): a FLEX one of
+ * two rows, a DEFAULT one, and a FLEX one that lists a save anyway.
+ */
+static const struct case_fre no_saves_fres[] = {
+	{ 0x00, FRE_N(2) | FRE_S1, { CTRL_REG(7), 8 } },
+	{ 0x04, FRE_N(5) | FRE_S1, { CTRL_REG(7), 24, 0, CTRL_CFA_DEREF, -24 } },
+};
+
+static const struct case_fre no_saves_listed_fres[] = {
+	{ 0x00, FRE_N(6) | FRE_S1, { CTRL_REG(7), 16, 0, 0, CTRL_SAVED(RBX), -16 } },
+};
+
+#define NO_SAVES	SFRAME_V3_FDE_INFO2_SFU_NO_SAVES
+static const struct case_fde no_saves_fdes[] = {
+	{ 0x7000, 0x18, FDE_ADDR1, SFRAME_FDE_TYPE_FLEX, 0, ARRAY_SIZE(saved_fres), saved_fres },
+	{ 0x7100, 0x10, FDE_ADDR1, SFRAME_FDE_TYPE_FLEX | NO_SAVES, 0,
+	  ARRAY_SIZE(no_saves_fres), no_saves_fres },
+	{ 0x7200, 0x10, FDE_ADDR1, NO_SAVES, 0, ARRAY_SIZE(saved_default_fres),
+	  saved_default_fres },
+};
+
+static const struct case_sec no_saves_v3 = {
+	3, SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL | SFRAME_F_SFU_CFA_ADDEND |
+	SFRAME_F_SFU_SAVED_REGS,
+	SFRAME_ABI_AMD64_ENDIAN_LITTLE, -8, 0, ARRAY_SIZE(no_saves_fdes), no_saves_fdes
+};
+
+static size_t b_no_saves(u8 *b, size_t cap, u64 *va)
+{
+	return case_build(&no_saves_v3, b, cap, va);
+}
+
+static size_t b_no_saves_unflagged(u8 *b, size_t cap, u64 *va)
+{
+	struct case_sec s = no_saves_v3;
+	static const struct case_fde fdes[] = {
+		{ 0x7200, 0x10, FDE_ADDR1, NO_SAVES, 0, ARRAY_SIZE(saved_default_fres),
+		  saved_default_fres },
+	};
+
+	s.flags &= ~SFRAME_F_SFU_SAVED_REGS;
+	s.num_fdes = ARRAY_SIZE(fdes);
+	s.fdes = fdes;
+	return case_build(&s, b, cap, va);
+}
+
+static size_t b_no_saves_listed(u8 *b, size_t cap, u64 *va)
+{
+	static const struct case_fde fdes[] = {
+		{ 0x7000, 0x10, FDE_ADDR1, SFRAME_FDE_TYPE_FLEX | NO_SAVES, 0,
+		  ARRAY_SIZE(no_saves_listed_fres), no_saves_listed_fres },
+	};
+	struct case_sec s = no_saves_v3;
+
+	s.num_fdes = ARRAY_SIZE(fdes);
+	s.fdes = fdes;
+	return case_build(&s, b, cap, va);
+}
+
+#undef NO_SAVES
+
 static size_t b_saved_v2(u8 *b, size_t cap, u64 *va)
 {
 	return patched(b_saved(b, cap, va), b, cap, SFRAME_HDR_VERSION, 2, 1);
@@ -1655,7 +1745,7 @@ const struct sframe_case sframe_cases[] = {
 	INIT("real_v1_missing_last_byte_is_truncated", b_fx_v1_truncated, AMD64, E(TRUNCATED)),
 	INIT("fre_count_beyond_fre_len_is_bad_header", b_fres_exceed_fre_len, AMD64,
 	     E(BAD_HEADER)),
-	INIT("v3_attribute_blocks_beyond_fre_len_is_bad_header", b_v3_attrs_exceed_fre_len,
+	INIT("v3_fre_count_beyond_fre_len_bytes_is_bad_header", b_v3_fres_exceed_fre_len,
 	     AMD64, E(BAD_HEADER)),
 	{ .name = "user_reader_at_address_0_faults", .stage = SFRAME_CASE_INIT, .abi = AMD64,
 	  .expect = E(FAULT), .reader = SFRAME_READER_USER, .build = b_amd64_v2 },
@@ -1692,6 +1782,9 @@ const struct sframe_case sframe_cases[] = {
 	VALID("amd64_pauth_key_b_is_bad_fde", b_amd64_pauth_b, AMD64, E(BAD_FDE)),
 	VALID("v3_fde_type_2_is_bad_fde", b_v3_fde_type2, AMD64, E(BAD_FDE)),
 	VALID("v3_info2_unused_bit_is_bad_fde", b_v3_info2_unused, AMD64, E(BAD_FDE)),
+	VALID("v3_functions_sharing_a_block", b_v3_shared_block, AMD64, 0),
+	VALID("v3_shared_block_past_a_sharers_end_is_bad_fre", b_v3_shared_block_too_long,
+	      AMD64, E(BAD_FRE)),
 	VALID("flex_fde_in_v2_cannot_be_expressed_and_decodes_as_default", b_flex_in_v2, AMD64,
 	      E(BAD_FRE)),
 	VALID("v3_attribute_block_past_fre_len_is_bad_fde", b_v3_attr_past_fre_len, AMD64,
@@ -1758,6 +1851,11 @@ const struct sframe_case sframe_cases[] = {
 	      E(INJECTED_CALL)),
 	INIT("v2_with_the_injected_calls_flag_is_refused", b_injected_v2, 0, E(FLAGS)),
 	VALID("saved_registers_in_flagged_section", b_saved, AMD64, 0),
+	VALID("no_saves_fdes_in_flagged_section", b_no_saves, AMD64, 0),
+	VALID("no_saves_without_the_flag_is_no_saves", b_no_saves_unflagged, AMD64,
+	      E(NO_SAVES)),
+	VALID("no_saves_fde_with_a_saved_register_pair_is_bad_fre", b_no_saves_listed, AMD64,
+	      E(BAD_FRE)),
 	VALID("saved_register_pair_without_the_flag_is_bad_fre", b_saved_unflagged, AMD64,
 	      E(BAD_FRE)),
 	VALID("saved_register_not_tracked_is_saved_reg", b_saved_untracked_reg, AMD64,
@@ -1858,6 +1956,14 @@ const struct sframe_case sframe_cases[] = {
 	     "sp+16 c-16 U rbx=c-8000"),
 	FIND("saved_registers_default_fde_in_flagged_section", b_saved, AMD64, 0x7020, 0,
 	     "sp+16 c-16 f"),
+	FIND("v3_second_sharer_of_a_block", b_v3_shared_block, AMD64, 0x9014, 0, "fp+16 c-16 f"),
+	FIND("v3_first_sharer_of_a_block", b_v3_shared_block, AMD64, 0x9001, 0, "sp+16 c-16 f"),
+	FIND("no_saves_neighbour_lists_its_saves", b_no_saves, AMD64, 0x7004, 0,
+	     "sp+16 u U rbx=c-16"),
+	FIND("no_saves_flex_fde", b_no_saves, AMD64, 0x7105, 0, "sp+24 c-24 U no-saves"),
+	FIND("no_saves_default_fde", b_no_saves, AMD64, 0x7200, 0, "sp+16 c-16 f no-saves"),
+	FIND_RAW("no_saves_without_the_flag_on_lookup", b_no_saves_unflagged, AMD64, 0x7200,
+		 E(NO_SAVES), NULL),
 	FIND("function_of_32_rows_is_scanned_without_an_index", b_rows_stride, AMD64, 0x101e, 0,
 	     "sp+8 u f"),
 	FIND("function_of_33_rows_without_an_index_is_no_index", b_rows_stride_plus_1, AMD64,
@@ -1956,6 +2062,10 @@ void sframe_case_run(const struct sframe_case *c, u8 *buf, size_t len, u64 vaddr
 	if (row.flags & SFRAME_ROW_INJECTED_CALL)
 		snprintf(res->row + strlen(res->row), sizeof(res->row) - strlen(res->row),
 			 " injected");
+	/* A row of a flagged section that lists no saves: rbx is lost after it. */
+	if ((sec.flags & SFRAME_F_SFU_SAVED_REGS) && !(row.flags & SFRAME_ROW_SAVED_REGS))
+		snprintf(res->row + strlen(res->row), sizeof(res->row) - strlen(res->row),
+			 " no-saves");
 }
 
 /**

@@ -335,6 +335,9 @@ static int dump(const struct sfu_sframe_section *sec)
 		/* sframe-unwind's extension: entered by an injected call. */
 		if (fde.info2 & SFRAME_V3_FDE_INFO2_SFU_INJECTED)
 			printf(", injected call");
+		/* And: its rows list no saved registers. */
+		if (fde.info2 & SFRAME_V3_FDE_INFO2_SFU_NO_SAVES)
+			printf(", no saves");
 		printf("\n    %-7s%-8s %-10s%-10s%-13s", "STARTPC", fde.pcmask ? "[m]" : "   ",
 		       "CFA", "FP", "RA");
 		pos = fde.fres_off;
@@ -370,8 +373,10 @@ static int lookup_one(const struct sfu_sframe_section *sec, u64 pc)
 		return 1;
 	}
 	sfu_sframe_row_format(&row, text, sizeof(text));
-	printf("%llx %s%s\n", pc, text,
-	       (row.flags & SFRAME_ROW_INJECTED_CALL) ? " injected" : "");
+	printf("%llx %s%s%s\n", pc, text,
+	       (row.flags & SFRAME_ROW_INJECTED_CALL) ? " injected" : "",
+	       (sec->flags & SFRAME_F_SFU_SAVED_REGS) && !(row.flags & SFRAME_ROW_SAVED_REGS) ?
+	       " no-saves" : "");
 	return 0;
 }
 

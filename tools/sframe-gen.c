@@ -9,7 +9,7 @@
  *   sframe-gen --go-symbols ELF
  *   sframe-gen --digest ELF
  *
- * EXT: --no-saved-regs, --no-cfa-addend, or both.
+ * EXT: --no-saved-regs or --saved-regs, --no-cfa-addend.
  *
  * -o writes the raw section (header with PCREL function starts, as if the
  * section were placed at ADDR, default 0: function starts are then the
@@ -40,8 +40,13 @@
  * this process's own mapping.  --stats prints per file:
  * FDEs and rows, .eh_frame and SFrame bytes, the share of text covered,
  * what the own section covers (with --complement) and the uncovered bytes
- * by reason.  --no-saved-regs leaves out where x86_64 frames save rbx
- * (the SFRAME_F_SFU_SAVED_REGS extension), as sections were before it;
+ * by reason, and how many FDEs list saves and share a block.  x86_64
+ * sections say where frames save rbx (the SFRAME_F_SFU_SAVED_REGS
+ * extension) where it can matter: in every function of a file with a CFA
+ * based on rbx (ld.so's lazy-binding trampoline), in the IFUNC resolvers
+ * of the others (which run above that frame), nowhere else;
+ * --saved-regs in every function, --no-saved-regs nowhere, as sections
+ * were before the extension;
  * --no-cfa-addend the rows of a CFA *(reg + off) + K (OpenSSL's
  * assembly; SFRAME_F_SFU_CFA_ADDEND).  With both, the section is one
  * binutils reads.
@@ -91,6 +96,7 @@ struct options {
 	bool stats;
 	bool complement;
 	bool no_saved_regs;
+	bool saved_regs;
 	bool no_cfa_addend;
 	bool install;
 	bool publish;
@@ -128,11 +134,11 @@ static int cache_fd = -1;
 static void usage_text(FILE *f)
 {
 	fprintf(f,
-		"usage: %s [--stats] [--complement] [--no-saved-regs] [--no-cfa-addend] [--vaddr ADDR] ELF|--vdso -o OUT\n"
-		"       %s --stats [--complement] [--no-saved-regs] [--no-cfa-addend] ELF|--vdso...\n"
-		"       %s --install [--cache DIR] [--stats] [--any-owner] [--no-saved-regs] [--no-cfa-addend]\n"
+		"usage: %s [--stats] [--complement] [--[no-]saved-regs] [--no-cfa-addend] [--vaddr ADDR] ELF|--vdso -o OUT\n"
+		"       %s --stats [--complement] [--[no-]saved-regs] [--no-cfa-addend] ELF|--vdso...\n"
+		"       %s --install [--cache DIR] [--stats] [--any-owner] [--[no-]saved-regs] [--no-cfa-addend]\n"
 		"                  PATH...|--vdso\n"
-		"       %s --publish DIR [--stats] [--any-owner] [--no-saved-regs] [--no-cfa-addend]\n"
+		"       %s --publish DIR [--stats] [--any-owner] [--[no-]saved-regs] [--no-cfa-addend]\n"
 		"                  PATH...|--vdso\n"
 		"       %s --go-symbols ELF\n"
 		"       %s --digest ELF\n"
@@ -188,6 +194,9 @@ static noreturn void print_help(void)
 	       "                refused\n"
 	       "  --no-saved-regs  x86_64: leave out where frames save rbx (the\n"
 	       "                SFRAME_F_SFU_SAVED_REGS extension), as before it\n"
+	       "  --saved-regs  x86_64: say where every function saves rbx (by default,\n"
+	       "                only a file with a CFA based on rbx does, and elsewhere\n"
+	       "                the IFUNC resolvers ld.so's lazy binding calls)\n"
 	       "  --no-cfa-addend  leave out the rows of a CFA *(reg + off) + K (the\n"
 	       "                SFRAME_F_SFU_CFA_ADDEND extension): with --no-saved-regs,\n"
 	       "                a section binutils reads\n"
@@ -249,6 +258,9 @@ static void print_stats(const char *name, const struct sfg_output *o)
 		printf(" fdes %llu fres %llu covered %llu\n", s->go_fdes, s->go_fres,
 		       s->go_covered_bytes);
 	}
+	printf("%s: saved-regs fdes %llu without %llu", name, s->saves_fdes, s->no_saves_fdes);
+	printf(" cfa-on-rbx rows %llu ifunc-resolvers %llu shared-blocks %llu\n",
+	       s->cfa_on_saved_reg, s->ifunc_resolvers, s->shared_fdes);
 	printf("%s: uncovered", name);
 	for (i = 0; i < SFG_REASON_NR; i++) {
 		if (!s->uncovered[i])
@@ -733,6 +745,7 @@ static int process_elf(const char *name, Elf *elf, mode_t src_mode)
 
 	err = sfg_convert(elf, opt.vaddr, (complement ? SFG_COMPLEMENT : 0) |
 			  (opt.no_saved_regs ? SFG_NO_SAVED_REGS : 0) |
+			  (opt.saved_regs ? SFG_SAVED_REGS : 0) |
 			  (opt.no_cfa_addend ? SFG_NO_CFA_ADDEND : 0), &o);
 	if (err == -SFG_E_NO_CFI && opt.install) {
 		if (sfg_elf_has_sframe(elf))
@@ -1075,8 +1088,10 @@ static void parse_args(int argc, char **argv)
 			opt.stats = true;
 		} else if (!strcmp(a, "--complement")) {
 			opt.complement = true;
-		} else if (!strcmp(a, "--no-saved-regs")) {
+		} else if (!strcmp(a, "--no-saved-regs") && !opt.saved_regs) {
 			opt.no_saved_regs = true;
+		} else if (!strcmp(a, "--saved-regs") && !opt.no_saved_regs) {
+			opt.saved_regs = true;
 		} else if (!strcmp(a, "--no-cfa-addend")) {
 			opt.no_cfa_addend = true;
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {

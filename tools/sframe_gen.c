@@ -35,6 +35,7 @@ static const struct sfg_arch sfg_amd64 = {
 	.flex = true,
 	.plt_mask = true,
 	.saved_reg = SFRAME_AMD64_DWARF_RBX,
+	.tracked_reg = SFRAME_AMD64_DWARF_RBX,
 	.cfa_addend = true,
 };
 
@@ -510,8 +511,8 @@ static int sfg_complement(Elf *elf, int abi, const struct sfg_text *text, struct
  */
 static int sfg_convert_all(Elf *elf, const struct sfg_arch *arch, struct sfg_go *go, bool cfi,
 			   const struct sfg_text *text, const struct sfg_text *own,
-			   const struct sfg_text *rest, u64 vaddr, struct sfg_output *out,
-			   struct sfg_stats *st)
+			   const struct sfg_text *rest, u64 vaddr, const struct sfg_fns *saves,
+			   struct sfg_output *out, struct sfg_stats *st)
 {
 	struct sfg_text skip = { 0 }, left = { 0 };
 	struct sfg_output c = { 0 }, g = { 0 };
@@ -526,6 +527,8 @@ static int sfg_convert_all(Elf *elf, const struct sfg_arch *arch, struct sfg_go 
 	}
 	if (!err && cfi) {
 		em = sfg_emit_new(arch, vaddr);
+		if (em && saves)
+			sfg_emit_saves_only(em, saves->fns, saves->n);
 		err = em ? sfg_cfi_convert(elf, arch, go ? &left : rest, go ? &skip : own, em, st) :
 			   -SFG_E_NOMEM;
 		if (!err)
@@ -538,6 +541,8 @@ static int sfg_convert_all(Elf *elf, const struct sfg_arch *arch, struct sfg_go 
 			go_arch.saved_reg = 0;
 		sfg_go_arch(go, &go_arch);
 		em = sfg_emit_new(&go_arch, vaddr);
+		if (em && saves)
+			sfg_emit_saves_only(em, saves->fns, saves->n);
 		err = em ? sfg_go_convert(go, rest, own, em, st) : -SFG_E_NOMEM;
 		if (!err)
 			err = sfg_emit_finish(em, &g);
@@ -547,6 +552,10 @@ static int sfg_convert_all(Elf *elf, const struct sfg_arch *arch, struct sfg_go 
 		st->go_fdes = g.stats.fdes;
 		st->go_fres = g.stats.fres;
 	}
+	st->cfa_on_saved_reg = c.stats.cfa_on_saved_reg + g.stats.cfa_on_saved_reg;
+	st->saves_fdes = c.stats.saves_fdes + g.stats.saves_fdes;
+	st->no_saves_fdes = c.stats.no_saves_fdes + g.stats.no_saves_fdes;
+	st->shared_fdes = c.stats.shared_fdes + g.stats.shared_fdes;
 	if (!err && go && c.stats.fdes) {
 		err = sfg_section_merge(&c, &g, vaddr, out);
 	} else if (!err) {
@@ -563,6 +572,86 @@ static int sfg_convert_all(Elf *elf, const struct sfg_arch *arch, struct sfg_go 
 	free(left.lo);
 	free(left.hi);
 	return err;
+}
+
+#define SFG_R_X86_64_IRELATIVE	37
+
+static int sfg_u64_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int sfg_fns_add(struct sfg_fns *f, size_t *cap, u64 addr)
+{
+	u64 *v;
+
+	if (f->n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		v = realloc(f->fns, *cap * sizeof(*v));
+		if (!v)
+			return -SFG_E_NOMEM;
+		f->fns = v;
+	}
+	f->fns[f->n++] = addr;
+	return 0;
+}
+
+/*
+ * The IFUNC resolvers of an x86_64 file, sorted and without repeats: the
+ * values of its STT_GNU_IFUNC symbols (.dynsym, .symtab) and the addends
+ * of its R_X86_64_IRELATIVE relocations (local ones have no symbol).
+ * ld.so's lazy binding calls them from _dl_fixup(), under the trampoline
+ * whose CFA is rbx + 32: the functions of another file that can run above
+ * that frame.
+ */
+static int sfg_ifunc_resolvers(Elf *elf, struct sfg_fns *f)
+{
+	size_t cap = 0, i, j;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Rela r;
+	GElf_Sym s;
+	int err = 0;
+
+	f->fns = NULL;
+	f->n = 0;
+	while (!err && (scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || !sh.sh_entsize)
+			continue;
+		if (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_RELA)
+			continue;
+		data = elf_getdata(scn, NULL);
+		for (i = 0; !err && data && i < sh.sh_size / sh.sh_entsize; i++) {
+			if (sh.sh_type == SHT_RELA) {
+				if (!gelf_getrela(data, i, &r))
+					break;
+				if (GELF_R_TYPE(r.r_info) == SFG_R_X86_64_IRELATIVE)
+					err = sfg_fns_add(f, &cap, (u64)r.r_addend);
+				continue;
+			}
+			if (!gelf_getsym(data, i, &s))
+				break;
+			if (GELF_ST_TYPE(s.st_info) == STT_GNU_IFUNC && s.st_shndx != SHN_UNDEF)
+				err = sfg_fns_add(f, &cap, s.st_value);
+		}
+	}
+	if (err) {
+		free(f->fns);
+		f->fns = NULL;
+		f->n = 0;
+		return err;
+	}
+	if (f->n)
+		qsort(f->fns, f->n, sizeof(*f->fns), sfg_u64_cmp);
+	for (i = j = 0; i < f->n; i++)
+		if (!j || f->fns[j - 1] != f->fns[i])
+			f->fns[j++] = f->fns[i];
+	f->n = j;
+	return 0;
 }
 
 struct sfg_image {
@@ -681,6 +770,12 @@ static int sfg_digest(Elf *elf, bool whole, struct sfg_output *out)
  *         a sidecar the module consults where that section has no FDE;
  *         SFG_NO_SAVED_REGS: an x86_64 section without the rbx saves
  *         (SFRAME_F_SFU_SAVED_REGS), as before the extension;
+ *         SFG_SAVED_REGS: every x86_64 function lists them; neither: a
+ *         file with a CFA based on rbx lists them in every function, as
+ *         its own functions may run above such a frame (ld.so, static
+ *         programs), another its IFUNC resolvers only (ld.so's lazy
+ *         binding calls them under its trampoline), and a file with
+ *         neither has no flag: found by a first pass without saves;
  *         SFG_NO_CFA_ADDEND: rows of a CFA *(reg + off) + K left
  *         uncovered (no SFRAME_F_SFU_CFA_ADDEND), as before that one
  * @out: receives the section and the figures; free with sfg_output_free()
@@ -695,7 +790,10 @@ static int sfg_digest(Elf *elf, bool whole, struct sfg_output *out)
 int sfg_convert(Elf *elf, u64 vaddr, unsigned int flags, struct sfg_output *out)
 {
 	struct sfg_text text = { 0 }, own = { 0 }, rest = { 0 };
+	struct sfg_fns resolvers = { 0 };
 	struct sfg_arch arch_copy;
+	struct sfg_stats st0;
+	bool auto_saves;
 	const struct sfg_arch *arch;
 	struct sfg_stats st = { 0 };
 	struct sfg_go *go = NULL;
@@ -710,6 +808,10 @@ int sfg_convert(Elf *elf, u64 vaddr, unsigned int flags, struct sfg_output *out)
 		return abi;
 	arch_copy = abi == SFRAME_ABI_AMD64_ENDIAN_LITTLE ? sfg_amd64 : sfg_aarch64;
 	if (flags & SFG_NO_SAVED_REGS)
+		arch_copy.saved_reg = 0;
+	/* First without saves: whether a CFA is based on rbx decides. */
+	auto_saves = arch_copy.saved_reg && !(flags & SFG_SAVED_REGS);
+	if (auto_saves)
 		arch_copy.saved_reg = 0;
 	if (flags & SFG_NO_CFA_ADDEND)
 		arch_copy.cfa_addend = false;
@@ -732,8 +834,20 @@ int sfg_convert(Elf *elf, u64 vaddr, unsigned int flags, struct sfg_output *out)
 		if (err)
 			goto out;
 	}
+	st0 = st;
 	err = sfg_convert_all(elf, arch, go, cfi, &text, st.own_sframe ? &own : NULL,
-			      st.own_sframe ? &rest : &text, vaddr, out, &st);
+			      st.own_sframe ? &rest : &text, vaddr, NULL, out, &st);
+	if (!err && auto_saves && !st.cfa_on_saved_reg)
+		err = sfg_ifunc_resolvers(elf, &resolvers);
+	if (!err && auto_saves && (st.cfa_on_saved_reg || resolvers.n)) {
+		sfg_output_free(out);
+		st = st0;
+		st.ifunc_resolvers = resolvers.n;
+		arch_copy.saved_reg = arch_copy.tracked_reg;
+		err = sfg_convert_all(elf, arch, go, cfi, &text, st.own_sframe ? &own : NULL,
+				      st.own_sframe ? &rest : &text, vaddr,
+				      resolvers.n ? &resolvers : NULL, out, &st);
+	}
 	if (!err) {
 		err = sfg_digest(elf, go, out);
 		if (err)
@@ -754,6 +868,7 @@ int sfg_convert(Elf *elf, u64 vaddr, unsigned int flags, struct sfg_output *out)
 	out->abi = arch->abi;
 out:
 	out->own_error = own_error;
+	free(resolvers.fns);
 	sfg_go_free(go);
 	free(text.lo);
 	free(text.hi);

@@ -94,12 +94,18 @@ struct sfg_stats {
 	u64 go_fdes;
 	u64 go_fres;
 	u64 go_covered_bytes;
+	u64 cfa_on_saved_reg;
+	u64 ifunc_resolvers;
+	u64 saves_fdes;
+	u64 no_saves_fdes;
+	u64 shared_fdes;
 };
 
 /* sfg_convert() flags */
 #define SFG_COMPLEMENT	0x1	/* leave out what the file's own SFrame covers */
 #define SFG_NO_SAVED_REGS 0x2	/* no SFRAME_F_SFU_SAVED_REGS (x86_64 has it by default) */
 #define SFG_NO_CFA_ADDEND 0x4	/* no SFRAME_F_SFU_CFA_ADDEND: *(reg + off) + K uncovered */
+#define SFG_SAVED_REGS	0x8	/* x86_64: every function lists its rbx saves */
 
 /* sfg_convert() results other than 0 (errors are negative). */
 enum sfg_error {

@@ -5,7 +5,9 @@
  * SFrame FDE (DEFAULT, or FLEX when one of its rows needs it); a PLT rule
  * becomes a PC-mask FDE of its own.  On AArch64 each FDE says which key
  * signs its RAs and each FRE whether the RA is signed.  Consecutive identical rows are merged,
- * and each FDE gets the smallest FRE start-offset size that fits.
+ * and each FDE gets the smallest FRE start-offset size that fits.  An
+ * FDE whose block (attributes and FREs) is byte for byte one written
+ * before points at that one instead (sfg_end_block()).
  *
  * The finished section goes through the project's own decoder
  * (sfu_sframe_section_validate()) before it is handed out.
@@ -42,6 +44,13 @@ struct sfg_words {
 	bool ctrl[SFRAME_FRE_MAX_WORDS];	/* an unsigned FLEX control word */
 };
 
+/* A block written, in the table of sfg_end_block(): 0 length for none. */
+struct sfg_block {
+	u64 hash;
+	u32 off;
+	u32 len;
+};
+
 struct sfg_emit {
 	const struct sfg_arch *arch;
 	u64 vaddr;
@@ -50,6 +59,17 @@ struct sfg_emit {
 	size_t cap_fdes;
 	struct sfg_buf fres;
 	u64 nfres;
+	struct sfg_block *blocks;	/* open addressing, a power of two */
+	size_t cap_blocks;
+	size_t nblocks;
+	u64 shared;		/* FDEs pointing at an earlier FDE's block */
+	bool open;		/* the last FDE's block is still being written */
+	/* With saved_reg: the functions that list saves, sorted; all if NULL. */
+	const u64 *saves_fns;
+	size_t saves_n;
+	u64 saves_fdes;		/* FDEs that list saves */
+	u64 no_saves_fdes;	/* FDEs marked SFRAME_V3_FDE_INFO2_SFU_NO_SAVES */
+	u64 cfa_on_tracked;	/* rows whose CFA is based on arch->tracked_reg */
 	bool cfa_addend;	/* a row uses SFRAME_F_SFU_CFA_ADDEND */
 	bool injected;		/* an FDE uses SFRAME_F_SFU_INJECTED_CALLS */
 };
@@ -95,12 +115,51 @@ struct sfg_emit *sfg_emit_new(const struct sfg_arch *arch, u64 vaddr)
 	return em;
 }
 
+/**
+ * sfg_emit_saves_only() - list saves only in the FDEs of some functions
+ * @em: emitter of a section with SFRAME_F_SFU_SAVED_REGS (arch->saved_reg)
+ * @fns: addresses of the functions that may run above a frame whose CFA
+ *	is based on the tracked register (IFUNC resolvers, which ld.so's
+ *	lazy binding calls under its trampoline), sorted; kept, not copied
+ * @n: entries of @fns
+ *
+ * An FDE holding none of them is written without its saves and marked
+ * SFRAME_V3_FDE_INFO2_SFU_NO_SAVES: the unwinder loses the tracked
+ * register after it, as after a row of a section without the flag.
+ */
+void sfg_emit_saves_only(struct sfg_emit *em, const u64 *fns, size_t n)
+{
+	em->saves_fns = fns;
+	em->saves_n = n;
+}
+
+/* Whether an FDE of [lo, hi) lists saves. */
+static bool sfg_lists_saves(const struct sfg_emit *em, u64 lo, u64 hi)
+{
+	size_t a = 0, b = em->saves_n, m;
+
+	if (!em->arch->saved_reg)
+		return false;
+	if (!em->saves_fns)
+		return true;
+	/* The first function at or above @lo. */
+	while (a < b) {
+		m = a + (b - a) / 2;
+		if (em->saves_fns[m] < lo)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a < em->saves_n && em->saves_fns[a] < hi;
+}
+
 void sfg_emit_free(struct sfg_emit *em)
 {
 	if (!em)
 		return;
 	free(em->fdes);
 	free(em->fres.p);
+	free(em->blocks);
 	free(em);
 }
 
@@ -280,13 +339,90 @@ static int sfg_put_fre(struct sfg_emit *em, u32 start_off, unsigned int addr_byt
 	return sfg_buf_put(&em->fres, fre, p - fre);
 }
 
+/* FNV-1a, 64 bits. */
+static u64 sfg_hash(const u8 *p, size_t len)
+{
+	u64 h = 0xcbf29ce484222325ULL;
+
+	while (len--)
+		h = (h ^ *p++) * 0x100000001b3ULL;
+	return h;
+}
+
+static int sfg_blocks_grow(struct sfg_emit *em)
+{
+	size_t cap = em->cap_blocks ? em->cap_blocks * 2 : 1024, i, k;
+	struct sfg_block *t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return -SFG_E_NOMEM;
+	for (i = 0; i < em->cap_blocks; i++) {
+		if (!em->blocks[i].len)
+			continue;
+		for (k = em->blocks[i].hash & (cap - 1); t[k].len; k = (k + 1) & (cap - 1))
+			;
+		t[k] = em->blocks[i];
+	}
+	free(em->blocks);
+	em->blocks = t;
+	em->cap_blocks = cap;
+	return 0;
+}
+
+/*
+ * The last FDE's block is complete: where one written before has the
+ * same bytes, drop it and point the FDE at that one.  The decoder reads
+ * each FDE's block at its offset and checks it against that FDE's own
+ * range, so FDEs may share one; the header's FRE count stays the sum over
+ * the FDEs, the bound of the decoder's walk, which V3 holds to at most one
+ * per byte of the sub-section: a block is shared only while that holds.
+ */
+static int sfg_end_block(struct sfg_emit *em)
+{
+	struct sfg_fde_ent *e = &em->fdes[em->nfdes - 1];
+	u32 len = (u32)(em->fres.len - e->fre_off);
+	const u8 *p = em->fres.p + e->fre_off;
+	u64 h = sfg_hash(p, len);
+	size_t k;
+	int err;
+
+	em->open = false;
+	if (2 * (em->nblocks + 1) > em->cap_blocks) {
+		err = sfg_blocks_grow(em);
+		if (err)
+			return err;
+	}
+	for (k = h & (em->cap_blocks - 1); em->blocks[k].len; k = (k + 1) & (em->cap_blocks - 1)) {
+		const struct sfg_block *b = &em->blocks[k];
+
+		if (b->hash == h && b->len == len && !memcmp(em->fres.p + b->off, p, len) &&
+		    em->nfres <= e->fre_off) {
+			em->fres.len = e->fre_off;
+			e->fre_off = b->off;
+			em->shared++;
+			return 0;
+		}
+	}
+	em->blocks[k].hash = h;
+	em->blocks[k].off = e->fre_off;
+	em->blocks[k].len = len;
+	em->nblocks++;
+	return 0;
+}
+
 /* Start an FDE: its index entry and its attribute block. */
 static int sfg_begin_fde(struct sfg_emit *em, u64 start, u64 size, u32 nfres, u8 info,
 			 u8 type, u8 rep_size)
 {
 	u8 attr[SFRAME_V3_ATTR_BYTES];
 	struct sfg_fde_ent *e;
+	int err;
 
+	if (em->open) {
+		err = sfg_end_block(em);
+		if (err)
+			return err;
+	}
 	if (size > UINT32_MAX || nfres > SFRAME_MAX_FDE_FRES || em->nfdes >= SFRAME_MAX_FDES)
 		return -SFG_E_LIMIT;
 	if (em->nfdes == em->cap_fdes) {
@@ -309,6 +445,7 @@ static int sfg_begin_fde(struct sfg_emit *em, u64 start, u64 size, u32 nfres, u8
 	if (type & SFRAME_V3_FDE_INFO2_SFU_INJECTED)
 		em->injected = true;
 	attr[SFRAME_V3_ATTR_REP_SIZE] = rep_size;
+	em->open = true;
 	return sfg_buf_put(&em->fres, attr, sizeof(attr));
 }
 
@@ -384,28 +521,52 @@ static int sfg_emit_mask(struct sfg_emit *em, const struct sfg_row *row, u8 fde_
 static int sfg_emit_rows(struct sfg_emit *em, const struct sfg_row *rows, u32 first, u32 last,
 			 u8 fde_info, u8 info2)
 {
-	const struct sfg_row **kept;
+	const struct sfg_row *r = rows + first, **kept;
+	u32 i, n = 0, done, nr = last - first + 1;
+	struct sfg_row *bare = NULL;
 	bool flex = false;
-	u32 i, n = 0, done;
 	int err = 0;
 
-	kept = malloc((last - first + 1) * sizeof(*kept));
-	if (!kept)
+	for (i = 0; i < nr; i++)
+		if (em->arch->tracked_reg && !r[i].rule.outermost &&
+		    r[i].rule.cfa_reg == em->arch->tracked_reg)
+			em->cfa_on_tracked++;
+	if (em->arch->saved_reg && sfg_lists_saves(em, r[0].start, r[nr - 1].end)) {
+		em->saves_fdes++;
+	} else if (em->arch->saved_reg) {
+		/* The same rows without their saves. */
+		bare = malloc(nr * sizeof(*bare));
+		if (!bare)
+			return -SFG_E_NOMEM;
+		memcpy(bare, r, nr * sizeof(*bare));
+		for (i = 0; i < nr; i++) {
+			bare[i].rule.saved = SFG_SAVED_NONE;
+			bare[i].rule.saved_off = 0;
+		}
+		r = bare;
+		info2 |= SFRAME_V3_FDE_INFO2_SFU_NO_SAVES;
+		em->no_saves_fdes++;
+	}
+	kept = malloc(nr * sizeof(*kept));
+	if (!kept) {
+		free(bare);
 		return -SFG_E_NOMEM;
-	for (i = first; i <= last; i++) {
-		flex |= sfg_rule_needs_flex(em->arch, &rows[i].rule);
-		if (n && sfg_rule_equal(&kept[n - 1]->rule, &rows[i].rule))
+	}
+	for (i = 0; i < nr; i++) {
+		flex |= sfg_rule_needs_flex(em->arch, &r[i].rule);
+		if (n && sfg_rule_equal(&kept[n - 1]->rule, &r[i].rule))
 			continue;
-		kept[n++] = &rows[i];
+		kept[n++] = &r[i];
 	}
 	for (done = 0; !err && done < n; done += i) {
 		u64 end;
 
 		i = min_t(u32, n - done, SFRAME_MAX_FDE_FRES);
-		end = done + i < n ? kept[done + i]->start : rows[last].end;
+		end = done + i < n ? kept[done + i]->start : r[nr - 1].end;
 		err = sfg_emit_run(em, kept + done, i, end, fde_info, info2, flex);
 	}
 	free(kept);
+	free(bare);
 	return err;
 }
 
@@ -481,11 +642,17 @@ static int sfg_self_check(const struct sfg_emit *em, const u8 *buf, u64 len)
 int sfg_emit_finish(struct sfg_emit *em, struct sfg_output *out)
 {
 	u64 fde_bytes = (u64)em->nfdes * SFRAME_V3_FDE_BYTES;
-	u64 len = SFRAME_HDR_SIZE + fde_bytes + em->fres.len;
 	u8 *buf, *p;
 	size_t i;
 	int err;
+	u64 len;
 
+	if (em->open) {
+		err = sfg_end_block(em);
+		if (err)
+			return err;
+	}
+	len = SFRAME_HDR_SIZE + fde_bytes + em->fres.len;
 	if (len > SFRAME_MAX_SECTION_SIZE || em->nfres > SFRAME_MAX_FRES ||
 	    em->fres.len > UINT32_MAX)
 		return -SFG_E_LIMIT;
@@ -531,5 +698,9 @@ int sfg_emit_finish(struct sfg_emit *em, struct sfg_output *out)
 	out->stats.fdes = em->nfdes;
 	out->stats.fres = em->nfres;
 	out->stats.sframe_bytes = len;
+	out->stats.cfa_on_saved_reg = em->cfa_on_tracked;
+	out->stats.saves_fdes = em->saves_fdes;
+	out->stats.no_saves_fdes = em->no_saves_fdes;
+	out->stats.shared_fdes = em->shared;
 	return 0;
 }

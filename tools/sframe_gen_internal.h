@@ -34,8 +34,20 @@ struct sfg_arch {
 	 * SFRAME_F_SFU_SAVED_REGS (AMD64: rbx); 0 for none.
 	 */
 	u8 saved_reg;
+	/*
+	 * The register the extension can track, whether this section lists
+	 * its saves or not (AMD64: rbx); 0 for none.  A file with a CFA
+	 * based on it lists them in every function.
+	 */
+	u8 tracked_reg;
 	/* *(reg + off) + K rows are written (SFRAME_F_SFU_CFA_ADDEND). */
 	bool cfa_addend;
+};
+
+/* Addresses of functions, sorted. */
+struct sfg_fns {
+	u64 *fns;
+	size_t n;
 };
 
 /* Where the caller's RA or FP is. */
@@ -101,6 +113,7 @@ struct sfg_emit *sfg_emit_new(const struct sfg_arch *arch, u64 vaddr);
 int sfg_emit_fde(struct sfg_emit *em, const struct sfg_row *rows, u32 nrows, u8 info, u8 info2);
 int sfg_emit_finish(struct sfg_emit *em, struct sfg_output *out);
 void sfg_emit_free(struct sfg_emit *em);
+void sfg_emit_saves_only(struct sfg_emit *em, const u64 *fns, size_t n);
 bool sfg_rule_needs_flex(const struct sfg_arch *arch, const struct sfg_rule *rule);
 bool sfg_rule_ra_default(const struct sfg_arch *arch, const struct sfg_loc *ra);
 

@@ -3,8 +3,8 @@
  * Where the function that holds a user address starts, for the checks of
  * return addresses found without rows (ra_check.c, the arch hooks): "a
  * call to T can have led to a frame at IP" holds exactly when T lies in
- * IP's function, at or below IP (its start, or another entry into it, as
- * glibc's memcpy enters memmove).  Without this, a function is taken to span at
+ * IP's function, at or below IP (its start, or another entry into it,
+ * as glibc's memcpy enters memmove's body).  Without this, a function is taken to span at
  * most a fixed size from a call's target, and a stale return address,
  * after a call to a function below the IP, passes for the frame's own.
  *
@@ -25,6 +25,7 @@
 #include <linux/kernel.h>
 #include <linux/mm.h>
 
+#include "sframe_unwind/compat/export.h"
 #include "sframe_unwind/unwind.h"
 #include "internal.h"
 #include "ra_check.h"
@@ -39,6 +40,9 @@
 #define SFU_FB_PHDRS_MAX	32
 /* FDEs of a table searched, at most (2^24: 24 steps). */
 #define SFU_FB_FDES_MAX		BIT(24)
+/* Entry stubs below a function looked at, at most, and their size. */
+#define SFU_FB_STUBS_MAX	8
+#define SFU_FB_STUB_SIZE	128
 
 /* Where the .eh_frame_hdr of the 64-bit ELF file mapped at @base is, or 0. */
 static unsigned long sfu_fb_hdr(const struct sfu_unwind_state *st, unsigned long base)
@@ -69,6 +73,75 @@ static unsigned long sfu_fb_hdr(const struct sfu_unwind_state *st, unsigned long
 }
 
 /**
+ * struct sfu_fb_table - a file's .eh_frame_hdr search table in user memory
+ * @hdr: the table's header, which its entries' locations are relative to
+ * @count: its entries
+ */
+struct sfu_fb_table {
+	unsigned long hdr;
+	unsigned long count;
+};
+
+/* The header of the table the file that maps @ip has, checked. */
+static bool sfu_fb_table(const struct sfu_unwind_state *st, unsigned long ip,
+			 struct sfu_fb_table *t)
+{
+	struct {
+		u8 version, frame_enc, count_enc, table_enc;
+		s32 frame;
+		u32 count;
+	} __packed h;
+	unsigned long off;
+
+	if (st->compat || !sfu_user_file_offset(st->mm, ip, &off) || off > ip)
+		return false;
+	t->hdr = sfu_fb_hdr(st, ip - off);
+	if (!t->hdr || sfu_unwind_read(st, t->hdr, &h, sizeof(h)) || h.version != 1 ||
+	    h.frame_enc != (SFU_EH_PE_PCREL | SFU_EH_PE_SDATA4) ||
+	    h.count_enc != SFU_EH_PE_UDATA4 ||
+	    h.table_enc != (SFU_EH_PE_DATAREL | SFU_EH_PE_SDATA4) ||
+	    !h.count || h.count > SFU_FB_FDES_MAX)
+		return false;
+	t->count = h.count;
+	return true;
+}
+
+/* The initial location of the table's entry @i. */
+static bool sfu_fb_entry(const struct sfu_unwind_state *st, const struct sfu_fb_table *t,
+			 unsigned long i, unsigned long *start)
+{
+	s32 e[2];
+
+	/* The entries follow the 12-byte header: initial location, FDE. */
+	if (sfu_unwind_read(st, t->hdr + 12 + i * sizeof(e), e, sizeof(e)))
+		return false;
+	*start = t->hdr + e[0];
+	return true;
+}
+
+/* The last entry whose initial location is at or below @ip, and that location. */
+static bool sfu_fb_lookup(const struct sfu_unwind_state *st, const struct sfu_fb_table *t,
+			  unsigned long ip, unsigned long *idx, unsigned long *start)
+{
+	unsigned long lo = 0, hi = t->count, mid, at;
+
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (!sfu_fb_entry(st, t, mid, &at))
+			return false;
+		if (at <= ip)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (!sfu_fb_entry(st, t, lo, &at) || at > ip)
+		return false;
+	*idx = lo;
+	*start = at;
+	return true;
+}
+
+/**
  * sfu_fn_start() - the start of the function that holds a user address
  * @st: the unwind (its mm and read mode)
  * @ip: an address of user text
@@ -79,41 +152,12 @@ static unsigned long sfu_fb_hdr(const struct sfu_unwind_state *st, unsigned long
  */
 bool sfu_fn_start(const struct sfu_unwind_state *st, unsigned long ip, unsigned long *start)
 {
-	unsigned long off, hdr, lo, hi, mid;
-	struct {
-		u8 version, frame_enc, count_enc, table_enc;
-		s32 frame;
-		u32 count;
-	} __packed h;
-	s32 e[2];
+	struct sfu_fb_table t;
+	unsigned long idx;
 
-	if (st->compat || !sfu_user_file_offset(st->mm, ip, &off) || off > ip)
-		return false;
-	hdr = sfu_fb_hdr(st, ip - off);
-	if (!hdr || sfu_unwind_read(st, hdr, &h, sizeof(h)) || h.version != 1 ||
-	    h.frame_enc != (SFU_EH_PE_PCREL | SFU_EH_PE_SDATA4) ||
-	    h.count_enc != SFU_EH_PE_UDATA4 ||
-	    h.table_enc != (SFU_EH_PE_DATAREL | SFU_EH_PE_SDATA4) ||
-	    !h.count || h.count > SFU_FB_FDES_MAX)
-		return false;
-	/* The last entry whose initial location is at or below @ip. */
-	lo = 0;
-	hi = h.count;
-	while (hi - lo > 1) {
-		mid = lo + (hi - lo) / 2;
-		if (sfu_unwind_read(st, hdr + sizeof(h) + mid * sizeof(e), e, sizeof(e)))
-			return false;
-		if (hdr + e[0] <= ip)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	if (sfu_unwind_read(st, hdr + sizeof(h) + lo * sizeof(e), e, sizeof(e)) ||
-	    hdr + e[0] > ip)
-		return false;
-	*start = hdr + e[0];
-	return true;
+	return sfu_fb_table(st, ip, &t) && sfu_fb_lookup(st, &t, ip, &idx, start);
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_fn_start);
 
 /**
  * sfu_fn_holds() - can the function that starts at @fn hold @ip
@@ -123,6 +167,15 @@ bool sfu_fn_start(const struct sfu_unwind_state *st, unsigned long ip, unsigned 
  * @span: the size a function is taken to have at most where its start is
  *	not known
  *
+ * A function of its own in the table may still be an entry into the one
+ * below it: glibc's string functions are written as short entry stubs,
+ * each with an FDE of its own, that jump forward into one body (memcpy's
+ * 40 bytes into memmove's, mempcpy's 8 into memcpy's).  A call's target
+ * among up to %SFU_FB_STUBS_MAX entries right below @ip's function, each
+ * at most %SFU_FB_STUB_SIZE long (the next entry's start less its own,
+ * alignment included), is taken to hold @ip; a longer one is a function
+ * of its own, which cannot.
+ *
  * Context: any the unwind runs in, NMI included.
  * Return: true if @fn lies in @ip's function, at or below @ip (its start,
  * or another entry into it), or, that not known, if @ip lies within @span
@@ -131,12 +184,26 @@ bool sfu_fn_start(const struct sfu_unwind_state *st, unsigned long ip, unsigned 
 bool sfu_fn_holds(const struct sfu_unwind_state *st, unsigned long fn, unsigned long ip,
 		  unsigned long span)
 {
-	unsigned long start;
+	unsigned long idx, start, next;
+	struct sfu_fb_table t;
+	unsigned int i;
 
 	if (fn > ip || ip - fn >= span)
 		return false;
-	/* Entries into the function past its start (glibc's memcpy into memmove's) too. */
-	if (sfu_fn_start(st, ip, &start))
-		return fn >= start;
-	return true;
+	if (!sfu_fb_table(st, ip, &t) || !sfu_fb_lookup(st, &t, ip, &idx, &start))
+		return true;
+	/* Another entry point past the function's start too. */
+	if (fn >= start)
+		return true;
+	for (i = 0; i < SFU_FB_STUBS_MAX && idx; i++) {
+		next = start;
+		if (!sfu_fb_entry(st, &t, --idx, &start))
+			return true;
+		if (next - start > SFU_FB_STUB_SIZE)
+			return false;
+		if (fn >= start)
+			return true;
+	}
+	return false;
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_fn_holds);

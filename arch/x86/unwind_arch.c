@@ -251,7 +251,6 @@ static int sfu_x86_plt_dest(const struct sfu_unwind_state *st, unsigned long plt
 static int sfu_x86_call_reaches(const struct sfu_unwind_state *st, unsigned long target,
 				unsigned long ip, unsigned long *fn)
 {
-	bool in = sfu_x86_in_callee(st, target, ip);
 	u8 c[SFU_X86_STUB_MAX];
 	unsigned long slot, dest;
 	unsigned int i = 0;
@@ -259,7 +258,7 @@ static int sfu_x86_call_reaches(const struct sfu_unwind_state *st, unsigned long
 
 	*fn = target;
 	if (target >= TASK_SIZE || sfu_unwind_read(st, target, c, sizeof(c)))
-		return in ? 0 : SFU_END_RA_UNCHECKED;
+		return sfu_x86_in_callee(st, target, ip) ? 0 : SFU_END_RA_UNCHECKED;
 	if (c[0] == 0xf3 && c[1] == 0x0f && c[2] == 0x1e && c[3] == 0xfa)
 		i = 4;				/* endbr64 */
 	if (c[i] == 0xf2)
@@ -276,7 +275,8 @@ static int sfu_x86_call_reaches(const struct sfu_unwind_state *st, unsigned long
 			return reason;
 		return SFU_END_RA_OTHER_CALLEE;
 	}
-	if (in)
+	/* Looked at only here: a function's bounds cost reads of its file's table. */
+	if (sfu_x86_in_callee(st, target, ip))
 		return 0;
 	dest = target + i + 5 + sfu_x86_rel32(&c[i + 1]);
 	if (c[i] == 0xe9 && sfu_x86_in_callee(st, dest, ip)) {

@@ -36,6 +36,9 @@
  * @SFRAME_E_INJECTED_CALL: a V3 FDE marked as entered by an injected call
  *                          (sframe-unwind's SFRAME_F_SFU_INJECTED_CALLS
  *                          extension) in a section without the flag
+ * @SFRAME_E_NO_SAVES: a V3 FDE marked as listing no saved registers
+ *                     (sframe-unwind's SFRAME_F_SFU_SAVED_REGS extension)
+ *                     in a section without the flag
  * @SFRAME_E_NR: number of codes plus one (not an error)
  */
 enum sfu_sframe_error {
@@ -59,6 +62,7 @@ enum sfu_sframe_error {
 	SFRAME_E_NO_INDEX,
 	SFRAME_E_SAVED_REG,
 	SFRAME_E_INJECTED_CALL,
+	SFRAME_E_NO_SAVES,
 	SFRAME_E_NR,
 };
 

@@ -16,9 +16,10 @@
 # The goal is a share at least perf's.  It is not met yet, and what the
 # test holds is the ratio of the module's share to perf's that the module
 # has reached, so that a change that loses frames fails: at least 0.9 for
-# libc-heavy-fp (0.98 with the functions' starts from .eh_frame_hdr; 0.96
-# to 1.09 over eight runs before, 0.01 before the frames a record skips
-# were found) and 0.85 for cxx-heavy-fp (0.95 and 0.96; 0.76 to 0.81
+# libc-heavy-fp (0.99 with the functions' starts from .eh_frame_hdr and
+# glibc's entry stubs; 0.03 where its table was present without the stubs;
+# 0.96 to 1.09 over eight runs before, 0.01 before the frames a record
+# skips were found) and 0.85 for cxx-heavy-fp (0.97; 0.76 to 0.81
 # before a return address at SP into the record's function was taken and
 # stale ones it cannot hold passed over; 0.18 before that).
 # What is missing: qsort()'s comparison function, called through a
@@ -30,6 +31,10 @@
 # or takes a record the module cannot prove
 # (tests/e2e/unwind_differential.sh holds both programs to 0
 # contradicted frames).
+# Both programs touch every object's .eh_frame_hdr first
+# (workloads/touch-eh-frame-hdr.h), so that the functions' starts are
+# read in every run, not only when the page cache and fault-around happen
+# to have mapped the tables.
 # x86_64 only: the guest runs the host's libc and libstdc++.
 secs=3
 period=500000

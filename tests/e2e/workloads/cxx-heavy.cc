@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "touch-eh-frame-hdr.h"
+
 #define NOINL __attribute__((noinline))
 
 static volatile unsigned long sink;
@@ -62,6 +64,7 @@ int main(int argc, char **argv)
 	auto t0 = std::chrono::steady_clock::now();
 	unsigned long i = 0;
 
+	touch_eh_frame_hdrs();
 	do
 		work(i++);
 	while (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() <

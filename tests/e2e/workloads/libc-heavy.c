@@ -14,6 +14,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "touch-eh-frame-hdr.h"
+
 #define NOINL __attribute__((noinline))
 
 static volatile unsigned long sink;
@@ -81,6 +83,7 @@ int main(int argc, char **argv)
 	struct timespec t0, t;
 	unsigned long i = 0;
 
+	touch_eh_frame_hdrs();
 	memset(b, 'x', sizeof(b));
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
