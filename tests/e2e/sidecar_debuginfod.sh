@@ -18,10 +18,10 @@
 #            published set converted by the daemon: each of those it was
 #            asked for came from debuginfod (its log; the vDSO, which has no
 #            file, is converted at start).  Under TCG the first run is not
-#            complete from its first second: each request's fetch, in a
-#            child that loads libdebuginfod and libcurl's libraries anew,
-#            takes about 3 s there (12 to 23 ms on the host,
-#            tests/sidecars/debuginfod)
+#            complete from its first second: the requests are fetched one
+#            after another by the daemon's fetcher, set up once (a fresh
+#            child for each took about 3 s there; 12 to 23 ms on the
+#            host, tests/sidecars/debuginfod)
 #   forged   a server whose sidecar of libz's build-id was made from a copy
 #            with another .eh_frame: python3 importing zlib maps libz, the
 #            daemon refuses what is served and converts libz itself
@@ -126,12 +126,12 @@ start() {
 		sleep 0.1
 	done
 }
-# wait_id ID LOG: until the daemon logged build-id ID's outcome, 30 s at most
+# wait_id ID LOG: until the daemon logged build-id ID's outcome, 60 s at most
 wait_id() {
 	i=0
 	until grep -q "$1 .*: \(from debuginfod\|converted\|a sidecar exists\)" "$2"; do
 		i=$((i + 1))
-		[ $i -le 300 ] || return 1
+		[ $i -le 600 ] || return 1
 		sleep 0.1
 	done
 }
