@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Files read over 9p, whose reads answer at most msize (262144 bytes here)
-# a call: stack-target-big's own .sframe (over 300 KB; the program runs
+# a call: stack-target-big's own .sframe (about 470 KB; the program runs
 # from the tree, on 9p) and the sidecar of stack-target-big.nosframe (the
-# same program without its .sframe: a sidecar of over 300 KB), with
+# same program without its .sframe: a sidecar of about 400 KB), with
 # libc's, in a sidecar directory on the run share (9p, no cache), give
 # tools/sframe-stack the same frames, from the blocking call in libc to
 # each thread's outermost frame, as the same files copied to tmpfs.  The
