@@ -114,6 +114,17 @@ enum child_exit {
 	FETCH_ERRNO = 128,	/* + the client's errno (at most 127) */
 };
 
+/* The fetcher's answer to one build-id, then @len bytes with CHILD_OK. */
+struct fetch_reply {
+	int32_t status;		/* CHILD_OK, FETCH_MISS or FETCH_ERRNO + errno */
+	uint32_t pad;
+	uint64_t len;
+};
+
+/* RLIMIT_CPU of one fetcher over its life, and the requests it serves. */
+#define FETCH_CPU_S		60
+#define FETCH_MAX_SERVED	256
+
 static struct {
 	const char *dir;
 	const char *user;
@@ -171,6 +182,7 @@ static struct {
 	u64 debuginfod_misses;
 	u64 debuginfod_refused;
 	u64 debuginfod_errors;
+	u64 debuginfod_fetchers;
 	u64 log_suppressed;
 } st;
 
@@ -247,6 +259,7 @@ static void print_stats(FILE *f)
 		st.debuginfod_misses);
 	fprintf(f, "debuginfod_refused %llu\ndebuginfod_errors %llu\n", st.debuginfod_refused,
 		st.debuginfod_errors);
+	fprintf(f, "debuginfod_fetchers %llu\n", st.debuginfod_fetchers);
 	fprintf(f, "log_suppressed %llu\n", st.log_suppressed);
 }
 
@@ -502,6 +515,24 @@ static int child_setup(int in, int out, unsigned int cpu_s, rlim_t fsize, rlim_t
 	return 0;
 }
 
+/* Read @len bytes; Return: how many were read before the end or an error. */
+static size_t read_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = read(fd, p + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += n;
+	}
+	return done;
+}
+
 static int write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
@@ -573,36 +604,43 @@ static noreturn void child(int in, int out, const char *want)
 }
 
 /*
- * The fetching child: the sidecar of @r's build-id from debuginfod, the
- * section sframe-gen --publish writes, copied to @out.
+ * The fetcher: a child that lives across requests, so that libdebuginfod
+ * and libcurl are loaded, and the client set up, once (each costs more
+ * than the question itself on a slow machine).  It reads build-ids from
+ * @in, each a length byte and the bytes, and answers each on @out with
+ * a struct fetch_reply and the section sframe-gen --publish wrote.
  *
- * It runs here, not in the daemon, because what it does is talk to a
+ * It runs apart from the daemon because what it does is talk to a
  * server: HTTP, whatever libcurl and libdebuginfod parse, a cache to
  * write.  A server (or whoever stands between it and this machine) then
- * reaches an unprivileged process under the same limits as a converting
- * child, which holds no descriptor but the pipe (not even the file's: it
- * needs the build-id alone), in a cache of the child user's; the daemon,
- * root, never loads libcurl and reads only bytes from the pipe, which it
- * checks as it checks a converter's (sidecar_of()).  The cache is only
- * where the client writes: the file fetched is removed at once, the
+ * reaches an unprivileged process under the limits of a converting child,
+ * RLIMIT_CPU over its whole life, which holds no descriptor but its pipes
+ * (not even the files': it needs the build-ids alone), in a cache of the
+ * child user's; the daemon, root, never loads libcurl and reads only bytes
+ * from the pipe, which it checks as it checks a converter's
+ * (sidecar_of()), and kills the fetcher where an answer takes longer than
+ * --debuginfod-timeout or more than --max-output bytes.  The cache is only
+ * where the client writes: each file fetched is removed at once, the
  * sidecar directory is what keeps sidecars; what stays are the client's
  * records of misses, which spare the server a question asked again within
  * ten minutes.
  */
-static noreturn void fetcher(int out, const struct sfu_sidecar_request *r)
+static noreturn void fetcher(int in, int out)
 {
 	typeof(debuginfod_begin) *begin;
 	typeof(debuginfod_find_section) *find;
-	typeof(debuginfod_end) *end;
-	char num[32], chunk[1 << 16], *path = NULL;
+	char num[32], chunk[1 << 16], *path;
+	unsigned char id[SFU_SIDECAR_BUILD_ID_MAX], n_id;
+	struct fetch_reply rep;
 	debuginfod_client *client;
-	off_t off = 0;
+	struct stat s;
+	off_t off;
 	ssize_t n;
 	void *lib;
 	int fd;
 
 	/* The client's files are bounded as the output is. */
-	if (child_setup(-1, out, opt.debuginfod_timeout + 1, opt.max_output, 64))
+	if (child_setup(in, out, FETCH_CPU_S, opt.max_output, 64))
 		_exit(CHILD_SETUP);
 	umask(077);
 	snprintf(num, sizeof(num), "%u", opt.debuginfod_timeout);
@@ -618,42 +656,188 @@ static noreturn void fetcher(int out, const struct sfu_sidecar_request *r)
 		_exit(FETCH_NO_LIB);
 	begin = dlsym(lib, "debuginfod_begin");
 	find = dlsym(lib, "debuginfod_find_section");
-	end = dlsym(lib, "debuginfod_end");
-	if (!begin || !find || !end)
+	if (!begin || !find || !dlsym(lib, "debuginfod_end"))
 		_exit(FETCH_NO_LIB);
 	client = begin();
 	if (!client)
 		_exit(FETCH_ERRNO + ENOMEM);
-	fd = find(client, r->build_id, r->build_id_len, SFG_PUBLISH_SECTION, &path);
-	end(client);
-	if (fd == -ENOENT)
-		_exit(FETCH_MISS);
-	if (fd < 0)
-		_exit(FETCH_ERRNO + min(-fd, 127));
-	if (path)
-		unlink(path);
-	/* From the start: the client may return the descriptor it wrote with. */
-	while ((n = pread(fd, chunk, sizeof(chunk), off)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			_exit(FETCH_ERRNO + min(errno, 127));
-		if (write_all(out, chunk, n))
+	/* The daemon closing its end ends the fetcher. */
+	while (read_all(in, &n_id, 1) == 1 && n_id && n_id <= sizeof(id) &&
+	       read_all(in, id, n_id) == n_id) {
+		memset(&rep, 0, sizeof(rep));
+		path = NULL;
+		fd = find(client, id, n_id, SFG_PUBLISH_SECTION, &path);
+		if (path)
+			unlink(path);
+		free(path);
+		if (fd == -ENOENT)
+			rep.status = FETCH_MISS;
+		else if (fd < 0)
+			rep.status = FETCH_ERRNO + min(-fd, 127);
+		else if (fstat(fd, &s))
+			rep.status = FETCH_ERRNO + min(errno, 127);
+		else
+			rep.len = s.st_size;
+		if (write_all(out, &rep, sizeof(rep)))
 			_exit(CHILD_WRITE);
-		off += n;
+		/* From the start: the client may return the descriptor it wrote with. */
+		for (off = 0; fd >= 0 && !rep.status && off < (off_t)rep.len; off += n) {
+			n = pread(fd, chunk, min_t(u64, sizeof(chunk), rep.len - off), off);
+			if (n < 0 && errno == EINTR) {
+				n = 0;
+				continue;
+			}
+			/* Cut short: the daemon, waiting for rep.len bytes, kills it. */
+			if (n <= 0 || write_all(out, chunk, n))
+				_exit(CHILD_WRITE);
+		}
+		if (fd >= 0)
+			close(fd);
 	}
 	_exit(CHILD_OK);
 }
 
+/* The fetcher's pid (0: none running) and the daemon's ends of its pipes. */
+static pid_t fetch_pid;
+static int fetch_to = -1, fetch_from = -1;
+static unsigned int fetch_served;
+
+/* Stop the fetcher; Return: its exit code, -1 if it was killed or ran none. */
+static int fetcher_stop(bool kill_it)
+{
+	int status;
+
+	if (!fetch_pid)
+		return -1;
+	close(fetch_to);
+	close(fetch_from);
+	fetch_to = -1;
+	fetch_from = -1;
+	if (kill_it)
+		kill(fetch_pid, SIGKILL);
+	while (waitpid(fetch_pid, &status, 0) < 0 && errno == EINTR)
+		;
+	fetch_pid = 0;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int fetcher_start(void)
+{
+	int to[2], from[2];
+	pid_t pid;
+
+	if (pipe2(to, O_CLOEXEC))
+		return -1;
+	if (pipe2(from, O_CLOEXEC)) {
+		close(to[0]);
+		close(to[1]);
+		return -1;
+	}
+	pid = fork();
+	if (!pid) {
+		/* The inherited fds survive close-on-exec: there is no exec. */
+		close(to[1]);
+		close(from[0]);
+		fetcher(to[0], from[1]);
+	}
+	close(to[0]);
+	close(from[1]);
+	if (pid < 0) {
+		close(to[1]);
+		close(from[0]);
+		return -1;
+	}
+	st.debuginfod_fetchers++;
+	fetch_pid = pid;
+	fetch_to = to[1];
+	fetch_from = from[0];
+	fetch_served = 0;
+	return 0;
+}
+
 /*
- * Run a child and read what it writes, at most --max-output bytes, within
- * @timeout seconds: the converter on @fd (the vDSO where @fd is -1), whose
- * build-id must be @want; or, with @fetch, the fetcher of its sidecar.
- * Return: the child's exit code, -1 if it was killed or could not be run;
- * *@buf, *@len the output.
+ * Read @len bytes from the fetcher within --debuginfod-timeout of @start.
+ * Return: 0; -1 late or failed; -2 the fetcher's end of the pipe closed.
  */
-static int run_child(int fd, const char *want, const struct sfu_sidecar_request *fetch,
-		     unsigned int timeout, char **buf, size_t *len)
+static int fetch_read(void *buf, size_t len, const struct timespec *start)
+{
+	char *p = buf;
+
+	while (len) {
+		struct pollfd pfd = { .fd = fetch_from, .events = POLLIN };
+		double left = opt.debuginfod_timeout - now_s(start);
+		ssize_t n;
+
+		if (left <= 0)
+			return -1;
+		if (poll(&pfd, 1, left * 1000 + 1) < 0 && errno != EINTR)
+			return -1;
+		if (!pfd.revents)
+			continue;
+		n = read(fetch_from, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n ? -1 : -2;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * Ask the fetcher, started if none runs, for the sidecar of @r's build-id
+ * within --debuginfod-timeout.  Return: its status (CHILD_OK, FETCH_MISS,
+ * FETCH_ERRNO + errno), the exit code of a fetcher that ended (FETCH_NO_LIB,
+ * CHILD_SETUP), or -1 for one killed: late, or an answer over
+ * --max-output; *@buf, *@len the sidecar with CHILD_OK.
+ */
+static int fetch(const struct sfu_sidecar_request *r, const struct timespec *start,
+		 char **buf, size_t *len)
+{
+	unsigned char req[1 + SFU_SIDECAR_BUILD_ID_MAX];
+	struct fetch_reply rep;
+	int err;
+
+	*buf = NULL;
+	*len = 0;
+	/* A fresh one now and then: what one client gathers stays bounded. */
+	if (fetch_pid && fetch_served >= FETCH_MAX_SERVED)
+		fetcher_stop(true);
+	if (!fetch_pid && fetcher_start())
+		return -1;
+	fetch_served++;
+	req[0] = r->build_id_len;
+	memcpy(req + 1, r->build_id, r->build_id_len);
+	/* A write that fails, or the pipe's end: the fetcher ended; its code says why. */
+	err = write_all(fetch_to, req, 1 + r->build_id_len) ? -2 :
+	      fetch_read(&rep, sizeof(rep), start);
+	if (err)
+		return fetcher_stop(err == -1);
+	if (rep.status)
+		return rep.status;
+	if (rep.len > opt.max_output || !rep.len) {
+		fetcher_stop(true);
+		return -1;
+	}
+	*buf = malloc(rep.len);
+	if (!*buf || fetch_read(*buf, rep.len, start)) {
+		free(*buf);
+		*buf = NULL;
+		fetcher_stop(true);
+		return -1;
+	}
+	*len = rep.len;
+	return CHILD_OK;
+}
+
+/*
+ * Run the converter on @fd (the vDSO where @fd is -1), whose build-id must
+ * be @want, and read what it writes, at most --max-output bytes, within
+ * @timeout seconds.  Return: the child's exit code, -1 if it was killed or
+ * could not be run; *@buf, *@len the output.
+ */
+static int run_child(int fd, const char *want, unsigned int timeout, char **buf, size_t *len)
 {
 	size_t cap = opt.max_output < 1 << 16 ? opt.max_output : 1 << 16, n = 0;
 	struct timespec start;
@@ -677,8 +861,6 @@ static int run_child(int fd, const char *want, const struct sfu_sidecar_request 
 	if (!pid) {
 		/* The inherited fds survive close-on-exec: there is no exec. */
 		close(p[0]);
-		if (fetch)
-			fetcher(p[1], fetch);
 		child(fd, p[1], want);
 	}
 	close(p[1]);
@@ -739,7 +921,7 @@ static int run_child(int fd, const char *want, const struct sfu_sidecar_request 
 /* The converter on @fd, whose build-id must be @want; see run_child(). */
 static int convert(int fd, const char *want, char **buf, size_t *len)
 {
-	return run_child(fd, want, NULL, opt.timeout, buf, len);
+	return run_child(fd, want, opt.timeout, buf, len);
 }
 
 static int fd_read(void *ctx, u64 off, void *buf, size_t len)
@@ -947,7 +1129,7 @@ static bool from_debuginfod(const struct sfu_sidecar_request *r, const char *id,
 	int ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	ret = run_child(-1, NULL, r, opt.debuginfod_timeout, &buf, &len);
+	ret = fetch(r, &start, &buf, &len);
 	if (ret == CHILD_OK && sidecar_of(r, buf, len)) {
 		u64 before = st.exists + st.refused_quota + written();
 
@@ -1200,6 +1382,7 @@ static int convert_files(void)
 		if (written() + st.exists == before)
 			ret = 1;
 	}
+	fetcher_stop(true);
 	log_stats();
 	write_stats();
 	return ret;
@@ -1274,6 +1457,7 @@ int main(int argc, char **argv)
 	}
 	if (rescan_pending)
 		ask_rescan();
+	fetcher_stop(true);
 	log_stats();
 	write_stats();
 	return 0;
