@@ -30,7 +30,7 @@
 #include "sframe/sframe_format.h"
 #include "sframe_unwind/unwind.h"
 #include "unwind_arch_kunit.h"
-#include "perf_arch.h"
+#include "sframe_unwind/consumers_arch.h"
 #include "user_mem.h"
 
 #define UW_FUNC_SIZE	0x100	/* every function's size and spacing */

@@ -304,12 +304,13 @@ enum sfu_section_text { SFU_SECTION_TEXT_GONE, SFU_SECTION_TEXT_KEPT, SFU_SECTIO
  * of the VMAs for a file's text.  mmap_lock held.
  */
 static enum sfu_section_text sfu_section_text_state(struct mm_struct *mm,
-						  const struct sfu_section *s)
+						    const struct sfu_section *s)
 {
 	bool exec;
 
 	if (sfu_section_anon_text(s))
-		return sfu_section_text_mapped(mm, s) ? SFU_SECTION_TEXT_MAPPED : SFU_SECTION_TEXT_GONE;
+		return sfu_section_text_mapped(mm, s) ? SFU_SECTION_TEXT_MAPPED :
+		       SFU_SECTION_TEXT_GONE;
 	if (!sfu_range_mapped(mm, s->text_start, s->text_end, 0, &s->file, s->text_delta, &exec))
 		return SFU_SECTION_TEXT_GONE;
 	return exec ? SFU_SECTION_TEXT_MAPPED : SFU_SECTION_TEXT_KEPT;
