@@ -36,7 +36,7 @@
 
 #include "sframe_unwind/compat/ftrace.h"
 #include "sframe_unwind/deferred.h"
-#include "perf_arch.h"
+#include "sframe_unwind/consumers_arch.h"
 #include "sframe_unwind/unwind.h"
 #include "redirect.h"
 

@@ -574,32 +574,13 @@ out:
 }
 
 /*
- * The unwinder's frames as the user ABI has them: 0 or -EFAULT.  On the
- * 64-bit kernels the module builds for they are laid out alike and go
- * out in one copy; else each frame is translated as it is stored.
+ * The unwinder's frames as the user ABI has them (unwind.h's
+ * static_asserts: the same layout and values), in one copy: 0 or -EFAULT.
  */
 static int sfu_frames_to_user(struct sfu_frame __user *to, const struct sfu_uframe *frames,
 			      unsigned int nr)
 {
-	unsigned int i;
-
-	if (sfu_uframe_is_uapi())
-		return copy_to_user(to, frames, array_size(nr, sizeof(*to))) ? -EFAULT : 0;
-	if (!nr)
-		return 0;
-	if (!user_write_access_begin(to, array_size(nr, sizeof(*to))))
-		return -EFAULT;
-	for (i = 0; i < nr; i++) {
-		unsafe_put_user(frames[i].ip, &to[i].ip, efault);
-		unsafe_put_user(frames[i].cfa, &to[i].cfa, efault);
-		unsafe_put_user(sfu_method_uapi(frames[i].method), &to[i].method, efault);
-		unsafe_put_user(0, &to[i].reserved, efault);
-	}
-	user_write_access_end();
-	return 0;
-efault:
-	user_write_access_end();
-	return -EFAULT;
+	return copy_to_user(to, frames, array_size(nr, sizeof(*to))) ? -EFAULT : 0;
 }
 
 /**

@@ -36,7 +36,7 @@
 #include "sframe_unwind/consumers.h"
 #include "sframe_unwind/deferred.h"
 #include "sframe_unwind/lib.h"
-#include "perf_arch.h"
+#include "sframe_unwind/consumers_arch.h"
 
 #define CREATE_TRACE_POINTS
 #include "user_stack_trace.h"

@@ -30,7 +30,7 @@
 #include <linux/sched/task_stack.h>
 
 #include "sframe_unwind/compat/ftrace.h"
-#include "perf_arch.h"
+#include "sframe_unwind/consumers_arch.h"
 #include "sframe_unwind/unwind.h"
 #include "redirect.h"
 

@@ -74,5 +74,6 @@ extern const struct uw_arch_facts uw_arch;
 
 void uw_arch_set_regs(struct pt_regs *regs, const struct uw_user_regs *r);
 unsigned long uw_arch_sign_ra(unsigned long ra, bool *real);
+unsigned long uw_arch_return_address(unsigned long ra);
 
 #endif /* _SFU_KUNIT_UNWIND_KUNIT_H */

@@ -293,26 +293,27 @@ bool sfu_section_text_mapped(struct mm_struct *mm, const struct sfu_section *s)
 }
 
 /* Where @s's text is now (sfu_section_text_state()). */
-enum sfu_text_state { SFU_TEXT_GONE, SFU_TEXT_KEPT, SFU_TEXT_MAPPED };
+enum sfu_section_text { SFU_SECTION_TEXT_GONE, SFU_SECTION_TEXT_KEPT, SFU_SECTION_TEXT_MAPPED };
 
 /*
- * Is @s's text mapped as when it was found (SFU_TEXT_MAPPED), or still
+ * Is @s's text mapped as when it was found (SFU_SECTION_TEXT_MAPPED), or still
  * mapped from its file at its place though not executable (mprotect took
- * PROT_EXEC away: SFU_TEXT_KEPT), or neither?  A kept section stays,
+ * PROT_EXEC away: SFU_SECTION_TEXT_KEPT), or neither?  A kept section stays,
  * stale, for the text to be executable again; not an explicit section or
  * the vDSO, whose memory is anyone's once it is not their code.  One walk
  * of the VMAs for a file's text.  mmap_lock held.
  */
-static enum sfu_text_state sfu_section_text_state(struct mm_struct *mm,
-						  const struct sfu_section *s)
+static enum sfu_section_text sfu_section_text_state(struct mm_struct *mm,
+						    const struct sfu_section *s)
 {
 	bool exec;
 
 	if (sfu_section_anon_text(s))
-		return sfu_section_text_mapped(mm, s) ? SFU_TEXT_MAPPED : SFU_TEXT_GONE;
+		return sfu_section_text_mapped(mm, s) ? SFU_SECTION_TEXT_MAPPED :
+		       SFU_SECTION_TEXT_GONE;
 	if (!sfu_range_mapped(mm, s->text_start, s->text_end, 0, &s->file, s->text_delta, &exec))
-		return SFU_TEXT_GONE;
-	return exec ? SFU_TEXT_MAPPED : SFU_TEXT_KEPT;
+		return SFU_SECTION_TEXT_GONE;
+	return exec ? SFU_SECTION_TEXT_MAPPED : SFU_SECTION_TEXT_KEPT;
 }
 
 /**
@@ -715,15 +716,15 @@ static void sfu_section_keep(struct sfu_mm *smm, struct sfu_section *s)
 bool sfu_section_settle(struct sfu_mm *smm, struct sfu_section *s)
 {
 	struct mm_struct *mm = smm->mm;
-	enum sfu_text_state text;
+	enum sfu_section_text text;
 
 	if (!test_bit(SFU_SECTION_STALE, &s->flags) || test_bit(SFU_SECTION_KEPT, &s->flags))
 		return false;
 	sfu_stat_inc(SFU_STAT_RECHECKED);
 	text = sfu_section_text_state(mm, s);
-	if (text == SFU_TEXT_MAPPED && (s->copy || sfu_section_data_mapped(mm, s)))
+	if (text == SFU_SECTION_TEXT_MAPPED && (s->copy || sfu_section_data_mapped(mm, s)))
 		clear_bit(SFU_SECTION_STALE, &s->flags);
-	else if (text != SFU_TEXT_GONE && !sfu_section_anon_text(s))
+	else if (text != SFU_SECTION_TEXT_GONE && !sfu_section_anon_text(s))
 		sfu_section_keep(smm, s);
 	else
 		return true;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * arm64 facts for native perf callchains (consumers/perf_callchain.c).
+ * arm64 facts for native perf callchains (consumers/perf_callchain.c):
+ * the hooks of sframe_unwind/consumers_arch.h.
  */
 #ifndef _SFU_ARCH_ARM64_PERF_ARCH_H
 #define _SFU_ARCH_ARM64_PERF_ARCH_H
@@ -30,6 +31,7 @@
  * Context: any, NMI included.
  * Return: true while a vCPU runs.
  */
+#define sfu_perf_arch_guest_sample sfu_perf_arch_guest_sample
 static inline bool sfu_perf_arch_guest_sample(void)
 {
 	return (current->flags & PF_VCPU) || sfu_perf_arch_in_guest();
@@ -50,6 +52,7 @@ static inline bool sfu_perf_arch_guest_sample(void)
  * Context: any, NMI included.
  * Return: true for an AArch64 user context outside a vCPU's run.
  */
+#define sfu_perf_arch_native sfu_perf_arch_native
 static inline bool sfu_perf_arch_native(struct pt_regs *regs)
 {
 	if (sfu_perf_arch_guest_sample())

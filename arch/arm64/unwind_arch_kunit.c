@@ -65,3 +65,14 @@ unsigned long uw_arch_sign_ra(unsigned long ra, bool *real)
 		x17 = ra | BIT_ULL(54) | BIT_ULL(53);
 	return x17;
 }
+
+/**
+ * uw_arch_return_address() - a return address as the unwinder takes it
+ * @ra: recovered from a frame, signed or not
+ *
+ * Return: sfu_arch_return_address() of @ra (its PAC stripped).
+ */
+unsigned long uw_arch_return_address(unsigned long ra)
+{
+	return sfu_arch_return_address(ra);
+}

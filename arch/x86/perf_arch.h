@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * x86_64 facts for native perf callchains (consumers/perf_callchain.c).
+ * x86_64 facts for native perf callchains (consumers/perf_callchain.c):
+ * the hooks of sframe_unwind/consumers_arch.h.
  */
 #ifndef _SFU_ARCH_X86_PERF_ARCH_H
 #define _SFU_ARCH_X86_PERF_ARCH_H
@@ -18,6 +19,7 @@
  * Context: any, NMI included.
  * Return: true inside a vCPU's guest run.
  */
+#define sfu_perf_arch_guest_sample sfu_perf_arch_guest_sample
 static inline bool sfu_perf_arch_guest_sample(void)
 {
 	return current->flags & PF_VCPU;
@@ -40,6 +42,7 @@ static inline bool sfu_perf_arch_guest_sample(void)
  * Context: any, NMI included.
  * Return: true for a 64-bit user context outside a vCPU's guest run.
  */
+#define sfu_perf_arch_native sfu_perf_arch_native
 static inline bool sfu_perf_arch_native(struct pt_regs *regs)
 {
 	if (sfu_perf_arch_guest_sample())

@@ -59,3 +59,14 @@ unsigned long uw_arch_sign_ra(unsigned long ra, bool *real)
 	*real = false;
 	return ra | BIT_ULL(54) | BIT_ULL(53);
 }
+
+/**
+ * uw_arch_return_address() - a return address as the unwinder takes it
+ * @ra: recovered from a frame, signed or not
+ *
+ * Return: sfu_arch_return_address() of @ra (@ra itself).
+ */
+unsigned long uw_arch_return_address(unsigned long ra)
+{
+	return sfu_arch_return_address(ra);
+}

@@ -40,8 +40,8 @@
  *	kernel saved in the signal frame below it
  * @SFU_METHOD_NR: number of values (not a method)
  *
- * Kernel-internal: user space sees enum sfu_frame_method, which
- * sfu_method_uapi() gives.
+ * Kernel-internal: user space sees enum sfu_frame_method, whose values
+ * these keep (the static_asserts at the end of this header).
  */
 enum sfu_method {
 	SFU_METHOD_NONE,
@@ -61,7 +61,8 @@ enum sfu_method {
  *
  * Kernel-internal: the ioctls hand user space struct sfu_frame.  Laid out
  * as that is on 64-bit kernels, with @zero where it has its reserved
- * word, so that a deep stack goes out in one copy (sfu_uframe_is_uapi()).
+ * word, so that a deep stack goes out in one copy (the static_asserts at
+ * the end of this header).
  */
 struct sfu_uframe {
 	unsigned long ip;
@@ -261,45 +262,25 @@ bool sfu_fn_holds(const struct sfu_unwind_state *st, unsigned long fn, unsigned 
 const char *sfu_end_name(int end);
 int sfu_end_uapi(int end);
 
-/**
- * sfu_method_uapi() - the user ABI's value of a frame method
- * @method: enum sfu_method
- *
- * The one place a method becomes the ABI's.  The values are the ABI's
- * own, which the static_asserts below hold: the ioctls translate every
- * frame as they store it in user memory, where nothing else should cost
- * (an inline, no call, no table).  An internal method the ABI does not
- * have, or a renumbering, fails them and needs a translation here.
- *
- * Return: its enum sfu_frame_method, for struct sfu_frame.method; 0 for
- * SFU_METHOD_NONE.
- */
-static __always_inline u32 sfu_method_uapi(enum sfu_method method)
-{
-	static_assert(SFU_METHOD_NONE == 0);
-	static_assert((int)SFU_METHOD_REGS == (int)SFU_FRAME_REGS);
-	static_assert((int)SFU_METHOD_SFRAME == (int)SFU_FRAME_SFRAME);
-	static_assert((int)SFU_METHOD_FP == (int)SFU_FRAME_FP);
-	static_assert((int)SFU_METHOD_SIGNAL == (int)SFU_FRAME_SIGNAL);
-	static_assert(SFU_METHOD_NR - 1 == SFU_METHOD_SIGNAL);
-	return method;
-}
-
 /*
- * Whether an array of struct sfu_uframe is one of struct sfu_frame as it
- * stands: the same layout (64-bit kernels) and, sfu_method_uapi() being
- * the identity, the same values.  The ioctls then copy the frames out as
- * they are; else they translate each.
+ * struct sfu_uframe is the user ABI's struct sfu_frame as it stands: the
+ * same layout on the 64-bit kernels the module builds for, and methods of
+ * the ABI's values, so that the ioctls copy the frames out as they are,
+ * in one copy.  An internal method the ABI does not have, a renumbering
+ * or a field moved fails the build here.
  */
-static inline bool sfu_uframe_is_uapi(void)
-{
-	return sizeof(struct sfu_uframe) == sizeof(struct sfu_frame) &&
-	       offsetof(struct sfu_uframe, ip) == offsetof(struct sfu_frame, ip) &&
-	       offsetof(struct sfu_uframe, cfa) == offsetof(struct sfu_frame, cfa) &&
-	       offsetof(struct sfu_uframe, method) == offsetof(struct sfu_frame, method) &&
-	       offsetof(struct sfu_uframe, zero) == offsetof(struct sfu_frame, reserved) &&
-	       sizeof(unsigned long) == sizeof(__u64);
-}
+static_assert(sizeof(struct sfu_uframe) == sizeof(struct sfu_frame));
+static_assert(offsetof(struct sfu_uframe, ip) == offsetof(struct sfu_frame, ip));
+static_assert(offsetof(struct sfu_uframe, cfa) == offsetof(struct sfu_frame, cfa));
+static_assert(offsetof(struct sfu_uframe, method) == offsetof(struct sfu_frame, method));
+static_assert(offsetof(struct sfu_uframe, zero) == offsetof(struct sfu_frame, reserved));
+static_assert(sizeof(unsigned long) == sizeof(__u64));
+static_assert(SFU_METHOD_NONE == 0);
+static_assert((int)SFU_METHOD_REGS == (int)SFU_FRAME_REGS);
+static_assert((int)SFU_METHOD_SFRAME == (int)SFU_FRAME_SFRAME);
+static_assert((int)SFU_METHOD_FP == (int)SFU_FRAME_FP);
+static_assert((int)SFU_METHOD_SIGNAL == (int)SFU_FRAME_SIGNAL);
+static_assert(SFU_METHOD_NR - 1 == SFU_METHOD_SIGNAL);
 
 unsigned long sfu_unwind_sframe_faults(void);
 
