@@ -814,8 +814,14 @@ static int fetch(const struct sfu_sidecar_request *r, const struct timespec *sta
 	      fetch_read(&rep, sizeof(rep), start);
 	if (err)
 		return fetcher_stop(err == -1);
-	if (rep.status)
+	/* What a fetcher a server took over may say: only the answers it has. */
+	if (rep.status == FETCH_MISS ||
+	    (rep.status >= FETCH_ERRNO && rep.status < FETCH_ERRNO + 128))
 		return rep.status;
+	if (rep.status) {
+		fetcher_stop(true);
+		return -1;
+	}
 	if (rep.len > opt.max_output || !rep.len) {
 		fetcher_stop(true);
 		return -1;
