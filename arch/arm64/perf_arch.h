@@ -31,11 +31,12 @@
  * Context: any, NMI included.
  * Return: true while a vCPU runs.
  */
-#define sfu_perf_arch_guest_sample sfu_perf_arch_guest_sample
 static inline bool sfu_perf_arch_guest_sample(void)
 {
 	return (current->flags & PF_VCPU) || sfu_perf_arch_in_guest();
 }
+
+#define sfu_perf_arch_guest_sample sfu_perf_arch_guest_sample
 
 /**
  * sfu_perf_arch_native() - may the SFrame unwinder replace perf's user walk?
@@ -52,13 +53,14 @@ static inline bool sfu_perf_arch_guest_sample(void)
  * Context: any, NMI included.
  * Return: true for an AArch64 user context outside a vCPU's run.
  */
-#define sfu_perf_arch_native sfu_perf_arch_native
 static inline bool sfu_perf_arch_native(struct pt_regs *regs)
 {
 	if (sfu_perf_arch_guest_sample())
 		return false;
 	return user_mode(regs) && !compat_user_mode(regs);
 }
+
+#define sfu_perf_arch_native sfu_perf_arch_native
 
 /*
  * The function of the kernel whose calls of arch_stack_walk_user() are

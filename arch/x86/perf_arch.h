@@ -19,11 +19,12 @@
  * Context: any, NMI included.
  * Return: true inside a vCPU's guest run.
  */
-#define sfu_perf_arch_guest_sample sfu_perf_arch_guest_sample
 static inline bool sfu_perf_arch_guest_sample(void)
 {
 	return current->flags & PF_VCPU;
 }
+
+#define sfu_perf_arch_guest_sample sfu_perf_arch_guest_sample
 
 /**
  * sfu_perf_arch_native() - may the SFrame unwinder replace perf's user walk?
@@ -42,7 +43,6 @@ static inline bool sfu_perf_arch_guest_sample(void)
  * Context: any, NMI included.
  * Return: true for a 64-bit user context outside a vCPU's guest run.
  */
-#define sfu_perf_arch_native sfu_perf_arch_native
 static inline bool sfu_perf_arch_native(struct pt_regs *regs)
 {
 	if (sfu_perf_arch_guest_sample())
@@ -50,5 +50,7 @@ static inline bool sfu_perf_arch_native(struct pt_regs *regs)
 	return user_mode(regs) && user_64bit_mode(regs) &&
 	       !(regs->flags & (X86_VM_MASK | PERF_EFLAGS_VM));
 }
+
+#define sfu_perf_arch_native sfu_perf_arch_native
 
 #endif /* _SFU_ARCH_X86_PERF_ARCH_H */
