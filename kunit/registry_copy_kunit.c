@@ -206,17 +206,7 @@ static int elf_file_make(struct kunit *test, const struct sframe_fixture *fx,
 	if (!img)
 		return -ENOMEM;
 	hdr = (void *)img;
-	memcpy(hdr->eh.e_ident, ELFMAG, SELFMAG);
-	hdr->eh.e_ident[EI_CLASS] = ELFCLASS64;
-	hdr->eh.e_ident[EI_DATA] = ELFDATA2LSB;
-	hdr->eh.e_ident[EI_VERSION] = EV_CURRENT;
-	hdr->eh.e_type = ET_DYN;
-	hdr->eh.e_machine = ELF_ARCH;
-	hdr->eh.e_version = EV_CURRENT;
-	hdr->eh.e_phoff = offsetof(typeof(*hdr), ph);
-	hdr->eh.e_ehsize = sizeof(hdr->eh);
-	hdr->eh.e_phentsize = sizeof(hdr->ph[0]);
-	hdr->eh.e_phnum = ARRAY_SIZE(hdr->ph);
+	sfu_kunit_elf_header(&hdr->eh, ARRAY_SIZE(hdr->ph));
 	hdr->ph[0].p_type = PT_LOAD;
 	hdr->ph[0].p_flags = PF_R | PF_X;
 	hdr->ph[0].p_offset = PAGE_SIZE;

@@ -8,6 +8,7 @@
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/sched/mm.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include "user_mem.h"
@@ -157,4 +158,27 @@ unsigned long sfu_user_place(struct sfu_user_ctx *ctx, const void *src, size_t l
 		return 0;
 	}
 	return uaddr;
+}
+
+/**
+ * sfu_kunit_elf_header() - the ELF header of a native shared object
+ * @eh: the header, zeroed, with @phnum program headers right after it
+ * @phnum: how many
+ *
+ * What the suites' ELF files in shmem start with (the registry's copies,
+ * the functions' starts): ELF64, little-endian, ET_DYN of this machine.
+ */
+void sfu_kunit_elf_header(struct elf64_hdr *eh, unsigned int phnum)
+{
+	memcpy(eh->e_ident, ELFMAG, SELFMAG);
+	eh->e_ident[EI_CLASS] = ELFCLASS64;
+	eh->e_ident[EI_DATA] = ELFDATA2LSB;
+	eh->e_ident[EI_VERSION] = EV_CURRENT;
+	eh->e_type = ET_DYN;
+	eh->e_machine = ELF_ARCH;
+	eh->e_version = EV_CURRENT;
+	eh->e_phoff = sizeof(*eh);
+	eh->e_ehsize = sizeof(*eh);
+	eh->e_phentsize = sizeof(struct elf64_phdr);
+	eh->e_phnum = phnum;
 }

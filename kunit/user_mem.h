@@ -15,6 +15,7 @@
 #define _SFU_KUNIT_USER_MEM_H
 
 #include <kunit/test.h>
+#include <linux/elf.h>
 
 #define SFU_USER_MAX_MAPS 8
 
@@ -41,5 +42,6 @@ unsigned long sfu_user_map(struct sfu_user_ctx *ctx, size_t len);
 unsigned long sfu_user_map_prot(struct sfu_user_ctx *ctx, size_t len, unsigned long prot);
 bool sfu_user_unmap(struct sfu_user_ctx *ctx, unsigned long uaddr, size_t len);
 unsigned long sfu_user_place(struct sfu_user_ctx *ctx, const void *src, size_t len);
+void sfu_kunit_elf_header(struct elf64_hdr *eh, unsigned int phnum);
 
 #endif /* _SFU_KUNIT_USER_MEM_H */
