@@ -14,9 +14,10 @@
 # arm64 (Debian's perf in the guests' Debian arm64 user land): the static
 # chain-O2 and the one built with return-address signing (PAC), of the v3
 # tag only (tests/e2e/perf_raw.sh takes the kernel's callchains of every
-# tag without the perf tool).  There, perf script spends about 0.4 s of
-# TCG time per sample: for each one, perf's DWARF unwinder looks for the
-# leaf's caller from the sampled LR (see perf_chain_score in perf-lib).
+# tag without the perf tool).  There the callchains are read as perf
+# record wrote them (perf_chain_score_raw in perf-lib): perf script's
+# symbolized ones cost about 0.4 s of TCG time a sample, perf's DWARF
+# unwinder looking for the leaf's caller from the sampled LR for each.
 . ./perf-lib
 arch=$(uname -m)
 e2e=$SFU_TOP/build/e2e/$arch
@@ -38,13 +39,12 @@ grep -qx "state on" $dbg || { echo "FAILED: debugfs:"; cat $dbg; exit 1; }
 # (15 million gave 59 to 122, against the 60 perf_chain_judge needs;
 # arm64 guests take more samples of the same work: on the 6.1 test
 # kernel 8 million gave 100, on Debian's arm64 kernel 10 million gave 73
-# to 94; 14 million gave 150 to 206 there, and perf script's 0.4 s a
-# sample made the test take 9 minutes: 8 million, and twice the work
-# where a run falls short).
+# to 94; 14 million gave 150 to 206 there.  A run that falls short is
+# recorded again with twice the work).
 iters=30000000
 tags="v1 v2 v2pcrel v3"
 if [ "$arch" = aarch64 ]; then
-	iters=8000000
+	iters=14000000
 	tags=v3
 fi
 tmp=$(mktemp -d)
