@@ -16,8 +16,8 @@
  *
  * Architecture facts (registers, word size, where the frame-pointer chain
  * keeps the return address, pointer authentication) come from
- * arch/<arch>/unwind_arch.h; this header and unwind/unwind.c name no
- * architecture.
+ * arch/<arch>/unwind_arch.h; this header and the files of unwind/ name
+ * no architecture.
  *
  * unwind/ is the layer above the registry: it calls the registry and lib/,
  * and the arch hooks; the consumers call it.
