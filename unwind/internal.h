@@ -12,6 +12,7 @@
 
 #include "sframe_unwind/unwind.h"
 #include "sframe_unwind/deferred.h"
+#include "unwind_state.h"
 
 struct callback_head;
 struct task_struct;
