@@ -19,6 +19,7 @@
 
 #include "sframe_unwind/compat/fs.h"
 #include "sframe_unwind/unwind.h"
+#include "unwind/unwind_state.h"
 #include "user_mem.h"
 
 /* The file: its ELF header in page 0, text and the table in page 1. */

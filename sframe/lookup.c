@@ -324,6 +324,55 @@ static int sframe_fre_span_find(const struct sfu_sframe_section *sec,
 	return 0;
 }
 
+/**
+ * struct sframe_fre_scan - where sframe_fre_find() is in a function's FREs
+ * @sec: the section
+ * @fde: the function
+ * @fre: where the FRE found goes, with its data words
+ * @q: the FRE at section offset @pos, with @room bytes at hand there
+ * @pos: section offset of the next FRE to read
+ * @room: bytes at @q: 0 when none are
+ * @ab: bytes of an FRE's start offset
+ * @left: the FREs of the span not yet stepped over or taken
+ * @next_min: the least start offset the next FRE may have
+ * @start: the start offset of the FRE read last
+ * @have: an FRE was taken into @fre
+ * @buf: SFRAME_WINDOW_BYTES for the window of FREs copied from user memory
+ */
+struct sframe_fre_scan {
+	const struct sfu_sframe_section *sec;
+	const struct sfu_sframe_fde *fde;
+	struct sframe_fre_raw *fre;
+	const u8 *q;
+	u64 pos;
+	u64 room;
+	unsigned long ab;
+	u32 left;
+	u32 next_min;
+	u32 start;
+	bool have;
+	u8 *buf;
+};
+
+/*
+ * The checks of every FRE the scan reads, whichever way it was read: it
+ * starts after the FRE before it (@next_min), and at or before @target to
+ * be taken.  Returns 0 for an FRE to take, with *@next_min moved past it;
+ * 1 for one that starts after @target, where the scan stops; or
+ * -SFRAME_E_FRE_ORDER.  Always inlined: the run loop of sframe_fre_run()
+ * checks every FRE with it and makes no call.
+ */
+static __always_inline int sframe_fre_accept(u32 start, u32 target, u32 *next_min)
+{
+	if (start < *next_min)
+		return -SFRAME_E_FRE_ORDER;
+	if (start > target)
+		return 1;
+	/* start <= target < func_size: no wrap */
+	*next_min = start + 1;
+	return 0;
+}
+
 /* Take the FRE at @q, whose size was checked, as the one found so far. */
 static __always_inline void sframe_fre_take(struct sframe_fre_raw *fre, const u8 *q,
 					    unsigned long ab, u32 start, u8 info)
@@ -332,6 +381,117 @@ static __always_inline void sframe_fre_take(struct sframe_fre_raw *fre, const u8
 	fre->info = info;
 	fre->count = SFRAME_FRE_INFO_COUNT(info);
 	sframe_fre_words(fre, q + ab + 1);
+}
+
+/*
+ * The FRE at @s->pos on its own, read with the checks of
+ * sfu_sframe_fre_read(): user memory just before a page boundary, which
+ * a window would cross.  Returns as sframe_fre_accept(), or another
+ * -SFRAME_E_xxx.
+ */
+static int sframe_fre_alone(struct sframe_fre_scan *s, u32 target)
+{
+	struct sframe_fre_raw one;
+	int ret;
+
+	ret = sfu_sframe_fre_read(s->sec, s->fde, s->pos, &one);
+	if (ret)
+		return ret;
+	s->start = one.start;
+	ret = sframe_fre_accept(one.start, target, &s->next_min);
+	if (ret)
+		return ret;
+	*s->fre = one;
+	s->have = true;
+	s->pos += one.bytes;
+	s->room = 0;
+	s->left--;
+	return 0;
+}
+
+/*
+ * The FRE at @s->q in the last bytes of the FRE sub-section, fewer than
+ * the largest FRE takes: its size is checked against them.  Returns as
+ * sframe_fre_accept(), or another -SFRAME_E_xxx.
+ */
+static int sframe_fre_last(struct sframe_fre_scan *s, u32 target)
+{
+	unsigned long ab = s->ab, tail;
+	u8 info;
+	int ret;
+
+	if (s->room < ab + 1)
+		return -SFRAME_E_BAD_FDE;
+	s->start = sframe_get_le(s->q, ab);
+	info = s->q[ab];
+	tail = sframe_fre_tail[info];
+	if (!tail)
+		return -SFRAME_E_BAD_FRE;
+	if (ab + tail > s->room)
+		return -SFRAME_E_BAD_FDE;
+	ret = sframe_fre_accept(s->start, target, &s->next_min);
+	if (ret)
+		return ret;
+	sframe_fre_take(s->fre, s->q, ab, s->start, info);
+	s->have = true;
+	s->q += ab + tail;
+	s->pos += ab + tail;
+	s->room -= ab + tail;
+	s->left--;
+	return 0;
+}
+
+/*
+ * A run of the FREs at @s->q that lie wholly inside the bytes at hand
+ * whatever their sizes: the loop is bounded by how many fit, and checks
+ * no size.  Where a lookup spends its time: the loop keeps its state in
+ * locals, makes no call and reads the words of the last FRE it takes
+ * only once it stops.  Returns as sframe_fre_accept(), or
+ * -SFRAME_E_BAD_FRE.
+ */
+static __always_inline int sframe_fre_run(struct sframe_fre_scan *s, u32 target)
+{
+	unsigned long ab = s->ab, tail;
+	u32 mask = 0xffffffffU >> (32 - 8 * ab);
+	u32 k = s->left, start = 0, next_min = s->next_min;
+	const u8 *q = s->q, *found = NULL;
+	u8 info, found_info = 0;
+	int ret;
+
+	/* Every one of the next k FREs lies wholly inside the bytes at hand. */
+	if ((u64)k * SFRAME_FRE_MAX_BYTES > s->room)
+		k = s->room / SFRAME_FRE_MAX_BYTES;
+	s->left -= k;
+	do {
+		start = sframe_le32(q) & mask;
+		info = q[ab];
+		tail = sframe_fre_tail[info];
+		if (!tail) {
+			ret = -SFRAME_E_BAD_FRE;
+			break;
+		}
+		ret = sframe_fre_accept(start, target, &next_min);
+		if (ret)
+			break;
+		found = q;
+		found_info = info;
+		q += ab + tail;
+	} while (--k);
+	/* The k FREs of the run from the one stopped at were not stepped over. */
+	s->left += k;
+	s->start = start;
+	if (ret < 0)
+		return ret;
+	s->next_min = next_min;
+	if (found) {
+		/* Its words are still at hand. */
+		sframe_fre_take(s->fre, found, ab, next_min - 1, found_info);
+		s->have = true;
+	}
+	s->pos += q - s->q;
+	s->room -= q - s->q;
+	s->q = q;
+	return ret;
 }
 
 /*
@@ -348,19 +508,15 @@ static __always_inline void sframe_fre_take(struct sframe_fre_raw *fre, const u8
  *
  * Reads the start offset and info byte of each FRE up to the first one
  * that starts after @target, at most @span->count of them, with the
- * checks of sfu_sframe_fre_read() and of the FRE order, and steps over the
- * data words; only the FRE found has its words read.  Where the next FREs
- * would fit in the bytes at hand whatever their size -- the rest of a
- * buffer, or a window of up to SFRAME_WINDOW_BYTES copied from user memory
- * -- a run of them is scanned with the loop bounded by how many fit and no
- * size checked per FRE; in the last bytes of the FRE sub-section each size
- * is checked.  In user memory an FRE just before a page boundary is read
- * on its own.
- *
- * Long on purpose: the three ways of reading an FRE share the scan's
- * state (pos, q, room, left, next_min), and the run loop, where a lookup
- * spends its time, makes no call; split, every FRE would pass that state
- * through pointers.
+ * checks of sfu_sframe_fre_read() and of the FRE order
+ * (sframe_fre_accept()), and steps over the data words; only the FRE
+ * found has its words read.  Where the next FREs would fit in the bytes
+ * at hand whatever their size -- the rest of a buffer, or a window of up
+ * to SFRAME_WINDOW_BYTES copied from user memory -- a run of them is
+ * scanned with the loop bounded by how many fit and no size checked per
+ * FRE (sframe_fre_run()); in the last bytes of the FRE sub-section each
+ * size is checked (sframe_fre_last()).  In user memory an FRE just before
+ * a page boundary is read on its own (sframe_fre_alone()).
  *
  * Return: 1 if an FRE covers @target and the scan stopped at the next one,
  * 0 if the function's last FRE covers it, -SFRAME_E_NO_FRE if none does,
@@ -372,147 +528,56 @@ static int sframe_fre_find(const struct sfu_sframe_section *sec, const struct sf
 			   const struct sframe_fre_span *span, u32 target,
 			   struct sframe_fre_raw *fre, u32 *next_start, u32 *read)
 {
-	unsigned long ab = 1UL << fde->fre_type, tail;
-	u32 mask = 0xffffffffU >> (32 - 8 * ab);
-	u32 left = span->count, k, start = 0, next_min = span->next_min;
-	u8 buf[SFRAME_WINDOW_BYTES], info, found_info = 0;
-	const u8 *q = NULL, *run, *found;
-	struct sframe_fre_raw one;
-	u64 pos = span->pos, room = 0, avail;
-	bool have = false;
+	u8 buf[SFRAME_WINDOW_BYTES];
+	struct sframe_fre_scan s = {
+		.sec = sec, .fde = fde, .fre = fre, .pos = span->pos, .ab = 1UL << fde->fre_type,
+		.left = span->count, .next_min = span->next_min, .buf = buf,
+	};
+	u64 avail;
 	int ret = 0;
 
 	*read = 0;
-	if (fde->fre_type > SFRAME_FRE_TYPE_ADDR4 || pos > sec->fre_end)
+	if (fde->fre_type > SFRAME_FRE_TYPE_ADDR4 || s.pos > sec->fre_end)
 		return -SFRAME_E_BAD_FDE;
-	/*
-	 * q points at the FRE at section offset pos, with room bytes at hand;
-	 * left counts the FREs of the span not yet stepped over or taken.
-	 */
-	while (left) {
-		if (room < SFRAME_FRE_MAX_BYTES) {
-			avail = sframe_window_room(sec, pos);
-			if (avail < SFRAME_FRE_MAX_BYTES && pos + avail < sec->fre_end) {
+	while (s.left) {
+		if (s.room < SFRAME_FRE_MAX_BYTES) {
+			avail = sframe_window_room(sec, s.pos);
+			if (avail < SFRAME_FRE_MAX_BYTES && s.pos + avail < sec->fre_end) {
 				/* User memory just before a page boundary: this FRE alone. */
-				ret = sfu_sframe_fre_read(sec, fde, pos, &one);
+				ret = sframe_fre_alone(&s, target);
 				if (ret)
-					goto bad;
-				start = one.start;
-				if (start < next_min) {
-					ret = -SFRAME_E_FRE_ORDER;
-					goto bad;
-				}
-				if (start > target) {
-					ret = 1;
 					break;
-				}
-				next_min = start + 1;
-				*fre = one;
-				have = true;
-				pos += one.bytes;
-				room = 0;
-				left--;
 				continue;
 			}
-			if (avail > room) {
-				ret = sfu_sframe_read_ptr(&sec->reader, pos, avail, buf, &q);
+			if (avail > s.room) {
+				ret = sfu_sframe_read_ptr(&sec->reader, s.pos, avail, s.buf, &s.q);
 				if (ret)
-					goto bad;
-				room = avail;
+					break;
+				s.room = avail;
 			}
 		}
-
-		if (room < SFRAME_FRE_MAX_BYTES) {
-			/* The last bytes of the FRE sub-section: check the size. */
-			if (room < ab + 1) {
-				ret = -SFRAME_E_BAD_FDE;
-				goto bad;
-			}
-			start = sframe_get_le(q, ab);
-			info = q[ab];
-			tail = sframe_fre_tail[info];
-			if (!tail)
-				ret = -SFRAME_E_BAD_FRE;
-			else if (ab + tail > room)
-				ret = -SFRAME_E_BAD_FDE;
-			else if (start < next_min)
-				ret = -SFRAME_E_FRE_ORDER;
-			if (ret)
-				goto bad;
-			if (start > target) {
-				ret = 1;
-				break;
-			}
-			next_min = start + 1;
-			sframe_fre_take(fre, q, ab, start, info);
-			have = true;
-			q += ab + tail;
-			pos += ab + tail;
-			room -= ab + tail;
-			left--;
-			continue;
-		}
-
-		/* Every one of the next k FREs lies wholly inside the bytes at hand. */
-		k = left;
-		if ((u64)k * SFRAME_FRE_MAX_BYTES > room)
-			k = room / SFRAME_FRE_MAX_BYTES;
-		left -= k;
-		run = q;
-		found = NULL;
-		do {
-			start = sframe_le32(q) & mask;
-			info = q[ab];
-			tail = sframe_fre_tail[info];
-			if (!tail) {
-				ret = -SFRAME_E_BAD_FRE;
-				goto bad_run;
-			}
-			if (start < next_min) {
-				ret = -SFRAME_E_FRE_ORDER;
-				goto bad_run;
-			}
-			if (start > target) {
-				ret = 1;
-				break;
-			}
-			/* start <= target < func_size: no wrap */
-			next_min = start + 1;
-			found = q;
-			found_info = info;
-			q += ab + tail;
-		} while (--k);
-		if (found) {
-			/* Its words are still at hand. */
-			sframe_fre_take(fre, found, ab, next_min - 1, found_info);
-			have = true;
-		}
-		if (ret) {
-			/* The k FREs of the run from the one stopped at were not stepped over. */
-			left += k;
+		/* The last bytes of the FRE sub-section, or a run that fits at hand. */
+		if (s.room < SFRAME_FRE_MAX_BYTES)
+			ret = sframe_fre_last(&s, target);
+		else
+			ret = sframe_fre_run(&s, target);
+		if (ret)
 			break;
-		}
-		pos += q - run;
-		room -= q - run;
 	}
-	/* Those stepped over or taken, and the one stopped at. */
-	*read = span->count - left + ret;
-	if (!have)
+	/* Those stepped over or taken, and the one stopped at or refused. */
+	*read = span->count - s.left + (ret ? 1 : 0);
+	if (ret < 0)
+		return ret;
+	if (!s.have)
 		return -SFRAME_E_NO_FRE;
 	if (ret) {
-		*next_start = start;
+		*next_start = s.start;
 		return ret;
 	}
 	/* The span ended and the function goes on: the index no longer fits. */
 	if (span->more)
 		return -SFRAME_E_FRE_ORDER;
 	return 0;
-
-bad_run:
-	left += k;
-bad:
-	*read = span->count - left + 1;
-	return ret;
 }
 
 /* The FDE of the function that covers @pc, or -SFRAME_E_NO_FDE. */

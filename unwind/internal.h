@@ -12,6 +12,7 @@
 
 #include "sframe_unwind/unwind.h"
 #include "sframe_unwind/deferred.h"
+#include "unwind_state.h"
 
 struct callback_head;
 struct task_struct;
@@ -105,8 +106,34 @@ struct sfu_unwind_stats {
 	u64 go_stack_switches;
 };
 
-/* unwind.c and signal.c: the step through a signal frame, an injected call */
-void sfu_tracked_load(struct sfu_unwind_state *st);
+/*
+ * The files of the unwinder, each calling only those below it: walk.c
+ * (the loop and the interfaces) -> step.c (one frame to its caller) ->
+ * signal.c, go.c, ra_check.c (frames of other kinds, the fallback's
+ * checks) -> regs.c (a frame's registers), read.c (user memory).
+ */
+
+/*
+ * What one step works in.  Kept by the unwind rather than by each step:
+ * the kernel may zero every local of a function on entry
+ * (CONFIG_INIT_STACK_ALL_ZERO), which costs more than the step's own work
+ * for a structure of this size.
+ */
+struct sfu_unwind_scratch {
+	struct sfu_frame_rules rules;
+};
+
+/* step.c, for walk.c */
+unsigned long sfu_unwind_next(struct sfu_unwind_state *st, struct sfu_unwind_scratch *scratch);
+
+/* End the walk for @reason (enum sfu_end). */
+static inline void sfu_unwind_stop(struct sfu_unwind_state *st, int reason)
+{
+	st->done = true;
+	st->stop = reason;
+}
+
+/* signal.c: the step through a signal frame, an injected call */
 int sfu_signal_step(struct sfu_unwind_state *st);
 void sfu_injected_lr(struct sfu_unwind_state *st, unsigned long cfa);
 
@@ -114,7 +141,18 @@ void sfu_injected_lr(struct sfu_unwind_state *st, unsigned long cfa);
 int sfu_go_systemstack_step(struct sfu_unwind_state *st, unsigned long *ra,
 			    unsigned long *cfa, unsigned long *fp);
 
-/* unwind_stats.c, counted by unwind.c */
+/* regs.c: a frame's registers but IP, SP and FP */
+int sfu_reg_value(const struct sfu_unwind_state *st, u16 regnum, unsigned long *val);
+bool sfu_reg_known(const struct sfu_unwind_state *st, u16 regnum);
+void sfu_tracked_load(struct sfu_unwind_state *st);
+
+/* read.c: words of the task's size (sfu_unwind_read(): unwind.h) */
+int sfu_unwind_read_words(const struct sfu_unwind_state *st, unsigned long addr,
+			  unsigned long *words, unsigned int n);
+int sfu_unwind_read_word(const struct sfu_unwind_state *st, unsigned long addr,
+			 unsigned long *word);
+
+/* unwind_stats.c: the counters the files above count in; a walk's, sfu_unwind_account() */
 DECLARE_PER_CPU(struct sfu_unwind_stats, sfu_unwind_stats);
 void sfu_unwind_account(const struct sfu_unwind_state *st, const unsigned long *by_method,
 			int *stop_reason);
@@ -145,10 +183,5 @@ void sfu_deferred_kunit_attach(struct sfu_deferred_kunit *k);
 void sfu_deferred_kunit_detach(void);
 void sfu_deferred_kunit_run(struct callback_head *work);
 void sfu_deferred_kunit_forget(void);
-
-/* read.c */
-struct sfu_unwind_state;
-int sfu_unwind_read_words_slow(const struct sfu_unwind_state *st, unsigned long addr,
-			       unsigned long *words, unsigned int n);
 
 #endif /* _SFU_UNWIND_INTERNAL_H */

@@ -7,8 +7,6 @@
 
 struct sfu_unwind_state;
 
-int sfu_unwind_read_word(const struct sfu_unwind_state *st, unsigned long addr,
-			 unsigned long *word);
 int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long callee_ip, unsigned long sp,
 		    bool exact, bool below, unsigned long *skipped);
 int sfu_ra_direct_call(struct sfu_unwind_state *st, unsigned long ra, unsigned long *callee);

@@ -20,6 +20,7 @@
 
 #include "sframe_unwind/compat/ptrauth.h"
 #include "sframe_unwind/unwind.h"
+#include "unwind_state.h"
 
 /* At a function's entry the return address is in x30 and the CFA is SP. */
 #define SFU_ARCH_TOPMOST_CFA_MAY_BE_SP	true

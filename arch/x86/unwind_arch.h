@@ -15,6 +15,7 @@
 #include <asm/ptrace.h>
 
 #include "sframe_unwind/unwind.h"
+#include "unwind_state.h"
 
 /* A frame's CFA is at least one word (the return address) above its SP. */
 #define SFU_ARCH_TOPMOST_CFA_MAY_BE_SP	false

@@ -6,7 +6,9 @@
  * The architecture's header defines the facts below and the hooks that
  * must be inline; it may leave out those that have a default here, and
  * marks a hook it defines with a macro of the hook's name.  Its .c file
- * defines the out-of-line hooks declared at the end of this file.
+ * defines the out-of-line hooks declared at the end of this file.  The
+ * hooks read and set the unwind state (unwind/unwind_state.h), so only
+ * unwind/ and arch/ include this header.
  *
  * Facts (macros, required):
  *   SFU_ARCH_TOPMOST_CFA_MAY_BE_SP  the topmost frame's CFA may equal SP
@@ -47,6 +49,7 @@
 #define _SFU_ARCH_CONTRACT_H
 
 #include "sframe_unwind/unwind.h"
+#include "unwind_state.h"
 #include "unwind_arch.h"
 
 #if !defined(SFU_ARCH_TOPMOST_CFA_MAY_BE_SP) || !defined(SFU_ARCH_COMPAT_FP) || \
