@@ -1165,33 +1165,6 @@ static int sfg_walk_plt(const struct sfg_arch *arch, const struct sfg_plt *plt,
 	return err;
 }
 
-/**
- * sfg_find_section() - a section with file contents, by name
- * @elf: the file
- * @name: ".eh_frame", ...
- *
- * Return: the first section of that name that is not SHT_NOBITS, or NULL.
- */
-Elf_Scn *sfg_find_section(Elf *elf, const char *name)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	GElf_Shdr sh;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *n;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
-			continue;
-		n = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (n && !strcmp(n, name))
-			return scn;
-	}
-	return NULL;
-}
-
 /* Index of the first of the sorted, disjoint FDEs v[0, n) that ends after @lo. */
 static size_t sfg_first_ending_after(const struct sfg_fde *v, size_t n, u64 lo)
 {

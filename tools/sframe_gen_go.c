@@ -30,7 +30,7 @@
 #include <linux/kernel.h>
 
 #include "sframe/sframe.h"
-#include "sframe_gen_internal.h"
+#include "sframe_gen_go.h"
 
 #define SFG_GO_MAGIC_116	0xfffffffaU
 #define SFG_GO_MAGIC_118	0xfffffff0U
@@ -439,6 +439,7 @@ static void sfg_go_mark_injected(struct sfg_go *go)
  */
 int sfg_go_load(Elf *elf, struct sfg_go **go)
 {
+	const struct sfg_arch *a;
 	struct sfg_go *g;
 	int abi, ret;
 
@@ -449,15 +450,12 @@ int sfg_go_load(Elf *elf, struct sfg_go **go)
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return -SFG_E_NOMEM;
-	g->arch.abi = abi;
-	if (abi == SFRAME_ABI_AMD64_ENDIAN_LITTLE) {
-		g->arch.sp = SFRAME_AMD64_DWARF_SP;
-		g->arch.fp = SFRAME_AMD64_DWARF_FP;
-		g->arch.fixed_ra = -8;
-	} else {
-		g->arch.sp = SFRAME_AARCH64_DWARF_SP;
-		g->arch.fp = SFRAME_AARCH64_DWARF_FP;
-	}
+	/* What reading the table needs; sfg_go_arch() sets the rest for rows. */
+	a = sfg_arch_of(abi);
+	g->arch.abi = a->abi;
+	g->arch.sp = a->sp;
+	g->arch.fp = a->fp;
+	g->arch.fixed_ra = a->fixed_ra;
 	ret = sfg_go_exec(elf, g);
 	if (!ret)
 		ret = sfg_go_find(elf, g);
@@ -573,35 +571,21 @@ int sfg_go_arch(struct sfg_go *go, const struct sfg_arch *arch)
  */
 int sfg_go_ranges(const struct sfg_go *go, const struct sfg_text *own, struct sfg_text *out)
 {
-	u64 (*r)[2];
 	u32 n = 0, i, nown = own ? own->n : 0;
+	struct sfg_range *r;
+	int err;
 
 	r = malloc(((u64)nown + 1) * sizeof(*r));
-	out->lo = malloc(((u64)nown + 1) * sizeof(u64));
-	out->hi = malloc(((u64)nown + 1) * sizeof(u64));
-	if (!r || !out->lo || !out->hi) {
-		free(r);
+	if (!r)
 		return -SFG_E_NOMEM;
-	}
 	/* The functab is sorted and contiguous: one range. */
-	r[n][0] = go->fn[0].entry;
-	r[n++][1] = go->fn[go->nfunc - 1].end;
+	r[n].lo = go->fn[0].entry;
+	r[n++].hi = go->fn[go->nfunc - 1].end;
 	for (i = 0; i < nown; i++, n++) {
-		r[n][0] = own->lo[i];
-		r[n][1] = own->hi[i];
+		r[n].lo = own->lo[i];
+		r[n].hi = own->hi[i];
 	}
-	qsort(r, n, sizeof(*r), sfg_go_rel_cmp);
-	out->n = 0;
-	for (i = 0; i < n; i++) {
-		if (out->n && r[i][0] <= out->hi[out->n - 1]) {
-			if (r[i][1] > out->hi[out->n - 1])
-				out->hi[out->n - 1] = r[i][1];
-			continue;
-		}
-		out->lo[out->n] = r[i][0];
-		out->hi[out->n++] = r[i][1];
-	}
+	err = sfg_text_merge(r, n, out);
 	free(r);
-	return 0;
+	return err;
 }
-
