@@ -4,8 +4,9 @@
  * each file calls only into the layers below its own:
  *
  *   the driver      sframe_gen.c: sfg_convert()
- *   converters      the CFI's FDEs (sframe_gen_cfi.c), with the rows of
- *                   the AArch64 PLT stubs no FDE covers, from the blocks
+ *   converters      the CFI's FDEs (sframe_gen_cfi.c, with the files
+ *                   sframe_gen_cfi.h names), with the rows of the
+ *                   AArch64 PLT stubs no FDE covers, from the blocks
  *                   sframe_gen_plt.c recognises by their instructions;
  *                   the Go pclntab's functions (sframe_gen_go.c reads
  *                   the table, sframe_gen_gorows.c makes their rows)
