@@ -245,6 +245,103 @@ static void reqlog(const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * What becomes of a request: each outcome adds one to its counter and
+ * logs a line, "<build-id> <file> (uid <uid>): " and its text, within the
+ * budget of reqlog(); the text's arguments follow the request in
+ * outcome()'s.
+ */
+enum outcome {
+	O_BAD_ID,		/* the module's build-id is too short or long */
+	O_NOT_REGULAR,
+	O_TOO_BIG,		/* over --max-size */
+	O_OWNER,		/* not root's only, without --any-owner */
+	O_EXISTS,		/* a sidecar is there already */
+	O_QUOTA,		/* --max-sidecars or --max-bytes reached */
+	O_QUOTA_BYTES,		/* this sidecar would pass --max-bytes */
+	O_DI_REFUSED,		/* debuginfod served what is not its sidecar */
+	O_DI_MISS,
+	O_DI_NO_LIB,		/* no libdebuginfod: it is not asked again */
+	O_DI_ERRNO,		/* the client's error */
+	O_DI_FAILED,		/* the fetcher killed or ended */
+	O_NOT_SIDECAR,		/* the converter's output is not a sidecar of the file */
+	O_NOT_ELF,
+	O_MISMATCH,		/* the file has another build-id than the module read */
+	O_NOTHING,		/* no CFI, or nothing its own section lacks */
+	O_KILLED,		/* the converter, past its limits */
+	O_FAILED,		/* the converter's exit code */
+	O_WRITE_FAILED,
+	O_CONVERTED,
+	O_FETCHED,		/* from debuginfod */
+	O_NR,
+};
+
+#define OF_RESCAN	0x1	/* a sidecar is there now: have the module rescan */
+#define OF_ALWAYS	0x2	/* logged whatever reqlog()'s budget (logmsg()) */
+#define OF_NO_ID	0x4	/* the line names no build-id: "<file> (uid <uid>): " */
+#define OF_BARE		0x8	/* the text alone, about the daemon */
+#define OF_NO_DEBUGINFOD 0x10	/* debuginfod is not asked again */
+
+static const struct {
+	u64 *count;
+	const char *text;	/* a printf() format */
+	unsigned int flags;	/* OF_* */
+} outcomes[O_NR] = {
+	[O_BAD_ID] = { &st.refused_mismatch, "bad build-id length %u", OF_NO_ID },
+	[O_NOT_REGULAR] = { &st.refused_type, "refused: not a regular file" },
+	[O_TOO_BIG] = { &st.refused_size, "refused: %lld bytes > --max-size %llu" },
+	[O_OWNER] = { &st.refused_owner, "refused: owner %u mode %o (not root's only)" },
+	[O_EXISTS] = { &st.exists, "a sidecar exists", OF_RESCAN },
+	[O_QUOTA] = { &st.refused_quota, "refused: %llu sidecars, %llu bytes written (quota)" },
+	[O_QUOTA_BYTES] = { &st.refused_quota, "refused: %zu bytes more would pass --max-bytes" },
+	[O_DI_REFUSED] = { &st.debuginfod_refused,
+			   "debuginfod: refused %zu bytes: not a sidecar of this file" },
+	[O_DI_MISS] = { &st.debuginfod_misses, "debuginfod: not found" },
+	[O_DI_NO_LIB] = { &st.debuginfod_errors,
+			  "debuginfod: no " LIBDEBUGINFOD ": not asked again",
+			  OF_BARE | OF_ALWAYS | OF_NO_DEBUGINFOD },
+	[O_DI_ERRNO] = { &st.debuginfod_errors, "debuginfod: %s, after %.1f s" },
+	[O_DI_FAILED] = { &st.debuginfod_errors, "debuginfod: %s (%d), after %.1f s" },
+	[O_NOT_SIDECAR] = { &st.failed, "the converter's output is not a sidecar of it" },
+	[O_NOT_ELF] = { &st.not_elf, "not a native ELF file" },
+	[O_MISMATCH] = { &st.refused_mismatch, "refused: the file has another build-id now" },
+	[O_NOTHING] = { &st.nothing, "no CFI to convert" },
+	[O_KILLED] = { &st.killed, "converter killed (--timeout, --cpu, --mem or --max-output)" },
+	[O_FAILED] = { &st.failed, "conversion failed (%d)" },
+	[O_WRITE_FAILED] = { &st.write_failed, "writing the sidecar: %s" },
+	[O_CONVERTED] = { &st.converted, "converted, %zu bytes", OF_RESCAN | OF_ALWAYS },
+	[O_FETCHED] = { &st.debuginfod_hits, "from debuginfod, %zu bytes", OF_RESCAN | OF_ALWAYS },
+};
+
+/*
+ * Outcome @o of request @r (build-id @id, file @name): counted, logged
+ * with the arguments its text takes, and what else its flags say done.
+ */
+static void outcome(enum outcome o, const struct sfu_sidecar_request *r, const char *id,
+		    const char *name, ...)
+{
+	unsigned int flags = outcomes[o].flags;
+	char text[512];
+	va_list ap;
+
+	va_start(ap, name);
+	vsnprintf(text, sizeof(text), outcomes[o].text, ap);
+	va_end(ap);
+	if (flags & OF_BARE)
+		logmsg("%s", text);
+	else if (flags & OF_NO_ID)
+		reqlog("%s (uid %u): %s", name, r->uid, text);
+	else if (flags & OF_ALWAYS)
+		logmsg("%s %s (uid %u): %s", id, name, r->uid, text);
+	else
+		reqlog("%s %s (uid %u): %s", id, name, r->uid, text);
+	(*outcomes[o].count)++;
+	if (flags & OF_RESCAN)
+		rescan_pending = true;
+	if (flags & OF_NO_DEBUGINFOD)
+		use_debuginfod = false;
+}
+
 static void print_stats(FILE *f)
 {
 	fprintf(f, "received %llu\nconverted %llu\nbytes %llu\nexists %llu\n", st.received,
@@ -1093,29 +1190,17 @@ static void store(const struct sfu_sidecar_request *r, const char *id, const cha
 	int ret;
 
 	if (st.bytes + len > opt.max_bytes) {
-		reqlog("%s %s (uid %u): refused: %zu bytes more would pass --max-bytes", id, name,
-		       r->uid, len);
-		st.refused_quota++;
+		outcome(O_QUOTA_BYTES, r, id, name, len);
 		return;
 	}
 	ret = install(id, buf, len, mode);
 	if (ret < 0) {
-		reqlog("%s %s (uid %u): writing the sidecar: %s", id, name, r->uid,
-		       strerror(errno));
-		st.write_failed++;
+		outcome(O_WRITE_FAILED, r, id, name, strerror(errno));
 	} else if (ret) {
-		reqlog("%s %s (uid %u): a sidecar exists", id, name, r->uid);
-		st.exists++;
-		rescan_pending = true;
+		outcome(O_EXISTS, r, id, name);
 	} else {
-		logmsg("%s %s (uid %u): %s, %zu bytes", id, name, r->uid,
-		       fetched ? "from debuginfod" : "converted", len);
-		if (fetched)
-			st.debuginfod_hits++;
-		else
-			st.converted++;
+		outcome(fetched ? O_FETCHED : O_CONVERTED, r, id, name, len);
 		st.bytes += len;
-		rescan_pending = true;
 	}
 }
 
@@ -1143,67 +1228,47 @@ static bool from_debuginfod(const struct sfu_sidecar_request *r, const char *id,
 		free(buf);
 		return st.exists + st.refused_quota + written() != before;
 	}
-	if (ret == CHILD_OK) {
-		reqlog("%s %s (uid %u): debuginfod: refused %zu bytes: not a sidecar of this file",
-		       id, name, r->uid, len);
-		st.debuginfod_refused++;
-	} else if (ret == FETCH_MISS) {
-		reqlog("%s %s (uid %u): debuginfod: not found", id, name, r->uid);
-		st.debuginfod_misses++;
-	} else if (ret == FETCH_NO_LIB) {
-		logmsg("debuginfod: no %s: not asked again", LIBDEBUGINFOD);
-		use_debuginfod = false;
-		st.debuginfod_errors++;
-	} else if (ret >= FETCH_ERRNO) {
-		reqlog("%s %s (uid %u): debuginfod: %s, after %.1f s", id, name, r->uid,
-		       strerror(ret - FETCH_ERRNO), now_s(&start));
-		st.debuginfod_errors++;
-	} else {
-		reqlog("%s %s (uid %u): debuginfod: %s (%d), after %.1f s", id, name, r->uid,
-		       ret < 0 ? "killed (--debuginfod-timeout or --max-output)" : "failed", ret,
-		       now_s(&start));
-		st.debuginfod_errors++;
-	}
+	if (ret == CHILD_OK)
+		outcome(O_DI_REFUSED, r, id, name, len);
+	else if (ret == FETCH_MISS)
+		outcome(O_DI_MISS, r, id, name);
+	else if (ret == FETCH_NO_LIB)
+		outcome(O_DI_NO_LIB, r, id, name);
+	else if (ret >= FETCH_ERRNO)
+		outcome(O_DI_ERRNO, r, id, name, strerror(ret - FETCH_ERRNO), now_s(&start));
+	else
+		outcome(O_DI_FAILED, r, id, name,
+			ret < 0 ? "killed (--debuginfod-timeout or --max-output)" : "failed", ret,
+			now_s(&start));
 	free(buf);
 	return false;
 }
 
-static void handle(struct sfu_sidecar_request *r)
+/*
+ * The checks before any work on request @r (build-id @id, file @name):
+ * the file's type, size and owner, a sidecar there already, the quota.
+ * Return: false when one of them settled the request; else true, with
+ * *@mode the mode of its sidecar.
+ */
+static bool admit(const struct sfu_sidecar_request *r, const char *id, const char *name,
+		  mode_t *mode)
 {
-	char id[2 * SFU_SIDECAR_BUILD_ID_MAX + 1], name[sizeof(r->name)], path[300];
-	mode_t src_mode, mode;
+	char path[300];
 	struct stat s;
-	size_t len;
-	char *buf;
-	int ret;
 
-	st.received++;
-	hex(r, id);
-	printable(r->name, name, sizeof(name));
-	if (r->build_id_len < 2 || r->build_id_len > SFU_SIDECAR_BUILD_ID_MAX) {
-		reqlog("%s (uid %u): bad build-id length %u", name, r->uid, r->build_id_len);
-		st.refused_mismatch++;
-		return;
-	}
 	if (fstat(r->fd, &s) || !S_ISREG(s.st_mode)) {
-		reqlog("%s %s (uid %u): refused: not a regular file", id, name, r->uid);
-		st.refused_type++;
-		return;
+		outcome(O_NOT_REGULAR, r, id, name);
+		return false;
 	}
-	src_mode = s.st_mode;
 	/* The rows of a file others may not read are not theirs to read either. */
-	mode = src_mode & 0004 ? 0644 : 0600;
+	*mode = s.st_mode & 0004 ? 0644 : 0600;
 	if ((unsigned long long)s.st_size > opt.max_size) {
-		reqlog("%s %s (uid %u): refused: %lld bytes > --max-size %llu", id, name, r->uid,
-		       (long long)s.st_size, opt.max_size);
-		st.refused_size++;
-		return;
+		outcome(O_TOO_BIG, r, id, name, (long long)s.st_size, opt.max_size);
+		return false;
 	}
 	if (!opt.any_owner && (s.st_uid || (s.st_mode & 022))) {
-		reqlog("%s %s (uid %u): refused: owner %u mode %o (not root's only)", id, name,
-		       r->uid, s.st_uid, s.st_mode & 07777);
-		st.refused_owner++;
-		return;
+		outcome(O_OWNER, r, id, name, s.st_uid, s.st_mode & 07777);
+		return false;
 	}
 	/*
 	 * Where the module found none at all, one written since will do;
@@ -1211,54 +1276,60 @@ static void handle(struct sfu_sidecar_request *r)
 	 */
 	snprintf(path, sizeof(path), "%.2s/%s.sframe", id, id + 2);
 	if (r->why == SFU_SIDECAR_WHY_MISSING && !fstatat(dirfd, path, &s, AT_SYMLINK_NOFOLLOW)) {
-		reqlog("%s %s (uid %u): a sidecar exists", id, name, r->uid);
-		st.exists++;
-		rescan_pending = true;
-		return;
+		outcome(O_EXISTS, r, id, name);
+		return false;
 	}
 	if (written() >= opt.max_sidecars || st.bytes >= opt.max_bytes) {
-		reqlog("%s %s (uid %u): refused: %llu sidecars, %llu bytes written (quota)", id,
-		       name, r->uid, written(), st.bytes);
-		st.refused_quota++;
+		outcome(O_QUOTA, r, id, name, written(), st.bytes);
+		return false;
+	}
+	return true;
+}
+
+/* The outcome of a conversion that wrote no sidecar of the file: its exit code's. */
+static enum outcome conversion_outcome(int ret)
+{
+	switch (ret) {
+	case CHILD_OK:
+		return O_NOT_SIDECAR;
+	case CHILD_NOT_ELF:
+		return O_NOT_ELF;
+	case CHILD_MISMATCH:
+		return O_MISMATCH;
+	case CHILD_NOTHING:
+		return O_NOTHING;
+	case -1:
+		return O_KILLED;
+	default:
+		return O_FAILED;
+	}
+}
+
+static void handle(struct sfu_sidecar_request *r)
+{
+	char id[2 * SFU_SIDECAR_BUILD_ID_MAX + 1], name[sizeof(r->name)];
+	mode_t mode;
+	size_t len;
+	char *buf;
+	int ret;
+
+	st.received++;
+	printable(r->name, name, sizeof(name));
+	if (r->build_id_len < 2 || r->build_id_len > SFU_SIDECAR_BUILD_ID_MAX) {
+		outcome(O_BAD_ID, r, NULL, name, r->build_id_len);
 		return;
 	}
+	hex(r, id);
+	if (!admit(r, id, name, &mode))
+		return;
 	rate_limit();
 	if (use_debuginfod && from_debuginfod(r, id, name, mode))
 		return;
 	ret = convert(r->fd, id, &buf, &len);
-	switch (ret) {
-	case CHILD_OK:
-		if (!sidecar_of(r, buf, len)) {
-			reqlog("%s %s (uid %u): the converter's output is not a sidecar of it", id,
-			       name, r->uid);
-			st.failed++;
-			break;
-		}
+	if (ret == CHILD_OK && sidecar_of(r, buf, len))
 		store(r, id, name, buf, len, mode, false);
-		break;
-	case CHILD_NOT_ELF:
-		reqlog("%s %s (uid %u): not a native ELF file", id, name, r->uid);
-		st.not_elf++;
-		break;
-	case CHILD_MISMATCH:
-		reqlog("%s %s (uid %u): refused: the file has another build-id now", id, name,
-		       r->uid);
-		st.refused_mismatch++;
-		break;
-	case CHILD_NOTHING:
-		reqlog("%s %s (uid %u): no CFI to convert", id, name, r->uid);
-		st.nothing++;
-		break;
-	case -1:
-		reqlog("%s %s (uid %u): converter killed (--timeout, --cpu, --mem or --max-output)",
-		       id, name, r->uid);
-		st.killed++;
-		break;
-	default:
-		reqlog("%s %s (uid %u): conversion failed (%d)", id, name, r->uid, ret);
-		st.failed++;
-		break;
-	}
+	else
+		outcome(conversion_outcome(ret), r, id, name, ret);
 	free(buf);
 }
 
