@@ -66,6 +66,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -93,17 +94,18 @@ struct options {
 	const char *out;
 	const char *cache;
 	u64 vaddr;
-	bool stats;
-	bool complement;
 	bool no_saved_regs;
 	bool saved_regs;
-	bool no_cfa_addend;
-	bool install;
 	bool publish;
-	bool vdso;
-	bool go_symbols;
-	bool digest;
-	bool any_owner;
+	/* Set by getopt_long() itself (long_options): int, as its flags are. */
+	int stats;
+	int complement;
+	int no_cfa_addend;
+	int install;
+	int vdso;
+	int go_symbols;
+	int digest;
+	int any_owner;
 	char **paths;
 	int num_paths;
 };
@@ -1065,64 +1067,90 @@ static int install(void)
 	return ret;
 }
 
-/* One branch per option: longer than most functions, and flat. */
-static void parse_args(int argc, char **argv)
+/* The options that take a value or are checked against others. */
+enum {
+	OPT_CACHE = 256,
+	OPT_VADDR,
+	OPT_NO_SAVED_REGS,
+	OPT_SAVED_REGS,
+	OPT_PUBLISH,
+	OPT_INJECT_FAULT,
+};
+
+static const struct option long_options[] = {
+	{ "cache", required_argument, NULL, OPT_CACHE },
+	{ "vaddr", required_argument, NULL, OPT_VADDR },
+	{ "stats", no_argument, &opt.stats, 1 },
+	{ "complement", no_argument, &opt.complement, 1 },
+	{ "no-saved-regs", no_argument, NULL, OPT_NO_SAVED_REGS },
+	{ "saved-regs", no_argument, NULL, OPT_SAVED_REGS },
+	{ "no-cfa-addend", no_argument, &opt.no_cfa_addend, 1 },
+	{ "help", no_argument, NULL, 'h' },
+	{ "install", no_argument, &opt.install, 1 },
+	{ "publish", required_argument, NULL, OPT_PUBLISH },
+	{ "any-owner", no_argument, &opt.any_owner, 1 },
+	{ "vdso", no_argument, &opt.vdso, 1 },
+	{ "go-symbols", no_argument, &opt.go_symbols, 1 },
+	{ "digest", no_argument, &opt.digest, 1 },
+	{ "inject-fault", required_argument, NULL, OPT_INJECT_FAULT },
+	{ NULL, 0, NULL, 0 },
+};
+
+/*
+ * Option @c of getopt_long(), @arg its value: in the order given, so that
+ * the first one wrong or in conflict with one before ends it.
+ */
+static void parse_option(int c, char *arg)
 {
-	static char *paths[4096];
 	char *end;
-	int i, n = 0;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-o") && i + 1 < argc) {
-			opt.out = argv[++i];
-		} else if (!strcmp(a, "--cache") && i + 1 < argc && !opt.publish) {
-			opt.cache = argv[++i];
-		} else if (!strcmp(a, "--vaddr") && i + 1 < argc) {
-			errno = 0;
-			opt.vaddr = strtoull(argv[++i], &end, 16);
-			if (errno || !*argv[i] || *end)
-				print_usage();
-		} else if (!strcmp(a, "--stats")) {
-			opt.stats = true;
-		} else if (!strcmp(a, "--complement")) {
-			opt.complement = true;
-		} else if (!strcmp(a, "--no-saved-regs") && !opt.saved_regs) {
-			opt.no_saved_regs = true;
-		} else if (!strcmp(a, "--saved-regs") && !opt.no_saved_regs) {
-			opt.saved_regs = true;
-		} else if (!strcmp(a, "--no-cfa-addend")) {
-			opt.no_cfa_addend = true;
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			print_help();
-		} else if (!strcmp(a, "--install")) {
-			opt.install = true;
-		} else if (!strcmp(a, "--publish") && i + 1 < argc && !opt.cache) {
-			opt.publish = true;
-			opt.cache = argv[++i];
-		} else if (!strcmp(a, "--any-owner")) {
-			opt.any_owner = true;
-		} else if (!strcmp(a, "--vdso")) {
-			opt.vdso = true;
-		} else if (!strcmp(a, "--go-symbols")) {
-			opt.go_symbols = true;
-		} else if (!strcmp(a, "--digest")) {
-			opt.digest = true;
-		} else if (!strcmp(a, "--inject-fault") && i + 1 < argc) {
-			sfg_go_fault = argv[++i];
-		} else if (a[0] == '-' && a[1]) {
+	switch (c) {
+	case 0:
+		/* A flag long_options set. */
+		break;
+	case 'o':
+		opt.out = arg;
+		break;
+	case OPT_CACHE:
+		if (opt.publish)
 			print_usage();
-		} else {
-			if (n == (int)ARRAY_SIZE(paths)) {
-				warn("too many paths (pass a directory)");
-				exit(2);
-			}
-			paths[n++] = argv[i];
-		}
+		opt.cache = arg;
+		break;
+	case OPT_VADDR:
+		errno = 0;
+		opt.vaddr = strtoull(arg, &end, 16);
+		if (errno || !*arg || *end)
+			print_usage();
+		break;
+	case OPT_NO_SAVED_REGS:
+		if (opt.saved_regs)
+			print_usage();
+		opt.no_saved_regs = true;
+		break;
+	case OPT_SAVED_REGS:
+		if (opt.no_saved_regs)
+			print_usage();
+		opt.saved_regs = true;
+		break;
+	case 'h':
+		print_help();
+	case OPT_PUBLISH:
+		if (opt.cache)
+			print_usage();
+		opt.publish = true;
+		opt.cache = arg;
+		break;
+	case OPT_INJECT_FAULT:
+		sfg_go_fault = arg;
+		break;
+	default:
+		print_usage();
 	}
-	opt.paths = paths;
-	opt.num_paths = n;
+}
+
+/* What the options and @n paths ask for must make one of the usages. */
+static void check_args(int n)
+{
 	if (opt.publish) {
 		/* --install's conversion and checks, another directory and form. */
 		if (opt.install)
@@ -1146,6 +1174,37 @@ static void parse_args(int argc, char **argv)
 	/* -o: exactly one input; without -o: --stats over the inputs. */
 	if (opt.out ? n + opt.vdso != 1 : (!opt.stats || !(n + opt.vdso)))
 		print_usage();
+}
+
+static void parse_args(int argc, char **argv)
+{
+	static char *paths[4096];
+	int c, at, n = 0;
+
+	/* No message of getopt's own: every mistake gets the usage. */
+	opterr = 0;
+	for (;;) {
+		at = optind;
+		/* "-": paths come in order, as options do (c == 1). */
+		c = getopt_long(argc, argv, "-o:h", long_options, NULL);
+		if (c == -1)
+			break;
+		if (c != 1) {
+			parse_option(c, optarg);
+			continue;
+		}
+		if (n == (int)ARRAY_SIZE(paths)) {
+			warn("too many paths (pass a directory)");
+			exit(2);
+		}
+		paths[n++] = optarg;
+	}
+	/* Where getopt_long() stopped early, at "--": a mistake, as any other. */
+	if (at < argc)
+		print_usage();
+	opt.paths = paths;
+	opt.num_paths = n;
+	check_args(n);
 }
 
 int main(int argc, char **argv)

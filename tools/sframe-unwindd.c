@@ -66,6 +66,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <grp.h>
 #include <poll.h>
 #include <pwd.h>
@@ -140,8 +141,9 @@ static struct {
 	unsigned int timeout;
 	unsigned int rescan_ms;
 	unsigned int debuginfod_timeout;
-	bool any_owner;
-	bool no_debuginfod;
+	/* Set by getopt_long() itself (long_options): int, as its flags are. */
+	int any_owner;
+	int no_debuginfod;
 	char **convert;
 	int num_convert;
 } opt = {
@@ -445,61 +447,122 @@ static unsigned long long number(const char *s)
 	return v;
 }
 
+enum {
+	OPT_DIR = 256,
+	OPT_USER,
+	OPT_STATS,
+	OPT_MAX_SIZE,
+	OPT_MAX_OUTPUT,
+	OPT_MAX_SIDECARS,
+	OPT_MAX_BYTES,
+	OPT_MEM,
+	OPT_RATE,
+	OPT_BURST,
+	OPT_CPU,
+	OPT_TIMEOUT,
+	OPT_RESCAN_MS,
+	OPT_DEBUGINFOD_TIMEOUT,
+	OPT_CONVERT,
+};
+
+static const struct option long_options[] = {
+	{ "any-owner", no_argument, &opt.any_owner, 1 },
+	{ "no-debuginfod", no_argument, &opt.no_debuginfod, 1 },
+	{ "convert", no_argument, NULL, OPT_CONVERT },
+	{ "dir", required_argument, NULL, OPT_DIR },
+	{ "user", required_argument, NULL, OPT_USER },
+	{ "stats", required_argument, NULL, OPT_STATS },
+	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+	{ "max-output", required_argument, NULL, OPT_MAX_OUTPUT },
+	{ "max-sidecars", required_argument, NULL, OPT_MAX_SIDECARS },
+	{ "max-bytes", required_argument, NULL, OPT_MAX_BYTES },
+	{ "mem", required_argument, NULL, OPT_MEM },
+	{ "rate", required_argument, NULL, OPT_RATE },
+	{ "burst", required_argument, NULL, OPT_BURST },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "rescan-ms", required_argument, NULL, OPT_RESCAN_MS },
+	{ "debuginfod-timeout", required_argument, NULL, OPT_DEBUGINFOD_TIMEOUT },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Option @c of getopt_long() but --convert, @v its value. */
+static void parse_option(int c, const char *v)
+{
+	switch (c) {
+	case 0:
+		/* A flag long_options set. */
+		break;
+	case OPT_DIR:
+		opt.dir = v;
+		break;
+	case OPT_USER:
+		opt.user = v;
+		break;
+	case OPT_STATS:
+		opt.stats = v;
+		break;
+	case OPT_MAX_SIZE:
+		opt.max_size = number(v);
+		break;
+	case OPT_MAX_OUTPUT:
+		opt.max_output = number(v);
+		break;
+	case OPT_MAX_SIDECARS:
+		opt.max_sidecars = number(v);
+		break;
+	case OPT_MAX_BYTES:
+		opt.max_bytes = number(v);
+		break;
+	case OPT_MEM:
+		opt.mem = number(v);
+		break;
+	case OPT_RATE:
+		opt.rate = number(v);
+		break;
+	case OPT_BURST:
+		opt.burst = number(v);
+		break;
+	case OPT_CPU:
+		opt.cpu = number(v);
+		break;
+	case OPT_TIMEOUT:
+		opt.timeout = number(v);
+		break;
+	case OPT_RESCAN_MS:
+		opt.rescan_ms = number(v);
+		break;
+	case OPT_DEBUGINFOD_TIMEOUT:
+		opt.debuginfod_timeout = number(v);
+		break;
+	default:
+		bad_usage();
+	}
+}
+
 static void parse_args(int argc, char **argv)
 {
-	int i;
+	int c, at;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(a, "--any-owner")) {
-			opt.any_owner = true;
-			continue;
-		}
-		if (!strcmp(a, "--no-debuginfod")) {
-			opt.no_debuginfod = true;
-			continue;
-		}
-		if (!strcmp(a, "--convert")) {
-			opt.convert = argv + i + 1;
-			opt.num_convert = argc - i - 1;
-			if (!opt.num_convert)
-				bad_usage();
+	/* No message of getopt's own: every mistake gets the usage. */
+	opterr = 0;
+	for (;;) {
+		at = optind;
+		/* "+": no argument but an option's value before --convert. */
+		c = getopt_long(argc, argv, "+", long_options, NULL);
+		if (c == -1 || c == OPT_CONVERT)
 			break;
-		}
-		if (!v)
+		parse_option(c, optarg);
+	}
+	if (c == OPT_CONVERT) {
+		/* The rest are files, whatever they look like. */
+		opt.convert = argv + optind;
+		opt.num_convert = argc - optind;
+		if (!opt.num_convert)
 			bad_usage();
-		i++;
-		if (!strcmp(a, "--dir"))
-			opt.dir = v;
-		else if (!strcmp(a, "--user"))
-			opt.user = v;
-		else if (!strcmp(a, "--stats"))
-			opt.stats = v;
-		else if (!strcmp(a, "--max-size"))
-			opt.max_size = number(v);
-		else if (!strcmp(a, "--max-output"))
-			opt.max_output = number(v);
-		else if (!strcmp(a, "--max-sidecars"))
-			opt.max_sidecars = number(v);
-		else if (!strcmp(a, "--max-bytes"))
-			opt.max_bytes = number(v);
-		else if (!strcmp(a, "--mem"))
-			opt.mem = number(v);
-		else if (!strcmp(a, "--rate"))
-			opt.rate = number(v);
-		else if (!strcmp(a, "--burst"))
-			opt.burst = number(v);
-		else if (!strcmp(a, "--cpu"))
-			opt.cpu = number(v);
-		else if (!strcmp(a, "--timeout"))
-			opt.timeout = number(v);
-		else if (!strcmp(a, "--rescan-ms"))
-			opt.rescan_ms = number(v);
-		else if (!strcmp(a, "--debuginfod-timeout"))
-			opt.debuginfod_timeout = number(v);
-		else
-			bad_usage();
+	} else if (at < argc) {
+		/* An argument, or "--": a mistake, as any other. */
+		bad_usage();
 	}
 	if (!opt.rate || !opt.burst || !opt.cpu || !opt.timeout || !opt.debuginfod_timeout ||
 	    opt.debuginfod_timeout > 600 || opt.dir[0] != '/')
