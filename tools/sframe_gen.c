@@ -55,86 +55,114 @@ static int sfg_own_ranges(const struct sfu_sframe_section *sec, struct sfg_text 
 	return 0;
 }
 
+/* What one sfg_convert() works with. */
+struct sfg_job {
+	Elf *elf;
+	int abi;
+	u64 vaddr;
+	struct sfg_arch arch;	/* as sfg_convert()'s flags change it */
+	bool auto_saves;	/* x86_64 rbx saves: as a first pass finds them needed */
+	bool cfi;		/* the file has .eh_frame or .debug_frame */
+	bool has_own;		/* SFG_COMPLEMENT, and the file has an own section */
+	struct sfg_go *go;	/* its pclntab, or NULL */
+	struct sfg_text text;	/* its executable ranges */
+	struct sfg_text own;	/* the FDE ranges of its own section ... */
+	struct sfg_text rest;	/* ... and @text less them */
+	struct sfg_fns resolvers;
+	struct sfg_stats st;
+};
+
 /*
  * SFG_COMPLEMENT: the own section's FDE ranges, its figures, and the text
- * they leave to the CFI.  @own stays empty when the file has no section.
+ * they leave to the CFI.  j->own stays empty when the file has no section.
  */
-static int sfg_complement(Elf *elf, int abi, const struct sfg_text *text, struct sfg_text *own,
-			  struct sfg_text *rest, struct sfg_stats *st, int *own_error)
+static int sfg_complement(struct sfg_job *j, int *own_error)
 {
+	struct sfg_stats *st = &j->st;
 	struct sfu_sframe_section sec;
 	u32 i;
 	int ret;
 
-	ret = sfg_elf_own_sframe(elf, abi, &sec);
+	ret = sfg_elf_own_sframe(j->elf, j->abi, &sec);
 	if (ret < 0) {
 		*own_error = ret;
 		return -SFG_E_OWN_SFRAME;
 	}
 	if (!ret)
 		return 0;
+	j->has_own = true;
 	st->own_sframe = true;
 	st->own_version = sec.version;
 	st->own_fdes = sec.num_fdes;
 	st->own_fres = sec.num_fres;
 	st->own_bytes = sec.fre_end;
-	ret = sfg_own_ranges(&sec, own);
+	ret = sfg_own_ranges(&sec, &j->own);
 	if (!ret)
-		ret = sfg_text_subtract(text, own, rest);
+		ret = sfg_text_subtract(&j->text, &j->own, &j->rest);
 	if (ret)
 		return ret;
-	for (i = 0; i < own->n; i++)
-		st->own_covered_bytes += sfg_text_bytes_in(text, own->lo[i], own->hi[i]);
+	for (i = 0; i < j->own.n; i++)
+		st->own_covered_bytes += sfg_text_bytes_in(&j->text, j->own.lo[i], j->own.hi[i]);
 	return 0;
+}
+
+/*
+ * One section from an emitter of its own, for @arch: the rows of the
+ * CFI, or with @go those of the pclntab, of @text less @own.
+ */
+static int sfg_emit_one(struct sfg_job *j, const struct sfg_arch *arch,
+			const struct sfg_fns *saves, bool go, const struct sfg_text *text,
+			const struct sfg_text *own, struct sfg_output *out)
+{
+	struct sfg_emit *em = sfg_emit_new(arch, j->vaddr);
+	int err;
+
+	if (!em)
+		return -SFG_E_NOMEM;
+	if (saves)
+		sfg_emit_saves_only(em, saves->fns, saves->n);
+	err = go ? sfg_go_convert(j->go, text, own, em, &j->st) :
+		   sfg_cfi_convert(j->elf, arch, text, own, em, &j->st);
+	if (!err)
+		err = sfg_emit_finish(em, out);
+	sfg_emit_free(em);
+	return err;
 }
 
 /*
  * The CFI's FDEs, then the pclntab's rows (Go programs), each through an
  * emitter of its own, in one section.  pclntab wins where both describe
  * a function: the CFI is walked as if the Go text were the own SFrame
- * section's, so that no FDE sharing a byte with it is used.  @own: the
- * own section's ranges or NULL; @rest: the text less @own.
+ * section's, so that no FDE sharing a byte with it is used.  @saves: the
+ * functions whose rows list the saves of arch.saved_reg, NULL for all.
  */
-static int sfg_convert_all(Elf *elf, const struct sfg_arch *arch, struct sfg_go *go, bool cfi,
-			   const struct sfg_text *text, const struct sfg_text *own,
-			   const struct sfg_text *rest, u64 vaddr, const struct sfg_fns *saves,
-			   struct sfg_output *out, struct sfg_stats *st)
+static int sfg_convert_all(struct sfg_job *j, const struct sfg_fns *saves,
+			   struct sfg_output *out)
 {
+	const struct sfg_text *own = j->has_own ? &j->own : NULL;
+	const struct sfg_text *rest = j->has_own ? &j->rest : &j->text;
 	struct sfg_text skip = { 0 }, left = { 0 };
 	struct sfg_output c = { 0 }, g = { 0 };
-	struct sfg_arch go_arch = *arch;
-	struct sfg_emit *em = NULL;
+	struct sfg_arch go_arch = j->arch;
+	struct sfg_stats *st = &j->st;
 	int err = 0;
 
-	if (go) {
-		err = sfg_go_ranges(go, own, &skip);
+	if (j->go) {
+		err = sfg_go_ranges(j->go, own, &skip);
 		if (!err)
-			err = sfg_text_subtract(text, &skip, &left);
+			err = sfg_text_subtract(&j->text, &skip, &left);
 	}
-	if (!err && cfi) {
-		em = sfg_emit_new(arch, vaddr);
-		if (em && saves)
-			sfg_emit_saves_only(em, saves->fns, saves->n);
-		err = em ? sfg_cfi_convert(elf, arch, go ? &left : rest, go ? &skip : own, em, st) :
-			   -SFG_E_NOMEM;
-		if (!err)
-			err = sfg_emit_finish(em, &c);
-		sfg_emit_free(em);
-	}
-	if (!err && go) {
+	if (!err && j->cfi)
+		err = sfg_emit_one(j, &j->arch, saves, false, j->go ? &left : rest,
+				   j->go ? &skip : own, &c);
+	if (!err && j->go) {
 		/* Alone, Go rows need no rbx pairs: without the flag, rbx is lost. */
 		if (!c.stats.fdes)
 			go_arch.saved_reg = 0;
-		sfg_go_arch(go, &go_arch);
-		em = sfg_emit_new(&go_arch, vaddr);
-		if (em && saves)
-			sfg_emit_saves_only(em, saves->fns, saves->n);
-		err = em ? sfg_go_convert(go, rest, own, em, st) : -SFG_E_NOMEM;
-		if (!err)
-			err = sfg_emit_finish(em, &g);
-		sfg_emit_free(em);
-		g.abi = arch->abi;
-		c.abi = arch->abi;
+		sfg_go_arch(j->go, &go_arch);
+		err = sfg_emit_one(j, &go_arch, saves, true, rest, own, &g);
+		g.abi = j->arch.abi;
+		c.abi = j->arch.abi;
 		st->go_fdes = g.stats.fdes;
 		st->go_fres = g.stats.fres;
 	}
@@ -142,11 +170,11 @@ static int sfg_convert_all(Elf *elf, const struct sfg_arch *arch, struct sfg_go 
 	st->saves_fdes = c.stats.saves_fdes + g.stats.saves_fdes;
 	st->no_saves_fdes = c.stats.no_saves_fdes + g.stats.no_saves_fdes;
 	st->shared_fdes = c.stats.shared_fdes + g.stats.shared_fdes;
-	if (!err && go && c.stats.fdes) {
-		err = sfg_section_merge(&c, &g, vaddr, out);
+	if (!err && j->go && c.stats.fdes) {
+		err = sfg_section_merge(&c, &g, j->vaddr, out);
 	} else if (!err) {
-		*out = go ? g : c;
-		if (go)
+		*out = j->go ? g : c;
+		if (j->go)
 			g.buf = NULL;
 		else
 			c.buf = NULL;
@@ -226,6 +254,83 @@ static int sfg_digest(Elf *elf, bool whole, struct sfg_output *out)
 	return err ? -SFG_E_DIGEST : 0;
 }
 
+/* The file's ABI, as the flags of sfg_convert() change what is written for it. */
+static int sfg_job_arch(struct sfg_job *j, unsigned int flags)
+{
+	j->abi = sfg_elf_machine_abi(j->elf);
+	if (j->abi < 0)
+		return j->abi;
+	j->arch = *sfg_arch_of(j->abi);
+	if (flags & SFG_NO_SAVED_REGS)
+		j->arch.saved_reg = 0;
+	/* First without saves: whether a CFA is based on rbx decides. */
+	j->auto_saves = j->arch.saved_reg && !(flags & SFG_SAVED_REGS);
+	if (j->auto_saves)
+		j->arch.saved_reg = 0;
+	if (flags & SFG_NO_CFA_ADDEND)
+		j->arch.cfa_addend = false;
+	return 0;
+}
+
+/* The file's text, CFI and pclntab; with SFG_COMPLEMENT its own section. */
+static int sfg_job_inputs(struct sfg_job *j, unsigned int flags, int *own_error)
+{
+	int err;
+
+	err = sfg_text_ranges(j->elf, &j->text, &j->st.text_bytes);
+	if (err)
+		return err;
+	err = sfg_go_load(j->elf, &j->go);
+	if (err < 0)
+		return err;
+	/* Without CFI or a Go pclntab there is nothing to complement. */
+	j->cfi = sfg_find_section(j->elf, ".eh_frame") ||
+		 sfg_find_section(j->elf, ".debug_frame");
+	if (!j->cfi && !j->go)
+		return -SFG_E_NO_CFI;
+	return flags & SFG_COMPLEMENT ? sfg_complement(j, own_error) : 0;
+}
+
+/*
+ * The section: in one pass, or where the file decides the x86_64 rbx
+ * saves (j->auto_saves), in two.  The first, without saves, finds whether
+ * a CFA is based on rbx; if one is, every function lists them, and if
+ * not, the IFUNC resolvers do where the file has any.
+ */
+static int sfg_job_sections(struct sfg_job *j, struct sfg_output *out)
+{
+	struct sfg_stats st0 = j->st;
+	int err;
+
+	err = sfg_convert_all(j, NULL, out);
+	if (!err && j->auto_saves && !j->st.cfa_on_saved_reg)
+		err = sfg_ifunc_resolvers(j->elf, &j->resolvers);
+	if (err || !j->auto_saves || !(j->st.cfa_on_saved_reg || j->resolvers.n))
+		return err;
+	sfg_output_free(out);
+	j->st = st0;
+	j->st.ifunc_resolvers = j->resolvers.n;
+	j->arch.saved_reg = j->arch.tracked_reg;
+	return sfg_convert_all(j, j->resolvers.n ? &j->resolvers : NULL, out);
+}
+
+/* The figures of the whole file into @out, with what no FDE reached. */
+static void sfg_job_figures(struct sfg_job *j, struct sfg_output *out)
+{
+	struct sfg_stats *st = &j->st;
+	u64 sum = st->covered_bytes + st->own_covered_bytes;
+	int i;
+
+	for (i = 0; i < SFG_REASON_NR; i++)
+		sum += st->uncovered[i];
+	st->uncovered[SFG_NO_CFI] += st->text_bytes > sum ? st->text_bytes - sum : 0;
+	st->fdes = out->stats.fdes;
+	st->fres = out->stats.fres;
+	st->sframe_bytes = out->stats.sframe_bytes;
+	out->stats = *st;
+	out->abi = j->arch.abi;
+}
+
 /**
  * sfg_convert() - make an SFrame V3 section from the CFI of @elf
  * @elf: an ELF64 little-endian x86_64 or aarch64 file
@@ -246,101 +351,39 @@ static int sfg_digest(Elf *elf, bool whole, struct sfg_output *out)
  * @out: receives the section and the figures; free with sfg_output_free()
  *
  * A Go program's functions get their rows from its pclntab instead
- * (sframe_gen_go.c), merged with the CFI's in address order.  (The steps
- * and their cleanup make this a little over 60 lines.)
+ * (sframe_gen_go.c), merged with the CFI's in address order.
  *
  * Return: 0 or -SFG_E_xxx (see sfg_strerror(); with -SFG_E_OWN_SFRAME,
  * @out->own_error says what the decoder found wrong).
  */
 int sfg_convert(Elf *elf, u64 vaddr, unsigned int flags, struct sfg_output *out)
 {
-	struct sfg_text text = { 0 }, own = { 0 }, rest = { 0 };
-	struct sfg_fns resolvers = { 0 };
-	struct sfg_arch arch_copy;
-	struct sfg_stats st0;
-	bool auto_saves;
-	const struct sfg_arch *arch;
-	struct sfg_stats st = { 0 };
-	struct sfg_go *go = NULL;
-	int abi, err, own_error = 0;
-	bool cfi;
-	u64 sum;
-	int i;
+	struct sfg_job j = { .elf = elf, .vaddr = vaddr };
+	int err, own_error = 0;
 
 	memset(out, 0, sizeof(*out));
-	abi = sfg_elf_machine_abi(elf);
-	if (abi < 0)
-		return abi;
-	arch_copy = *sfg_arch_of(abi);
-	if (flags & SFG_NO_SAVED_REGS)
-		arch_copy.saved_reg = 0;
-	/* First without saves: whether a CFA is based on rbx decides. */
-	auto_saves = arch_copy.saved_reg && !(flags & SFG_SAVED_REGS);
-	if (auto_saves)
-		arch_copy.saved_reg = 0;
-	if (flags & SFG_NO_CFA_ADDEND)
-		arch_copy.cfa_addend = false;
-	arch = &arch_copy;
-
-	err = sfg_text_ranges(elf, &text, &st.text_bytes);
+	err = sfg_job_arch(&j, flags);
 	if (err)
-		goto out;
-	err = sfg_go_load(elf, &go);
-	if (err < 0)
-		goto out;
-	/* Without CFI or a Go pclntab there is nothing to complement. */
-	cfi = sfg_find_section(elf, ".eh_frame") || sfg_find_section(elf, ".debug_frame");
-	if (!cfi && !go) {
-		err = -SFG_E_NO_CFI;
-		goto out;
-	}
-	if (flags & SFG_COMPLEMENT) {
-		err = sfg_complement(elf, abi, &text, &own, &rest, &st, &own_error);
-		if (err)
-			goto out;
-	}
-	st0 = st;
-	err = sfg_convert_all(elf, arch, go, cfi, &text, st.own_sframe ? &own : NULL,
-			      st.own_sframe ? &rest : &text, vaddr, NULL, out, &st);
-	if (!err && auto_saves && !st.cfa_on_saved_reg)
-		err = sfg_ifunc_resolvers(elf, &resolvers);
-	if (!err && auto_saves && (st.cfa_on_saved_reg || resolvers.n)) {
-		sfg_output_free(out);
-		st = st0;
-		st.ifunc_resolvers = resolvers.n;
-		arch_copy.saved_reg = arch_copy.tracked_reg;
-		err = sfg_convert_all(elf, arch, go, cfi, &text, st.own_sframe ? &own : NULL,
-				      st.own_sframe ? &rest : &text, vaddr,
-				      resolvers.n ? &resolvers : NULL, out, &st);
-	}
+		return err;
+	err = sfg_job_inputs(&j, flags, &own_error);
+	if (!err)
+		err = sfg_job_sections(&j, out);
 	if (!err) {
-		err = sfg_digest(elf, go, out);
+		err = sfg_digest(elf, j.go, out);
 		if (err)
 			sfg_output_free(out);
 	}
-	if (err)
-		goto out;
-
-	/* What no FDE reached. */
-	sum = st.covered_bytes + st.own_covered_bytes;
-	for (i = 0; i < SFG_REASON_NR; i++)
-		sum += st.uncovered[i];
-	st.uncovered[SFG_NO_CFI] += st.text_bytes > sum ? st.text_bytes - sum : 0;
-	st.fdes = out->stats.fdes;
-	st.fres = out->stats.fres;
-	st.sframe_bytes = out->stats.sframe_bytes;
-	out->stats = st;
-	out->abi = arch->abi;
-out:
+	if (!err)
+		sfg_job_figures(&j, out);
 	out->own_error = own_error;
-	free(resolvers.fns);
-	sfg_go_free(go);
-	free(text.lo);
-	free(text.hi);
-	free(own.lo);
-	free(own.hi);
-	free(rest.lo);
-	free(rest.hi);
+	free(j.resolvers.fns);
+	sfg_go_free(j.go);
+	free(j.text.lo);
+	free(j.text.hi);
+	free(j.own.lo);
+	free(j.own.hi);
+	free(j.rest.lo);
+	free(j.rest.hi);
 	return err;
 }
 

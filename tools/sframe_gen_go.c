@@ -322,41 +322,38 @@ static Elf_Scn *sfg_go_section_at(Elf *elf, u64 addr)
 	return NULL;
 }
 
-/*
- * Where the pclntab is: section .gopclntab; the runtime.pclntab symbol
- * (PIE and externally linked programs put it in .data.rel.ro); else, for
- * stripped ones, a scan of the read-only data for a pcHeader that passes
- * every check (the three ways in one function, a little over 60 lines).
- * Return 1 found, 0 none, or -SFG_E_xxx.
- */
-static int sfg_go_find(Elf *elf, struct sfg_go *go)
+/* The pclntab in section @scn: at the symbol's address @sym if @have_sym. */
+static int sfg_go_in_section(Elf *elf, struct sfg_go *go, Elf_Scn *scn, bool have_sym, u64 sym)
 {
-	u64 sym = 0, off = 0, tries = 0;
+	Elf_Data *data;
+	GElf_Shdr sh;
+	u64 off = 0;
+	int err;
+
+	if (!gelf_getshdr(scn, &sh) || (sh.sh_flags & SHF_COMPRESSED))
+		return -SFG_E_GO;
+	if (have_sym && sym >= sh.sh_addr && sym - sh.sh_addr < sh.sh_size)
+		off = sym - sh.sh_addr;
+	data = elf_getdata(scn, NULL);
+	if (!data || !data->d_buf || data->d_size != sh.sh_size)
+		return -SFG_E_GO;
+	err = sfg_go_try(elf, go, (const u8 *)data->d_buf + off, sh.sh_size - off,
+			 sh.sh_addr + off);
+	return err ? err : 1;
+}
+
+/*
+ * A stripped program's pclntab: the first pcHeader of its read-only data
+ * that passes every check, of at most SFG_GO_MAX_SCAN candidates.
+ */
+static int sfg_go_scan(Elf *elf, struct sfg_go *go)
+{
+	Elf_Scn *scn = NULL;
+	u64 off, tries = 0;
 	size_t shstrndx;
-	bool have_sym = sfg_go_sym(elf, "runtime.pclntab", &sym);
-	Elf_Scn *scn = sfg_find_section(elf, ".gopclntab");
 	GElf_Shdr sh;
 	int err;
 
-	/* Without the section, the one holding the symbol. */
-	if (!scn && have_sym)
-		scn = sfg_go_section_at(elf, sym);
-	if (scn) {
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &sh) || (sh.sh_flags & SHF_COMPRESSED))
-			return -SFG_E_GO;
-		if (have_sym && sym >= sh.sh_addr && sym - sh.sh_addr < sh.sh_size)
-			off = sym - sh.sh_addr;
-		data = elf_getdata(scn, NULL);
-		if (!data || !data->d_buf || data->d_size != sh.sh_size)
-			return -SFG_E_GO;
-		err = sfg_go_try(elf, go, (const u8 *)data->d_buf + off, sh.sh_size - off,
-				 sh.sh_addr + off);
-		return err ? err : 1;
-	}
-	if (have_sym)
-		return -SFG_E_GO;
 	if (elf_getshdrstrndx(elf, &shstrndx))
 		return 0;
 	while ((scn = elf_nextscn(elf, scn))) {
@@ -392,6 +389,26 @@ static int sfg_go_find(Elf *elf, struct sfg_go *go)
 		}
 	}
 	return 0;
+}
+
+/*
+ * Where the pclntab is: section .gopclntab; the runtime.pclntab symbol
+ * (PIE and externally linked programs put it in .data.rel.ro); else, for
+ * stripped ones, a scan of the read-only data for a pcHeader that passes
+ * every check.  Return 1 found, 0 none, or -SFG_E_xxx.
+ */
+static int sfg_go_find(Elf *elf, struct sfg_go *go)
+{
+	u64 sym = 0;
+	bool have_sym = sfg_go_sym(elf, "runtime.pclntab", &sym);
+	Elf_Scn *scn = sfg_find_section(elf, ".gopclntab");
+
+	/* Without the section, the one holding the symbol. */
+	if (!scn && have_sym)
+		scn = sfg_go_section_at(elf, sym);
+	if (scn)
+		return sfg_go_in_section(elf, go, scn, have_sym, sym);
+	return have_sym ? -SFG_E_GO : sfg_go_scan(elf, go);
 }
 
 /*

@@ -258,17 +258,63 @@ static int sfg_go_pcsp(const struct sfg_go *go, const struct sfg_go_fn *fn, stru
 	return r < 0 || !d->n ? 1 : 0;
 }
 
+/* One function's rows being made, and what its prologue showed. */
+struct sfg_go_frows {
+	const struct sfg_go *go;
+	const struct sfg_go_fn *fn;
+	bool fault;		/* --inject-fault names it */
+	u64 s0;			/* [s0, s1): its frame pointer not saved yet */
+	u64 s1;
+	bool after;		/* a frame of it was set up before */
+};
+
 /*
- * The rows of function @i into @w (@d: scratch for its delta rows).  The
- * split at the frame pointer's save and the aarch64 leaf epilogue's SUB
- * $8, RSP, R29 (FP recomputed after the frame is gone) make this long.
+ * The rows of [lo, hi), with an SP delta of @x, into @w: split where the
+ * frame pointer is not saved yet, and at the aarch64 leaf epilogue's SUB
+ * $8, RSP, R29 (FP recomputed after the frame is gone).
  */
+static int sfg_go_delta_rows(struct sfg_go_frows *f, u64 lo, u64 hi, s64 x, struct sfg_rows *w)
+{
+	struct sfg_rule rule;
+	int err = 0;
+
+	if (x < 0)
+		return sfg_go_add(w, lo, hi, SFG_GO_PCSP, NULL);
+	if (x) {
+		f->after = true;
+		/* [lo, hi) less [s0, s1), where FP is not saved yet. */
+		sfg_go_rule(f->go, f->fn, x, true, f->fault, &rule);
+		err = sfg_go_add(w, lo, min(hi, f->s0), SFG_ROW_OK, &rule);
+		if (!err && f->s0 < hi && f->s1 > lo) {
+			sfg_go_rule(f->go, f->fn, x, false, f->fault, &rule);
+			err = sfg_go_add(w, lo > f->s0 ? lo : f->s0, min(hi, f->s1), SFG_ROW_OK,
+					 &rule);
+		}
+		sfg_go_rule(f->go, f->fn, x, true, f->fault, &rule);
+		if (!err)
+			err = sfg_go_add(w, (lo > f->s1 ? lo : f->s1), hi, SFG_ROW_OK, &rule);
+		return err;
+	}
+	sfg_go_rule(f->go, f->fn, 0, false, f->fault, &rule);
+	if (f->after && !f->go->arch.fixed_ra && sfg_go_insn(f->go, lo) == 0xd10023fdU) {
+		/* SUB $8, RSP, R29 after a leaf's ADD: FP is the callee's. */
+		err = sfg_go_add(w, lo, min(hi, lo + 4), SFG_GO_FP, NULL);
+		lo = min(hi, lo + 4);
+	}
+	if (!err)
+		err = sfg_go_add(w, lo, hi, SFG_ROW_OK, &rule);
+	return err;
+}
+
+/* The rows of function @i into @w (@d: scratch for its delta rows). */
 static int sfg_go_rows(const struct sfg_go *go, u64 i, struct sfg_rows *w, struct sfg_rows *d)
 {
 	const struct sfg_go_fn *fn = &go->fn[i];
 	const char *name = (const char *)go->d + fn->name;
-	bool fault = sfg_go_fault && !strcmp(name, sfg_go_fault), after = false;
-	u64 k, end, s0 = 0, s1 = 0, p1 = 0;
+	struct sfg_go_frows f = {
+		.go = go, .fn = fn, .fault = sfg_go_fault && !strcmp(name, sfg_go_fault),
+	};
+	u64 k, end, p1 = 0;
 	struct sfg_rule rule;
 	s64 x1 = 0;
 	int err, bad;
@@ -294,41 +340,11 @@ static int sfg_go_rows(const struct sfg_go *go, u64 i, struct sfg_rows *w, struc
 			p1 = d->v[k].start;
 			x1 = d->v[k].rule.cfa_off;
 		}
-	if (p1 && !sfg_go_fp_window(go, p1, x1, &s0, &s1) &&
-	    !(fn->injected && sfg_go_fp_window_injected(go, p1, x1, &s0, &s1)))
+	if (p1 && !sfg_go_fp_window(go, p1, x1, &f.s0, &f.s1) &&
+	    !(fn->injected && sfg_go_fp_window_injected(go, p1, x1, &f.s0, &f.s1)))
 		return sfg_go_add(w, fn->entry, end, SFG_GO_FP, NULL);
-	for (k = 0, err = 0; !err && k < d->n; k++) {
-		u64 lo = d->v[k].start, hi = d->v[k].end;
-		s64 x = d->v[k].rule.cfa_off;
-
-		if (x < 0) {
-			err = sfg_go_add(w, lo, hi, SFG_GO_PCSP, NULL);
-			continue;
-		}
-		if (x) {
-			after = true;
-			/* [lo, hi) less [s0, s1), where FP is not saved yet. */
-			sfg_go_rule(go, fn, x, true, fault, &rule);
-			err = sfg_go_add(w, lo, min(hi, s0), SFG_ROW_OK, &rule);
-			if (!err && s0 < hi && s1 > lo) {
-				sfg_go_rule(go, fn, x, false, fault, &rule);
-				err = sfg_go_add(w, lo > s0 ? lo : s0, min(hi, s1), SFG_ROW_OK,
-						 &rule);
-			}
-			sfg_go_rule(go, fn, x, true, fault, &rule);
-			if (!err)
-				err = sfg_go_add(w, (lo > s1 ? lo : s1), hi, SFG_ROW_OK, &rule);
-			continue;
-		}
-		sfg_go_rule(go, fn, 0, false, fault, &rule);
-		if (after && !go->arch.fixed_ra && sfg_go_insn(go, lo) == 0xd10023fdU) {
-			/* SUB $8, RSP, R29 after a leaf's ADD: FP is the callee's. */
-			err = sfg_go_add(w, lo, min(hi, lo + 4), SFG_GO_FP, NULL);
-			lo = min(hi, lo + 4);
-		}
-		if (!err)
-			err = sfg_go_add(w, lo, hi, SFG_ROW_OK, &rule);
-	}
+	for (k = 0, err = 0; !err && k < d->n; k++)
+		err = sfg_go_delta_rows(&f, d->v[k].start, d->v[k].end, d->v[k].rule.cfa_off, w);
 	return err;
 }
 
