@@ -154,6 +154,7 @@ static noreturn void print_usage(void)
 	exit(2);
 }
 
+/* Long for the text it prints, which is one printf(). */
 static noreturn void print_help(void)
 {
 	usage_text(stdout);
@@ -640,52 +641,64 @@ static int sidecar_file(const char *id, const u8 *digest, char *sub, char **file
 	return *file ? 0 : -ENOMEM;
 }
 
-/*
- * --install: the sidecar of build-id @id, the section @o, for the file
- * @name of mode @src_mode, @elf; with --publish, in a file debuginfod
- * serves.  Counted.  0, or -errno.
- */
-static int install_one(const char *name, const char *id, const struct sfg_output *o,
-		       mode_t src_mode, Elf *elf)
+/* The bytes --install writes for @o: the sidecar, or with --publish its ELF file. */
+static int sidecar_bytes(const char *id, const struct sfg_output *o, Elf *elf, u8 **buf,
+			 u64 *len)
 {
-	/* The rows of a file others may not read are not theirs to read either. */
-	mode_t mode = src_mode & 0004 ? 0644 : 0600;
-	char sub[3], *file = NULL, *path = NULL;
-	u8 *buf = NULL, *sidecar = NULL;
-	u64 len;
-	int ret, k;
+	u8 *sidecar = NULL;
+	int ret;
 
-	ret = make_sidecar(id, o, o->buf, o->len, opt.vaddr, &sidecar, &len);
+	ret = make_sidecar(id, o, o->buf, o->len, opt.vaddr, &sidecar, len);
 	if (!ret && opt.publish) {
-		ret = sfg_publish_elf(elf, sidecar, len, &buf, &len);
+		ret = sfg_publish_elf(elf, sidecar, *len, buf, len);
 	} else if (!ret) {
-		buf = sidecar;
+		*buf = sidecar;
 		sidecar = NULL;
 	}
-	/*
-	 * The build-id's name first; where it holds the sidecar of another
-	 * file of that build-id (its digest another), this one goes beside
-	 * it, under its own digest, which is how the module looks it up.
-	 */
+	free(sidecar);
+	return ret;
+}
+
+/*
+ * Write @buf, @len bytes of mode @mode, as the sidecar of build-id @id
+ * for @o: under the build-id's name first; where that holds the sidecar
+ * of another file of that build-id (its digest another), beside it,
+ * under its own digest, which is how the module looks it up.  *@path:
+ * the last name tried, or NULL.  Return: a SIDECAR_* or -errno.
+ */
+static int place_sidecar(const char *id, const struct sfg_output *o, const u8 *buf, u64 len,
+			 mode_t mode, char **path)
+{
+	char sub[3], *file = NULL;
+	int ret = 0, k;
+
 	for (k = 0; !ret && k < 2; k++) {
 		free(file);
-		free(path);
-		path = NULL;
+		free(*path);
+		*path = NULL;
 		ret = sidecar_file(id, k ? o->digest : NULL, sub, &file);
 		if (ret) {
 			file = NULL;
 			break;
 		}
-		if (asprintf(&path, "%s/%s/%s", opt.cache, sub, file) < 0) {
-			path = NULL;
+		if (asprintf(path, "%s/%s/%s", opt.cache, sub, file) < 0) {
+			*path = NULL;
 			ret = -ENOMEM;
 			break;
 		}
-		ret = install_sidecar(path, sub, file, buf, len, mode);
+		ret = install_sidecar(*path, sub, file, buf, len, mode);
 		if (k || ret != SIDECAR_KEPT || sidecar_bound_same(sub, file, o))
 			break;
 		ret = 0;
 	}
+	free(file);
+	return ret;
+}
+
+/* What place_sidecar() did, @ret, with the sidecar of @name at @path: counted. */
+static void count_sidecar(int ret, const char *name, const char *id, const char *path,
+			  const struct sfg_output *o)
+{
 	switch (ret) {
 	case SIDECAR_WRITTEN:
 		counts.installed++;
@@ -706,11 +719,72 @@ static int install_one(const char *name, const char *id, const struct sfg_output
 		counts.failed++;
 		break;
 	}
-	free(sidecar);
+}
+
+/*
+ * --install: the sidecar of build-id @id, the section @o, for the file
+ * @name of mode @src_mode, @elf; with --publish, in a file debuginfod
+ * serves.  Counted.  0, or -errno.
+ */
+static int install_one(const char *name, const char *id, const struct sfg_output *o,
+		       mode_t src_mode, Elf *elf)
+{
+	/* The rows of a file others may not read are not theirs to read either. */
+	mode_t mode = src_mode & 0004 ? 0644 : 0600;
+	char *path = NULL;
+	u8 *buf = NULL;
+	u64 len;
+	int ret;
+
+	ret = sidecar_bytes(id, o, elf, &buf, &len);
+	if (!ret)
+		ret = place_sidecar(id, o, buf, len, mode, &path);
+	count_sidecar(ret, name, id, path, o);
 	free(buf);
-	free(file);
 	free(path);
 	return ret < 0 ? ret : 0;
+}
+
+/*
+ * --install: whether @elf, of ABI @abi (or -SFG_E_xxx), is a file to
+ * convert, counted if not; its build-id into @id, @len bytes.
+ */
+static bool install_wanted(Elf *elf, int abi, char *id, size_t len)
+{
+	if (abi == -SFG_E_NOT_ELF) {
+		counts.not_elf++;
+		return false;
+	}
+	if (abi < 0) {
+		counts.unsupported++;
+		return false;
+	}
+	if (sfg_elf_build_id(elf, id, len)) {
+		counts.no_build_id++;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * A conversion of @name that failed with @err: counted, and reported but
+ * for the file without CFI --install skips.  Return: the exit status.
+ */
+static int convert_failed(const char *name, Elf *elf, int err, const struct sfg_output *o)
+{
+	if (err == -SFG_E_NO_CFI && opt.install) {
+		if (sfg_elf_has_sframe(elf))
+			counts.has_sframe++;
+		else
+			counts.no_cfi++;
+		return 0;
+	}
+	if (err == -SFG_E_OWN_SFRAME)
+		warn("%s: %s: %s", name, sfg_strerror(err), sfu_sframe_strerror(o->own_error));
+	else
+		warn("%s: %s", name, sfg_strerror(err));
+	counts.failed++;
+	return 1;
 }
 
 /*
@@ -726,18 +800,8 @@ static int process_elf(const char *name, Elf *elf, mode_t src_mode)
 
 	abi = sfg_elf_machine_abi(elf);
 	if (opt.install) {
-		if (abi == -SFG_E_NOT_ELF) {
-			counts.not_elf++;
+		if (!install_wanted(elf, abi, id, sizeof(id)))
 			return 0;
-		}
-		if (abi < 0) {
-			counts.unsupported++;
-			return 0;
-		}
-		if (sfg_elf_build_id(elf, id, sizeof(id))) {
-			counts.no_build_id++;
-			return 0;
-		}
 		/* The module reads a file's own section first, the sidecar after. */
 		complement = true;
 	} else if (abi < 0) {
@@ -749,23 +813,8 @@ static int process_elf(const char *name, Elf *elf, mode_t src_mode)
 			  (opt.no_saved_regs ? SFG_NO_SAVED_REGS : 0) |
 			  (opt.saved_regs ? SFG_SAVED_REGS : 0) |
 			  (opt.no_cfa_addend ? SFG_NO_CFA_ADDEND : 0), &o);
-	if (err == -SFG_E_NO_CFI && opt.install) {
-		if (sfg_elf_has_sframe(elf))
-			counts.has_sframe++;
-		else
-			counts.no_cfi++;
-		return 0;
-	}
-	if (err == -SFG_E_OWN_SFRAME) {
-		warn("%s: %s: %s", name, sfg_strerror(err), sfu_sframe_strerror(o.own_error));
-		counts.failed++;
-		return 1;
-	}
-	if (err) {
-		warn("%s: %s", name, sfg_strerror(err));
-		counts.failed++;
-		return 1;
-	}
+	if (err)
+		return convert_failed(name, elf, err, &o);
 	if (opt.stats)
 		print_stats(name, &o);
 

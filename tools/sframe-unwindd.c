@@ -785,19 +785,14 @@ static noreturn void child(int in, int out, const char *want)
  * records of misses, which spare the server a question asked again within
  * ten minutes.
  */
-static noreturn void fetcher(int in, int out)
+/* The fetcher set up: limits, user, environment, libdebuginfod and its client. */
+static debuginfod_client *fetcher_client(int in, int out,
+					 typeof(debuginfod_find_section) **find)
 {
 	typeof(debuginfod_begin) *begin;
-	typeof(debuginfod_find_section) *find;
-	char num[32], chunk[1 << 16], *path;
-	unsigned char id[SFU_SIDECAR_BUILD_ID_MAX], n_id;
-	struct fetch_reply rep;
 	debuginfod_client *client;
-	struct stat s;
-	off_t off;
-	ssize_t n;
+	char num[32];
 	void *lib;
-	int fd;
 
 	/* The client's files are bounded as the output is. */
 	if (child_setup(in, out, FETCH_CPU_S, opt.max_output, 64))
@@ -815,45 +810,66 @@ static noreturn void fetcher(int in, int out)
 	if (!lib)
 		_exit(FETCH_NO_LIB);
 	begin = dlsym(lib, "debuginfod_begin");
-	find = dlsym(lib, "debuginfod_find_section");
-	if (!begin || !find || !dlsym(lib, "debuginfod_end"))
+	*find = dlsym(lib, "debuginfod_find_section");
+	if (!begin || !*find || !dlsym(lib, "debuginfod_end"))
 		_exit(FETCH_NO_LIB);
 	client = begin();
 	if (!client)
 		_exit(FETCH_ERRNO + ENOMEM);
+	return client;
+}
+
+/* The fetcher's answer to build-id @id, @n_id bytes, on @out. */
+static void fetcher_answer(debuginfod_client *client, typeof(debuginfod_find_section) *find,
+			   const unsigned char *id, int n_id, int out)
+{
+	char chunk[1 << 16], *path = NULL;
+	struct fetch_reply rep;
+	struct stat s;
+	off_t off;
+	ssize_t n;
+	int fd;
+
+	memset(&rep, 0, sizeof(rep));
+	fd = find(client, id, n_id, SFG_PUBLISH_SECTION, &path);
+	if (path)
+		unlink(path);
+	free(path);
+	if (fd == -ENOENT)
+		rep.status = FETCH_MISS;
+	else if (fd < 0)
+		rep.status = FETCH_ERRNO + min(-fd, 127);
+	else if (fstat(fd, &s))
+		rep.status = FETCH_ERRNO + min(errno, 127);
+	else
+		rep.len = s.st_size;
+	if (write_all(out, &rep, sizeof(rep)))
+		_exit(CHILD_WRITE);
+	/* From the start: the client may return the descriptor it wrote with. */
+	for (off = 0; fd >= 0 && !rep.status && off < (off_t)rep.len; off += n) {
+		n = pread(fd, chunk, min_t(u64, sizeof(chunk), rep.len - off), off);
+		if (n < 0 && errno == EINTR) {
+			n = 0;
+			continue;
+		}
+		/* Cut short: the daemon, waiting for rep.len bytes, kills it. */
+		if (n <= 0 || write_all(out, chunk, n))
+			_exit(CHILD_WRITE);
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+static noreturn void fetcher(int in, int out)
+{
+	typeof(debuginfod_find_section) *find;
+	unsigned char id[SFU_SIDECAR_BUILD_ID_MAX], n_id;
+	debuginfod_client *client = fetcher_client(in, out, &find);
+
 	/* The daemon closing its end ends the fetcher. */
 	while (read_all(in, &n_id, 1) == 1 && n_id && n_id <= sizeof(id) &&
-	       read_all(in, id, n_id) == n_id) {
-		memset(&rep, 0, sizeof(rep));
-		path = NULL;
-		fd = find(client, id, n_id, SFG_PUBLISH_SECTION, &path);
-		if (path)
-			unlink(path);
-		free(path);
-		if (fd == -ENOENT)
-			rep.status = FETCH_MISS;
-		else if (fd < 0)
-			rep.status = FETCH_ERRNO + min(-fd, 127);
-		else if (fstat(fd, &s))
-			rep.status = FETCH_ERRNO + min(errno, 127);
-		else
-			rep.len = s.st_size;
-		if (write_all(out, &rep, sizeof(rep)))
-			_exit(CHILD_WRITE);
-		/* From the start: the client may return the descriptor it wrote with. */
-		for (off = 0; fd >= 0 && !rep.status && off < (off_t)rep.len; off += n) {
-			n = pread(fd, chunk, min_t(u64, sizeof(chunk), rep.len - off), off);
-			if (n < 0 && errno == EINTR) {
-				n = 0;
-				continue;
-			}
-			/* Cut short: the daemon, waiting for rep.len bytes, kills it. */
-			if (n <= 0 || write_all(out, chunk, n))
-				_exit(CHILD_WRITE);
-		}
-		if (fd >= 0)
-			close(fd);
-	}
+	       read_all(in, id, n_id) == n_id)
+		fetcher_answer(client, find, id, n_id, out);
 	_exit(CHILD_OK);
 }
 
@@ -998,6 +1014,53 @@ static int fetch(const struct sfu_sidecar_request *r, const struct timespec *sta
 }
 
 /*
+ * Read what the child writes on @fd into *@b (grown from @cap bytes), at
+ * most --max-output bytes, within @timeout seconds.  Return: 0 at its
+ * end, with *@len the bytes read; -1 for a child to kill.
+ */
+static int child_read(int fd, unsigned int timeout, char **b, size_t cap, size_t *len)
+{
+	struct timespec start;
+	size_t n = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		double left = timeout - now_s(&start);
+		ssize_t r;
+
+		if (left <= 0)
+			return -1;
+		if (poll(&pfd, 1, left * 1000 + 1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (!pfd.revents)
+			continue;
+		if (n == cap) {
+			char *nb;
+
+			if (cap >= opt.max_output)
+				return -1;
+			cap = cap * 2 > opt.max_output ? opt.max_output : cap * 2;
+			nb = realloc(*b, cap);
+			if (!nb)
+				return -1;
+			*b = nb;
+		}
+		r = read(fd, *b + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += r;
+	}
+	*len = n;
+	return 0;
+}
+
+/*
  * Run the converter on @fd (the vDSO where @fd is -1), whose build-id must
  * be @want, and read what it writes, at most --max-output bytes, within
  * @timeout seconds.  Return: the child's exit code, -1 if it was killed or
@@ -1006,8 +1069,7 @@ static int fetch(const struct sfu_sidecar_request *r, const struct timespec *sta
 static int run_child(int fd, const char *want, unsigned int timeout, char **buf, size_t *len)
 {
 	size_t cap = opt.max_output < 1 << 16 ? opt.max_output : 1 << 16, n = 0;
-	struct timespec start;
-	int p[2], status, killed = 0;
+	int p[2], status, killed;
 	char *b = malloc(cap ?: 1);
 	pid_t pid;
 
@@ -1030,46 +1092,7 @@ static int run_child(int fd, const char *want, unsigned int timeout, char **buf,
 		child(fd, p[1], want);
 	}
 	close(p[1]);
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	for (;;) {
-		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
-		double left = timeout - now_s(&start);
-		ssize_t r;
-
-		if (left <= 0) {
-			killed = 1;
-			break;
-		}
-		if (poll(&pfd, 1, left * 1000 + 1) < 0) {
-			if (errno == EINTR)
-				continue;
-			killed = 1;
-			break;
-		}
-		if (!pfd.revents)
-			continue;
-		if (n == cap) {
-			char *nb;
-
-			if (cap >= opt.max_output) {
-				killed = 1;
-				break;
-			}
-			cap = cap * 2 > opt.max_output ? opt.max_output : cap * 2;
-			nb = realloc(b, cap);
-			if (!nb) {
-				killed = 1;
-				break;
-			}
-			b = nb;
-		}
-		r = read(p[0], b + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += r;
-	}
+	killed = child_read(p[0], timeout, &b, cap, &n);
 	if (killed)
 		kill(pid, SIGKILL);
 	close(p[0]);
@@ -1528,12 +1551,12 @@ static int convert_files(void)
 	return ret;
 }
 
-int main(int argc, char **argv)
+/* As root: the converting user, signals, DIR, debuginfod; 0 or the exit status. */
+static int start(void)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct passwd *pw;
 
-	parse_args(argc, argv);
 	if (geteuid()) {
 		logmsg("must run as root");
 		return 2;
@@ -1557,22 +1580,12 @@ int main(int argc, char **argv)
 	debuginfod_init();
 	tokens = opt.burst;
 	clock_gettime(CLOCK_MONOTONIC, &last_refill);
-	if (opt.convert)
-		return convert_files();
-	dev = open(DEVICE, O_RDWR | O_CLOEXEC);
-	if (dev < 0) {
-		logmsg("%s: %s (is sframe_unwind loaded?)", DEVICE, strerror(errno));
-		return 2;
-	}
-	if (ioctl(dev, SFU_IOC_SIDECAR_ATTACH)) {
-		logmsg("attach: %s", strerror(errno));
-		return 2;
-	}
-	do_vdso();
-	logmsg("attached; sidecars in %s, converting as uid %u", opt.dir, child_uid);
-	/* The files mapped before it started. */
-	ask_rescan();
-	write_stats();
+	return 0;
+}
+
+/* The module's requests, one at a time, until SIGTERM or SIGINT. */
+static void serve(void)
+{
 	while (!stop) {
 		struct sfu_sidecar_request r = { .timeout_ms = 5000, .fd = -1 };
 		double since = now_s(&last_rescan) * 1000;
@@ -1595,6 +1608,33 @@ int main(int argc, char **argv)
 		close(r.fd);
 		write_stats();
 	}
+}
+
+int main(int argc, char **argv)
+{
+	int ret;
+
+	parse_args(argc, argv);
+	ret = start();
+	if (ret)
+		return ret;
+	if (opt.convert)
+		return convert_files();
+	dev = open(DEVICE, O_RDWR | O_CLOEXEC);
+	if (dev < 0) {
+		logmsg("%s: %s (is sframe_unwind loaded?)", DEVICE, strerror(errno));
+		return 2;
+	}
+	if (ioctl(dev, SFU_IOC_SIDECAR_ATTACH)) {
+		logmsg("attach: %s", strerror(errno));
+		return 2;
+	}
+	do_vdso();
+	logmsg("attached; sidecars in %s, converting as uid %u", opt.dir, child_uid);
+	/* The files mapped before it started. */
+	ask_rescan();
+	write_stats();
+	serve();
 	if (rescan_pending)
 		ask_rescan();
 	fetcher_stop(true);
