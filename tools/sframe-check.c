@@ -18,6 +18,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -405,35 +406,79 @@ static int lookup(const struct sfu_sframe_section *sec, const struct options *o)
 	return ret;
 }
 
+enum {
+	OPT_DUMP = 256,
+	OPT_LOOKUP,
+	OPT_NO_VALIDATE,
+	OPT_RAW,
+	OPT_VADDR,
+	OPT_ABI,
+};
+
+static const struct option long_options[] = {
+	{ "dump", no_argument, NULL, OPT_DUMP },
+	{ "lookup", no_argument, NULL, OPT_LOOKUP },
+	{ "no-validate", no_argument, NULL, OPT_NO_VALIDATE },
+	{ "raw", required_argument, NULL, OPT_RAW },
+	{ "vaddr", required_argument, NULL, OPT_VADDR },
+	{ "abi", required_argument, NULL, OPT_ABI },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Option @c of getopt_long(), @arg its value. */
+static void parse_option(struct options *o, int c, char *arg)
+{
+	switch (c) {
+	case OPT_DUMP:
+		o->dump = true;
+		break;
+	case OPT_LOOKUP:
+		o->lookup = true;
+		break;
+	case OPT_NO_VALIDATE:
+		o->no_validate = true;
+		break;
+	case OPT_RAW:
+		o->raw = arg;
+		break;
+	case OPT_VADDR:
+		o->vaddr = arg;
+		break;
+	case OPT_ABI:
+		o->abi = arg;
+		break;
+	case 'h':
+		/* The usage, on stderr with status 2, as for a mistake. */
+	default:
+		print_usage();
+	}
+}
+
 static void parse_args(int argc, char **argv, struct options *o)
 {
 	static char *pos[4096];
-	int i, n = 0;
+	int c, at, n = 0;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--dump")) {
-			o->dump = true;
-		} else if (!strcmp(a, "--lookup")) {
-			o->lookup = true;
-		} else if (!strcmp(a, "--no-validate")) {
-			o->no_validate = true;
-		} else if (!strcmp(a, "--raw") && i + 1 < argc) {
-			o->raw = argv[++i];
-		} else if (!strcmp(a, "--vaddr") && i + 1 < argc) {
-			o->vaddr = argv[++i];
-		} else if (!strcmp(a, "--abi") && i + 1 < argc) {
-			o->abi = argv[++i];
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help") ||
-			   (a[0] == '-' && a[1] == '-')) {
-			print_usage();
-		} else {
-			if (n == (int)ARRAY_SIZE(pos))
-				fail_io("too many arguments (use --lookup -)");
-			pos[n++] = argv[i];
+	/* No message of getopt's own: every mistake gets the usage. */
+	opterr = 0;
+	for (;;) {
+		at = optind;
+		/* "-": the file and addresses come in order, as options do (c == 1). */
+		c = getopt_long(argc, argv, "-h", long_options, NULL);
+		if (c == -1)
+			break;
+		if (c != 1) {
+			parse_option(o, c, optarg);
+			continue;
 		}
+		if (n == (int)ARRAY_SIZE(pos))
+			fail_io("too many arguments (use --lookup -)");
+		pos[n++] = optarg;
 	}
+	/* Where getopt_long() stopped early, at "--": a mistake, as any other. */
+	if (at < argc)
+		print_usage();
 	if (o->dump && o->lookup)
 		print_usage();
 	if (!o->raw) {

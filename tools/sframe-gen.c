@@ -67,10 +67,8 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <stdnoreturn.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
@@ -80,33 +78,11 @@
 #include <linux/kernel.h>
 
 #include "sframe/sframe.h"
-#include "sframe_unwind/elf_digest.h"
-#include "sframe_gen.h"
-#include "sframe_trust.h"
+#include "sframe-gen-cli.h"
 #include "uapi/sframe_sidecar.h"
 
-#define SFG_DEFAULT_CACHE	"/var/lib/sframe-unwind"
 #define SFG_VDSO_NAME		"[vdso]"
 #define SFG_VDSO_MAX		(64U << 20)
-
-struct options {
-	const char *out;
-	const char *cache;
-	u64 vaddr;
-	bool stats;
-	bool complement;
-	bool no_saved_regs;
-	bool saved_regs;
-	bool no_cfa_addend;
-	bool install;
-	bool publish;
-	bool vdso;
-	bool go_symbols;
-	bool digest;
-	bool any_owner;
-	char **paths;
-	int num_paths;
-};
 
 /* What --install did, for its summary line. */
 struct install_counts {
@@ -124,109 +100,7 @@ struct install_counts {
 	u64 unchanged;
 };
 
-static const char *prog = "sframe-gen";
-static struct options opt;
 static struct install_counts counts;
-/* --install: whose files are converted, and the sidecar directory. */
-static struct sfu_trust_policy policy;
-static int cache_fd = -1;
-
-static void usage_text(FILE *f)
-{
-	fprintf(f,
-		"usage: %s [--stats] [--complement] [--[no-]saved-regs] [--no-cfa-addend] [--vaddr ADDR] ELF|--vdso -o OUT\n"
-		"       %s --stats [--complement] [--[no-]saved-regs] [--no-cfa-addend] ELF|--vdso...\n"
-		"       %s --install [--cache DIR] [--stats] [--any-owner] [--[no-]saved-regs] [--no-cfa-addend]\n"
-		"                  PATH...|--vdso\n"
-		"       %s --publish DIR [--stats] [--any-owner] [--[no-]saved-regs] [--no-cfa-addend]\n"
-		"                  PATH...|--vdso\n"
-		"       %s --go-symbols ELF\n"
-		"       %s --digest ELF\n"
-		"ADDR is hex (default 0); DIR defaults to %s\n",
-		prog, prog, prog, prog, prog, prog, SFG_DEFAULT_CACHE);
-}
-
-static noreturn void print_usage(void)
-{
-	usage_text(stderr);
-	exit(2);
-}
-
-static noreturn void print_help(void)
-{
-	usage_text(stdout);
-	printf("\n"
-	       "An SFrame V3 section from the DWARF CFI (.eh_frame, .debug_frame) of an\n"
-	       "x86_64 or aarch64 ELF file.\n"
-	       "\n"
-	       "  -o OUT        write the raw section, function starts as if it were\n"
-	       "                placed at ADDR (--vaddr, default 0: the ELF's own addresses)\n"
-	       "  --complement  leave out every FDE that shares a byte with an FDE of the\n"
-	       "                file's own SFrame section (PT_GNU_SFRAME, else .sframe):\n"
-	       "                the rows the kernel module takes from a sidecar where the\n"
-	       "                file's own section has no FDE\n"
-	       "  --install     write a sidecar per ELF file, named by build ID, under DIR\n"
-	       "                (--cache): all of the CFI for a file without SFrame, the\n"
-	       "                complement for a file with it, none if nothing is left.\n"
-	       "                Converted are only regular files owned by root (or by the\n"
-	       "                user running it) that group and others may not write, with\n"
-	       "                every directory from / down to them owned so and not\n"
-	       "                writable by group or others unless sticky; none may be a\n"
-	       "                symbolic link (a PATH given is resolved once).  Each file is\n"
-	       "                opened from / without following links, O_NONBLOCK, and\n"
-	       "                checked again on its descriptor.  Refusals are reported on\n"
-	       "                stderr and counted by reason (link, not-regular, owner,\n"
-	       "                mode, dir-owner, dir-mode).  No sidecar is ever replaced:\n"
-	       "                one of the same bytes is left alone (unchanged); one made\n"
-	       "                from another file of the build-id stays, the new one going\n"
-	       "                under its digest; one of other bytes from the same content\n"
-	       "                is kept and reported (kept).  Sidecars are mode\n"
-	       "                0644, 0600 for a file others may not read.  DIR and the\n"
-	       "                directories above it must pass the same checks.\n"
-	       "  --publish DIR the sidecars --install would write, from the same files\n"
-	       "                under the same checks, each as DIR/<build ID>.debug: an\n"
-	       "                ELF file with the build ID's note and the sidecar as its\n"
-	       "                section " SFG_PUBLISH_SECTION ", which debuginfod -F DIR\n"
-	       "                indexes as the build ID's debuginfo and serves (a second\n"
-	       "                file of the build ID: <build ID>.<digest>.debug)\n"
-	       "  --any-owner   with --install: files and directories of any owner and\n"
-	       "                mode (a build tree); links and non-regular files are still\n"
-	       "                refused\n"
-	       "  --no-saved-regs  x86_64: leave out where frames save rbx (the\n"
-	       "                SFRAME_F_SFU_SAVED_REGS extension), as before it\n"
-	       "  --saved-regs  x86_64: say where every function saves rbx (by default,\n"
-	       "                only a file with a CFA based on rbx does, and elsewhere\n"
-	       "                the IFUNC resolvers ld.so's lazy binding calls)\n"
-	       "  --no-cfa-addend  leave out the rows of a CFA *(reg + off) + K (the\n"
-	       "                SFRAME_F_SFU_CFA_ADDEND extension): with --no-saved-regs,\n"
-	       "                a section binutils reads\n"
-	       "  --vdso        the running kernel's vDSO\n"
-	       "  --stats       FDEs, rows, sizes, text covered (by the own section too)\n"
-	       "                and left uncovered, by reason\n"
-	       "  --go-symbols  the Go functions of a Go program, from its pclntab:\n"
-	       "                \"START END STATUS NAME\" per line (stripped programs too)\n"
-	       "  --digest      the content digests a sidecar binds to (include/uapi/\n"
-	       "                sframe_sidecar.h): \"cfi HEX\" (\"cfi -\" where it does not\n"
-	       "                apply) and \"file HEX\"\n"
-	       "  --inject-fault FUNC  Go rows of function FUNC with the CFA 8 bytes off\n"
-	       "                (for the tests)\n"
-	       "\n"
-	       "Exit status: 0 success, 1 a file could not be converted, 2 usage or I/O error\n"
-	       "(a sidecar directory refused, too); files refused and sidecars kept are not\n"
-	       "errors.\n");
-	exit(0);
-}
-
-static void warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static void print_stats(const char *name, const struct sfg_output *o)
 {
@@ -271,419 +145,10 @@ static void print_stats(const char *name, const struct sfg_output *o)
 	printf("%s\n", *sep ? "" : " none");
 }
 
-/* Write @len bytes to @path through a temporary file and rename(). */
-static int write_atomic(const char *path, const void *buf, u64 len)
+/* What place_sidecar() did, @ret, with the sidecar of @name at @path: counted. */
+static void count_sidecar(int ret, const char *name, const char *id, const char *path,
+			  const struct sfg_output *o)
 {
-	const char *slash = strrchr(path, '/');
-	const u8 *p = buf;
-	char *tmp;
-	int fd, err;
-
-	if (asprintf(&tmp, "%.*s.%s.XXXXXX", slash ? (int)(slash - path + 1) : 0, path,
-		     slash ? slash + 1 : path) < 0)
-		return -ENOMEM;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		goto fail;
-	if (fchmod(fd, 0644))
-		goto fail_fd;
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (!n)
-				errno = EIO;
-			goto fail_fd;
-		}
-		p += n;
-		len -= n;
-	}
-	if (close(fd))
-		goto fail_unlink;
-	if (rename(tmp, path))
-		goto fail_unlink;
-	free(tmp);
-	return 0;
-fail_fd:
-	err = -errno;
-	close(fd);
-	unlink(tmp);
-	free(tmp);
-	return err;
-fail_unlink:
-	err = -errno;
-	unlink(tmp);
-	free(tmp);
-	return err;
-fail:
-	err = -errno;
-	free(tmp);
-	return err;
-}
-
-/*
- * A sidecar (include/uapi/sframe_sidecar.h) in *@out, *@out_len bytes: the
- * header with the build-id @hex and @o's digest, then the section @buf,
- * @len bytes, computed for address @vaddr.
- */
-static int make_sidecar(const char *hex, const struct sfg_output *o, const void *buf, u64 len,
-			u64 vaddr, u8 **out, u64 *out_len)
-{
-	struct sfu_sidecar_header hdr;
-	unsigned int i, n = strlen(hex) / 2;
-
-	if (!n || n > SFU_SIDECAR_BUILD_ID_MAX)
-		return -EINVAL;
-	memset(&hdr, 0, sizeof(hdr));
-	memcpy(hdr.magic, SFU_SIDECAR_MAGIC, sizeof(hdr.magic));
-	hdr.build_id_len = n;
-	hdr.digest_kind = o->digest_kind;
-	memcpy(hdr.digest, o->digest, sizeof(hdr.digest));
-	hdr.section_off = sizeof(hdr);
-	hdr.section_size = len;
-	hdr.section_vaddr = vaddr;
-	for (i = 0; i < n; i++)
-		if (sscanf(hex + 2 * i, "%2hhx", &hdr.build_id[i]) != 1)
-			return -EINVAL;
-	*out = malloc(sizeof(hdr) + len);
-	if (!*out)
-		return -ENOMEM;
-	memcpy(*out, &hdr, sizeof(hdr));
-	memcpy(*out + sizeof(hdr), buf, len);
-	*out_len = sizeof(hdr) + len;
-	return 0;
-}
-
-/* What install_sidecar() did. */
-enum sidecar_outcome {
-	SIDECAR_WRITTEN,
-	SIDECAR_SAME,		/* one of the same content was there: left as it is */
-	SIDECAR_KEPT,		/* one of other content was there: kept, nothing written */
-};
-
-static int write_all(int fd, const u8 *p, u64 len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n ? -errno : -EIO;
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
-/* Whether the file on @fd, of status @st, holds exactly @buf, @len bytes. */
-static bool same_content(int fd, const struct stat *st, const u8 *buf, u64 len)
-{
-	static u8 chunk[1 << 16];
-	u64 at = 0;
-
-	if ((u64)st->st_size != len)
-		return false;
-	while (at < len) {
-		ssize_t n = pread(fd, chunk, min_t(u64, len - at, sizeof(chunk)), at);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0 || memcmp(chunk, buf + at, n))
-			return false;
-		at += n;
-	}
-	return pread(fd, chunk, 1, at) == 0;
-}
-
-/*
- * @name in the cache's subdirectory @d is a sidecar already (open on
- * @fd): it stays whatever it holds.  Its time is set to now, since it
- * serves a file of this run (sframe-unwind-sidecars --prune goes by it;
- * with --publish it is left alone),
- * and its mode narrowed to @mode if that is narrower.
- */
-static int existing_sidecar(int fd, const char *path, const u8 *buf, u64 len, mode_t mode)
-{
-	struct stat st;
-	bool same;
-
-	if (fstat(fd, &st))
-		return -errno;
-	if (!S_ISREG(st.st_mode)) {
-		warn("%s: not a regular file: left as it is", path);
-		return -EEXIST;
-	}
-	same = same_content(fd, &st, buf, len);
-	if (same && (st.st_mode & 0777 & ~mode) && fchmod(fd, st.st_mode & 0777 & mode))
-		return -errno;
-	/*
-	 * Not a published file's: debuginfod serves a file only while its
-	 * time is the one it indexed, until its next scan.
-	 */
-	if (!opt.publish && futimens(fd, NULL))
-		return -errno;
-	return same ? SIDECAR_SAME : SIDECAR_KEPT;
-}
-
-/*
- * A new sidecar @name in the cache's subdirectory @d: a temporary file
- * made with O_EXCL, then renamed to @name only if no @name is there
- * (-EEXIST then: someone else wrote one meanwhile).
- */
-static int new_sidecar(int d, const char *name, const u8 *buf, u64 len, mode_t mode)
-{
-	static unsigned long long seq;
-	char tmp[2 * SFU_SIDECAR_BUILD_ID_MAX + 64];
-	int fd, err;
-
-	snprintf(tmp, sizeof(tmp), ".%s.%d.%llu", name, (int)getpid(), ++seq);
-	fd = openat(d, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-	if (fd < 0)
-		return -errno;
-	err = fchmod(fd, mode) ? -errno : write_all(fd, buf, len);
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && renameat2(d, tmp, d, name, RENAME_NOREPLACE)) {
-		err = -errno;
-		/* A file system without RENAME_NOREPLACE: a link replaces nothing either. */
-		if (err == -EINVAL)
-			err = linkat(d, tmp, d, name, 0) ? -errno : 0;
-		unlinkat(d, tmp, 0);
-	} else if (err) {
-		unlinkat(d, tmp, 0);
-	}
-	return err ? err : SIDECAR_WRITTEN;
-}
-
-/*
- * The sidecar @buf, @len bytes, as @path, the file @name in the cache's
- * subdirectory @sub, mode @mode.  Nothing is replaced: a sidecar there
- * already is compared, and kept whatever it holds.  Returns an
- * enum sidecar_outcome, or -errno.
- */
-static int install_sidecar(const char *path, const char *sub, const char *name, const u8 *buf,
-			   u64 len, mode_t mode)
-{
-	enum sfu_trust_refusal why;
-	struct stat st;
-	int d, fd, ret, tries;
-
-	if (mkdirat(cache_fd, sub, 0755) && errno != EEXIST)
-		return -errno;
-	d = openat(cache_fd, sub, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (d < 0)
-		return -errno;
-	if (fstat(d, &st)) {
-		ret = -errno;
-		goto out;
-	}
-	why = sfu_trust_dir(&policy, &st);
-	if (why) {
-		warn("%.*s: refused as a sidecar directory: %s", (int)(strrchr(path, '/') - path),
-		     path, sfu_trust_describe(why));
-		ret = -EPERM;
-		goto out;
-	}
-	for (tries = 0; tries < 2; tries++) {
-		fd = openat(d, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-		if (fd >= 0) {
-			ret = existing_sidecar(fd, path, buf, len, mode);
-			close(fd);
-			goto out;
-		}
-		if (errno != ENOENT) {
-			ret = -errno;
-			goto out;
-		}
-		ret = new_sidecar(d, name, buf, len, mode);
-		if (ret != -EEXIST)
-			break;
-	}
-out:
-	close(d);
-	return ret;
-}
-
-/* The sidecar a file of --publish carries, if @fd is one; its header in @hdr. */
-static bool published_header(int fd, struct sfu_sidecar_header *hdr)
-{
-	const u8 *buf;
-	struct stat st;
-	bool ok = false;
-	size_t len;
-	Elf *elf;
-
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
-		return false;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (elf && !sfg_published_sidecar(elf, &buf, &len) && len >= sizeof(*hdr)) {
-		memcpy(hdr, buf, sizeof(*hdr));
-		ok = true;
-	}
-	elf_end(elf);
-	return ok;
-}
-
-/*
- * Whether the sidecar @name of the cache's subdirectory @sub (with
- * --publish, the published file @name of the directory) is bound to @o's
- * content.
- */
-static bool sidecar_bound_same(const char *sub, const char *name, const struct sfg_output *o)
-{
-	int d = openat(cache_fd, sub, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), fd;
-	struct sfu_sidecar_header hdr;
-	bool same;
-
-	if (d < 0)
-		return false;
-	if (!opt.publish) {
-		same = sfg_sidecar_bound_to(d, name, o->digest_kind, o->digest);
-		close(d);
-		return same;
-	}
-	fd = openat(d, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	close(d);
-	if (fd < 0)
-		return false;
-	same = published_header(fd, &hdr) &&
-	       !memcmp(hdr.magic, SFU_SIDECAR_MAGIC, sizeof(hdr.magic)) &&
-	       hdr.digest_kind == o->digest_kind &&
-	       !memcmp(hdr.digest, o->digest, sizeof(hdr.digest));
-	close(fd);
-	return same;
-}
-
-/*
- * Where the module is loaded and its sidecar_dir is @dir, write the
- * parameter again: the module then rescans the running processes, which so
- * pick up the sidecars just installed.  Quietly nothing otherwise.
- */
-static void notify_module(const char *dir)
-{
-	static const char param[] = "/sys/module/sframe_unwind/parameters/sidecar_dir";
-	char cur[512];
-	FILE *f = fopen(param, "r");
-	size_t n;
-
-	if (!f)
-		return;
-	n = fread(cur, 1, sizeof(cur) - 1, f);
-	fclose(f);
-	cur[n] = '\0';
-	cur[strcspn(cur, "\n")] = '\0';
-	if (strcmp(cur, dir))
-		return;
-	f = fopen(param, "w");
-	if (!f)
-		return;
-	fprintf(f, "%s\n", dir);
-	if (!fclose(f))
-		printf("%s: sframe_unwind rescans the running processes\n", prog);
-}
-
-/* mkdir -p: the sidecar directory, checked once made. */
-static int mkdir_p(const char *dir)
-{
-	char *d = strdup(dir), *p;
-	int err = 0;
-	char c;
-
-	if (!d)
-		return -ENOMEM;
-	for (p = d; *p; ) {
-		c = *++p;
-		if (c && c != '/')
-			continue;
-		*p = 0;
-		if (mkdir(d, 0755) && errno != EEXIST) {
-			err = -errno;
-			break;
-		}
-		*p = c;
-	}
-	free(d);
-	return err;
-}
-
-/*
- * Where the sidecar of build-id @id goes: the subdirectory @sub of the
- * cache and the name @file in it, the build-id's own or, with @digest,
- * the name of a second file of the build-id.  With --publish, the
- * directory itself ("."), "<build-id>.debug" or "<build-id>.<digest>.debug".
- */
-static int sidecar_file(const char *id, const u8 *digest, char *sub, char **file)
-{
-	char name[2 * SFU_SIDECAR_BUILD_ID_MAX + 2 * SFU_SIDECAR_NAME_DIGEST + 16];
-	int ret;
-
-	if (opt.publish) {
-		strcpy(sub, ".");
-		ret = sfg_sidecar_name(id, digest, name, sizeof(name));
-		/* The same name, whole and with .debug for .sframe */
-		if (!ret && asprintf(file, "%.2s%.*s.debug", id, (int)strlen(name) - 7, name) < 0)
-			ret = -ENOMEM;
-		return ret;
-	}
-	sub[0] = id[0];
-	sub[1] = id[1];
-	sub[2] = 0;
-	ret = sfg_sidecar_name(id, digest, name, sizeof(name));
-	if (ret)
-		return ret;
-	*file = strdup(name);
-	return *file ? 0 : -ENOMEM;
-}
-
-/*
- * --install: the sidecar of build-id @id, the section @o, for the file
- * @name of mode @src_mode, @elf; with --publish, in a file debuginfod
- * serves.  Counted.  0, or -errno.
- */
-static int install_one(const char *name, const char *id, const struct sfg_output *o,
-		       mode_t src_mode, Elf *elf)
-{
-	/* The rows of a file others may not read are not theirs to read either. */
-	mode_t mode = src_mode & 0004 ? 0644 : 0600;
-	char sub[3], *file = NULL, *path = NULL;
-	u8 *buf = NULL, *sidecar = NULL;
-	u64 len;
-	int ret, k;
-
-	ret = make_sidecar(id, o, o->buf, o->len, opt.vaddr, &sidecar, &len);
-	if (!ret && opt.publish) {
-		ret = sfg_publish_elf(elf, sidecar, len, &buf, &len);
-	} else if (!ret) {
-		buf = sidecar;
-		sidecar = NULL;
-	}
-	/*
-	 * The build-id's name first; where it holds the sidecar of another
-	 * file of that build-id (its digest another), this one goes beside
-	 * it, under its own digest, which is how the module looks it up.
-	 */
-	for (k = 0; !ret && k < 2; k++) {
-		free(file);
-		free(path);
-		path = NULL;
-		ret = sidecar_file(id, k ? o->digest : NULL, sub, &file);
-		if (ret) {
-			file = NULL;
-			break;
-		}
-		if (asprintf(&path, "%s/%s/%s", opt.cache, sub, file) < 0) {
-			path = NULL;
-			ret = -ENOMEM;
-			break;
-		}
-		ret = install_sidecar(path, sub, file, buf, len, mode);
-		if (k || ret != SIDECAR_KEPT || sidecar_bound_same(sub, file, o))
-			break;
-		ret = 0;
-	}
 	switch (ret) {
 	case SIDECAR_WRITTEN:
 		counts.installed++;
@@ -704,11 +169,72 @@ static int install_one(const char *name, const char *id, const struct sfg_output
 		counts.failed++;
 		break;
 	}
-	free(sidecar);
+}
+
+/*
+ * --install: the sidecar of build-id @id, the section @o, for the file
+ * @name of mode @src_mode, @elf; with --publish, in a file debuginfod
+ * serves.  Counted.  0, or -errno.
+ */
+static int install_one(const char *name, const char *id, const struct sfg_output *o,
+		       mode_t src_mode, Elf *elf)
+{
+	/* The rows of a file others may not read are not theirs to read either. */
+	mode_t mode = src_mode & 0004 ? 0644 : 0600;
+	char *path = NULL;
+	u8 *buf = NULL;
+	u64 len;
+	int ret;
+
+	ret = sidecar_bytes(id, o, elf, &buf, &len);
+	if (!ret)
+		ret = place_sidecar(id, o, buf, len, mode, &path);
+	count_sidecar(ret, name, id, path, o);
 	free(buf);
-	free(file);
 	free(path);
 	return ret < 0 ? ret : 0;
+}
+
+/*
+ * --install: whether @elf, of ABI @abi (or -SFG_E_xxx), is a file to
+ * convert, counted if not; its build-id into @id, @len bytes.
+ */
+static bool install_wanted(Elf *elf, int abi, char *id, size_t len)
+{
+	if (abi == -SFG_E_NOT_ELF) {
+		counts.not_elf++;
+		return false;
+	}
+	if (abi < 0) {
+		counts.unsupported++;
+		return false;
+	}
+	if (sfg_elf_build_id(elf, id, len)) {
+		counts.no_build_id++;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * A conversion of @name that failed with @err: counted, and reported but
+ * for the file without CFI --install skips.  Return: the exit status.
+ */
+static int convert_failed(const char *name, Elf *elf, int err, const struct sfg_output *o)
+{
+	if (err == -SFG_E_NO_CFI && opt.install) {
+		if (sfg_elf_has_sframe(elf))
+			counts.has_sframe++;
+		else
+			counts.no_cfi++;
+		return 0;
+	}
+	if (err == -SFG_E_OWN_SFRAME)
+		warn("%s: %s: %s", name, sfg_strerror(err), sfu_sframe_strerror(o->own_error));
+	else
+		warn("%s: %s", name, sfg_strerror(err));
+	counts.failed++;
+	return 1;
 }
 
 /*
@@ -724,18 +250,8 @@ static int process_elf(const char *name, Elf *elf, mode_t src_mode)
 
 	abi = sfg_elf_machine_abi(elf);
 	if (opt.install) {
-		if (abi == -SFG_E_NOT_ELF) {
-			counts.not_elf++;
+		if (!install_wanted(elf, abi, id, sizeof(id)))
 			return 0;
-		}
-		if (abi < 0) {
-			counts.unsupported++;
-			return 0;
-		}
-		if (sfg_elf_build_id(elf, id, sizeof(id))) {
-			counts.no_build_id++;
-			return 0;
-		}
 		/* The module reads a file's own section first, the sidecar after. */
 		complement = true;
 	} else if (abi < 0) {
@@ -747,23 +263,8 @@ static int process_elf(const char *name, Elf *elf, mode_t src_mode)
 			  (opt.no_saved_regs ? SFG_NO_SAVED_REGS : 0) |
 			  (opt.saved_regs ? SFG_SAVED_REGS : 0) |
 			  (opt.no_cfa_addend ? SFG_NO_CFA_ADDEND : 0), &o);
-	if (err == -SFG_E_NO_CFI && opt.install) {
-		if (sfg_elf_has_sframe(elf))
-			counts.has_sframe++;
-		else
-			counts.no_cfi++;
-		return 0;
-	}
-	if (err == -SFG_E_OWN_SFRAME) {
-		warn("%s: %s: %s", name, sfg_strerror(err), sfu_sframe_strerror(o.own_error));
-		counts.failed++;
-		return 1;
-	}
-	if (err) {
-		warn("%s: %s", name, sfg_strerror(err));
-		counts.failed++;
-		return 1;
-	}
+	if (err)
+		return convert_failed(name, elf, err, &o);
 	if (opt.stats)
 		print_stats(name, &o);
 
@@ -1007,36 +508,12 @@ static int install_path(const char *arg)
 
 static int install(void)
 {
-	char where[PATH_MAX], *cache;
-	enum sfu_trust_refusal why;
-	int i, ret = 0, r;
+	int i, ret, r;
 	u64 refused = 0;
 
-	sfu_trust_policy_init(&policy, opt.any_owner);
-	r = mkdir_p(opt.cache);
-	if (r) {
-		warn("%s: %s", opt.cache, strerror(-r));
-		return 2;
-	}
-	/*
-	 * Sidecars are written only where the files converted could be.  The
-	 * name given is resolved once, as a PATH is.
-	 */
-	cache = realpath(opt.cache, NULL);
-	if (!cache) {
-		warn("%s: %s", opt.cache, strerror(errno));
-		return 2;
-	}
-	cache_fd = sfu_trust_open_dir(cache, &policy, &why, where, sizeof(where));
-	free(cache);
-	if (cache_fd < 0 && why) {
-		warn("%s: refused as the sidecar directory: %s%s%s", opt.cache,
-		     sfu_trust_describe(why), *where ? ": " : "", where);
-		return 2;
-	} else if (cache_fd < 0) {
-		warn("%s: %s", opt.cache, strerror(errno));
-		return 2;
-	}
+	ret = sidecar_dir_open();
+	if (ret)
+		return ret;
 	if (opt.vdso)
 		ret = process_vdso();
 	for (i = 0; i < opt.num_paths; i++) {
@@ -1063,89 +540,6 @@ static int install(void)
 		notify_module(opt.cache);
 	close(cache_fd);
 	return ret;
-}
-
-/* One branch per option: longer than most functions, and flat. */
-static void parse_args(int argc, char **argv)
-{
-	static char *paths[4096];
-	char *end;
-	int i, n = 0;
-
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-o") && i + 1 < argc) {
-			opt.out = argv[++i];
-		} else if (!strcmp(a, "--cache") && i + 1 < argc && !opt.publish) {
-			opt.cache = argv[++i];
-		} else if (!strcmp(a, "--vaddr") && i + 1 < argc) {
-			errno = 0;
-			opt.vaddr = strtoull(argv[++i], &end, 16);
-			if (errno || !*argv[i] || *end)
-				print_usage();
-		} else if (!strcmp(a, "--stats")) {
-			opt.stats = true;
-		} else if (!strcmp(a, "--complement")) {
-			opt.complement = true;
-		} else if (!strcmp(a, "--no-saved-regs") && !opt.saved_regs) {
-			opt.no_saved_regs = true;
-		} else if (!strcmp(a, "--saved-regs") && !opt.no_saved_regs) {
-			opt.saved_regs = true;
-		} else if (!strcmp(a, "--no-cfa-addend")) {
-			opt.no_cfa_addend = true;
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			print_help();
-		} else if (!strcmp(a, "--install")) {
-			opt.install = true;
-		} else if (!strcmp(a, "--publish") && i + 1 < argc && !opt.cache) {
-			opt.publish = true;
-			opt.cache = argv[++i];
-		} else if (!strcmp(a, "--any-owner")) {
-			opt.any_owner = true;
-		} else if (!strcmp(a, "--vdso")) {
-			opt.vdso = true;
-		} else if (!strcmp(a, "--go-symbols")) {
-			opt.go_symbols = true;
-		} else if (!strcmp(a, "--digest")) {
-			opt.digest = true;
-		} else if (!strcmp(a, "--inject-fault") && i + 1 < argc) {
-			sfg_go_fault = argv[++i];
-		} else if (a[0] == '-' && a[1]) {
-			print_usage();
-		} else {
-			if (n == (int)ARRAY_SIZE(paths)) {
-				warn("too many paths (pass a directory)");
-				exit(2);
-			}
-			paths[n++] = argv[i];
-		}
-	}
-	opt.paths = paths;
-	opt.num_paths = n;
-	if (opt.publish) {
-		/* --install's conversion and checks, another directory and form. */
-		if (opt.install)
-			print_usage();
-		opt.install = true;
-	}
-	if (opt.install) {
-		if (opt.out || (!n && !opt.vdso))
-			print_usage();
-		if (!opt.cache)
-			opt.cache = SFG_DEFAULT_CACHE;
-		return;
-	}
-	if (opt.cache || opt.any_owner)
-		print_usage();
-	if (opt.go_symbols || opt.digest) {
-		if (n != 1 || opt.out || opt.stats || opt.vdso || (opt.go_symbols && opt.digest))
-			print_usage();
-		return;
-	}
-	/* -o: exactly one input; without -o: --stats over the inputs. */
-	if (opt.out ? n + opt.vdso != 1 : (!opt.stats || !(n + opt.vdso)))
-		print_usage();
 }
 
 int main(int argc, char **argv)

@@ -194,25 +194,31 @@ static int sfs_thread(int dev, int mem, pid_t tid, struct sfu_frame *frames, uns
 	return 0;
 }
 
-int main(int argc, char **argv)
-{
-	unsigned long depth = SFS_DEFAULT_DEPTH, pid, tid;
+/* The process unwound: its descriptors, room for the frames, its symbols. */
+struct sfs_target {
+	int dev;
+	int mem;
 	struct sfu_frame *frames;
-	bool symbols = true;
-	int dev, mem, opt, rc = 0;
-	Dwfl *dwfl = NULL;
-	char path[64];
+	unsigned int depth;
+	Dwfl *dwfl;
+};
+
+/* The options and the PID; Return: -1, or the status to exit with. */
+static int sfs_args(int argc, char **argv, unsigned long *depth, bool *symbols,
+		    unsigned long *pid)
+{
+	int opt;
 
 	while ((opt = getopt(argc, argv, "d:nh")) != -1) {
 		switch (opt) {
 		case 'd':
-			if (!sfs_parse_id(optarg, SFS_MAX_DEPTH, &depth)) {
+			if (!sfs_parse_id(optarg, SFS_MAX_DEPTH, depth)) {
 				sfs_usage(stderr);
 				return 2;
 			}
 			break;
 		case 'n':
-			symbols = false;
+			*symbols = false;
 			break;
 		case 'h':
 			sfs_usage(stdout);
@@ -222,67 +228,110 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	elf_version(EV_CURRENT);
-	if (optind >= argc || !sfs_parse_id(argv[optind], INT32_MAX, &pid)) {
+	if (optind >= argc || !sfs_parse_id(argv[optind], INT32_MAX, pid)) {
 		sfs_usage(stderr);
 		return 2;
 	}
+	return -1;
+}
 
-	dev = open("/dev/sframe_unwind", O_RDONLY | O_CLOEXEC);
-	if (dev < 0) {
+/* The device and the process's memory; Return: 0, or the status to exit with. */
+static int sfs_open(unsigned long pid, struct sfs_target *t)
+{
+	char path[64];
+
+	t->dev = open("/dev/sframe_unwind", O_RDONLY | O_CLOEXEC);
+	if (t->dev < 0) {
 		fprintf(stderr, "sframe-stack: /dev/sframe_unwind: %s (is the module loaded?)\n",
 			strerror(errno));
 		return 2;
 	}
 	snprintf(path, sizeof(path), "/proc/%lu/mem", pid);
-	mem = open(path, O_RDONLY | O_CLOEXEC);
-	if (mem < 0) {
+	t->mem = open(path, O_RDONLY | O_CLOEXEC);
+	if (t->mem < 0) {
 		fprintf(stderr, "sframe-stack: %s: %s\n", path, strerror(errno));
 		return 2;
 	}
-	frames = calloc(depth, sizeof(*frames));
-	if (!frames) {
+	t->frames = calloc(t->depth, sizeof(*t->frames));
+	if (!t->frames) {
 		fprintf(stderr, "sframe-stack: out of memory\n");
 		return 2;
 	}
+	return 0;
+}
+
+/* The threads named, @n of them; Return: 0, or 1 if one was not unwound. */
+static int sfs_named(const struct sfs_target *t, char **tids, int n)
+{
+	unsigned long tid;
+	int i, rc = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!sfs_parse_id(tids[i], INT32_MAX, &tid)) {
+			fprintf(stderr, "sframe-stack: bad TID %s\n", tids[i]);
+			rc = 1;
+			continue;
+		}
+		if (sfs_thread(t->dev, t->mem, (pid_t)tid, t->frames, t->depth, t->dwfl))
+			rc = 1;
+	}
+	return rc;
+}
+
+/* Every thread of @pid; Return: 0, 1 if one was not unwound, 2 if none was found. */
+static int sfs_all(const struct sfs_target *t, unsigned long pid)
+{
+	unsigned long tid;
+	struct dirent *de;
+	char path[64];
+	int rc = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%lu/task", pid);
+	d = opendir(path);
+	if (!d) {
+		fprintf(stderr, "sframe-stack: %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	while ((de = readdir(d))) {
+		if (!sfs_parse_id(de->d_name, INT32_MAX, &tid))
+			continue;
+		if (sfs_thread(t->dev, t->mem, (pid_t)tid, t->frames, t->depth, t->dwfl))
+			rc = 1;
+	}
+	closedir(d);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long depth = SFS_DEFAULT_DEPTH, pid;
+	struct sfs_target t = { .dev = -1, .mem = -1 };
+	bool symbols = true;
+	int rc;
+
+	rc = sfs_args(argc, argv, &depth, &symbols, &pid);
+	if (rc >= 0)
+		return rc;
+	elf_version(EV_CURRENT);
+	t.depth = depth;
+	rc = sfs_open(pid, &t);
+	if (rc)
+		return rc;
 	if (symbols) {
-		dwfl = sfs_dwfl_open((pid_t)pid);
-		if (!dwfl)
+		t.dwfl = sfs_dwfl_open((pid_t)pid);
+		if (!t.dwfl)
 			fprintf(stderr, "sframe-stack: no symbols for %lu: %s\n", pid,
 				dwfl_errmsg(-1));
 	}
 
 	printf("PID %lu\n", pid);
-	if (optind + 1 < argc) {
-		for (int i = optind + 1; i < argc; i++) {
-			if (!sfs_parse_id(argv[i], INT32_MAX, &tid)) {
-				fprintf(stderr, "sframe-stack: bad TID %s\n", argv[i]);
-				rc = 1;
-				continue;
-			}
-			if (sfs_thread(dev, mem, (pid_t)tid, frames, depth, dwfl))
-				rc = 1;
-		}
-	} else {
-		struct dirent *de;
-		DIR *d;
-
-		snprintf(path, sizeof(path), "/proc/%lu/task", pid);
-		d = opendir(path);
-		if (!d) {
-			fprintf(stderr, "sframe-stack: %s: %s\n", path, strerror(errno));
-			return 2;
-		}
-		while ((de = readdir(d))) {
-			if (!sfs_parse_id(de->d_name, INT32_MAX, &tid))
-				continue;
-			if (sfs_thread(dev, mem, (pid_t)tid, frames, depth, dwfl))
-				rc = 1;
-		}
-		closedir(d);
-	}
-	if (dwfl)
-		dwfl_end(dwfl);
-	free(frames);
+	if (optind + 1 < argc)
+		rc = sfs_named(&t, argv + optind + 1, argc - optind - 1);
+	else
+		rc = sfs_all(&t, pid);
+	if (t.dwfl)
+		dwfl_end(t.dwfl);
+	free(t.frames);
 	return rc;
 }

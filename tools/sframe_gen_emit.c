@@ -632,6 +632,26 @@ static int sfg_self_check(const struct sfg_emit *em, const u8 *buf, u64 len)
 	return 0;
 }
 
+/* The section header, for an FDE index of @fde_bytes, into @buf. */
+static void sfg_put_header(const struct sfg_emit *em, u8 *buf, u64 fde_bytes)
+{
+	sfg_put_le(buf + SFRAME_HDR_MAGIC, SFRAME_MAGIC, 2);
+	buf[SFRAME_HDR_VERSION] = SFRAME_VERSION_3;
+	buf[SFRAME_HDR_FLAGS] = SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL |
+				(em->cfa_addend ? SFRAME_F_SFU_CFA_ADDEND : 0) |
+				(em->arch->saved_reg ? SFRAME_F_SFU_SAVED_REGS : 0) |
+				(em->injected ? SFRAME_F_SFU_INJECTED_CALLS : 0);
+	buf[SFRAME_HDR_ABI_ARCH] = em->arch->abi;
+	buf[SFRAME_HDR_CFA_FIXED_FP] = SFRAME_CFA_FIXED_OFFSET_NONE;
+	buf[SFRAME_HDR_CFA_FIXED_RA] = (u8)em->arch->fixed_ra;
+	buf[SFRAME_HDR_AUXHDR_LEN] = 0;
+	sfg_put_le(buf + SFRAME_HDR_NUM_FDES, em->nfdes, 4);
+	sfg_put_le(buf + SFRAME_HDR_NUM_FRES, em->nfres, 4);
+	sfg_put_le(buf + SFRAME_HDR_FRE_LEN, em->fres.len, 4);
+	sfg_put_le(buf + SFRAME_HDR_FDEOFF, 0, 4);
+	sfg_put_le(buf + SFRAME_HDR_FREOFF, fde_bytes, 4);
+}
+
 /**
  * sfg_emit_finish() - lay out header, FDE index and FRE sub-section
  * @em: emitter
@@ -660,22 +680,7 @@ int sfg_emit_finish(struct sfg_emit *em, struct sfg_output *out)
 	if (!buf)
 		return -SFG_E_NOMEM;
 
-	sfg_put_le(buf + SFRAME_HDR_MAGIC, SFRAME_MAGIC, 2);
-	buf[SFRAME_HDR_VERSION] = SFRAME_VERSION_3;
-	buf[SFRAME_HDR_FLAGS] = SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL |
-				(em->cfa_addend ? SFRAME_F_SFU_CFA_ADDEND : 0) |
-				(em->arch->saved_reg ? SFRAME_F_SFU_SAVED_REGS : 0) |
-				(em->injected ? SFRAME_F_SFU_INJECTED_CALLS : 0);
-	buf[SFRAME_HDR_ABI_ARCH] = em->arch->abi;
-	buf[SFRAME_HDR_CFA_FIXED_FP] = SFRAME_CFA_FIXED_OFFSET_NONE;
-	buf[SFRAME_HDR_CFA_FIXED_RA] = (u8)em->arch->fixed_ra;
-	buf[SFRAME_HDR_AUXHDR_LEN] = 0;
-	sfg_put_le(buf + SFRAME_HDR_NUM_FDES, em->nfdes, 4);
-	sfg_put_le(buf + SFRAME_HDR_NUM_FRES, em->nfres, 4);
-	sfg_put_le(buf + SFRAME_HDR_FRE_LEN, em->fres.len, 4);
-	sfg_put_le(buf + SFRAME_HDR_FDEOFF, 0, 4);
-	sfg_put_le(buf + SFRAME_HDR_FREOFF, fde_bytes, 4);
-
+	sfg_put_header(em, buf, fde_bytes);
 	p = buf + SFRAME_HDR_SIZE;
 	for (i = 0; i < em->nfdes; i++, p += SFRAME_V3_FDE_BYTES) {
 		/* PCREL: relative to this start field's own address. */

@@ -30,7 +30,7 @@
 #include <linux/kernel.h>
 
 #include "sframe/sframe.h"
-#include "sframe_gen_internal.h"
+#include "sframe_gen_go.h"
 
 #define SFG_GO_MAGIC_116	0xfffffffaU
 #define SFG_GO_MAGIC_118	0xfffffff0U
@@ -322,41 +322,38 @@ static Elf_Scn *sfg_go_section_at(Elf *elf, u64 addr)
 	return NULL;
 }
 
-/*
- * Where the pclntab is: section .gopclntab; the runtime.pclntab symbol
- * (PIE and externally linked programs put it in .data.rel.ro); else, for
- * stripped ones, a scan of the read-only data for a pcHeader that passes
- * every check (the three ways in one function, a little over 60 lines).
- * Return 1 found, 0 none, or -SFG_E_xxx.
- */
-static int sfg_go_find(Elf *elf, struct sfg_go *go)
+/* The pclntab in section @scn: at the symbol's address @sym if @have_sym. */
+static int sfg_go_in_section(Elf *elf, struct sfg_go *go, Elf_Scn *scn, bool have_sym, u64 sym)
 {
-	u64 sym = 0, off = 0, tries = 0;
+	Elf_Data *data;
+	GElf_Shdr sh;
+	u64 off = 0;
+	int err;
+
+	if (!gelf_getshdr(scn, &sh) || (sh.sh_flags & SHF_COMPRESSED))
+		return -SFG_E_GO;
+	if (have_sym && sym >= sh.sh_addr && sym - sh.sh_addr < sh.sh_size)
+		off = sym - sh.sh_addr;
+	data = elf_getdata(scn, NULL);
+	if (!data || !data->d_buf || data->d_size != sh.sh_size)
+		return -SFG_E_GO;
+	err = sfg_go_try(elf, go, (const u8 *)data->d_buf + off, sh.sh_size - off,
+			 sh.sh_addr + off);
+	return err ? err : 1;
+}
+
+/*
+ * A stripped program's pclntab: the first pcHeader of its read-only data
+ * that passes every check, of at most SFG_GO_MAX_SCAN candidates.
+ */
+static int sfg_go_scan(Elf *elf, struct sfg_go *go)
+{
+	Elf_Scn *scn = NULL;
+	u64 off, tries = 0;
 	size_t shstrndx;
-	bool have_sym = sfg_go_sym(elf, "runtime.pclntab", &sym);
-	Elf_Scn *scn = sfg_find_section(elf, ".gopclntab");
 	GElf_Shdr sh;
 	int err;
 
-	/* Without the section, the one holding the symbol. */
-	if (!scn && have_sym)
-		scn = sfg_go_section_at(elf, sym);
-	if (scn) {
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &sh) || (sh.sh_flags & SHF_COMPRESSED))
-			return -SFG_E_GO;
-		if (have_sym && sym >= sh.sh_addr && sym - sh.sh_addr < sh.sh_size)
-			off = sym - sh.sh_addr;
-		data = elf_getdata(scn, NULL);
-		if (!data || !data->d_buf || data->d_size != sh.sh_size)
-			return -SFG_E_GO;
-		err = sfg_go_try(elf, go, (const u8 *)data->d_buf + off, sh.sh_size - off,
-				 sh.sh_addr + off);
-		return err ? err : 1;
-	}
-	if (have_sym)
-		return -SFG_E_GO;
 	if (elf_getshdrstrndx(elf, &shstrndx))
 		return 0;
 	while ((scn = elf_nextscn(elf, scn))) {
@@ -392,6 +389,26 @@ static int sfg_go_find(Elf *elf, struct sfg_go *go)
 		}
 	}
 	return 0;
+}
+
+/*
+ * Where the pclntab is: section .gopclntab; the runtime.pclntab symbol
+ * (PIE and externally linked programs put it in .data.rel.ro); else, for
+ * stripped ones, a scan of the read-only data for a pcHeader that passes
+ * every check.  Return 1 found, 0 none, or -SFG_E_xxx.
+ */
+static int sfg_go_find(Elf *elf, struct sfg_go *go)
+{
+	u64 sym = 0;
+	bool have_sym = sfg_go_sym(elf, "runtime.pclntab", &sym);
+	Elf_Scn *scn = sfg_find_section(elf, ".gopclntab");
+
+	/* Without the section, the one holding the symbol. */
+	if (!scn && have_sym)
+		scn = sfg_go_section_at(elf, sym);
+	if (scn)
+		return sfg_go_in_section(elf, go, scn, have_sym, sym);
+	return have_sym ? -SFG_E_GO : sfg_go_scan(elf, go);
 }
 
 /*
@@ -439,6 +456,7 @@ static void sfg_go_mark_injected(struct sfg_go *go)
  */
 int sfg_go_load(Elf *elf, struct sfg_go **go)
 {
+	const struct sfg_arch *a;
 	struct sfg_go *g;
 	int abi, ret;
 
@@ -449,15 +467,12 @@ int sfg_go_load(Elf *elf, struct sfg_go **go)
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return -SFG_E_NOMEM;
-	g->arch.abi = abi;
-	if (abi == SFRAME_ABI_AMD64_ENDIAN_LITTLE) {
-		g->arch.sp = SFRAME_AMD64_DWARF_SP;
-		g->arch.fp = SFRAME_AMD64_DWARF_FP;
-		g->arch.fixed_ra = -8;
-	} else {
-		g->arch.sp = SFRAME_AARCH64_DWARF_SP;
-		g->arch.fp = SFRAME_AARCH64_DWARF_FP;
-	}
+	/* What reading the table needs; sfg_go_arch() sets the rest for rows. */
+	a = sfg_arch_of(abi);
+	g->arch.abi = a->abi;
+	g->arch.sp = a->sp;
+	g->arch.fp = a->fp;
+	g->arch.fixed_ra = a->fixed_ra;
 	ret = sfg_go_exec(elf, g);
 	if (!ret)
 		ret = sfg_go_find(elf, g);
@@ -573,35 +588,21 @@ int sfg_go_arch(struct sfg_go *go, const struct sfg_arch *arch)
  */
 int sfg_go_ranges(const struct sfg_go *go, const struct sfg_text *own, struct sfg_text *out)
 {
-	u64 (*r)[2];
 	u32 n = 0, i, nown = own ? own->n : 0;
+	struct sfg_range *r;
+	int err;
 
 	r = malloc(((u64)nown + 1) * sizeof(*r));
-	out->lo = malloc(((u64)nown + 1) * sizeof(u64));
-	out->hi = malloc(((u64)nown + 1) * sizeof(u64));
-	if (!r || !out->lo || !out->hi) {
-		free(r);
+	if (!r)
 		return -SFG_E_NOMEM;
-	}
 	/* The functab is sorted and contiguous: one range. */
-	r[n][0] = go->fn[0].entry;
-	r[n++][1] = go->fn[go->nfunc - 1].end;
+	r[n].lo = go->fn[0].entry;
+	r[n++].hi = go->fn[go->nfunc - 1].end;
 	for (i = 0; i < nown; i++, n++) {
-		r[n][0] = own->lo[i];
-		r[n][1] = own->hi[i];
+		r[n].lo = own->lo[i];
+		r[n].hi = own->hi[i];
 	}
-	qsort(r, n, sizeof(*r), sfg_go_rel_cmp);
-	out->n = 0;
-	for (i = 0; i < n; i++) {
-		if (out->n && r[i][0] <= out->hi[out->n - 1]) {
-			if (r[i][1] > out->hi[out->n - 1])
-				out->hi[out->n - 1] = r[i][1];
-			continue;
-		}
-		out->lo[out->n] = r[i][0];
-		out->hi[out->n++] = r[i][1];
-	}
+	err = sfg_text_merge(r, n, out);
 	free(r);
-	return 0;
+	return err;
 }
-

@@ -21,7 +21,7 @@
 #include <linux/kernel.h>
 
 #include "sframe/sframe.h"
-#include "sframe_gen_internal.h"
+#include "sframe_gen_go.h"
 
 /* Deltas SFrame's 32-bit offsets hold with the RA slot and the fault. */
 #define SFG_GO_MAX_DELTA	(INT32_MAX - 64)
@@ -77,36 +77,12 @@ static int sfg_go_step(const struct sfg_go *go, struct sfg_go_it *it, u64 fend, 
 	return 1;
 }
 
-/* Rows of one function, built in a growing array. */
-struct sfg_go_w {
-	struct sfg_row *rows;
-	u32 n;
-	u32 cap;
-};
-
-static int sfg_go_add(struct sfg_go_w *w, u64 lo, u64 hi, u8 reason, const struct sfg_rule *r)
+/* A row [lo, hi) of one function, none where it is empty. */
+static int sfg_go_add(struct sfg_rows *w, u64 lo, u64 hi, u8 reason, const struct sfg_rule *r)
 {
-	struct sfg_row *row;
-
 	if (lo >= hi)
 		return 0;
-	if (w->n == w->cap) {
-		u32 cap = w->cap ? 2 * w->cap : 64;
-
-		row = realloc(w->rows, cap * sizeof(*row));
-		if (!row)
-			return -SFG_E_NOMEM;
-		w->rows = row;
-		w->cap = cap;
-	}
-	row = &w->rows[w->n++];
-	memset(row, 0, sizeof(*row));
-	row->start = lo;
-	row->end = hi;
-	row->reason = reason;
-	if (r)
-		row->rule = *r;
-	return 0;
+	return sfg_rows_add(w, lo, hi, reason, r);
 }
 
 static bool sfg_go_named(const char *name, const char *const *list)
@@ -261,7 +237,7 @@ static void sfg_go_rule(const struct sfg_go *go, const struct sfg_go_fn *fn, s64
  * delta in rule.cfa_off).  Return 0, 1 for a table that is malformed or
  * missing, or -SFG_E_NOMEM.
  */
-static int sfg_go_pcsp(const struct sfg_go *go, const struct sfg_go_fn *fn, struct sfg_go_w *d)
+static int sfg_go_pcsp(const struct sfg_go *go, const struct sfg_go_fn *fn, struct sfg_rows *d)
 {
 	struct sfg_go_it it = {
 		.p = go->d + go->pctab + fn->pcsp, .end = go->d + go->size,
@@ -277,22 +253,68 @@ static int sfg_go_pcsp(const struct sfg_go *go, const struct sfg_go_fn *fn, stru
 		err = sfg_go_add(d, lo, it.pc, SFG_ROW_OK, NULL);
 		if (err)
 			return err;
-		d->rows[d->n - 1].rule.cfa_off = (s32)it.val;
+		d->v[d->n - 1].rule.cfa_off = (s32)it.val;
 	}
 	return r < 0 || !d->n ? 1 : 0;
 }
 
+/* One function's rows being made, and what its prologue showed. */
+struct sfg_go_frows {
+	const struct sfg_go *go;
+	const struct sfg_go_fn *fn;
+	bool fault;		/* --inject-fault names it */
+	u64 s0;			/* [s0, s1): its frame pointer not saved yet */
+	u64 s1;
+	bool after;		/* a frame of it was set up before */
+};
+
 /*
- * The rows of function @i into @w (@d: scratch for its delta rows).  The
- * split at the frame pointer's save and the aarch64 leaf epilogue's SUB
- * $8, RSP, R29 (FP recomputed after the frame is gone) make this long.
+ * The rows of [lo, hi), with an SP delta of @x, into @w: split where the
+ * frame pointer is not saved yet, and at the aarch64 leaf epilogue's SUB
+ * $8, RSP, R29 (FP recomputed after the frame is gone).
  */
-static int sfg_go_rows(const struct sfg_go *go, u64 i, struct sfg_go_w *w, struct sfg_go_w *d)
+static int sfg_go_delta_rows(struct sfg_go_frows *f, u64 lo, u64 hi, s64 x, struct sfg_rows *w)
+{
+	struct sfg_rule rule;
+	int err = 0;
+
+	if (x < 0)
+		return sfg_go_add(w, lo, hi, SFG_GO_PCSP, NULL);
+	if (x) {
+		f->after = true;
+		/* [lo, hi) less [s0, s1), where FP is not saved yet. */
+		sfg_go_rule(f->go, f->fn, x, true, f->fault, &rule);
+		err = sfg_go_add(w, lo, min(hi, f->s0), SFG_ROW_OK, &rule);
+		if (!err && f->s0 < hi && f->s1 > lo) {
+			sfg_go_rule(f->go, f->fn, x, false, f->fault, &rule);
+			err = sfg_go_add(w, lo > f->s0 ? lo : f->s0, min(hi, f->s1), SFG_ROW_OK,
+					 &rule);
+		}
+		sfg_go_rule(f->go, f->fn, x, true, f->fault, &rule);
+		if (!err)
+			err = sfg_go_add(w, (lo > f->s1 ? lo : f->s1), hi, SFG_ROW_OK, &rule);
+		return err;
+	}
+	sfg_go_rule(f->go, f->fn, 0, false, f->fault, &rule);
+	if (f->after && !f->go->arch.fixed_ra && sfg_go_insn(f->go, lo) == 0xd10023fdU) {
+		/* SUB $8, RSP, R29 after a leaf's ADD: FP is the callee's. */
+		err = sfg_go_add(w, lo, min(hi, lo + 4), SFG_GO_FP, NULL);
+		lo = min(hi, lo + 4);
+	}
+	if (!err)
+		err = sfg_go_add(w, lo, hi, SFG_ROW_OK, &rule);
+	return err;
+}
+
+/* The rows of function @i into @w (@d: scratch for its delta rows). */
+static int sfg_go_rows(const struct sfg_go *go, u64 i, struct sfg_rows *w, struct sfg_rows *d)
 {
 	const struct sfg_go_fn *fn = &go->fn[i];
 	const char *name = (const char *)go->d + fn->name;
-	bool fault = sfg_go_fault && !strcmp(name, sfg_go_fault), after = false;
-	u64 k, end, s0 = 0, s1 = 0, p1 = 0;
+	struct sfg_go_frows f = {
+		.go = go, .fn = fn, .fault = sfg_go_fault && !strcmp(name, sfg_go_fault),
+	};
+	u64 k, end, p1 = 0;
 	struct sfg_rule rule;
 	s64 x1 = 0;
 	int err, bad;
@@ -301,7 +323,7 @@ static int sfg_go_rows(const struct sfg_go *go, u64 i, struct sfg_go_w *w, struc
 	bad = sfg_go_pcsp(go, fn, d);
 	if (bad < 0)
 		return bad;
-	end = bad ? fn->end : d->rows[d->n - 1].end;
+	end = bad ? fn->end : d->v[d->n - 1].end;
 	if ((fn->flag & SFG_GO_F_TOPFRAME) ||
 	    (!go->flags_used && sfg_go_named(name, sfg_go_top_names))) {
 		memset(&rule, 0, sizeof(rule));
@@ -314,45 +336,15 @@ static int sfg_go_rows(const struct sfg_go *go, u64 i, struct sfg_go_w *w, struc
 	if (bad)
 		return sfg_go_add(w, fn->entry, end, SFG_GO_PCSP, NULL);
 	for (k = 0; k < d->n && !p1; k++)
-		if (d->rows[k].rule.cfa_off > 0) {
-			p1 = d->rows[k].start;
-			x1 = d->rows[k].rule.cfa_off;
+		if (d->v[k].rule.cfa_off > 0) {
+			p1 = d->v[k].start;
+			x1 = d->v[k].rule.cfa_off;
 		}
-	if (p1 && !sfg_go_fp_window(go, p1, x1, &s0, &s1) &&
-	    !(fn->injected && sfg_go_fp_window_injected(go, p1, x1, &s0, &s1)))
+	if (p1 && !sfg_go_fp_window(go, p1, x1, &f.s0, &f.s1) &&
+	    !(fn->injected && sfg_go_fp_window_injected(go, p1, x1, &f.s0, &f.s1)))
 		return sfg_go_add(w, fn->entry, end, SFG_GO_FP, NULL);
-	for (k = 0, err = 0; !err && k < d->n; k++) {
-		u64 lo = d->rows[k].start, hi = d->rows[k].end;
-		s64 x = d->rows[k].rule.cfa_off;
-
-		if (x < 0) {
-			err = sfg_go_add(w, lo, hi, SFG_GO_PCSP, NULL);
-			continue;
-		}
-		if (x) {
-			after = true;
-			/* [lo, hi) less [s0, s1), where FP is not saved yet. */
-			sfg_go_rule(go, fn, x, true, fault, &rule);
-			err = sfg_go_add(w, lo, min(hi, s0), SFG_ROW_OK, &rule);
-			if (!err && s0 < hi && s1 > lo) {
-				sfg_go_rule(go, fn, x, false, fault, &rule);
-				err = sfg_go_add(w, lo > s0 ? lo : s0, min(hi, s1), SFG_ROW_OK,
-						 &rule);
-			}
-			sfg_go_rule(go, fn, x, true, fault, &rule);
-			if (!err)
-				err = sfg_go_add(w, (lo > s1 ? lo : s1), hi, SFG_ROW_OK, &rule);
-			continue;
-		}
-		sfg_go_rule(go, fn, 0, false, fault, &rule);
-		if (after && !go->arch.fixed_ra && sfg_go_insn(go, lo) == 0xd10023fdU) {
-			/* SUB $8, RSP, R29 after a leaf's ADD: FP is the callee's. */
-			err = sfg_go_add(w, lo, min(hi, lo + 4), SFG_GO_FP, NULL);
-			lo = min(hi, lo + 4);
-		}
-		if (!err)
-			err = sfg_go_add(w, lo, hi, SFG_ROW_OK, &rule);
-	}
+	for (k = 0, err = 0; !err && k < d->n; k++)
+		err = sfg_go_delta_rows(&f, d->v[k].start, d->v[k].end, d->v[k].rule.cfa_off, w);
 	return err;
 }
 
@@ -368,7 +360,7 @@ static int sfg_go_rows(const struct sfg_go *go, u64 i, struct sfg_go_w *w, struc
 const char *sfg_go_func_status(const struct sfg_go *go, u64 i)
 {
 	static char buf[64];
-	struct sfg_go_w w = { 0 }, d = { 0 };
+	struct sfg_rows w = { 0 }, d = { 0 };
 	const char *s = "rows";
 	u32 k, ok = 0;
 
@@ -377,20 +369,20 @@ const char *sfg_go_func_status(const struct sfg_go *go, u64 i)
 		goto out;
 	}
 	for (k = 0; k < w.n; k++)
-		ok += w.rows[k].reason == SFG_ROW_OK;
-	if (ok && w.rows[0].rule.outermost)
+		ok += w.v[k].reason == SFG_ROW_OK;
+	if (ok && w.v[0].rule.outermost)
 		s = "outermost";
 	for (k = 0; k < w.n; k++) {
-		if (w.rows[k].reason == SFG_ROW_OK)
+		if (w.v[k].reason == SFG_ROW_OK)
 			continue;
 		snprintf(buf, sizeof(buf), "%s%s", ok ? "partial:" : "",
-			 sfg_reason_name(w.rows[k].reason));
+			 sfg_reason_name(w.v[k].reason));
 		s = buf;
 		break;
 	}
 out:
-	free(w.rows);
-	free(d.rows);
+	free(w.v);
+	free(d.v);
 	return s;
 }
 
@@ -408,7 +400,7 @@ out:
 int sfg_go_convert(const struct sfg_go *go, const struct sfg_text *text,
 		   const struct sfg_text *own, struct sfg_emit *em, struct sfg_stats *st)
 {
-	struct sfg_go_w w = { 0 }, d = { 0 };
+	struct sfg_rows w = { 0 }, d = { 0 };
 	int err = 0;
 	u64 i;
 	u32 k;
@@ -425,25 +417,25 @@ int sfg_go_convert(const struct sfg_go *go, const struct sfg_text *text,
 			err = sfg_go_rows(go, i, &w, &d);
 		}
 		for (k = 0; !err && k < w.n; k++) {
-			u64 b = sfg_text_bytes_in(text, w.rows[k].start, w.rows[k].end);
+			u64 b = sfg_text_bytes_in(text, w.v[k].start, w.v[k].end);
 
-			if (w.rows[k].reason != SFG_ROW_OK) {
-				st->uncovered[w.rows[k].reason] += b;
+			if (w.v[k].reason != SFG_ROW_OK) {
+				st->uncovered[w.v[k].reason] += b;
 				continue;
 			}
 			st->covered_bytes += b;
 			st->go_covered_bytes += b;
 		}
 		if (!err && w.n) {
-			st->go_topframe += w.rows[0].reason == SFG_ROW_OK &&
-					   w.rows[0].rule.outermost;
-			st->go_spwrite += w.rows[0].reason == SFG_GO_SPWRITE;
-			err = sfg_emit_fde(em, w.rows, w.n, 0,
+			st->go_topframe += w.v[0].reason == SFG_ROW_OK &&
+					   w.v[0].rule.outermost;
+			st->go_spwrite += w.v[0].reason == SFG_GO_SPWRITE;
+			err = sfg_emit_fde(em, w.v, w.n, 0,
 					   fn->injected ? SFRAME_V3_FDE_INFO2_SFU_INJECTED : 0);
 		}
 	}
-	free(w.rows);
-	free(d.rows);
+	free(w.v);
+	free(d.v);
 	return err;
 }
 

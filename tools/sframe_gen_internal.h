@@ -1,10 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The two halves of sframe-gen and what passes between them: the CFI side
- * (sframe_gen_cfi.c) turns each FDE into rows of unwind rules, the emitter
- * (sframe_gen_emit.c) groups rows into SFrame FDEs and encodes them.  On
- * AArch64 the CFI side also gives rows to the PLT stubs no FDE covers,
- * from the blocks sframe_gen_plt.c recognises by their instructions.
+ * What passes between the files of sframe-gen.  They make layers, and
+ * each file calls only into the layers below its own:
+ *
+ *   the driver      sframe_gen.c: sfg_convert()
+ *   converters      the CFI's FDEs (sframe_gen_cfi.c, with the files
+ *                   sframe_gen_cfi.h names), with the rows of the
+ *                   AArch64 PLT stubs no FDE covers, from the blocks
+ *                   sframe_gen_plt.c recognises by their instructions;
+ *                   the Go pclntab's functions (sframe_gen_go.c reads
+ *                   the table, sframe_gen_gorows.c makes their rows)
+ *   the emitter     sframe_gen_emit.c: groups rows into SFrame FDEs and
+ *                   encodes them
+ *   helpers         sframe_gen_elf.c (the ELF file), sframe_gen_util.c
+ *                   (names, ABIs, ranges, rows)
  */
 #ifndef _SFRAME_GEN_INTERNAL_H
 #define _SFRAME_GEN_INTERNAL_H
@@ -106,16 +115,23 @@ struct sfg_row {
 
 #define SFG_ROW_OK	SFG_REASON_NR
 
-struct sfg_emit;
+/**
+ * struct sfg_rows - a growing array of rows (sfg_rows_add())
+ * @v: the rows
+ * @n: number of rows
+ * @cap: room in @v
+ */
+struct sfg_rows {
+	struct sfg_row *v;
+	u32 n;
+	u32 cap;
+};
 
-/* Emitter interface, used by the CFI side for each FDE in address order. */
-struct sfg_emit *sfg_emit_new(const struct sfg_arch *arch, u64 vaddr);
-int sfg_emit_fde(struct sfg_emit *em, const struct sfg_row *rows, u32 nrows, u8 info, u8 info2);
-int sfg_emit_finish(struct sfg_emit *em, struct sfg_output *out);
-void sfg_emit_free(struct sfg_emit *em);
-void sfg_emit_saves_only(struct sfg_emit *em, const u64 *fns, size_t n);
-bool sfg_rule_needs_flex(const struct sfg_arch *arch, const struct sfg_rule *rule);
-bool sfg_rule_ra_default(const struct sfg_arch *arch, const struct sfg_loc *ra);
+/* An address range [lo, hi). */
+struct sfg_range {
+	u64 lo;
+	u64 hi;
+};
 
 /**
  * struct sfg_text - executable address ranges, sorted and disjoint
@@ -128,6 +144,48 @@ struct sfg_text {
 	u64 *hi;
 	u32 n;
 };
+
+static inline u64 sfg_le(const u8 *p, unsigned int n)
+{
+	u64 v = 0;
+
+	while (n--)
+		v = (v << 8) | p[n];
+	return v;
+}
+
+static inline void sfg_put(u8 *p, u64 v, unsigned int n)
+{
+	while (n--) {
+		*p++ = (u8)v;
+		v >>= 8;
+	}
+}
+
+/* Helpers: names and ABIs, ranges and rows (sframe_gen_util.c). */
+const struct sfg_arch *sfg_arch_of(int abi);
+int sfg_text_merge(struct sfg_range *r, size_t n, struct sfg_text *text);
+int sfg_text_subtract(const struct sfg_text *text, const struct sfg_text *own,
+		      struct sfg_text *rest);
+u64 sfg_text_bytes_in(const struct sfg_text *text, u64 lo, u64 hi);
+int sfg_rows_add(struct sfg_rows *rows, u64 start, u64 end, u8 reason,
+		 const struct sfg_rule *rule);
+
+/* Helpers: the ELF file (sframe_gen_elf.c). */
+Elf_Scn *sfg_find_section(Elf *elf, const char *name);
+int sfg_text_ranges(Elf *elf, struct sfg_text *text, u64 *bytes);
+int sfg_ifunc_resolvers(Elf *elf, struct sfg_fns *f);
+
+struct sfg_emit;
+
+/* Emitter interface, used by the converters for each FDE in address order. */
+struct sfg_emit *sfg_emit_new(const struct sfg_arch *arch, u64 vaddr);
+int sfg_emit_fde(struct sfg_emit *em, const struct sfg_row *rows, u32 nrows, u8 info, u8 info2);
+int sfg_emit_finish(struct sfg_emit *em, struct sfg_output *out);
+void sfg_emit_free(struct sfg_emit *em);
+void sfg_emit_saves_only(struct sfg_emit *em, const u64 *fns, size_t n);
+bool sfg_rule_needs_flex(const struct sfg_arch *arch, const struct sfg_rule *rule);
+bool sfg_rule_ra_default(const struct sfg_arch *arch, const struct sfg_loc *ra);
 
 /**
  * struct sfg_plt_block - one PLT0 or PLT entry recognised by its instructions
@@ -159,89 +217,18 @@ struct sfg_plt {
 	size_t cap;
 };
 
+/* Converters: the AArch64 PLT stubs (sframe_gen_plt.c), for the CFI's. */
 int sfg_plt_find(Elf *elf, struct sfg_plt *plt);
 
-u64 sfg_text_bytes_in(const struct sfg_text *text, u64 lo, u64 hi);
-Elf_Scn *sfg_find_section(Elf *elf, const char *name);
+/* Converters: the CFI's (sframe_gen_cfi.c). */
 int sfg_cfi_convert(Elf *elf, const struct sfg_arch *arch, const struct sfg_text *text,
 		    const struct sfg_text *own, struct sfg_emit *em, struct sfg_stats *st);
 
-/* One function of the functab: [entry, end) and where its _func fields are. */
-struct sfg_go_fn {
-	u64 entry;
-	u64 end;		/* the next function's entry */
-	u64 name;		/* offset of its name in the pclntab */
-	u32 pcsp;		/* offset into pctab, 0: none */
-	u8 id;			/* funcID (numbering differs between versions) */
-	u8 flag;
-	bool injected;		/* entered by an injected call (sfg_go_load()) */
-};
-
-struct sfg_go_rel {
-	u64 addr;
-	u64 addend;
-};
-
-struct sfg_go_text {
-	u64 lo;
-	u64 hi;
-	const u8 *p;
-};
-
-/* A checked pclntab (sframe_gen_go.c); its rows: sframe_gen_gorows.c. */
-struct sfg_go {
-	const u8 *d;		/* the pclntab, from its pcHeader on */
-	u64 size;
-	u64 addr;
-	u16 version;		/* 116, 118, 120 */
-	u8 quantum;
-	u64 nfunc;
-	u64 text_start;
-	u64 names;		/* offsets of funcnametab, pctab, functab */
-	u64 pctab;
-	u64 pcln;
-	bool flags_used;	/* some function has a flag: Go 1.17 or later */
-	struct sfg_go_fn *fn;
-	struct sfg_go_rel *rel;
-	size_t nrel;
-	struct sfg_go_text *xs;
-	size_t nxs;
-	struct sfg_arch arch;
-};
-
-static inline u64 sfg_le(const u8 *p, unsigned int n)
-{
-	u64 v = 0;
-
-	while (n--)
-		v = (v << 8) | p[n];
-	return v;
-}
-
-static inline void sfg_put(u8 *p, u64 v, unsigned int n)
-{
-	while (n--) {
-		*p++ = (u8)v;
-		v >>= 8;
-	}
-}
-
-/* @n bytes of text at @addr, if one executable section holds them all. */
-static inline const u8 *sfg_go_code(const struct sfg_go *go, u64 addr, u64 n)
-{
-	size_t i;
-
-	for (i = 0; i < go->nxs; i++)
-		if (addr >= go->xs[i].lo && addr <= go->xs[i].hi && n <= go->xs[i].hi - addr)
-			return go->xs[i].p + (addr - go->xs[i].lo);
-	return NULL;
-}
-
-/* abi.FuncFlag (runtime/symtab.go funcFlag before Go 1.21); none in 1.16 */
-#define SFG_GO_F_TOPFRAME	0x1
-#define SFG_GO_F_SPWRITE	0x2
-
-/* Go: rows from the pclntab's pcsp tables (sframe_gen_gorows.c). */
+/*
+ * Converters: the Go pclntab's; the table (sframe_gen_go.c), the rows from
+ * its pcsp tables and their section merged with the CFI's
+ * (sframe_gen_gorows.c).
+ */
 int sfg_go_arch(struct sfg_go *go, const struct sfg_arch *arch);
 int sfg_go_ranges(const struct sfg_go *go, const struct sfg_text *own, struct sfg_text *out);
 int sfg_go_convert(const struct sfg_go *go, const struct sfg_text *text,

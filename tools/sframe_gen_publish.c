@@ -95,34 +95,27 @@ static Elf_Scn *new_section(Elf *elf, u32 name, u32 type, u64 flags, void *buf, 
 	return gelf_update_shdr(scn, &sh) ? scn : NULL;
 }
 
-/* The file's sections and program header, laid out by libelf, written to @fd. */
-static int write_image(int fd, const GElf_Ehdr *src, const struct sfu_sidecar_header *hdr,
-		       u8 *sidecar, u64 len)
+/* The NT_GNU_BUILD_ID note of @hdr's build-id into @note, zeroed; Return: its bytes. */
+static size_t build_id_note(u8 *note, const struct sfu_sidecar_header *hdr)
 {
-	static Elf64_Sym null_sym;
-	static char strtab[1];
-	u8 note[12 + 4 + SFU_SIDECAR_BUILD_ID_MAX];
-	Elf_Scn *scn, *note_scn;
-	GElf_Ehdr eh;
-	GElf_Phdr ph;
-	GElf_Shdr sh;
 	size_t desc = (hdr->build_id_len + 3) & ~3U;
-	int err = -EIO;
-	Elf *elf;
 
-	memset(note, 0, sizeof(note));
 	put_le32(note, 4);
 	put_le32(note + 4, hdr->build_id_len);
 	put_le32(note + 8, SFG_NT_GNU_BUILD_ID);
 	memcpy(note + 12, "GNU", 4);
 	memcpy(note + 16, hdr->build_id, hdr->build_id_len);
+	return 16 + desc;
+}
 
-	elf = elf_begin(fd, ELF_C_WRITE, NULL);
-	if (!elf)
-		return -EIO;
+/* The ELF header, of @src's type and machine, after the program header table. */
+static bool new_ehdr(Elf *elf, const GElf_Ehdr *src)
+{
+	GElf_Ehdr eh;
+
 	/* The header after the program header table: it counts its entries. */
 	if (!gelf_newehdr(elf, ELFCLASS64) || !gelf_newphdr(elf, 1) || !gelf_getehdr(elf, &eh))
-		goto out;
+		return false;
 	eh.e_ident[EI_DATA] = ELFDATA2LSB;
 	eh.e_ident[EI_VERSION] = EV_CURRENT;
 	eh.e_ident[EI_OSABI] = ELFOSABI_NONE;
@@ -130,18 +123,31 @@ static int write_image(int fd, const GElf_Ehdr *src, const struct sfu_sidecar_he
 	eh.e_machine = src->e_machine;
 	eh.e_version = EV_CURRENT;
 	eh.e_shstrndx = SCN_SHSTRTAB;
-	if (!gelf_update_ehdr(elf, &eh))
-		goto out;
-	note_scn = new_section(elf, sfg_shname[SCN_NOTE], SHT_NOTE, SHF_ALLOC, note,
-			       16 + desc, ELF_T_BYTE, 4);
+	return gelf_update_ehdr(elf, &eh);
+}
+
+/*
+ * The sections: the note of @note_len bytes, the sidecar, an empty symbol
+ * table and its strings, the section names.  Return: the note's section,
+ * or NULL.
+ */
+static Elf_Scn *new_sections(Elf *elf, u8 *note, size_t note_len, u8 *sidecar, u64 len)
+{
+	static Elf64_Sym null_sym;
+	static char strtab[1];
+	Elf_Scn *scn, *note_scn;
+	GElf_Shdr sh;
+
+	note_scn = new_section(elf, sfg_shname[SCN_NOTE], SHT_NOTE, SHF_ALLOC, note, note_len,
+			       ELF_T_BYTE, 4);
 	if (!note_scn ||
 	    !new_section(elf, sfg_shname[SCN_SIDECAR], SHT_PROGBITS, 0, sidecar, len, ELF_T_BYTE,
 			 8))
-		goto out;
+		return NULL;
 	scn = new_section(elf, sfg_shname[SCN_SYMTAB], SHT_SYMTAB, 0, &null_sym, sizeof(null_sym),
 			  ELF_T_SYM, 8);
 	if (!scn || !gelf_getshdr(scn, &sh))
-		goto out;
+		return NULL;
 	sh.sh_entsize = sizeof(null_sym);
 	sh.sh_link = SCN_STRTAB;
 	sh.sh_info = 1;
@@ -150,9 +156,32 @@ static int write_image(int fd, const GElf_Ehdr *src, const struct sfu_sidecar_he
 			 ELF_T_BYTE, 1) ||
 	    !new_section(elf, sfg_shname[SCN_SHSTRTAB], SHT_STRTAB, 0, (void *)sfg_shstrtab,
 			 sizeof(sfg_shstrtab), ELF_T_BYTE, 1))
+		return NULL;
+	return note_scn;
+}
+
+/* The file's sections and program header, laid out by libelf, written to @fd. */
+static int write_image(int fd, const GElf_Ehdr *src, const struct sfu_sidecar_header *hdr,
+		       u8 *sidecar, u64 len)
+{
+	u8 note[12 + 4 + SFU_SIDECAR_BUILD_ID_MAX];
+	Elf_Scn *note_scn;
+	size_t note_len;
+	GElf_Phdr ph;
+	GElf_Shdr sh;
+	int err = -EIO;
+	Elf *elf;
+
+	memset(note, 0, sizeof(note));
+	note_len = build_id_note(note, hdr);
+	elf = elf_begin(fd, ELF_C_WRITE, NULL);
+	if (!elf)
+		return -EIO;
+	if (!new_ehdr(elf, src))
 		goto out;
+	note_scn = new_sections(elf, note, note_len, sidecar, len);
 	/* Offsets first; then the PT_NOTE over the note where it landed. */
-	if (elf_update(elf, ELF_C_NULL) < 0 || !gelf_getshdr(note_scn, &sh))
+	if (!note_scn || elf_update(elf, ELF_C_NULL) < 0 || !gelf_getshdr(note_scn, &sh))
 		goto out;
 	memset(&ph, 0, sizeof(ph));
 	ph.p_type = PT_NOTE;

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The files of sframe-unwindd and what passes between them, each calling
+ * only the ones below it:
+ *
+ *   sframe-unwindd.c          main(): the module's requests, or those of
+ *                             --convert, what becomes of each, the totals
+ *   sframe-unwindd-child.c    the children, the converter and the
+ *                             debuginfod fetcher (with its client's cache
+ *                             in DIR), and the pipes to them
+ *   sframe-unwindd-files.c    the sidecar directory, DIR, and a sidecar
+ *                             written there; a file's content digest and
+ *                             build-id; whole reads and writes
+ *   sframe-unwindd-options.c  the options and their defaults
+ *
+ * Each file defines the state it sets up, which the files above it read.
+ */
+#ifndef _SFRAME_UNWINDD_H
+#define _SFRAME_UNWINDD_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include <linux/types.h>
+
+#include "uapi/sframe_sidecar.h"
+#include "uapi/sframe_unwind.h"
+
+/* libdebuginfod, opened in the fetching child only (not linked: optional). */
+#define LIBDEBUGINFOD	"libdebuginfod.so.1"
+/* The fetching child's debuginfod client cache, in DIR, the child user's. */
+#define DEBUGINFOD_CACHE	".debuginfod-cache"
+
+/* Exit codes of the converting child. */
+enum child_exit {
+	CHILD_OK = 0,
+	CHILD_SETUP = 10,	/* limits or privileges could not be set */
+	CHILD_NOT_ELF,		/* not a native ELF file */
+	CHILD_MISMATCH,		/* another build-id than the module read */
+	CHILD_NOTHING,		/* no CFI, or nothing the own section lacks */
+	CHILD_FAILED,		/* the conversion failed */
+	CHILD_WRITE,		/* the pipe took no more */
+	/* The fetching child's: */
+	FETCH_MISS = 20,	/* no server has the build-id's sidecar */
+	FETCH_NO_LIB,		/* no libdebuginfod */
+	FETCH_ERRNO = 128,	/* + the client's errno (at most 127) */
+};
+
+/* The options (sframe-unwindd-options.c). */
+struct unwindd_options {
+	const char *dir;
+	const char *user;
+	const char *stats;
+	unsigned long long max_size;
+	unsigned long long max_output;
+	unsigned long long max_sidecars;
+	unsigned long long max_bytes;
+	unsigned long long mem;
+	unsigned int rate;
+	unsigned int burst;
+	unsigned int cpu;
+	unsigned int timeout;
+	unsigned int rescan_ms;
+	unsigned int debuginfod_timeout;
+	/* Set by getopt_long() itself (long_options): int, as its flags are. */
+	int any_owner;
+	int no_debuginfod;
+	char **convert;
+	int num_convert;
+};
+
+extern struct unwindd_options opt;
+
+static inline void logmsg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("sframe-unwindd: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static inline double now_s(const struct timespec *since)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - since->tv_sec) + (t.tv_nsec - since->tv_nsec) / 1e9;
+}
+
+/* sframe-unwindd-child.c */
+/* Bytes of this process's vDSO mapping (children have the same). */
+extern size_t vdso_size;
+/* Whom the children run as (--user). */
+extern uid_t child_uid;
+extern gid_t child_gid;
+/* DEBUGINFOD_URLS is set and --no-debuginfod not given; the client's cache. */
+extern bool use_debuginfod;
+extern char debuginfod_cache[4096];
+/* Fetchers started, one after another. */
+extern u64 debuginfod_fetchers;
+
+void debuginfod_init(void);
+int convert(int fd, const char *want, char **buf, size_t *len);
+int fetch(const struct sfu_sidecar_request *r, const struct timespec *start, char **buf,
+	  size_t *len);
+int fetcher_stop(bool kill_it);
+
+/* sframe-unwindd-files.c */
+/* The sidecar directory, DIR. */
+extern int dir_fd;
+
+size_t read_all(int fd, void *buf, size_t len);
+int write_all(int fd, const void *buf, size_t len);
+int open_dir(void);
+bool digest_is(int fd, const struct sfu_sidecar_header *hdr);
+int install(const char *id, const char *buf, size_t len, mode_t mode);
+int read_build_id(int fd, struct sfu_sidecar_request *r);
+
+/* sframe-unwindd-options.c */
+void parse_args(int argc, char **argv);
+
+#endif /* _SFRAME_UNWINDD_H */
