@@ -162,68 +162,46 @@ static void sfu_mmap_hook(const unsigned long *arg)
 	}
 }
 
+/*
+ * What a changed VMA tells sfu_vma_changed() (sfu_vma_plan() decides what
+ * that means for the sections there); queue the re-check it asks for.
+ */
+static void sfu_vma_hook(struct vm_area_struct *vma, enum sfu_vma_event event,
+			 unsigned long start, unsigned long end)
+{
+	struct sfu_vma_change c = {
+		.event = event, .start = start, .end = end, .file = vma->vm_file,
+		.exec = vma->vm_flags & VM_EXEC, .read = vma->vm_flags & VM_READ,
+	};
+
+	if (sfu_vma_changed(vma->vm_mm, &c))
+		sfu_queue(current, sfu_recheck_work_fn, start, end);
+}
+
 /* vm_area_free(vma) */
 static void sfu_vma_free_hook(const unsigned long *arg)
 {
 	struct vm_area_struct *vma = (void *)arg[0];
-	unsigned int what = SFU_VMA_DATA_GONE;
 
 	/*
 	 * Sections are registered over executable text, file-backed or not
 	 * (JIT code, the vDSO), and read their data from file mappings only
 	 * (an explicit section's data is copied): an anonymous VMA that is
-	 * not executable holds neither.  Text that lost PROT_EXEC before was
-	 * marked then, by the hook below, and is registered still only if it
-	 * was kept.
+	 * not executable holds neither.
 	 */
-	if (vma->vm_file)
-		what |= SFU_VMA_FILE;
-	else if (!(vma->vm_flags & VM_EXEC))
+	if (!vma->vm_file && !(vma->vm_flags & VM_EXEC))
 		return;
-	what |= vma->vm_flags & VM_EXEC ? SFU_VMA_TEXT_GONE : SFU_VMA_KEPT_TEXT;
-	/* Current's VMAs go under its mmap_lock (exit_mmap's are skipped). */
-	if (vma->vm_mm == current->mm)
-		what |= SFU_VMA_NOW;
-	if (sfu_vma_changed(vma->vm_mm, vma->vm_start, vma->vm_end, what))
-		sfu_queue(current, sfu_recheck_work_fn, vma->vm_start, vma->vm_end);
+	sfu_vma_hook(vma, SFU_VMA_UNMAP, vma->vm_start, vma->vm_end);
 }
 
 /* change_protection(tlb, vma, start, end, ...) */
 static void sfu_change_protection_hook(const unsigned long *arg)
 {
 	struct vm_area_struct *vma = (void *)arg[1];
-	unsigned int what = 0;
 
-	if (!(vma->vm_flags & VM_EXEC))
-		what |= SFU_VMA_TEXT_GONE;
-	/* Only file mappings hold data a section reads (see above). */
-	if (vma->vm_file) {
-		what |= SFU_VMA_FILE;
-		if (!(vma->vm_flags & VM_READ))
-			what |= SFU_VMA_DATA_GONE;
-	}
 	/* Another mm (NUMA balancing, userfaultfd): marked, its next re-check looks. */
-	if (vma->vm_mm != current->mm) {
-		if (what & (SFU_VMA_TEXT_GONE | SFU_VMA_DATA_GONE))
-			sfu_vma_changed(vma->vm_mm, arg[2], arg[3], what);
-		return;
-	}
-	/*
-	 * File text executable again, readable or not (execute-only text
-	 * loses only read permission), may hold a kept section.  Anonymous
-	 * text executable again holds none.
-	 */
-	if (!(what & SFU_VMA_TEXT_GONE) && vma->vm_file)
-		what |= SFU_VMA_EXEC_BACK;
-	else if (!(what & (SFU_VMA_TEXT_GONE | SFU_VMA_DATA_GONE)))
-		return;
-	/*
-	 * mprotect holds the mmap write lock: a section whose text only lost
-	 * or regained PROT_EXEC is kept, or usable again, here and now; only
-	 * one to be removed waits for the re-check.
-	 */
-	if (sfu_vma_changed(vma->vm_mm, arg[2], arg[3], what | SFU_VMA_FINAL | SFU_VMA_NOW))
-		sfu_queue(current, sfu_recheck_work_fn, arg[2], arg[3]);
+	sfu_vma_hook(vma, vma->vm_mm == current->mm ? SFU_VMA_PROTECT : SFU_VMA_PROTECT_REMOTE,
+		     arg[2], arg[3]);
 }
 
 /* How a hooked function is followed, and its name in debugfs "hooks". */

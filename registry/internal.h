@@ -44,14 +44,44 @@ struct sfu_file_id {
 	loff_t size;
 };
 
-/* sfu_section.flags bits */
-#define SFU_SECTION_STALE	0	/* a VMA change touched it: re-check before use */
-#define SFU_SECTION_EXPLICIT	1	/* registered through the char device */
-#define SFU_SECTION_SIDECAR	2	/* rows from a sidecar: no section data in the mm */
-#define SFU_SECTION_VDSO	3	/* the vDSO: no file, rows from its sidecar */
-#define SFU_SECTION_CHARGED	4	/* counted in its user's sections */
-#define SFU_SECTION_HOLDS	5	/* its user is a holder of its copies */
-#define SFU_SECTION_KEPT	6	/* stale, its text mapped but not executable */
+/* Where a section's rows come from; fixed when it is made. */
+enum sfu_section_kind {
+	SFU_KIND_ELF,		/* an ELF file's own .sframe, its bytes mapped in the mm */
+	SFU_KIND_SIDECAR,	/* an ELF file's sidecar: rows in the kernel copy only */
+	SFU_KIND_VDSO,		/* the vDSO: no file, rows from its sidecar */
+	SFU_KIND_EXPLICIT,	/* registered through the char device: code without a file */
+};
+
+/*
+ * A section's life.  state.c holds the one table of what each event makes
+ * of each state (sfu_section_step()); Documentation/registry.rst shows it.
+ * Lookups use a section only while it is SFU_SECTION_LIVE.
+ */
+enum sfu_section_state {
+	SFU_SECTION_NEW,	/* prepared, in no tree and on no list */
+	SFU_SECTION_PENDING,	/* its text mapped, waiting for its data (sfu_mm.pending) */
+	SFU_SECTION_LIVE,	/* in the trees: lookups use it */
+	SFU_SECTION_STALE,	/* in the trees, touched by a VMA change: a re-check decides */
+	/* in the trees, its text in place from its file but not executable (or its data gone) */
+	SFU_SECTION_KEPT,
+	SFU_SECTION_GONE,	/* out of the trees, freed after a grace period */
+	SFU_SECTION_NR_STATES
+};
+
+/* What can happen to a section (sfu_section_step()). */
+enum sfu_section_event {
+	SFU_EV_FOUND,		/* a scan or a registration found its text and data mapped */
+	SFU_EV_WAIT,		/* found with its text mapped, its data not yet */
+	SFU_EV_RETRY,		/* a mapping may have brought its data: offered again */
+	SFU_EV_LOST,		/* its text or data unmapped, or its data made unreadable */
+	SFU_EV_NOEXEC,		/* mprotect took execute permission from its text */
+	SFU_EV_EXEC,		/* mprotect gave execute permission back to its text */
+	SFU_EV_CHECK_OK,	/* a re-check found its text and data as they were */
+	SFU_EV_CHECK_KEEP,	/* a re-check found its text in place, not usable now */
+	SFU_EV_REMOVE,		/* taken out: gone at a re-check, replaced, unregistered */
+	SFU_EV_MM_GONE,		/* its registry goes with its mm: exit, exec */
+	SFU_EV_NR
+};
 
 #define SFU_NAME_LEN 48
 
@@ -103,7 +133,9 @@ struct sfu_sframe_copy {
  * @text_delta: vm_start - file offset of the VMAs mapping the text (ELF)
  * @data_delta: the same for the VMAs mapping the .sframe bytes (ELF)
  * @file: the ELF file both come from (zero for explicit sections)
- * @flags: SFU_SECTION_* bits
+ * @kind: where its rows come from (enum sfu_section_kind)
+ * @state: where it is in its life (enum sfu_section_state): changed only
+ *         by sfu_section_step(), read locklessly by lookups
  * @copy: the section's bytes in kernel memory (shared with every section
  *        of the same file), or NULL: then lookups read user memory
  * @extra: for a file whose own section covers only part of its code, the
@@ -113,9 +145,11 @@ struct sfu_sframe_copy {
  *        file's link-time addresses) to get the address in this mm
  * @sec: the parsed header, with a user-memory reader at @data_start
  * @name: the file's name, for debugfs
- * @user: the user it is charged to in the trees (max_sections_per_user)
+ * @user: the user its kernel copies are held for (sfu_copy_hold()) from
+ *        sfu_section_set_user() on, and to which it is charged in the
+ *        trees (max_sections_per_user), until it is freed; NULL before
  *
- * Immutable once in the trees but for @flags.  Lookups use @copy in place
+ * Immutable once in the trees but for @state.  Lookups use @copy in place
  * under RCU, or copy @sec.
  */
 struct sfu_section {
@@ -128,7 +162,8 @@ struct sfu_section {
 	long text_delta;
 	long data_delta;
 	struct sfu_file_id file;
-	unsigned long flags;
+	enum sfu_section_kind kind;
+	enum sfu_section_state state;
 	struct sfu_sframe_copy *copy;
 	struct sfu_sframe_copy *extra;
 	long bias;
@@ -156,7 +191,7 @@ struct sfu_section {
  *              mapping must overlap to matter (read locklessly too)
  * @recheck_all: sections were marked stale from another task, which
  *               queued no re-check: the next one looks at every section
- * @had_kept: a section was kept while its text was not executable (set
+ * @had_kept: a section was SFU_SECTION_KEPT (set by sfu_section_step(),
  *            once, never cleared): VMAs that are not executable may hold
  *            registered text
  * @tgid: the process that created the registry, for debugfs
@@ -229,7 +264,7 @@ static inline bool sfu_mm_pending_in(const struct sfu_mm *smm, unsigned long sta
 /* Section data in the mm: all but sidecars', which live in kernel copies. */
 static inline bool sfu_section_has_data(const struct sfu_section *s)
 {
-	return !test_bit(SFU_SECTION_SIDECAR, &s->flags);
+	return s->kind == SFU_KIND_ELF || s->kind == SFU_KIND_EXPLICIT;
 }
 
 /*
@@ -245,7 +280,13 @@ static inline bool sfu_section_data_tracked(const struct sfu_section *s)
 /* Text in anonymous memory: explicit sections (JIT code) and the vDSO. */
 static inline bool sfu_section_anon_text(const struct sfu_section *s)
 {
-	return test_bit(SFU_SECTION_EXPLICIT, &s->flags) || test_bit(SFU_SECTION_VDSO, &s->flags);
+	return s->kind == SFU_KIND_EXPLICIT || s->kind == SFU_KIND_VDSO;
+}
+
+/* Lookups use @s: any context, without a lock. */
+static inline bool sfu_section_usable(const struct sfu_section *s)
+{
+	return READ_ONCE(s->state) == SFU_SECTION_LIVE;
 }
 
 /* mm.c */
@@ -274,16 +315,55 @@ bool sfu_pending_at(struct sfu_mm *smm, unsigned long start);
 bool sfu_section_settle(struct sfu_mm *smm, struct sfu_section *s);
 bool sfu_section_live_for(struct sfu_mm *smm, struct vm_area_struct *vma);
 
-/* What a VMA change means for the sections of its range (sfu_vma_changed()). */
-#define SFU_VMA_FILE		0x01	/* the range maps a file; else anonymous memory */
-#define SFU_VMA_TEXT_GONE	0x02	/* its text went, or lost execute permission */
-#define SFU_VMA_KEPT_TEXT	0x04	/* it went, not executable: only kept text can */
-#define SFU_VMA_DATA_GONE	0x08	/* its data went, or lost read permission */
-#define SFU_VMA_EXEC_BACK	0x10	/* execute permission was given back */
-#define SFU_VMA_FINAL		0x20	/* the VMAs stay as they are: decide now */
-#define SFU_VMA_NOW		0x40	/* current's mm, mmap_lock held: re-check now if it can */
-bool sfu_vma_changed(struct mm_struct *mm, unsigned long start, unsigned long end,
-		     unsigned int what);
+/* Which change of a VMA a hook saw (struct sfu_vma_change). */
+enum sfu_vma_event {
+	SFU_VMA_UNMAP,		/* vm_area_free(): munmap, MAP_FIXED over it, mremap, a merge */
+	SFU_VMA_PROTECT,	/* change_protection() in current's mm: mprotect() */
+	SFU_VMA_PROTECT_REMOTE,	/* change_protection() in another mm: NUMA balancing, uffd */
+};
+
+/**
+ * struct sfu_vma_change - a VMA change, as a hook saw it
+ * @event: what changed it
+ * @start: start of the changed range
+ * @end: its end
+ * @file: the VMA maps a file; else anonymous memory
+ * @exec: it is executable (after the change)
+ * @read: it is readable (after the change)
+ */
+struct sfu_vma_change {
+	enum sfu_vma_event event;
+	unsigned long start;
+	unsigned long end;
+	bool file;
+	bool exec;
+	bool read;
+};
+
+/**
+ * struct sfu_vma_plan - what a VMA change asks of the sections it overlaps
+ * @text: look at the sections whose text overlaps its range
+ * @kept_only: only where the mm ever kept a section (a VMA that was not
+ *             executable holds no text but kept text)
+ * @data: look at the sections whose data in the mm overlaps it
+ * @text_ev: what happens to the former
+ * @data_ev: what happens to the latter
+ * @now: the VMAs stay as they are: decide on each section at once
+ */
+struct sfu_vma_plan {
+	bool text;
+	bool kept_only;
+	bool data;
+	enum sfu_section_event text_ev;
+	enum sfu_section_event data_ev;
+	bool now;
+};
+
+/* state.c */
+bool sfu_section_step(struct sfu_mm *smm, struct sfu_section *s, enum sfu_section_event ev);
+bool sfu_vma_plan(const struct sfu_vma_change *c, struct sfu_vma_plan *p);
+
+bool sfu_vma_changed(struct mm_struct *mm, const struct sfu_vma_change *c);
 void sfu_recheck(struct mm_struct *mm, unsigned long start, unsigned long last);
 void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid,
 	      const struct cred *cred);

@@ -13,8 +13,8 @@
  * space, the char device, module load), hold the mm's mmap_lock for reading
  * while they check a section against the VMAs and insert it, and serialise
  * on the registry's mutex.  Hooks that cannot sleep (VMA removal and
- * protection changes, under the mmap write lock) only set a section's
- * STALE bit; lookups skip stale sections until a task_work has re-checked
+ * protection changes, under the mmap write lock) make a section stale
+ * (state.c); lookups skip stale sections until a task_work has re-checked
  * them against the VMAs, so no lookup ever uses a section whose text is no
  * longer mapped from the same file.  Insertion and re-checks hold the
  * mmap_lock for reading, which excludes the VMA changes that mark

@@ -46,7 +46,7 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 	s->text_delta = vm_start - (pgoff << PAGE_SHIFT);
 	if (elf.sidecar) {
 		/* Its rows are in the kernel copy only: no data in the mm to follow. */
-		__set_bit(SFU_SECTION_SIDECAR, &s->flags);
+		s->kind = SFU_KIND_SIDECAR;
 		s->sec = s->copy->sec;
 		return s;
 	}

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Sections and their lifetime: insertion into an mm's trees after the
- * checks against its VMAs, removal, the STALE mark of VMA changes and the
- * re-check that clears it.  The scan that finds them is scan.c's.
+ * checks against its VMAs, removal, what VMA changes do to them (through
+ * state.c's table) and the re-check that decides on a stale one.  The
+ * scan that finds them is scan.c's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -50,13 +51,12 @@ unsigned int sfu_sections_total(void)
 
 /**
  * sfu_section_discard() - free a section no lookup has seen
- * @s: never inserted, or off the trees a grace period ago
+ * @s: never inserted (its charge in the trees undone, if it got one), or
+ *     off the trees a grace period ago
  */
 void sfu_section_discard(struct sfu_section *s)
 {
-	if (test_bit(SFU_SECTION_CHARGED, &s->flags))
-		sfu_user_uncharge_section(s->user);
-	if (test_bit(SFU_SECTION_HOLDS, &s->flags)) {
+	if (s->user) {
 		sfu_copy_unhold(s->copy, s->user);
 		sfu_copy_unhold(s->extra, s->user);
 	}
@@ -98,25 +98,34 @@ struct sfu_section *sfu_section_new(unsigned long text_start, unsigned long text
  */
 int sfu_section_set_user(struct sfu_section *s, struct sfu_user *u)
 {
-	s->user = u;
-	if (!u || sfu_copy_hold(s->copy, u))
+	if (!u)
 		return -ENOMEM;
+	if (sfu_copy_hold(s->copy, u))
+		goto fail;
 	if (sfu_copy_hold(s->extra, u)) {
 		sfu_copy_unhold(s->copy, u);
-		return -ENOMEM;
+		goto fail;
 	}
-	__set_bit(SFU_SECTION_HOLDS, &s->flags);
+	s->user = u;
 	return 0;
+fail:
+	sfu_user_put(u);
+	return -ENOMEM;
 }
 
+/* Every section freed this way was inserted, and charged to its user then. */
 static void sfu_section_free_rcu(struct rcu_head *rcu)
 {
-	sfu_section_discard(container_of(rcu, struct sfu_section, rcu));
+	struct sfu_section *s = container_of(rcu, struct sfu_section, rcu);
+
+	sfu_user_uncharge_section(s->user);
+	sfu_section_discard(s);
 }
 
 /**
  * sfu_section_free() - free a section after a grace period
- * @s: off the trees; lookups may still hold it
+ * @s: inserted (sfu_section_insert()), now off the trees; lookups may
+ *     still hold it
  */
 void sfu_section_free(struct sfu_section *s)
 {
@@ -197,6 +206,7 @@ static void sfu_tree_clear(struct maple_tree *mt, unsigned long first, unsigned 
 /* @s is off @smm's trees: count it out and free it after a grace period. */
 static void sfu_section_gone(struct sfu_mm *smm, struct sfu_section *s)
 {
+	sfu_section_step(smm, s, SFU_EV_REMOVE);
 	atomic_dec(&smm->nr_sections);
 	if (sfu_section_anon_text(s))
 		atomic_dec(&smm->nr_anon_text);
@@ -283,9 +293,9 @@ static bool sfu_range_mapped(struct mm_struct *mm, unsigned long start, unsigned
  */
 bool sfu_section_text_mapped(struct mm_struct *mm, const struct sfu_section *s)
 {
-	bool elf = !test_bit(SFU_SECTION_EXPLICIT, &s->flags);
+	bool elf = s->kind != SFU_KIND_EXPLICIT;
 
-	if (test_bit(SFU_SECTION_VDSO, &s->flags))
+	if (s->kind == SFU_KIND_VDSO)
 		return sfu_vdso_mapped(mm, s);
 
 	return sfu_range_mapped(mm, s->text_start, s->text_end, VM_EXEC,
@@ -326,7 +336,7 @@ static enum sfu_section_text sfu_section_text_state(struct mm_struct *mm,
  */
 bool sfu_section_data_mapped(struct mm_struct *mm, const struct sfu_section *s)
 {
-	bool elf = !test_bit(SFU_SECTION_EXPLICIT, &s->flags);
+	bool elf = s->kind != SFU_KIND_EXPLICIT;
 
 	if (!sfu_section_has_data(s))
 		return true;
@@ -351,14 +361,13 @@ int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
 	mmap_assert_locked(smm->mm);
 	sfu_mm_write_begin(smm);
 	sfu_remove_overlapping_locked(smm, s);
-	/* Charged to its user until it is freed. */
+	/* Charged to its user until it is freed (sfu_section_free()). */
 	if (!sfu_user_charge_section(s->user)) {
 		sfu_mm_write_end(smm);
 		sfu_stat_inc(SFU_STAT_REFUSED_USER_LIMIT);
 		sfu_section_discard(s);
 		return -ENOSPC;
 	}
-	__set_bit(SFU_SECTION_CHARGED, &s->flags);
 	/* One read of the parameter: root may change it meanwhile. */
 	per_mm = READ_ONCE(sfu_max_sections_per_mm);
 	if (atomic_read(&smm->nr_sections) >= per_mm ||
@@ -367,14 +376,17 @@ int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
 			atomic_dec(&sfu_nr_sections);
 		sfu_mm_write_end(smm);
 		sfu_stat_inc(SFU_STAT_REFUSED_LIMIT);
+		sfu_user_uncharge_section(s->user);
 		sfu_section_discard(s);
 		return -ENOSPC;
 	}
-	/* A failed store changes nothing; a done one publishes @s. */
+	/* A failed store changes nothing; a done one publishes @s, usable. */
+	sfu_section_step(smm, s, SFU_EV_FOUND);
 	err = sfu_tree_store(&smm->text, s->text_start, s->text_end - 1, s, GFP_KERNEL_ACCOUNT);
 	if (err) {
 		sfu_mm_write_end(smm);
 		atomic_dec(&sfu_nr_sections);
+		sfu_user_uncharge_section(s->user);
 		sfu_section_discard(s);
 		return err;
 	}
@@ -383,6 +395,7 @@ int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
 				     GFP_KERNEL_ACCOUNT);
 		if (err) {
 			sfu_tree_clear(&smm->text, s->text_start, s->text_end - 1);
+			sfu_section_step(smm, s, SFU_EV_REMOVE);
 			sfu_mm_write_end(smm);
 			/* Lookups may have found it in the text tree meanwhile. */
 			sfu_section_free(s);
@@ -393,7 +406,7 @@ int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s)
 	if (sfu_section_anon_text(s))
 		atomic_inc(&smm->nr_anon_text);
 	sfu_mm_write_end(smm);
-	sfu_stat_inc(test_bit(SFU_SECTION_EXPLICIT, &s->flags) ?
+	sfu_stat_inc(s->kind == SFU_KIND_EXPLICIT ?
 		     SFU_STAT_REGISTERED_EXPLICIT : SFU_STAT_REGISTERED_ELF);
 	return 0;
 }
@@ -471,6 +484,7 @@ void sfu_section_offer(struct sfu_mm *smm, struct sfu_section *s)
 		sfu_section_discard(s);
 		return;
 	}
+	sfu_section_step(smm, s, SFU_EV_WAIT);
 	list_add_tail(&s->pending, &smm->pending);
 	atomic_inc(&smm->nr_pending);
 	WRITE_ONCE(smm->pending_lo, min(READ_ONCE(smm->pending_lo), s->data_start));
@@ -499,6 +513,7 @@ void sfu_retry_pending(struct sfu_mm *smm, unsigned long start, unsigned long en
 	sfu_mm_write_begin(smm);
 	list_for_each_entry_safe(s, next, &smm->pending, pending) {
 		if (s->data_start < end && s->data_end > start) {
+			sfu_section_step(smm, s, SFU_EV_RETRY);
 			list_move_tail(&s->pending, &retry);
 			atomic_dec(&smm->nr_pending);
 		}
@@ -509,18 +524,6 @@ void sfu_retry_pending(struct sfu_mm *smm, unsigned long start, unsigned long en
 		list_del(&s->pending);
 		sfu_section_offer(smm, s);
 	}
-}
-
-/*
- * Mark @s stale; true if that asks for a re-check: it was not stale yet,
- * or it was kept while its text was not executable (what changed now may
- * have taken the text away, or given execute permission back).
- */
-static bool sfu_section_mark(struct sfu_section *s)
-{
-	if (!test_and_set_bit(SFU_SECTION_STALE, &s->flags))
-		return true;
-	return test_and_clear_bit(SFU_SECTION_KEPT, &s->flags);
 }
 
 /**
@@ -541,7 +544,7 @@ bool sfu_section_live_for(struct sfu_mm *smm, struct vm_area_struct *vma)
 	struct sfu_section *s = mtree_load(&smm->text, vma->vm_start);
 	struct sfu_file_id id;
 
-	if (!s || test_bit(SFU_SECTION_STALE, &s->flags))
+	if (!s || !sfu_section_usable(s))
 		return false;
 	if (!vma->vm_file)
 		return true;
@@ -552,27 +555,33 @@ bool sfu_section_live_for(struct sfu_mm *smm, struct vm_area_struct *vma)
 	return sfu_file_id_equal(&id, &s->file);
 }
 
-/* What sfu_vma_changed() does with one section of its range; true: re-check. */
-static bool sfu_section_touched(struct sfu_mm *smm, struct sfu_section *s, unsigned int what,
-				bool *marked)
+/*
+ * What a VMA change does to one section of its range (@ev, the plan's):
+ * true if a re-check is due.  Any change but execute permission given back
+ * counts as a mark (vma_events).  With @now, the section is decided on at
+ * once, and only one to be removed asks for a re-check.
+ */
+static bool sfu_section_touched(struct sfu_mm *smm, struct sfu_section *s,
+				enum sfu_section_event ev, bool now, bool *marked)
 {
-	/*
-	 * mprotect neither maps nor unmaps: a section kept while its text is
-	 * not executable stays kept while the range stays not executable,
-	 * whatever else its protection loses.
-	 */
-	if ((what & (SFU_VMA_FINAL | SFU_VMA_TEXT_GONE)) == (SFU_VMA_FINAL | SFU_VMA_TEXT_GONE) &&
-	    test_bit(SFU_SECTION_KEPT, &s->flags))
+	if (!sfu_section_step(smm, s, ev))
 		return false;
-	if (what & SFU_VMA_EXEC_BACK) {
-		if (!test_and_clear_bit(SFU_SECTION_KEPT, &s->flags))
-			return false;
-	} else if (sfu_section_mark(s)) {
+	if (ev != SFU_EV_EXEC)
 		*marked = true;
-	} else {
-		return false;
-	}
-	return !(what & SFU_VMA_FINAL) || sfu_section_settle(smm, s);
+	return !now || sfu_section_settle(smm, s);
+}
+
+/* The sections of @mt overlapping [@start, @end) through sfu_section_touched(). */
+static bool sfu_touch_tree(struct sfu_mm *smm, struct maple_tree *mt, unsigned long start,
+			   unsigned long end, enum sfu_section_event ev, bool now, bool *marked)
+{
+	struct sfu_section *s;
+	unsigned long idx = start;
+	bool recheck = false;
+
+	mt_for_each(mt, s, idx, end - 1)
+		recheck |= sfu_section_touched(smm, s, ev, now, marked);
+	return recheck;
 }
 
 /*
@@ -615,71 +624,58 @@ static bool sfu_recheck_now(struct sfu_mm *smm, unsigned long start, unsigned lo
 /**
  * sfu_vma_changed() - a VMA change may have touched registered sections
  * @mm: the mm whose VMAs change, its mmap_lock held for writing
- * @start: start of the changed range
- * @end: its end
- * @what: SFU_VMA_* flags: what the change took away or gave back
+ * @c: the change
  *
- * Marks the sections whose text (for SFU_VMA_TEXT_GONE, or
- * SFU_VMA_KEPT_TEXT when @mm has kept sections) or data (for
- * SFU_VMA_DATA_GONE; not those with a kernel copy, whose data lookups do
- * not read) overlaps the range stale; for SFU_VMA_EXEC_BACK it clears
- * instead the sections kept while their text was not executable.
- * Anonymous memory (no SFU_VMA_FILE) holds only the text of sections
- * without a file, and nothing is looked at there when @mm has none.
+ * Steps the sections whose text or data (not those with a kernel copy,
+ * whose data lookups do not read) overlaps the range through what the
+ * change means for them (sfu_vma_plan()).  Anonymous memory holds only
+ * the text of sections without a file, and nothing is looked at there
+ * when @mm has none.
  *
- * With SFU_VMA_FINAL (mprotect, which leaves the VMAs as they stay) each
- * section is decided on at once (sfu_section_settle()), and only one to
- * be removed asks for a re-check.  Otherwise every section marked now
- * does: one already stale has its re-check queued, so unmapping a
- * library's text and then its data costs one re-check, not two.  A change
- * in another task's mm queues nothing: that mm's next re-check looks at
- * every section.  With SFU_VMA_NOW (current's mm) the re-check is done
- * here if it can be (sfu_recheck_now()), and queued only if not.
+ * Every section whose state this changes asks for a re-check: one already
+ * stale has its re-check queued, so unmapping a library's text and then
+ * its data costs one re-check, not two.  mprotect() decides on each
+ * section at once, and only one to be removed asks.  A change in another
+ * task's mm queues nothing: that mm's next re-check looks at every
+ * section.  In current's mm the re-check is done here if it can be
+ * (sfu_recheck_now()), and queued only if not.
  *
  * Context: any, not sleeping; under @mm's mmap lock (munmap may have
  * downgraded it to a read lock).
  * Return: true if the caller is to queue a re-check of the range.
  */
-bool sfu_vma_changed(struct mm_struct *mm, unsigned long start, unsigned long end,
-		     unsigned int what)
+bool sfu_vma_changed(struct mm_struct *mm, const struct sfu_vma_change *c)
 {
-	bool marked = false, recheck = false, text;
-	struct sfu_section *s;
+	bool marked = false, recheck = false;
+	struct sfu_vma_plan p;
 	struct sfu_mm *smm;
-	unsigned long idx;
 
 	/* In exit_mmap the whole registry goes; nothing to re-check. */
-	if (!mm || !atomic_read(&mm->mm_users) || start >= end)
+	if (!mm || !atomic_read(&mm->mm_users) || c->start >= c->end || !sfu_vma_plan(c, &p))
 		return false;
 	rcu_read_lock();
 	smm = sfu_mm_find(mm);
 	if (!smm)
 		goto out;
-	text = (what & (SFU_VMA_TEXT_GONE | SFU_VMA_EXEC_BACK)) ||
-	       ((what & SFU_VMA_KEPT_TEXT) && READ_ONCE(smm->had_kept));
-	if (!(what & SFU_VMA_FILE) && !atomic_read(&smm->nr_anon_text))
-		text = false;
-	if (text) {
-		idx = start;
-		mt_for_each(&smm->text, s, idx, end - 1)
-			recheck |= sfu_section_touched(smm, s, what, &marked);
-	}
+	if ((p.kept_only && !READ_ONCE(smm->had_kept)) ||
+	    (!c->file && !atomic_read(&smm->nr_anon_text)))
+		p.text = false;
+	if (p.text)
+		recheck |= sfu_touch_tree(smm, &smm->text, c->start, c->end, p.text_ev, p.now,
+					  &marked);
 	/*
 	 * Only sections without a kernel copy are in the data tree.  Their
 	 * data losing read permission marks them even where their text got
 	 * execute permission back (execute-only text).
 	 */
-	if ((what & SFU_VMA_DATA_GONE) && !mtree_empty(&smm->data)) {
-		idx = start;
-		mt_for_each(&smm->data, s, idx, end - 1)
-			recheck |= sfu_section_touched(smm, s, what & ~SFU_VMA_EXEC_BACK,
-						       &marked);
-	}
+	if (p.data && !mtree_empty(&smm->data))
+		recheck |= sfu_touch_tree(smm, &smm->data, c->start, c->end, p.data_ev, p.now,
+					  &marked);
 	if (recheck && mm != current->mm) {
 		WRITE_ONCE(smm->recheck_all, true);
 		recheck = false;
 	}
-	if (recheck && (what & SFU_VMA_NOW) && sfu_recheck_now(smm, start, end - 1))
+	if (recheck && sfu_recheck_now(smm, c->start, c->end - 1))
 		recheck = false;
 out:
 	rcu_read_unlock();
@@ -688,27 +684,16 @@ out:
 	return recheck;
 }
 
-/*
- * Keep @s registered while its text is mapped but not executable.  From
- * now on a VMA of @smm that is not executable may hold registered text:
- * its removal is looked at (SFU_VMA_KEPT_TEXT).
- */
-static void sfu_section_keep(struct sfu_mm *smm, struct sfu_section *s)
-{
-	if (!READ_ONCE(smm->had_kept))
-		WRITE_ONCE(smm->had_kept, true);
-	set_bit(SFU_SECTION_KEPT, &s->flags);
-}
-
 /**
  * sfu_section_settle() - decide on a stale section what needs no tree change
  * @smm: its registry, the mm's mmap_lock held
  * @s: a section of @smm
  *
  * A stale section whose text and data are mapped as when it was found is
- * usable again; one whose text is still mapped from its file, though not
- * executable, is kept.  A kept section was decided on, and any change
- * since would have cleared KEPT (sfu_section_mark(), sfu_vma_changed()).
+ * usable again; one whose text is still mapped from its file at its
+ * place, though not executable (or whose data went), is kept.  A kept
+ * section was decided on, and any change since would have made it stale
+ * again (sfu_vma_changed()).
  *
  * Context: any; the mmap_lock held.
  * Return: true if @s is to be removed, which the caller does (or has done).
@@ -718,14 +703,14 @@ bool sfu_section_settle(struct sfu_mm *smm, struct sfu_section *s)
 	struct mm_struct *mm = smm->mm;
 	enum sfu_section_text text;
 
-	if (!test_bit(SFU_SECTION_STALE, &s->flags) || test_bit(SFU_SECTION_KEPT, &s->flags))
+	if (READ_ONCE(s->state) != SFU_SECTION_STALE)
 		return false;
 	sfu_stat_inc(SFU_STAT_RECHECKED);
 	text = sfu_section_text_state(mm, s);
 	if (text == SFU_SECTION_TEXT_MAPPED && (s->copy || sfu_section_data_mapped(mm, s)))
-		clear_bit(SFU_SECTION_STALE, &s->flags);
+		sfu_section_step(smm, s, SFU_EV_CHECK_OK);
 	else if (text != SFU_SECTION_TEXT_GONE && !sfu_section_anon_text(s))
-		sfu_section_keep(smm, s);
+		sfu_section_step(smm, s, SFU_EV_CHECK_KEEP);
 	else
 		return true;
 	return false;

@@ -59,7 +59,7 @@ static struct vm_area_struct *sfu_vdso_vma(struct mm_struct *mm, unsigned long s
 /**
  * sfu_vdso_mapped() - is the vDSO section @s still the kernel's vDSO there
  * @mm: the mm, its mmap_lock held
- * @s: a section with SFU_SECTION_VDSO
+ * @s: a section of kind SFU_KIND_VDSO
  *
  * Return: true if [@s->text_start, @s->text_end) is the vDSO mapping,
  * none of whose pages was copied on write.
@@ -172,8 +172,7 @@ struct sfu_section *sfu_prepare_vdso(struct mm_struct *mm, unsigned long start,
 		kfree(s);
 		return NULL;
 	}
-	__set_bit(SFU_SECTION_SIDECAR, &s->flags);
-	__set_bit(SFU_SECTION_VDSO, &s->flags);
+	s->kind = SFU_KIND_VDSO;
 	s->sec = s->copy->sec;
 	/* The image's first byte is at @start; the sidecar's rows are at link time. */
 	s->bias = start - base;
