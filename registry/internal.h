@@ -372,6 +372,16 @@ void sfu_kunit_fail_store(unsigned int nth, void (*fn)(void *arg), void *arg);
 /* lookup.c */
 int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault, struct sfu_sframe_row *row);
 
+/* file.c */
+extern unsigned int sfu_max_section_bytes;
+int sfu_native_sframe_abi(void);
+void sfu_file_id_get(struct file *file, struct sfu_file_id *id);
+bool sfu_file_id_equal(const struct sfu_file_id *a, const struct sfu_file_id *b);
+bool sfu_read_whole(struct file *file, void *buf, size_t len, loff_t *pos);
+int sfu_read_section(struct file *file, u64 off, u64 size, u64 vaddr, u8 *buf,
+		     struct sfu_sframe_section *sec);
+struct sfu_sframe_copy *sfu_copy_read(struct file *file, u64 off, u64 size, u64 vaddr, int *err);
+
 /* elf.c */
 /**
  * struct sfu_elf_sframe - where a file's PT_GNU_SFRAME lies
@@ -399,16 +409,12 @@ struct sfu_elf_sframe {
 	u8 build_id[SFU_SIDECAR_BUILD_ID_MAX];
 };
 
-void sfu_file_id_get(struct file *file, struct sfu_file_id *id);
-bool sfu_file_id_equal(const struct sfu_file_id *a, const struct sfu_file_id *b);
 int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned long vm_start,
 		    unsigned long file_off, const struct cred *cred, struct sfu_elf_sframe *out,
 		    struct sfu_sframe_section *sec, struct sfu_sframe_copy **copy);
-int sfu_native_sframe_abi(void);
 bool sfu_file_known_without(struct file *file);
 void sfu_fcache_forget(void);
 void sfu_fcache_forget_missing(void);
-struct sfu_sframe_copy *sfu_copy_read(struct file *file, u64 off, u64 size, u64 vaddr, int *err);
 bool sfu_parse_go_note(const u8 *buf, size_t len);
 struct sfu_sframe_copy *sfu_copy_fp_only(int abi);
 void sfu_parse_build_id(const u8 *buf, size_t len, u8 *id, u8 *id_len);
@@ -506,7 +512,5 @@ void sfu_users_exit(void);
 int sfu_hooks_init(void);
 void sfu_hooks_exit(void);
 void sfu_scan_running_processes(void);
-
-extern unsigned int sfu_max_section_bytes;
 
 #endif /* _SFU_REGISTRY_INTERNAL_H */

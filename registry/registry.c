@@ -47,10 +47,6 @@
 #include "stats.h"
 #include "sframe_unwind/compat/export.h"
 
-unsigned int sfu_max_section_bytes = 64 << 20;
-module_param_named(max_section_bytes, sfu_max_section_bytes, uint, 0644);
-MODULE_PARM_DESC(max_section_bytes, "Largest .sframe section accepted, in bytes (default 64 MiB)");
-
 static bool sfu_running;
 
 /**
