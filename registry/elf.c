@@ -22,6 +22,7 @@
 #include <linux/vmalloc.h>
 
 #include "uapi/sframe_sidecar.h"
+#include "uapi/sframe_unwind.h"
 #include "internal.h"
 #include "stats.h"
 
@@ -383,13 +384,26 @@ static int sfu_load_of(const struct sfu_file_info *info, unsigned long file_off)
 }
 
 /*
+ * @info, first seen, has neither PT_GNU_SFRAME nor a sidecar (one of its
+ * build-id was refused if @refused): its sidecar is to be asked for.
+ */
+static void sfu_file_want_sidecar(const struct sfu_file_info *info, bool refused,
+				  struct sfu_elf_sframe *out)
+{
+	out->want_sidecar = true;
+	out->why = refused ? SFU_SIDECAR_WHY_CONTENT : SFU_SIDECAR_WHY_MISSING;
+	out->build_id_len = info->build_id_len;
+	memcpy(out->build_id, info->build_id, info->build_id_len);
+}
+
+/*
  * A file not in the cache: read it, or its sidecar, validate the section
- * and remember the answer.  Return: the kernel copy made, or NULL, with
- * @info's status set.
+ * and remember the answer; in @out, whether its sidecar is to be asked
+ * for.  Return: the kernel copy made, or NULL, with @info's status set.
  */
 static struct sfu_sframe_copy *sfu_file_first_seen(struct file *file, const struct sfu_file_id *id,
-						   const struct cred *cred,
-						   struct sfu_file_info *info)
+						   struct sfu_file_info *info,
+						   struct sfu_elf_sframe *out)
 {
 	struct sfu_sframe_copy *c = NULL;
 	struct file *sc = NULL;
@@ -413,8 +427,7 @@ static struct sfu_sframe_copy *sfu_file_first_seen(struct file *file, const stru
 			sc = NULL;
 			/* None: the daemon, if one runs, may make it. */
 			if (remember)
-				sfu_sidecar_request(file, info->build_id, info->build_id_len, cred,
-						    w.refused);
+				sfu_file_want_sidecar(info, w.refused, out);
 		}
 	}
 	if (!info->status) {
@@ -516,9 +529,9 @@ out:
  * @id: its identity (sfu_file_id_get())
  * @vm_start: where the mapping starts
  * @file_off: the file offset mapped at @vm_start
- * @cred: the credentials of the mapping's process: whose request for a
- *        sidecar a file without one is (sfu_sidecar_request())
- * @out: on success, where the section lies and this mapping's load bias
+ * @out: on success, where the section lies and this mapping's load bias;
+ *       whatever the answer, whether the sidecar daemon is to be asked for
+ *       the file's sidecar (first seen without one), which the caller does
  * @sec: on success, the parsed header; its vaddr is the link-time address
  *       and its reader points nowhere: the caller rebases both
  * @copy: on success, the section's kernel copy with a reference for the
@@ -539,13 +552,14 @@ out:
  * max_kernel_bytes allows no copy; -ENOMEM.
  */
 int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned long vm_start,
-		    unsigned long file_off, const struct cred *cred, struct sfu_elf_sframe *out,
+		    unsigned long file_off, struct sfu_elf_sframe *out,
 		    struct sfu_sframe_section *sec, struct sfu_sframe_copy **copy)
 {
 	struct sfu_sframe_copy *c = NULL;
 	struct sfu_file_info *info;
 	int err, i;
 
+	out->want_sidecar = false;
 	err = sfu_fcache_answer(id, vm_start, file_off, out, sec, copy);
 	if (err != -EAGAIN)
 		return err;
@@ -557,7 +571,7 @@ int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned lo
 		if (!info->status && !c)
 			c = sfu_reload(file, info);
 	} else {
-		c = sfu_file_first_seen(file, id, cred, info);
+		c = sfu_file_first_seen(file, id, info, out);
 	}
 
 	err = info->status;

@@ -394,6 +394,10 @@ struct sfu_sframe_copy *sfu_copy_read(struct file *file, u64 off, u64 size, u64 
  *	if that segment is executable; else 0
  * @sidecar: the section is the file's sidecar's (sidecar.c): the offset is
  *	in the sidecar, and the process maps no copy of it
+ * @want_sidecar: the file, just seen for the first time, has neither
+ *	PT_GNU_SFRAME nor a sidecar: the sidecar daemon is to be asked for
+ *	one (sfu_sidecar_request())
+ * @why: then SFU_SIDECAR_WHY_*
  * @build_id_len: bytes of @build_id (0: the file has none)
  * @build_id: the file's GNU build-id
  */
@@ -405,12 +409,14 @@ struct sfu_elf_sframe {
 	long bias;
 	u64 text_end;
 	bool sidecar;
+	bool want_sidecar;
+	u32 why;
 	u8 build_id_len;
 	u8 build_id[SFU_SIDECAR_BUILD_ID_MAX];
 };
 
 int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned long vm_start,
-		    unsigned long file_off, const struct cred *cred, struct sfu_elf_sframe *out,
+		    unsigned long file_off, struct sfu_elf_sframe *out,
 		    struct sfu_sframe_section *sec, struct sfu_sframe_copy **copy);
 bool sfu_file_known_without(struct file *file);
 void sfu_fcache_forget(void);

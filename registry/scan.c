@@ -29,13 +29,18 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 	struct sfu_sidecar_for w = { .file = file };
 	struct sfu_elf_sframe elf;
 	struct sfu_section *s;
+	int err;
 
 	s = sfu_section_new(vm_start, vm_end, file_dentry(file)->d_name.name);
 	if (!s)
 		return NULL;
 	sfu_file_id_get(file, &s->file);
-	if (sfu_file_sframe(file, &s->file, vm_start, pgoff << PAGE_SHIFT, cred, &elf, &s->sec,
-			    &s->copy)) {
+	err = sfu_file_sframe(file, &s->file, vm_start, pgoff << PAGE_SHIFT, &elf, &s->sec,
+			      &s->copy);
+	/* Neither .sframe nor a sidecar: the daemon, if one runs, may make it. */
+	if (elf.want_sidecar)
+		sfu_sidecar_request(file, elf.build_id, elf.build_id_len, cred, elf.why);
+	if (err) {
 		kfree(s);
 		return NULL;
 	}

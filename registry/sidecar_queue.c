@@ -221,8 +221,6 @@ void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len
 	enum sfu_stat stat;
 	bool over_user;
 
-	/* elf.c passes whether a sidecar was refused for its content. */
-	BUILD_BUG_ON(SFU_SIDECAR_WHY_MISSING != 0 || SFU_SIDECAR_WHY_CONTENT != 1);
 	if (!READ_ONCE(sfu_sq_owner) || !len || len > SFU_SIDECAR_BUILD_ID_MAX)
 		return;
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
