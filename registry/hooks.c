@@ -43,10 +43,7 @@
 #include <linux/mm.h>
 #include <linux/seq_file.h>
 #include <linux/sched.h>
-#include <linux/sched/mm.h>
-#include <linux/sched/signal.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/tracepoint.h>
 
 #include "internal.h"
@@ -513,62 +510,4 @@ void sfu_hooks_exit(void)
 {
 	sfu_hooks_detach();
 	sfu_tracepoints_unregister(ARRAY_SIZE(sfu_tracepoints));
-}
-
-static int sfu_cmp_ptr(const void *a, const void *b)
-{
-	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/**
- * sfu_scan_running_processes() - build the registries of processes already running
- *
- * Context: module init, after sfu_hooks_init(): mappings made while this
- * runs are seen by the hooks, those made before by the scan.
- */
-void sfu_scan_running_processes(void)
-{
-	struct {
-		struct mm_struct *mm;
-		pid_t tgid;
-		const struct cred *cred;
-	} *procs;
-	struct task_struct *p;
-	int n = 0, cap = 64, i;
-
-	rcu_read_lock();
-	for_each_process(p)
-		cap++;
-	rcu_read_unlock();
-	procs = kvmalloc_array(cap, sizeof(*procs), GFP_KERNEL);
-	if (!procs)
-		return;
-
-	rcu_read_lock();
-	for_each_process(p) {
-		if (n == cap)
-			break;
-		if (p->flags & PF_KTHREAD)
-			continue;
-		procs[n].mm = get_task_mm(p);
-		if (!procs[n].mm)
-			continue;
-		procs[n].tgid = task_tgid_nr(p);
-		/* Its sections are charged by these (sfu_user_account()). */
-		procs[n].cred = get_cred(__task_cred(p));
-		n++;
-	}
-	rcu_read_unlock();
-
-	/* Processes sharing an mm (CLONE_VM) are scanned once. */
-	sort(procs, n, sizeof(*procs), sfu_cmp_ptr, NULL);
-	for (i = 0; i < n; i++) {
-		if (!i || procs[i].mm != procs[i - 1].mm)
-			sfu_scan(procs[i].mm, 0, TASK_SIZE, procs[i].tgid, procs[i].cred);
-		put_cred(procs[i].cred);
-		mmput(procs[i].mm);
-	}
-	kvfree(procs);
 }

@@ -470,6 +470,8 @@ struct file *sfu_sidecar_open(const u8 *build_id, unsigned int len, struct sfu_s
 			      struct sfu_sidecar_bind *bind, u64 *off, u64 *size, u64 *vaddr);
 struct sfu_sframe_copy *sfu_sidecar_copy(const u8 *build_id, unsigned int len,
 					 const struct sfu_file_id *id, struct sfu_sidecar_for *w);
+int sfu_sidecar_set_dir(const char *val);
+int sfu_sidecar_get_dir(char *buf);
 void sfu_sidecar_forget(void);
 void sfu_sidecar_forget_missing(void);
 void sfu_sidecar_init(void);
@@ -481,9 +483,6 @@ void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len
 void sfu_sidecar_backlog(void (*scan)(void *arg), void *arg);
 void sfu_sidecar_queue_init(void);
 void sfu_sidecar_queue_exit(void);
-
-/* registry.c */
-bool sfu_registry_running(void);
 
 /* copy.c */
 struct sfu_sframe_copy *sfu_copy_alloc(size_t size);

@@ -46,17 +46,79 @@
 #include "sframe_unwind/lib.h"
 #include "stats.h"
 #include "sframe_unwind/compat/export.h"
+#include "uapi/sframe_sidecar.h"
 
 static bool sfu_running;
 
-/**
- * sfu_registry_running() - the hooks follow mappings
- *
- * Return: true between sfu_registry_init() and sfu_registry_stop().
- */
-bool sfu_registry_running(void)
+/* The hooks follow mappings: between sfu_registry_init() and sfu_registry_stop(). */
+static bool sfu_registry_running(void)
 {
 	return READ_ONCE(sfu_running);
+}
+
+/*
+ * sidecar_dir: sidecar.c keeps it; writing it again (even the same value)
+ * forgets what the file cache and the sidecar cache know and scans the
+ * running processes, so that they pick up sidecars installed since.
+ */
+static int sfu_sidecar_dir_set(const char *val, const struct kernel_param *kp)
+{
+	int err;
+
+	/*
+	 * While the module goes away nothing is set: a root taken now would
+	 * outlive sfu_sidecar_exit().  At load the module is not going away,
+	 * and the registry is not up yet (sfu_registry_init() scans).
+	 */
+	if (!try_module_get(THIS_MODULE))
+		return -ENODEV;
+	err = sfu_sidecar_set_dir(val);
+	if (!err && sfu_registry_running()) {
+		sfu_fcache_forget();
+		sfu_sidecar_forget();
+		sfu_scan_running_processes();
+	}
+	module_put(THIS_MODULE);
+	return err;
+}
+
+static int sfu_sidecar_dir_get(char *buf, const struct kernel_param *kp)
+{
+	return sfu_sidecar_get_dir(buf);
+}
+
+static const struct kernel_param_ops sfu_sidecar_dir_ops = {
+	.set = sfu_sidecar_dir_set,
+	.get = sfu_sidecar_dir_get,
+};
+module_param_cb(sidecar_dir, &sfu_sidecar_dir_ops, NULL, 0644);
+MODULE_PARM_DESC(sidecar_dir,
+		 "Directory of SFrame sidecars, by build-id (default " SFU_SIDECAR_DEFAULT_DIR
+		 "; empty: off)");
+
+static void sfu_sidecar_rescan_scan(void *unused)
+{
+	sfu_fcache_forget_missing();
+	sfu_sidecar_forget_missing();
+	sfu_scan_running_processes();
+}
+
+/**
+ * sfu_sidecar_rescan() - look again for the sidecars that were missing
+ *
+ * Forgets every file (and every build-id looked up alone: the vDSO's) the
+ * module found no sidecar for, and scans the running processes: their
+ * mappings of those files get the sidecars written since, at once.  The
+ * requests the scan makes are backlog (sfu_sidecar_backlog()).
+ *
+ * Context: task context, may sleep (long: every process is scanned).
+ */
+void sfu_sidecar_rescan(void)
+{
+	if (!sfu_registry_running())
+		return;
+	sfu_stat_inc(SFU_STAT_SIDECAR_RESCANS);
+	sfu_sidecar_backlog(sfu_sidecar_rescan_scan, NULL);
 }
 
 /**

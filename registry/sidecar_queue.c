@@ -11,7 +11,7 @@
  * path up for it), its build-id, the user it is charged to and its name,
  * for logs.  The daemon takes requests (SFU_IOC_SIDECAR_NEXT) as file
  * descriptors, writes sidecars by build-id and has the module look again
- * (sfu_sidecar_rescan()).
+ * (sfu_sidecar_rescan(), registry.c).
  *
  * Mapping files is open to every user, so what they can queue is bounded:
  * at most SFU_SQ_MAX requests are queued, at most SFU_SQ_PER_USER of one
@@ -445,31 +445,6 @@ void sfu_sidecar_backlog(void (*scan)(void *arg), void *arg)
 	mutex_unlock(&sfu_sq_rescan_lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_sidecar_backlog);
-
-static void sfu_sidecar_rescan_scan(void *unused)
-{
-	sfu_fcache_forget_missing();
-	sfu_sidecar_forget_missing();
-	sfu_scan_running_processes();
-}
-
-/**
- * sfu_sidecar_rescan() - look again for the sidecars that were missing
- *
- * Forgets every file (and every build-id looked up alone: the vDSO's) the
- * module found no sidecar for, and scans the running processes: their
- * mappings of those files get the sidecars written since, at once.  The
- * requests the scan makes are backlog (sfu_sidecar_backlog()).
- *
- * Context: task context, may sleep (long: every process is scanned).
- */
-void sfu_sidecar_rescan(void)
-{
-	if (!sfu_registry_running())
-		return;
-	sfu_stat_inc(SFU_STAT_SIDECAR_RESCANS);
-	sfu_sidecar_backlog(sfu_sidecar_rescan_scan, NULL);
-}
 
 static int sfu_sidecar_queue_show(struct seq_file *m, void *v)
 {
