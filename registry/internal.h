@@ -427,9 +427,9 @@ void sfu_parse_build_id(const u8 *buf, size_t len, u8 *id, u8 *id_len);
 
 /* vdso.c */
 bool sfu_vma_is_vdso(struct vm_area_struct *vma);
-bool sfu_vdso_mapped(struct mm_struct *mm, const struct sfu_section *s);
-struct sfu_section *sfu_prepare_vdso(struct mm_struct *mm, unsigned long start,
-				     unsigned long end);
+bool sfu_vdso_mapped(struct mm_struct *mm, unsigned long start, unsigned long end);
+struct sfu_sframe_copy *sfu_vdso_copy(struct mm_struct *mm, unsigned long start,
+				      unsigned long end, long *bias);
 
 /* sidecar.c */
 

@@ -79,6 +79,24 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 	return s;
 }
 
+/* A prepared section for the vDSO mapped at [@start, @end), or NULL. */
+static struct sfu_section *sfu_prepare_vdso(struct mm_struct *mm, unsigned long start,
+					    unsigned long end)
+{
+	struct sfu_section *s = sfu_section_new(start, end, "[vdso]");
+
+	if (!s)
+		return NULL;
+	s->copy = sfu_vdso_copy(mm, start, end, &s->bias);
+	if (!s->copy) {
+		kfree(s);
+		return NULL;
+	}
+	s->kind = SFU_KIND_VDSO;
+	s->sec = s->copy->sec;
+	return s;
+}
+
 #define SFU_SCAN_BATCH 16
 
 /* An executable mapping sfu_scan() found, to prepare outside the mmap_lock. */

@@ -296,7 +296,7 @@ bool sfu_section_text_mapped(struct mm_struct *mm, const struct sfu_section *s)
 	bool elf = s->kind != SFU_KIND_EXPLICIT;
 
 	if (s->kind == SFU_KIND_VDSO)
-		return sfu_vdso_mapped(mm, s);
+		return sfu_vdso_mapped(mm, s->text_start, s->text_end);
 
 	return sfu_range_mapped(mm, s->text_start, s->text_end, VM_EXEC,
 				elf ? &s->file : NULL, s->text_delta, NULL);
