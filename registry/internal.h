@@ -306,13 +306,16 @@ struct sfu_section *sfu_section_new(unsigned long text_start, unsigned long text
 int sfu_section_set_user(struct sfu_section *s, struct sfu_user *u);
 void sfu_section_free(struct sfu_section *s);
 void sfu_section_remove_locked(struct sfu_mm *smm, struct sfu_section *s);
+bool sfu_section_remove_now(struct sfu_mm *smm, struct sfu_section *s);
 bool sfu_section_text_mapped(struct mm_struct *mm, const struct sfu_section *s);
+/* Where a section's text is now (sfu_section_text_state()). */
+enum sfu_section_text { SFU_SECTION_TEXT_GONE, SFU_SECTION_TEXT_KEPT, SFU_SECTION_TEXT_MAPPED };
+enum sfu_section_text sfu_section_text_state(struct mm_struct *mm, const struct sfu_section *s);
 bool sfu_section_data_mapped(struct mm_struct *mm, const struct sfu_section *s);
 int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s);
 void sfu_section_offer(struct sfu_mm *smm, struct sfu_section *s);
 void sfu_retry_pending(struct sfu_mm *smm, unsigned long start, unsigned long end);
 bool sfu_pending_at(struct sfu_mm *smm, unsigned long start);
-bool sfu_section_settle(struct sfu_mm *smm, struct sfu_section *s);
 bool sfu_section_live_for(struct sfu_mm *smm, struct vm_area_struct *vma);
 
 /* Which change of a VMA a hook saw (struct sfu_vma_change). */
