@@ -1,10 +1,54 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Internals of the per-mm registry, shared by the files of registry/:
- * registry.c (data structures, lookups, insertion, re-checks), elf.c (ELF
- * program headers and the per-file validation cache), hooks.c (mmap, VMA,
- * fork and exit hooks; building registries of running processes) and the
- * rest.
+ * Internals of the per-mm registry, shared by the files of registry/.
+ *
+ * The files are in layers; each calls only files of its own layer or of
+ * lower ones, and no files call each other in a circle (tests/check-layers
+ * checks both, with its table of ranks).  From the bottom:
+ *
+ *  0 base    stats.c (counters), rules_cache.c (rules found, per CPU),
+ *            user.c (what each user is charged)
+ *  1 file    what is known of a file: file.c (identity, whole reads, a
+ *            section read and validated), copy.c (kernel copies and their
+ *            charges), notes.c (build-id, Go notes), sidecar.c (sidecars
+ *            by build-id), sidecar_queue.c (requests to the daemon),
+ *            elf.c (program headers, the per-file cache), vdso.c (the
+ *            vDSO's image and rows)
+ *  2 mm      an mm's sections and their life: state.c (the states and
+ *            the one table of their transitions), section.c (one section),
+ *            tree.c (an mm's trees: insertion, removal, pending sections),
+ *            mm.c (the table of registries), recheck.c (what VMA changes
+ *            do to sections; re-checks)
+ *  3 events  what changes the registries and what reads them: hooks.c
+ *            (mmap, VMA, fork and exit hooks), scan.c (scans of mappings,
+ *            of running processes), explicit.c (registration through the
+ *            char device), lookup.c (rows for a PC, lock-free)
+ *  4 setup   setup.c: bringing the registry up and down, and what makes
+ *            it look at every process again (sidecar_dir, rescans)
+ *
+ * A lower file that must have something done above it says so in what it
+ * returns (elf.c's sfu_elf_sframe.want_sidecar: the scan asks the daemon).
+ *
+ * Readers (the unwinder, from any context including NMI) find an mm's
+ * registry in an RCU hash keyed by the mm, then the section covering a PC
+ * in a maple tree in RCU mode, and copy the section's parsed header before
+ * leaving the read-side section: nothing a reader holds can be freed under
+ * it, and no reader takes a lock.
+ *
+ * Writers run only in task context (task_work before a return to user
+ * space, the char device, module load), hold the mm's mmap_lock for
+ * reading while they check a section against the VMAs and insert it, and
+ * serialise on the registry's mutex.  Hooks that cannot sleep (VMA removal
+ * and protection changes, under the mmap write lock) make a section stale
+ * (state.c); lookups skip stale sections until a re-check has looked at
+ * the VMAs again, so no lookup ever uses a section whose text is no longer
+ * mapped from the same file.  Insertion and re-checks hold the mmap_lock
+ * for reading, which excludes the VMA changes that make sections stale: a
+ * change either happens before the check (and is seen by it) or after the
+ * insertion (and marks the section).
+ *
+ * A registry dies with its mm, in the exit_mmap tracepoint; it is freed
+ * after an RCU grace period from a workqueue.
  */
 #ifndef _SFU_REGISTRY_INTERNAL_H
 #define _SFU_REGISTRY_INTERNAL_H
@@ -289,91 +333,25 @@ static inline bool sfu_section_usable(const struct sfu_section *s)
 	return READ_ONCE(s->state) == SFU_SECTION_LIVE;
 }
 
-/* mm.c */
-struct sfu_mm *sfu_mm_find(struct mm_struct *mm);
-struct sfu_mm *sfu_mm_lookup(struct mm_struct *mm);
-struct sfu_mm *sfu_mm_get_or_create(struct mm_struct *mm, pid_t tgid);
-void sfu_mm_destroy(struct mm_struct *mm);
-unsigned int sfu_mm_count(void);
-int sfu_mm_table_init(void);
-void sfu_mm_table_exit(void);
+/* Layer 0: base */
 
-/* section.c */
-unsigned int sfu_sections_total(void);
-void sfu_section_discard(struct sfu_section *s);
-struct sfu_section *sfu_section_new(unsigned long text_start, unsigned long text_end,
-				    const char *name);
-int sfu_section_set_user(struct sfu_section *s, struct sfu_user *u);
-void sfu_section_free(struct sfu_section *s);
-void sfu_section_remove_locked(struct sfu_mm *smm, struct sfu_section *s);
-bool sfu_section_remove_now(struct sfu_mm *smm, struct sfu_section *s);
-bool sfu_section_text_mapped(struct mm_struct *mm, const struct sfu_section *s);
-/* Where a section's text is now (sfu_section_text_state()). */
-enum sfu_section_text { SFU_SECTION_TEXT_GONE, SFU_SECTION_TEXT_KEPT, SFU_SECTION_TEXT_MAPPED };
-enum sfu_section_text sfu_section_text_state(struct mm_struct *mm, const struct sfu_section *s);
-bool sfu_section_data_mapped(struct mm_struct *mm, const struct sfu_section *s);
-int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s);
-void sfu_section_offer(struct sfu_mm *smm, struct sfu_section *s);
-void sfu_retry_pending(struct sfu_mm *smm, unsigned long start, unsigned long end);
-bool sfu_pending_at(struct sfu_mm *smm, unsigned long start);
-bool sfu_section_live_for(struct sfu_mm *smm, struct vm_area_struct *vma);
+/* user.c */
+kuid_t sfu_user_account(const struct cred *cred);
+struct sfu_user *sfu_user_get(const struct cred *cred);
+struct sfu_user *sfu_user_get_current(void);
+void sfu_user_put(struct sfu_user *u);
+bool sfu_user_charge_section(struct sfu_user *u);
+void sfu_user_uncharge_section(struct sfu_user *u);
+bool sfu_user_charge_bytes(struct sfu_user *u, size_t bytes);
+void sfu_user_uncharge_bytes(struct sfu_user *u, size_t bytes);
+struct sfu_user *sfu_user_take_bytes(struct sfu_user *from, struct sfu_user *to, size_t bytes);
+bool sfu_user_exempt(const struct sfu_user *u);
+long sfu_user_copy_bytes(const struct sfu_user *u);
+unsigned int sfu_user_sections(const struct sfu_user *u);
+void sfu_users_init(void);
+void sfu_users_exit(void);
 
-/* Which change of a VMA a hook saw (struct sfu_vma_change). */
-enum sfu_vma_event {
-	SFU_VMA_UNMAP,		/* vm_area_free(): munmap, MAP_FIXED over it, mremap, a merge */
-	SFU_VMA_PROTECT,	/* change_protection() in current's mm: mprotect() */
-	SFU_VMA_PROTECT_REMOTE,	/* change_protection() in another mm: NUMA balancing, uffd */
-};
-
-/**
- * struct sfu_vma_change - a VMA change, as a hook saw it
- * @event: what changed it
- * @start: start of the changed range
- * @end: its end
- * @file: the VMA maps a file; else anonymous memory
- * @exec: it is executable (after the change)
- * @read: it is readable (after the change)
- */
-struct sfu_vma_change {
-	enum sfu_vma_event event;
-	unsigned long start;
-	unsigned long end;
-	bool file;
-	bool exec;
-	bool read;
-};
-
-/**
- * struct sfu_vma_plan - what a VMA change asks of the sections it overlaps
- * @text: look at the sections whose text overlaps its range
- * @kept_only: only where the mm ever kept a section (a VMA that was not
- *             executable holds no text but kept text)
- * @data: look at the sections whose data in the mm overlaps it
- * @text_ev: what happens to the former
- * @data_ev: what happens to the latter
- * @now: the VMAs stay as they are: decide on each section at once
- */
-struct sfu_vma_plan {
-	bool text;
-	bool kept_only;
-	bool data;
-	enum sfu_section_event text_ev;
-	enum sfu_section_event data_ev;
-	bool now;
-};
-
-/* state.c */
-bool sfu_section_step(struct sfu_mm *smm, struct sfu_section *s, enum sfu_section_event ev);
-bool sfu_vma_plan(const struct sfu_vma_change *c, struct sfu_vma_plan *p);
-
-bool sfu_vma_changed(struct mm_struct *mm, const struct sfu_vma_change *c);
-void sfu_recheck(struct mm_struct *mm, unsigned long start, unsigned long last);
-void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid,
-	      const struct cred *cred);
-void sfu_kunit_fail_store(unsigned int nth, void (*fn)(void *arg), void *arg);
-
-/* lookup.c */
-int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault, struct sfu_sframe_row *row);
+/* Layer 1: what is known of a file */
 
 /* file.c */
 extern unsigned int sfu_max_section_bytes;
@@ -385,54 +363,23 @@ int sfu_read_section(struct file *file, u64 off, u64 size, u64 vaddr, u8 *buf,
 		     struct sfu_sframe_section *sec);
 struct sfu_sframe_copy *sfu_copy_read(struct file *file, u64 off, u64 size, u64 vaddr, int *err);
 
-/* elf.c */
-/**
- * struct sfu_elf_sframe - where a file's PT_GNU_SFRAME lies
- * @abi: the SFrame ABI this kernel's native tasks use
- * @sframe_vaddr: p_vaddr of PT_GNU_SFRAME
- * @sframe_offset: its p_offset
- * @sframe_size: its p_filesz
- * @bias: load bias of the mapping it was looked up for
- * @text_end: where the mapping's loadable segment ends in it, page-aligned,
- *	if that segment is executable; else 0
- * @sidecar: the section is the file's sidecar's (sidecar.c): the offset is
- *	in the sidecar, and the process maps no copy of it
- * @want_sidecar: the file, just seen for the first time, has neither
- *	PT_GNU_SFRAME nor a sidecar: the sidecar daemon is to be asked for
- *	one (sfu_sidecar_request())
- * @why: then SFU_SIDECAR_WHY_*
- * @build_id_len: bytes of @build_id (0: the file has none)
- * @build_id: the file's GNU build-id
- */
-struct sfu_elf_sframe {
-	int abi;
-	u64 sframe_vaddr;
-	u64 sframe_offset;
-	u64 sframe_size;
-	long bias;
-	u64 text_end;
-	bool sidecar;
-	bool want_sidecar;
-	u32 why;
-	u8 build_id_len;
-	u8 build_id[SFU_SIDECAR_BUILD_ID_MAX];
-};
+/* copy.c */
+struct sfu_sframe_copy *sfu_copy_alloc(size_t size);
+int sfu_copy_index(struct sfu_sframe_copy *c);
+void sfu_copy_put(struct sfu_sframe_copy *c);
+int sfu_copy_hold(struct sfu_sframe_copy *c, struct sfu_user *u);
+void sfu_copy_unhold(struct sfu_sframe_copy *c, struct sfu_user *u);
+struct sfu_sframe_copy *sfu_copy_get_slot(struct sfu_sframe_copy **slot);
+struct sfu_sframe_copy *sfu_copy_set_slot(struct sfu_sframe_copy **slot,
+					  struct sfu_sframe_copy *c);
+void sfu_copy_clear_slot(struct sfu_sframe_copy **slot);
+void sfu_copy_usage(unsigned int *copies, unsigned long *bytes);
+unsigned long sfu_copy_budget(void);
 
-int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned long vm_start,
-		    unsigned long file_off, struct sfu_elf_sframe *out,
-		    struct sfu_sframe_section *sec, struct sfu_sframe_copy **copy);
-bool sfu_file_known_without(struct file *file);
-void sfu_fcache_forget(void);
-void sfu_fcache_forget_missing(void);
+/* notes.c */
 bool sfu_parse_go_note(const u8 *buf, size_t len);
 struct sfu_sframe_copy *sfu_copy_fp_only(int abi);
 void sfu_parse_build_id(const u8 *buf, size_t len, u8 *id, u8 *id_len);
-
-/* vdso.c */
-bool sfu_vma_is_vdso(struct vm_area_struct *vma);
-bool sfu_vdso_mapped(struct mm_struct *mm, unsigned long start, unsigned long end);
-struct sfu_sframe_copy *sfu_vdso_copy(struct mm_struct *mm, unsigned long start,
-				      unsigned long end, long *bias);
 
 /* sidecar.c */
 
@@ -487,38 +434,150 @@ void sfu_sidecar_backlog(void (*scan)(void *arg), void *arg);
 void sfu_sidecar_queue_init(void);
 void sfu_sidecar_queue_exit(void);
 
-/* copy.c */
-struct sfu_sframe_copy *sfu_copy_alloc(size_t size);
-int sfu_copy_index(struct sfu_sframe_copy *c);
-void sfu_copy_put(struct sfu_sframe_copy *c);
-int sfu_copy_hold(struct sfu_sframe_copy *c, struct sfu_user *u);
-void sfu_copy_unhold(struct sfu_sframe_copy *c, struct sfu_user *u);
-struct sfu_sframe_copy *sfu_copy_get_slot(struct sfu_sframe_copy **slot);
-struct sfu_sframe_copy *sfu_copy_set_slot(struct sfu_sframe_copy **slot,
-					  struct sfu_sframe_copy *c);
-void sfu_copy_clear_slot(struct sfu_sframe_copy **slot);
-void sfu_copy_usage(unsigned int *copies, unsigned long *bytes);
-unsigned long sfu_copy_budget(void);
+/* elf.c */
+/**
+ * struct sfu_elf_sframe - where a file's PT_GNU_SFRAME lies
+ * @abi: the SFrame ABI this kernel's native tasks use
+ * @sframe_vaddr: p_vaddr of PT_GNU_SFRAME
+ * @sframe_offset: its p_offset
+ * @sframe_size: its p_filesz
+ * @bias: load bias of the mapping it was looked up for
+ * @text_end: where the mapping's loadable segment ends in it, page-aligned,
+ *	if that segment is executable; else 0
+ * @sidecar: the section is the file's sidecar's (sidecar.c): the offset is
+ *	in the sidecar, and the process maps no copy of it
+ * @want_sidecar: the file, just seen for the first time, has neither
+ *	PT_GNU_SFRAME nor a sidecar: the sidecar daemon is to be asked for
+ *	one (sfu_sidecar_request())
+ * @why: then SFU_SIDECAR_WHY_*
+ * @build_id_len: bytes of @build_id (0: the file has none)
+ * @build_id: the file's GNU build-id
+ */
+struct sfu_elf_sframe {
+	int abi;
+	u64 sframe_vaddr;
+	u64 sframe_offset;
+	u64 sframe_size;
+	long bias;
+	u64 text_end;
+	bool sidecar;
+	bool want_sidecar;
+	u32 why;
+	u8 build_id_len;
+	u8 build_id[SFU_SIDECAR_BUILD_ID_MAX];
+};
 
-/* user.c */
-kuid_t sfu_user_account(const struct cred *cred);
-struct sfu_user *sfu_user_get(const struct cred *cred);
-struct sfu_user *sfu_user_get_current(void);
-void sfu_user_put(struct sfu_user *u);
-bool sfu_user_charge_section(struct sfu_user *u);
-void sfu_user_uncharge_section(struct sfu_user *u);
-bool sfu_user_charge_bytes(struct sfu_user *u, size_t bytes);
-void sfu_user_uncharge_bytes(struct sfu_user *u, size_t bytes);
-struct sfu_user *sfu_user_take_bytes(struct sfu_user *from, struct sfu_user *to, size_t bytes);
-bool sfu_user_exempt(const struct sfu_user *u);
-long sfu_user_copy_bytes(const struct sfu_user *u);
-unsigned int sfu_user_sections(const struct sfu_user *u);
-void sfu_users_init(void);
-void sfu_users_exit(void);
+int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned long vm_start,
+		    unsigned long file_off, struct sfu_elf_sframe *out,
+		    struct sfu_sframe_section *sec, struct sfu_sframe_copy **copy);
+bool sfu_file_known_without(struct file *file);
+void sfu_fcache_forget(void);
+void sfu_fcache_forget_missing(void);
+
+/* vdso.c */
+bool sfu_vma_is_vdso(struct vm_area_struct *vma);
+bool sfu_vdso_mapped(struct mm_struct *mm, unsigned long start, unsigned long end);
+struct sfu_sframe_copy *sfu_vdso_copy(struct mm_struct *mm, unsigned long start,
+				      unsigned long end, long *bias);
+
+/* Layer 2: an mm's sections and their life */
+
+/* Which change of a VMA a hook saw (struct sfu_vma_change). */
+enum sfu_vma_event {
+	SFU_VMA_UNMAP,		/* vm_area_free(): munmap, MAP_FIXED over it, mremap, a merge */
+	SFU_VMA_PROTECT,	/* change_protection() in current's mm: mprotect() */
+	SFU_VMA_PROTECT_REMOTE,	/* change_protection() in another mm: NUMA balancing, uffd */
+};
+
+/**
+ * struct sfu_vma_change - a VMA change, as a hook saw it
+ * @event: what changed it
+ * @start: start of the changed range
+ * @end: its end
+ * @file: the VMA maps a file; else anonymous memory
+ * @exec: it is executable (after the change)
+ * @read: it is readable (after the change)
+ */
+struct sfu_vma_change {
+	enum sfu_vma_event event;
+	unsigned long start;
+	unsigned long end;
+	bool file;
+	bool exec;
+	bool read;
+};
+
+/**
+ * struct sfu_vma_plan - what a VMA change asks of the sections it overlaps
+ * @text: look at the sections whose text overlaps its range
+ * @kept_only: only where the mm ever kept a section (a VMA that was not
+ *             executable holds no text but kept text)
+ * @data: look at the sections whose data in the mm overlaps it
+ * @text_ev: what happens to the former
+ * @data_ev: what happens to the latter
+ * @now: the VMAs stay as they are: decide on each section at once
+ */
+struct sfu_vma_plan {
+	bool text;
+	bool kept_only;
+	bool data;
+	enum sfu_section_event text_ev;
+	enum sfu_section_event data_ev;
+	bool now;
+};
+
+/* state.c */
+bool sfu_section_step(struct sfu_mm *smm, struct sfu_section *s, enum sfu_section_event ev);
+bool sfu_vma_plan(const struct sfu_vma_change *c, struct sfu_vma_plan *p);
+
+/* section.c */
+struct sfu_section *sfu_section_new(unsigned long text_start, unsigned long text_end,
+				    const char *name);
+int sfu_section_set_user(struct sfu_section *s, struct sfu_user *u);
+void sfu_section_discard(struct sfu_section *s);
+bool sfu_section_text_mapped(struct mm_struct *mm, const struct sfu_section *s);
+/* Where a section's text is now (sfu_section_text_state()). */
+enum sfu_section_text { SFU_SECTION_TEXT_GONE, SFU_SECTION_TEXT_KEPT, SFU_SECTION_TEXT_MAPPED };
+enum sfu_section_text sfu_section_text_state(struct mm_struct *mm, const struct sfu_section *s);
+bool sfu_section_data_mapped(struct mm_struct *mm, const struct sfu_section *s);
+
+/* tree.c */
+unsigned int sfu_sections_total(void);
+int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s);
+void sfu_section_free(struct sfu_section *s);
+void sfu_section_remove_locked(struct sfu_mm *smm, struct sfu_section *s);
+bool sfu_section_remove_now(struct sfu_mm *smm, struct sfu_section *s);
+void sfu_section_offer(struct sfu_mm *smm, struct sfu_section *s);
+void sfu_retry_pending(struct sfu_mm *smm, unsigned long start, unsigned long end);
+bool sfu_pending_at(struct sfu_mm *smm, unsigned long start);
+bool sfu_section_live_for(struct sfu_mm *smm, struct vm_area_struct *vma);
+void sfu_kunit_fail_store(unsigned int nth, void (*fn)(void *arg), void *arg);
+
+/* mm.c */
+struct sfu_mm *sfu_mm_find(struct mm_struct *mm);
+struct sfu_mm *sfu_mm_lookup(struct mm_struct *mm);
+struct sfu_mm *sfu_mm_get_or_create(struct mm_struct *mm, pid_t tgid);
+void sfu_mm_destroy(struct mm_struct *mm);
+unsigned int sfu_mm_count(void);
+int sfu_mm_table_init(void);
+void sfu_mm_table_exit(void);
+
+/* recheck.c */
+bool sfu_vma_changed(struct mm_struct *mm, const struct sfu_vma_change *c);
+void sfu_recheck(struct mm_struct *mm, unsigned long start, unsigned long last);
+
+/* Layer 3: events and lookups */
+
+/* scan.c */
+void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid,
+	      const struct cred *cred);
+void sfu_scan_running_processes(void);
 
 /* hooks.c */
 int sfu_hooks_init(void);
 void sfu_hooks_exit(void);
-void sfu_scan_running_processes(void);
+
+/* lookup.c */
+int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault, struct sfu_sframe_row *row);
 
 #endif /* _SFU_REGISTRY_INTERNAL_H */

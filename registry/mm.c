@@ -6,23 +6,14 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/debugfs.h>
-#include <linux/file.h>
 #include <linux/hash.h>
 #include <linux/hashtable.h>
 #include <linux/mm.h>
-#include <linux/mmap_lock.h>
-#include <linux/module.h>
-#include <linux/moduleparam.h>
-#include <linux/sched.h>
-#include <linux/sched/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 
-#include "sframe_unwind/registry.h"
 #include "internal.h"
-#include "rules_cache.h"
 #include "sframe_unwind/lib.h"
 #include "stats.h"
 #include "sframe_unwind/compat/export.h"

@@ -4,7 +4,7 @@
  * after its build-id in the directory root names (include/uapi/
  * sframe_sidecar.h).
  *
- * The directory is the sidecar_dir parameter (registry.c).  Whoever sets
+ * The directory is the sidecar_dir parameter (setup.c).  Whoever sets
  * it (root, at load or through /sys/module) also fixes where it is looked
  * up and with which rights: the root directory and the credentials of the
  * setter are kept with the name, and every lookup walks from that root
@@ -90,7 +90,7 @@ static void sfu_sidecar_set_root(const char *dir)
  *
  * The caller's root directory and credentials are kept with it, and every
  * lookup walks from that root with those (the sidecar_dir parameter:
- * registry.c, which holds the module while this runs).
+ * setup.c, which holds the module while this runs).
  *
  * Context: task context.
  * Return: 0, -ENAMETOOLONG or -EINVAL (nothing changed).

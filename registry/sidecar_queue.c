@@ -11,7 +11,7 @@
  * path up for it), its build-id, the user it is charged to and its name,
  * for logs.  The daemon takes requests (SFU_IOC_SIDECAR_NEXT) as file
  * descriptors, writes sidecars by build-id and has the module look again
- * (sfu_sidecar_rescan(), registry.c).
+ * (sfu_sidecar_rescan(), setup.c).
  *
  * Mapping files is open to every user, so what they can queue is bounded:
  * at most SFU_SQ_MAX requests are queued, at most SFU_SQ_PER_USER of one

@@ -1,28 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The per-mm SFrame registry: which .sframe section describes which user
- * text, for every mm that has one.
- *
- * Readers (the unwinder, from any context including NMI) find an mm's
- * registry in an RCU hash keyed by the mm, then the section covering a PC
- * in a maple tree in RCU mode, and copy the section's parsed header before
- * leaving the read-side section: nothing a reader holds can be freed under
- * it, and no reader takes a lock.
- *
- * Writers run only in task context (task_work before a return to user
- * space, the char device, module load), hold the mm's mmap_lock for reading
- * while they check a section against the VMAs and insert it, and serialise
- * on the registry's mutex.  Hooks that cannot sleep (VMA removal and
- * protection changes, under the mmap write lock) make a section stale
- * (state.c); lookups skip stale sections until a task_work has re-checked
- * them against the VMAs, so no lookup ever uses a section whose text is no
- * longer mapped from the same file.  Insertion and re-checks hold the
- * mmap_lock for reading, which excludes the VMA changes that mark
- * sections stale: a change either happens before the check (and is seen by
- * it) or after the insertion (and marks the section).
- *
- * A registry dies with its mm, in the exit_mmap tracepoint; it is freed
- * after an RCU grace period from a workqueue.
+ * The registry's top: bringing it up and down (sfu_registry_init(),
+ * sfu_registry_stop(), sfu_registry_exit()), what makes it look at every
+ * running process again (the sidecar_dir parameter, the sidecar daemon's
+ * rescan) and what it holds (<debugfs>/sframe_unwind/memory).  How the
+ * registry is built is told in internal.h.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
