@@ -182,11 +182,12 @@ static struct sfu_sq_seen *sfu_sq_seen_forget_locked(const struct sfu_file_id *i
 	return e;
 }
 
-/* Backlog at the tail; a mapping's request before the first of the backlog. */
+/* Queue @r: backlog at the tail; a mapping's request before the first of the backlog. */
 static void sfu_sq_add_locked(struct sfu_sq_req *r)
 {
 	struct sfu_sq_req *b;
 
+	sfu_sq_len++;
 	if (!r->backlog)
 		list_for_each_entry(b, &sfu_sq_queue, node)
 			if (b->backlog) {
@@ -194,6 +195,40 @@ static void sfu_sq_add_locked(struct sfu_sq_req *r)
 				return;
 			}
 	list_add_tail(&r->node, &sfu_sq_queue);
+}
+
+/* A request for @file, made by current (backlog, if it is the rescan's), or NULL. */
+static struct sfu_sq_req *sfu_sq_req_new(struct file *file, const u8 *build_id, unsigned int len,
+					 const struct cred *cred, u32 why)
+{
+	struct sfu_sq_req *r = kzalloc(sizeof(*r), GFP_KERNEL);
+
+	if (!r)
+		return NULL;
+	r->uid = sfu_user_account(cred);
+	r->why = why;
+	r->backlog = READ_ONCE(sfu_sq_scanner) == current;
+	r->len = len;
+	memcpy(r->build_id, build_id, len);
+	strscpy(r->name, file_dentry(file)->d_name.name, sizeof(r->name));
+	sfu_file_id_get(file, &r->id);
+	return r;
+}
+
+/* Remember @seen's file as queued; the oldest one forgotten is returned, to be freed. */
+static struct sfu_sq_seen *sfu_sq_seen_add_locked(struct sfu_sq_seen *seen)
+{
+	struct sfu_sq_seen *old;
+
+	hash_add(sfu_sq_seen, &seen->node, sfu_sq_seen_hash(&seen->id));
+	list_add_tail(&seen->fifo, &sfu_sq_seen_fifo);
+	if (++sfu_sq_seen_count <= SFU_SQ_SEEN_MAX)
+		return NULL;
+	old = list_first_entry(&sfu_sq_seen_fifo, struct sfu_sq_seen, fifo);
+	hash_del(&old->node);
+	list_del(&old->fifo);
+	sfu_sq_seen_count--;
+	return old;
 }
 
 /**
@@ -223,21 +258,13 @@ void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len
 
 	if (!READ_ONCE(sfu_sq_owner) || !len || len > SFU_SIDECAR_BUILD_ID_MAX)
 		return;
-	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	r = sfu_sq_req_new(file, build_id, len, cred, why);
 	seen = kzalloc(sizeof(*seen), GFP_KERNEL);
 	if (!r || !seen) {
 		sfu_stat_inc(SFU_STAT_SIDECAR_REQ_DROPPED_FULL);
 		goto out;
 	}
-	r->uid = sfu_user_account(cred);
-	r->why = why;
-	r->backlog = READ_ONCE(sfu_sq_scanner) == current;
-	r->len = len;
-	memcpy(r->build_id, build_id, len);
-	strscpy(r->name, file_dentry(file)->d_name.name, sizeof(r->name));
-	sfu_file_id_get(file, &r->id);
 	seen->id = r->id;
-
 	spin_lock(&sfu_sq_lock);
 	if (!sfu_sq_owner) {
 		spin_unlock(&sfu_sq_lock);
@@ -260,18 +287,10 @@ void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len
 		gone = sfu_sq_seen_forget_locked(&displaced->id);
 	}
 	stat = SFU_STAT_SIDECAR_REQ_QUEUED;
-	hash_add(sfu_sq_seen, &seen->node, sfu_sq_seen_hash(&seen->id));
-	list_add_tail(&seen->fifo, &sfu_sq_seen_fifo);
+	old = sfu_sq_seen_add_locked(seen);
 	seen = NULL;
-	if (++sfu_sq_seen_count > SFU_SQ_SEEN_MAX) {
-		old = list_first_entry(&sfu_sq_seen_fifo, struct sfu_sq_seen, fifo);
-		hash_del(&old->node);
-		list_del(&old->fifo);
-		sfu_sq_seen_count--;
-	}
 	r->file = get_file(file);
 	sfu_sq_add_locked(r);
-	sfu_sq_len++;
 	r = NULL;
 unlock:
 	spin_unlock(&sfu_sq_lock);
