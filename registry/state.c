@@ -49,11 +49,17 @@ static const u8 sfu_section_next[SFU_SECTION_NR_STATES][SFU_EV_NR] = {
 		[SFU_EV_REMOVE] = SFU_TO(SFU_SECTION_GONE),
 		[SFU_EV_MM_GONE] = SFU_TO(SFU_SECTION_GONE),
 	},
-	/* A VMA change walks the trees locklessly: it may meet one being removed. */
+	/*
+	 * A VMA change walks the trees without the registry's lock, and
+	 * mprotect()'s hook decides on what it meets there: an unregistration,
+	 * which takes that lock but not the mmap lock, may remove it meanwhile.
+	 */
 	[SFU_SECTION_GONE] = {
 		[SFU_EV_LOST] = SFU_TO(SFU_SECTION_GONE),
 		[SFU_EV_NOEXEC] = SFU_TO(SFU_SECTION_GONE),
 		[SFU_EV_EXEC] = SFU_TO(SFU_SECTION_GONE),
+		[SFU_EV_CHECK_OK] = SFU_TO(SFU_SECTION_GONE),
+		[SFU_EV_CHECK_KEEP] = SFU_TO(SFU_SECTION_GONE),
 	},
 };
 
