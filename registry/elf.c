@@ -12,16 +12,17 @@
  * shared by every section of the file while one uses it.
  */
 #include <linux/elf.h>
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/hash.h>
 #include <linux/hashtable.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/vmalloc.h>
 
-#include "sframe_unwind/compat/fs.h"
-#include "sframe_unwind/lib.h"
 #include "uapi/sframe_sidecar.h"
+#include "uapi/sframe_unwind.h"
 #include "internal.h"
 #include "stats.h"
 
@@ -33,47 +34,6 @@
 #define SFU_FCACHE_MAX		1024
 #define SFU_MAX_LOADS		8
 #define SFU_MAX_NOTE_BYTES	4096
-
-/**
- * sfu_native_sframe_abi() - the SFrame ABI of this kernel's native tasks
- *
- * Return: SFRAME_ABI_* for the 64-bit tasks of ELF_ARCH, or 0 when this
- * architecture has no SFrame ABI.
- */
-int sfu_native_sframe_abi(void)
-{
-	return sfu_sframe_abi_of_elf(ELF_ARCH, IS_ENABLED(CONFIG_CPU_BIG_ENDIAN));
-}
-
-/**
- * sfu_file_id_get() - identify the file behind a mapping
- * @file: the file
- * @id: filled in
- */
-void sfu_file_id_get(struct file *file, struct sfu_file_id *id)
-{
-	struct inode *inode = file_inode(file);
-
-	memset(id, 0, sizeof(*id));
-	id->dev = inode->i_sb->s_dev;
-	id->ino = inode->i_ino;
-	id->generation = inode->i_generation;
-	id->ctime = sfu_inode_ctime(inode);
-	id->size = i_size_read(inode);
-}
-
-/**
- * sfu_file_id_equal() - do two identities name the same file contents
- * @a: one identity
- * @b: the other
- *
- * Return: true if they are equal.
- */
-bool sfu_file_id_equal(const struct sfu_file_id *a, const struct sfu_file_id *b)
-{
-	return a->dev == b->dev && a->ino == b->ino && a->generation == b->generation &&
-	       timespec64_equal(&a->ctime, &b->ctime) && a->size == b->size;
-}
 
 /**
  * struct sfu_file_info - what one file's ELF headers and section say
@@ -227,22 +187,6 @@ static struct sfu_sframe_copy *sfu_fcache_attach(const struct sfu_file_id *id,
 }
 
 /*
- * Read @len bytes of @file at *@pos, all of them (sfu_kernel_read_all():
- * a network or 9p file may answer in parts).  Return: true if all were
- * read; a read that needed more than one call is counted.
- */
-static bool sfu_read_whole(struct file *file, void *buf, size_t len, loff_t *pos)
-{
-	unsigned int calls;
-	int err;
-
-	err = sfu_kernel_read_all(file, buf, len, pos, &calls);
-	if (calls > 1)
-		sfu_stat_inc(SFU_STAT_READS_RESUMED);
-	return !err;
-}
-
-/*
  * The GNU build-id in the PT_NOTE segment at @off, @len bytes of @file,
  * into @info, and whether the Go toolchain built the file; nothing when
  * the segment holds neither.
@@ -323,31 +267,6 @@ out:
 }
 
 /*
- * Read the section of @size bytes at @off of @file into @buf and validate
- * it there, for function starts computed at @vaddr.  Return: 0 or the
- * decoder's -SFRAME_E_xxx, or -SFRAME_E_FAULT when the file could not be
- * read.
- */
-static int sfu_read_section(struct file *file, u64 off, u64 size, u64 vaddr, u8 *buf,
-			    struct sfu_sframe_section *sec)
-{
-	struct sfu_sframe_reader r = { .kind = SFRAME_READER_BUFFER, .buf = buf };
-	loff_t pos = off;
-	int err;
-
-	if (!sfu_read_whole(file, buf, size, &pos)) {
-		sfu_stat_inc(SFU_STAT_ELF_UNREADABLE);
-		return -SFRAME_E_FAULT;
-	}
-	r.size = size;
-	err = sfu_sframe_section_init(sec, &r, vaddr, sfu_native_sframe_abi());
-	if (!err)
-		err = sfu_sframe_section_validate(sec);
-	sfu_stat_inc(SFU_STAT_VALIDATIONS);
-	return err;
-}
-
-/*
  * Validate @info's section, read from @file; sets status and header.
  * Return: the kernel copy of a valid section (one reference), or NULL:
  * invalid, unreadable, or no copy (max_kernel_bytes reached, no memory).
@@ -392,56 +311,6 @@ static struct sfu_sframe_copy *sfu_validate(struct file *file, struct sfu_file_i
 		sfu_copy_put(copy);
 	else
 		kvfree(buf);
-	return NULL;
-}
-
-/**
- * sfu_copy_read() - a validated kernel copy of the SFrame section in a file
- * @file: the file (a sidecar)
- * @off: where the section starts in it
- * @size: its bytes
- * @vaddr: the address its function starts are computed for
- * @err: set to why there is no copy: -EFBIG (beyond max_section_bytes),
- *       -ENOSPC (max_kernel_bytes reached, or no memory), -EIO, -ENOEXEC
- *       (the decoder refused the section)
- *
- * Context: task context (reads the file).
- * Return: the copy with one reference, or NULL.
- */
-struct sfu_sframe_copy *sfu_copy_read(struct file *file, u64 off, u64 size, u64 vaddr, int *err)
-{
-	struct sfu_sframe_copy *c;
-	int e;
-
-	if (size > sfu_max_section_bytes) {
-		sfu_stat_inc(SFU_STAT_REFUSED_TOO_BIG);
-		*err = -EFBIG;
-		return NULL;
-	}
-	c = sfu_copy_alloc(size);
-	if (!c) {
-		*err = -ENOSPC;
-		return NULL;
-	}
-	e = sfu_read_section(file, off, size, vaddr, c->data, &c->sec);
-	if (e == -SFRAME_E_FAULT) {
-		*err = -EIO;
-		goto fail;
-	}
-	if (e) {
-		sfu_stat_inc(SFU_STAT_REFUSED_INVALID);
-		*err = -ENOEXEC;
-		goto fail;
-	}
-	if (sfu_copy_index(c)) {
-		*err = -ENOSPC;
-		goto fail;
-	}
-	sfu_stat_inc(SFU_STAT_KERNEL_COPIES_MADE);
-	*err = 0;
-	return c;
-fail:
-	sfu_copy_put(c);
 	return NULL;
 }
 
@@ -515,13 +384,26 @@ static int sfu_load_of(const struct sfu_file_info *info, unsigned long file_off)
 }
 
 /*
+ * @info, first seen, has neither PT_GNU_SFRAME nor a sidecar (one of its
+ * build-id was refused if @refused): its sidecar is to be asked for.
+ */
+static void sfu_file_want_sidecar(const struct sfu_file_info *info, bool refused,
+				  struct sfu_elf_sframe *out)
+{
+	out->want_sidecar = true;
+	out->why = refused ? SFU_SIDECAR_WHY_CONTENT : SFU_SIDECAR_WHY_MISSING;
+	out->build_id_len = info->build_id_len;
+	memcpy(out->build_id, info->build_id, info->build_id_len);
+}
+
+/*
  * A file not in the cache: read it, or its sidecar, validate the section
- * and remember the answer.  Return: the kernel copy made, or NULL, with
- * @info's status set.
+ * and remember the answer; in @out, whether its sidecar is to be asked
+ * for.  Return: the kernel copy made, or NULL, with @info's status set.
  */
 static struct sfu_sframe_copy *sfu_file_first_seen(struct file *file, const struct sfu_file_id *id,
-						   const struct cred *cred,
-						   struct sfu_file_info *info)
+						   struct sfu_file_info *info,
+						   struct sfu_elf_sframe *out)
 {
 	struct sfu_sframe_copy *c = NULL;
 	struct file *sc = NULL;
@@ -545,8 +427,7 @@ static struct sfu_sframe_copy *sfu_file_first_seen(struct file *file, const stru
 			sc = NULL;
 			/* None: the daemon, if one runs, may make it. */
 			if (remember)
-				sfu_sidecar_request(file, info->build_id, info->build_id_len, cred,
-						    w.refused);
+				sfu_file_want_sidecar(info, w.refused, out);
 		}
 	}
 	if (!info->status) {
@@ -648,9 +529,9 @@ out:
  * @id: its identity (sfu_file_id_get())
  * @vm_start: where the mapping starts
  * @file_off: the file offset mapped at @vm_start
- * @cred: the credentials of the mapping's process: whose request for a
- *        sidecar a file without one is (sfu_sidecar_request())
- * @out: on success, where the section lies and this mapping's load bias
+ * @out: on success, where the section lies and this mapping's load bias;
+ *       whatever the answer, whether the sidecar daemon is to be asked for
+ *       the file's sidecar (first seen without one), which the caller does
  * @sec: on success, the parsed header; its vaddr is the link-time address
  *       and its reader points nowhere: the caller rebases both
  * @copy: on success, the section's kernel copy with a reference for the
@@ -671,13 +552,14 @@ out:
  * max_kernel_bytes allows no copy; -ENOMEM.
  */
 int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned long vm_start,
-		    unsigned long file_off, const struct cred *cred, struct sfu_elf_sframe *out,
+		    unsigned long file_off, struct sfu_elf_sframe *out,
 		    struct sfu_sframe_section *sec, struct sfu_sframe_copy **copy)
 {
 	struct sfu_sframe_copy *c = NULL;
 	struct sfu_file_info *info;
 	int err, i;
 
+	out->want_sidecar = false;
 	err = sfu_fcache_answer(id, vm_start, file_off, out, sec, copy);
 	if (err != -EAGAIN)
 		return err;
@@ -689,7 +571,7 @@ int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned lo
 		if (!info->status && !c)
 			c = sfu_reload(file, info);
 	} else {
-		c = sfu_file_first_seen(file, id, cred, info);
+		c = sfu_file_first_seen(file, id, info, out);
 	}
 
 	err = info->status;

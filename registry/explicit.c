@@ -64,7 +64,7 @@ static struct sfu_section *sfu_explicit_section(unsigned long sframe_addr,
 
 	if (!s)
 		return NULL;
-	__set_bit(SFU_SECTION_EXPLICIT, &s->flags);
+	s->kind = SFU_KIND_EXPLICIT;
 	s->data_start = sframe_addr;
 	s->data_end = sframe_addr + sframe_size;
 	s->sec = *check;
@@ -202,7 +202,7 @@ int sfu_registry_remove(struct mm_struct *mm, unsigned long text_start)
 		return -ENOENT;
 	sfu_mm_write_begin(smm);
 	s = mtree_load(&smm->text, text_start);
-	if (s && s->text_start == text_start && test_bit(SFU_SECTION_EXPLICIT, &s->flags)) {
+	if (s && s->text_start == text_start && s->kind == SFU_KIND_EXPLICIT) {
 		sfu_section_remove_locked(smm, s);
 		err = 0;
 	}

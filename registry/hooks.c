@@ -43,10 +43,7 @@
 #include <linux/mm.h>
 #include <linux/seq_file.h>
 #include <linux/sched.h>
-#include <linux/sched/mm.h>
-#include <linux/sched/signal.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/tracepoint.h>
 
 #include "internal.h"
@@ -162,68 +159,46 @@ static void sfu_mmap_hook(const unsigned long *arg)
 	}
 }
 
+/*
+ * What a changed VMA tells sfu_vma_changed() (sfu_vma_plan() decides what
+ * that means for the sections there); queue the re-check it asks for.
+ */
+static void sfu_vma_hook(struct vm_area_struct *vma, enum sfu_vma_event event,
+			 unsigned long start, unsigned long end)
+{
+	struct sfu_vma_change c = {
+		.event = event, .start = start, .end = end, .file = vma->vm_file,
+		.exec = vma->vm_flags & VM_EXEC, .read = vma->vm_flags & VM_READ,
+	};
+
+	if (sfu_vma_changed(vma->vm_mm, &c))
+		sfu_queue(current, sfu_recheck_work_fn, start, end);
+}
+
 /* vm_area_free(vma) */
 static void sfu_vma_free_hook(const unsigned long *arg)
 {
 	struct vm_area_struct *vma = (void *)arg[0];
-	unsigned int what = SFU_VMA_DATA_GONE;
 
 	/*
 	 * Sections are registered over executable text, file-backed or not
 	 * (JIT code, the vDSO), and read their data from file mappings only
 	 * (an explicit section's data is copied): an anonymous VMA that is
-	 * not executable holds neither.  Text that lost PROT_EXEC before was
-	 * marked then, by the hook below, and is registered still only if it
-	 * was kept.
+	 * not executable holds neither.
 	 */
-	if (vma->vm_file)
-		what |= SFU_VMA_FILE;
-	else if (!(vma->vm_flags & VM_EXEC))
+	if (!vma->vm_file && !(vma->vm_flags & VM_EXEC))
 		return;
-	what |= vma->vm_flags & VM_EXEC ? SFU_VMA_TEXT_GONE : SFU_VMA_KEPT_TEXT;
-	/* Current's VMAs go under its mmap_lock (exit_mmap's are skipped). */
-	if (vma->vm_mm == current->mm)
-		what |= SFU_VMA_NOW;
-	if (sfu_vma_changed(vma->vm_mm, vma->vm_start, vma->vm_end, what))
-		sfu_queue(current, sfu_recheck_work_fn, vma->vm_start, vma->vm_end);
+	sfu_vma_hook(vma, SFU_VMA_UNMAP, vma->vm_start, vma->vm_end);
 }
 
 /* change_protection(tlb, vma, start, end, ...) */
 static void sfu_change_protection_hook(const unsigned long *arg)
 {
 	struct vm_area_struct *vma = (void *)arg[1];
-	unsigned int what = 0;
 
-	if (!(vma->vm_flags & VM_EXEC))
-		what |= SFU_VMA_TEXT_GONE;
-	/* Only file mappings hold data a section reads (see above). */
-	if (vma->vm_file) {
-		what |= SFU_VMA_FILE;
-		if (!(vma->vm_flags & VM_READ))
-			what |= SFU_VMA_DATA_GONE;
-	}
 	/* Another mm (NUMA balancing, userfaultfd): marked, its next re-check looks. */
-	if (vma->vm_mm != current->mm) {
-		if (what & (SFU_VMA_TEXT_GONE | SFU_VMA_DATA_GONE))
-			sfu_vma_changed(vma->vm_mm, arg[2], arg[3], what);
-		return;
-	}
-	/*
-	 * File text executable again, readable or not (execute-only text
-	 * loses only read permission), may hold a kept section.  Anonymous
-	 * text executable again holds none.
-	 */
-	if (!(what & SFU_VMA_TEXT_GONE) && vma->vm_file)
-		what |= SFU_VMA_EXEC_BACK;
-	else if (!(what & (SFU_VMA_TEXT_GONE | SFU_VMA_DATA_GONE)))
-		return;
-	/*
-	 * mprotect holds the mmap write lock: a section whose text only lost
-	 * or regained PROT_EXEC is kept, or usable again, here and now; only
-	 * one to be removed waits for the re-check.
-	 */
-	if (sfu_vma_changed(vma->vm_mm, arg[2], arg[3], what | SFU_VMA_FINAL | SFU_VMA_NOW))
-		sfu_queue(current, sfu_recheck_work_fn, arg[2], arg[3]);
+	sfu_vma_hook(vma, vma->vm_mm == current->mm ? SFU_VMA_PROTECT : SFU_VMA_PROTECT_REMOTE,
+		     arg[2], arg[3]);
 }
 
 /* How a hooked function is followed, and its name in debugfs "hooks". */
@@ -535,62 +510,4 @@ void sfu_hooks_exit(void)
 {
 	sfu_hooks_detach();
 	sfu_tracepoints_unregister(ARRAY_SIZE(sfu_tracepoints));
-}
-
-static int sfu_cmp_ptr(const void *a, const void *b)
-{
-	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/**
- * sfu_scan_running_processes() - build the registries of processes already running
- *
- * Context: module init, after sfu_hooks_init(): mappings made while this
- * runs are seen by the hooks, those made before by the scan.
- */
-void sfu_scan_running_processes(void)
-{
-	struct {
-		struct mm_struct *mm;
-		pid_t tgid;
-		const struct cred *cred;
-	} *procs;
-	struct task_struct *p;
-	int n = 0, cap = 64, i;
-
-	rcu_read_lock();
-	for_each_process(p)
-		cap++;
-	rcu_read_unlock();
-	procs = kvmalloc_array(cap, sizeof(*procs), GFP_KERNEL);
-	if (!procs)
-		return;
-
-	rcu_read_lock();
-	for_each_process(p) {
-		if (n == cap)
-			break;
-		if (p->flags & PF_KTHREAD)
-			continue;
-		procs[n].mm = get_task_mm(p);
-		if (!procs[n].mm)
-			continue;
-		procs[n].tgid = task_tgid_nr(p);
-		/* Its sections are charged by these (sfu_user_account()). */
-		procs[n].cred = get_cred(__task_cred(p));
-		n++;
-	}
-	rcu_read_unlock();
-
-	/* Processes sharing an mm (CLONE_VM) are scanned once. */
-	sort(procs, n, sizeof(*procs), sfu_cmp_ptr, NULL);
-	for (i = 0; i < n; i++) {
-		if (!i || procs[i].mm != procs[i - 1].mm)
-			sfu_scan(procs[i].mm, 0, TASK_SIZE, procs[i].tgid, procs[i].cred);
-		put_cred(procs[i].cred);
-		mmput(procs[i].mm);
-	}
-	kvfree(procs);
 }

@@ -1,10 +1,54 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Internals of the per-mm registry, shared by the files of registry/:
- * registry.c (data structures, lookups, insertion, re-checks), elf.c (ELF
- * program headers and the per-file validation cache), hooks.c (mmap, VMA,
- * fork and exit hooks; building registries of running processes) and the
- * rest.
+ * Internals of the per-mm registry, shared by the files of registry/.
+ *
+ * The files are in layers; each calls only files of its own layer or of
+ * lower ones, and no files call each other in a circle (tests/check-layers
+ * checks both, with its table of ranks).  From the bottom:
+ *
+ *  0 base    stats.c (counters), rules_cache.c (rules found, per CPU),
+ *            user.c (what each user is charged)
+ *  1 file    what is known of a file: file.c (identity, whole reads, a
+ *            section read and validated), copy.c (kernel copies and their
+ *            charges), notes.c (build-id, Go notes), sidecar.c (sidecars
+ *            by build-id), sidecar_queue.c (requests to the daemon),
+ *            elf.c (program headers, the per-file cache), vdso.c (the
+ *            vDSO's image and rows)
+ *  2 mm      an mm's sections and their life: state.c (the states and
+ *            the one table of their transitions), section.c (one section),
+ *            tree.c (an mm's trees: insertion, removal, pending sections),
+ *            mm.c (the table of registries), recheck.c (what VMA changes
+ *            do to sections; re-checks)
+ *  3 events  what changes the registries and what reads them: hooks.c
+ *            (mmap, VMA, fork and exit hooks), scan.c (scans of mappings,
+ *            of running processes), explicit.c (registration through the
+ *            char device), lookup.c (rows for a PC, lock-free)
+ *  4 setup   setup.c: bringing the registry up and down, and what makes
+ *            it look at every process again (sidecar_dir, rescans)
+ *
+ * A lower file that must have something done above it says so in what it
+ * returns (elf.c's sfu_elf_sframe.want_sidecar: the scan asks the daemon).
+ *
+ * Readers (the unwinder, from any context including NMI) find an mm's
+ * registry in an RCU hash keyed by the mm, then the section covering a PC
+ * in a maple tree in RCU mode, and copy the section's parsed header before
+ * leaving the read-side section: nothing a reader holds can be freed under
+ * it, and no reader takes a lock.
+ *
+ * Writers run only in task context (task_work before a return to user
+ * space, the char device, module load), hold the mm's mmap_lock for
+ * reading while they check a section against the VMAs and insert it, and
+ * serialise on the registry's mutex.  Hooks that cannot sleep (VMA removal
+ * and protection changes, under the mmap write lock) make a section stale
+ * (state.c); lookups skip stale sections until a re-check has looked at
+ * the VMAs again, so no lookup ever uses a section whose text is no longer
+ * mapped from the same file.  Insertion and re-checks hold the mmap_lock
+ * for reading, which excludes the VMA changes that make sections stale: a
+ * change either happens before the check (and is seen by it) or after the
+ * insertion (and marks the section).
+ *
+ * A registry dies with its mm, in the exit_mmap tracepoint; it is freed
+ * after an RCU grace period from a workqueue.
  */
 #ifndef _SFU_REGISTRY_INTERNAL_H
 #define _SFU_REGISTRY_INTERNAL_H
@@ -44,14 +88,44 @@ struct sfu_file_id {
 	loff_t size;
 };
 
-/* sfu_section.flags bits */
-#define SFU_SECTION_STALE	0	/* a VMA change touched it: re-check before use */
-#define SFU_SECTION_EXPLICIT	1	/* registered through the char device */
-#define SFU_SECTION_SIDECAR	2	/* rows from a sidecar: no section data in the mm */
-#define SFU_SECTION_VDSO	3	/* the vDSO: no file, rows from its sidecar */
-#define SFU_SECTION_CHARGED	4	/* counted in its user's sections */
-#define SFU_SECTION_HOLDS	5	/* its user is a holder of its copies */
-#define SFU_SECTION_KEPT	6	/* stale, its text mapped but not executable */
+/* Where a section's rows come from; fixed when it is made. */
+enum sfu_section_kind {
+	SFU_KIND_ELF,		/* an ELF file's own .sframe, its bytes mapped in the mm */
+	SFU_KIND_SIDECAR,	/* an ELF file's sidecar: rows in the kernel copy only */
+	SFU_KIND_VDSO,		/* the vDSO: no file, rows from its sidecar */
+	SFU_KIND_EXPLICIT,	/* registered through the char device: code without a file */
+};
+
+/*
+ * A section's life.  state.c holds the one table of what each event makes
+ * of each state (sfu_section_step()); Documentation/registry.rst shows it.
+ * Lookups use a section only while it is SFU_SECTION_LIVE.
+ */
+enum sfu_section_state {
+	SFU_SECTION_NEW,	/* prepared, in no tree and on no list */
+	SFU_SECTION_PENDING,	/* its text mapped, waiting for its data (sfu_mm.pending) */
+	SFU_SECTION_LIVE,	/* in the trees: lookups use it */
+	SFU_SECTION_STALE,	/* in the trees, touched by a VMA change: a re-check decides */
+	/* in the trees, its text in place from its file but not executable (or its data gone) */
+	SFU_SECTION_KEPT,
+	SFU_SECTION_GONE,	/* out of the trees, freed after a grace period */
+	SFU_SECTION_NR_STATES
+};
+
+/* What can happen to a section (sfu_section_step()). */
+enum sfu_section_event {
+	SFU_EV_FOUND,		/* a scan or a registration found its text and data mapped */
+	SFU_EV_WAIT,		/* found with its text mapped, its data not yet */
+	SFU_EV_RETRY,		/* a mapping may have brought its data: offered again */
+	SFU_EV_LOST,		/* its text or data unmapped, or its data made unreadable */
+	SFU_EV_NOEXEC,		/* mprotect took execute permission from its text */
+	SFU_EV_EXEC,		/* mprotect gave execute permission back to its text */
+	SFU_EV_CHECK_OK,	/* a re-check found its text and data as they were */
+	SFU_EV_CHECK_KEEP,	/* a re-check found its text in place, not usable now */
+	SFU_EV_REMOVE,		/* taken out: gone at a re-check, replaced, unregistered */
+	SFU_EV_MM_GONE,		/* its registry goes with its mm: exit, exec */
+	SFU_EV_NR
+};
 
 #define SFU_NAME_LEN 48
 
@@ -103,7 +177,9 @@ struct sfu_sframe_copy {
  * @text_delta: vm_start - file offset of the VMAs mapping the text (ELF)
  * @data_delta: the same for the VMAs mapping the .sframe bytes (ELF)
  * @file: the ELF file both come from (zero for explicit sections)
- * @flags: SFU_SECTION_* bits
+ * @kind: where its rows come from (enum sfu_section_kind)
+ * @state: where it is in its life (enum sfu_section_state): changed only
+ *         by sfu_section_step(), read locklessly by lookups
  * @copy: the section's bytes in kernel memory (shared with every section
  *        of the same file), or NULL: then lookups read user memory
  * @extra: for a file whose own section covers only part of its code, the
@@ -113,9 +189,11 @@ struct sfu_sframe_copy {
  *        file's link-time addresses) to get the address in this mm
  * @sec: the parsed header, with a user-memory reader at @data_start
  * @name: the file's name, for debugfs
- * @user: the user it is charged to in the trees (max_sections_per_user)
+ * @user: the user its kernel copies are held for (sfu_copy_hold()) from
+ *        sfu_section_set_user() on, and to which it is charged in the
+ *        trees (max_sections_per_user), until it is freed; NULL before
  *
- * Immutable once in the trees but for @flags.  Lookups use @copy in place
+ * Immutable once in the trees but for @state.  Lookups use @copy in place
  * under RCU, or copy @sec.
  */
 struct sfu_section {
@@ -128,7 +206,8 @@ struct sfu_section {
 	long text_delta;
 	long data_delta;
 	struct sfu_file_id file;
-	unsigned long flags;
+	enum sfu_section_kind kind;
+	enum sfu_section_state state;
 	struct sfu_sframe_copy *copy;
 	struct sfu_sframe_copy *extra;
 	long bias;
@@ -156,7 +235,7 @@ struct sfu_section {
  *              mapping must overlap to matter (read locklessly too)
  * @recheck_all: sections were marked stale from another task, which
  *               queued no re-check: the next one looks at every section
- * @had_kept: a section was kept while its text was not executable (set
+ * @had_kept: a section was SFU_SECTION_KEPT (set by sfu_section_step(),
  *            once, never cleared): VMAs that are not executable may hold
  *            registered text
  * @tgid: the process that created the registry, for debugfs
@@ -229,7 +308,7 @@ static inline bool sfu_mm_pending_in(const struct sfu_mm *smm, unsigned long sta
 /* Section data in the mm: all but sidecars', which live in kernel copies. */
 static inline bool sfu_section_has_data(const struct sfu_section *s)
 {
-	return !test_bit(SFU_SECTION_SIDECAR, &s->flags);
+	return s->kind == SFU_KIND_ELF || s->kind == SFU_KIND_EXPLICIT;
 }
 
 /*
@@ -245,99 +324,62 @@ static inline bool sfu_section_data_tracked(const struct sfu_section *s)
 /* Text in anonymous memory: explicit sections (JIT code) and the vDSO. */
 static inline bool sfu_section_anon_text(const struct sfu_section *s)
 {
-	return test_bit(SFU_SECTION_EXPLICIT, &s->flags) || test_bit(SFU_SECTION_VDSO, &s->flags);
+	return s->kind == SFU_KIND_EXPLICIT || s->kind == SFU_KIND_VDSO;
 }
 
-/* mm.c */
-struct sfu_mm *sfu_mm_find(struct mm_struct *mm);
-struct sfu_mm *sfu_mm_lookup(struct mm_struct *mm);
-struct sfu_mm *sfu_mm_get_or_create(struct mm_struct *mm, pid_t tgid);
-void sfu_mm_destroy(struct mm_struct *mm);
-unsigned int sfu_mm_count(void);
-int sfu_mm_table_init(void);
-void sfu_mm_table_exit(void);
+/* Lookups use @s: any context, without a lock. */
+static inline bool sfu_section_usable(const struct sfu_section *s)
+{
+	return READ_ONCE(s->state) == SFU_SECTION_LIVE;
+}
 
-/* section.c */
-unsigned int sfu_sections_total(void);
-void sfu_section_discard(struct sfu_section *s);
-struct sfu_section *sfu_section_new(unsigned long text_start, unsigned long text_end,
-				    const char *name);
-int sfu_section_set_user(struct sfu_section *s, struct sfu_user *u);
-void sfu_section_free(struct sfu_section *s);
-void sfu_section_remove_locked(struct sfu_mm *smm, struct sfu_section *s);
-bool sfu_section_text_mapped(struct mm_struct *mm, const struct sfu_section *s);
-bool sfu_section_data_mapped(struct mm_struct *mm, const struct sfu_section *s);
-int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s);
-void sfu_section_offer(struct sfu_mm *smm, struct sfu_section *s);
-void sfu_retry_pending(struct sfu_mm *smm, unsigned long start, unsigned long end);
-bool sfu_pending_at(struct sfu_mm *smm, unsigned long start);
-bool sfu_section_settle(struct sfu_mm *smm, struct sfu_section *s);
-bool sfu_section_live_for(struct sfu_mm *smm, struct vm_area_struct *vma);
+/* Layer 0: base */
 
-/* What a VMA change means for the sections of its range (sfu_vma_changed()). */
-#define SFU_VMA_FILE		0x01	/* the range maps a file; else anonymous memory */
-#define SFU_VMA_TEXT_GONE	0x02	/* its text went, or lost execute permission */
-#define SFU_VMA_KEPT_TEXT	0x04	/* it went, not executable: only kept text can */
-#define SFU_VMA_DATA_GONE	0x08	/* its data went, or lost read permission */
-#define SFU_VMA_EXEC_BACK	0x10	/* execute permission was given back */
-#define SFU_VMA_FINAL		0x20	/* the VMAs stay as they are: decide now */
-#define SFU_VMA_NOW		0x40	/* current's mm, mmap_lock held: re-check now if it can */
-bool sfu_vma_changed(struct mm_struct *mm, unsigned long start, unsigned long end,
-		     unsigned int what);
-void sfu_recheck(struct mm_struct *mm, unsigned long start, unsigned long last);
-void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid,
-	      const struct cred *cred);
-void sfu_kunit_fail_store(unsigned int nth, void (*fn)(void *arg), void *arg);
+/* user.c */
+kuid_t sfu_user_account(const struct cred *cred);
+struct sfu_user *sfu_user_get(const struct cred *cred);
+struct sfu_user *sfu_user_get_current(void);
+void sfu_user_put(struct sfu_user *u);
+bool sfu_user_charge_section(struct sfu_user *u);
+void sfu_user_uncharge_section(struct sfu_user *u);
+bool sfu_user_charge_bytes(struct sfu_user *u, size_t bytes);
+void sfu_user_uncharge_bytes(struct sfu_user *u, size_t bytes);
+struct sfu_user *sfu_user_take_bytes(struct sfu_user *from, struct sfu_user *to, size_t bytes);
+bool sfu_user_exempt(const struct sfu_user *u);
+long sfu_user_copy_bytes(const struct sfu_user *u);
+unsigned int sfu_user_sections(const struct sfu_user *u);
+void sfu_users_init(void);
+void sfu_users_exit(void);
 
-/* lookup.c */
-int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault, struct sfu_sframe_row *row);
+/* Layer 1: what is known of a file */
 
-/* elf.c */
-/**
- * struct sfu_elf_sframe - where a file's PT_GNU_SFRAME lies
- * @abi: the SFrame ABI this kernel's native tasks use
- * @sframe_vaddr: p_vaddr of PT_GNU_SFRAME
- * @sframe_offset: its p_offset
- * @sframe_size: its p_filesz
- * @bias: load bias of the mapping it was looked up for
- * @text_end: where the mapping's loadable segment ends in it, page-aligned,
- *	if that segment is executable; else 0
- * @sidecar: the section is the file's sidecar's (sidecar.c): the offset is
- *	in the sidecar, and the process maps no copy of it
- * @build_id_len: bytes of @build_id (0: the file has none)
- * @build_id: the file's GNU build-id
- */
-struct sfu_elf_sframe {
-	int abi;
-	u64 sframe_vaddr;
-	u64 sframe_offset;
-	u64 sframe_size;
-	long bias;
-	u64 text_end;
-	bool sidecar;
-	u8 build_id_len;
-	u8 build_id[SFU_SIDECAR_BUILD_ID_MAX];
-};
-
+/* file.c */
+extern unsigned int sfu_max_section_bytes;
+int sfu_native_sframe_abi(void);
 void sfu_file_id_get(struct file *file, struct sfu_file_id *id);
 bool sfu_file_id_equal(const struct sfu_file_id *a, const struct sfu_file_id *b);
-int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned long vm_start,
-		    unsigned long file_off, const struct cred *cred, struct sfu_elf_sframe *out,
-		    struct sfu_sframe_section *sec, struct sfu_sframe_copy **copy);
-int sfu_native_sframe_abi(void);
-bool sfu_file_known_without(struct file *file);
-void sfu_fcache_forget(void);
-void sfu_fcache_forget_missing(void);
+bool sfu_read_whole(struct file *file, void *buf, size_t len, loff_t *pos);
+int sfu_read_section(struct file *file, u64 off, u64 size, u64 vaddr, u8 *buf,
+		     struct sfu_sframe_section *sec);
 struct sfu_sframe_copy *sfu_copy_read(struct file *file, u64 off, u64 size, u64 vaddr, int *err);
+
+/* copy.c */
+struct sfu_sframe_copy *sfu_copy_alloc(size_t size);
+int sfu_copy_index(struct sfu_sframe_copy *c);
+void sfu_copy_put(struct sfu_sframe_copy *c);
+int sfu_copy_hold(struct sfu_sframe_copy *c, struct sfu_user *u);
+void sfu_copy_unhold(struct sfu_sframe_copy *c, struct sfu_user *u);
+struct sfu_sframe_copy *sfu_copy_get_slot(struct sfu_sframe_copy **slot);
+struct sfu_sframe_copy *sfu_copy_set_slot(struct sfu_sframe_copy **slot,
+					  struct sfu_sframe_copy *c);
+void sfu_copy_clear_slot(struct sfu_sframe_copy **slot);
+void sfu_copy_usage(unsigned int *copies, unsigned long *bytes);
+unsigned long sfu_copy_budget(void);
+
+/* notes.c */
 bool sfu_parse_go_note(const u8 *buf, size_t len);
 struct sfu_sframe_copy *sfu_copy_fp_only(int abi);
 void sfu_parse_build_id(const u8 *buf, size_t len, u8 *id, u8 *id_len);
-
-/* vdso.c */
-bool sfu_vma_is_vdso(struct vm_area_struct *vma);
-bool sfu_vdso_mapped(struct mm_struct *mm, const struct sfu_section *s);
-struct sfu_section *sfu_prepare_vdso(struct mm_struct *mm, unsigned long start,
-				     unsigned long end);
 
 /* sidecar.c */
 
@@ -378,6 +420,8 @@ struct file *sfu_sidecar_open(const u8 *build_id, unsigned int len, struct sfu_s
 			      struct sfu_sidecar_bind *bind, u64 *off, u64 *size, u64 *vaddr);
 struct sfu_sframe_copy *sfu_sidecar_copy(const u8 *build_id, unsigned int len,
 					 const struct sfu_file_id *id, struct sfu_sidecar_for *w);
+int sfu_sidecar_set_dir(const char *val);
+int sfu_sidecar_get_dir(char *buf);
 void sfu_sidecar_forget(void);
 void sfu_sidecar_forget_missing(void);
 void sfu_sidecar_init(void);
@@ -390,43 +434,150 @@ void sfu_sidecar_backlog(void (*scan)(void *arg), void *arg);
 void sfu_sidecar_queue_init(void);
 void sfu_sidecar_queue_exit(void);
 
-/* registry.c */
-bool sfu_registry_running(void);
+/* elf.c */
+/**
+ * struct sfu_elf_sframe - where a file's PT_GNU_SFRAME lies
+ * @abi: the SFrame ABI this kernel's native tasks use
+ * @sframe_vaddr: p_vaddr of PT_GNU_SFRAME
+ * @sframe_offset: its p_offset
+ * @sframe_size: its p_filesz
+ * @bias: load bias of the mapping it was looked up for
+ * @text_end: where the mapping's loadable segment ends in it, page-aligned,
+ *	if that segment is executable; else 0
+ * @sidecar: the section is the file's sidecar's (sidecar.c): the offset is
+ *	in the sidecar, and the process maps no copy of it
+ * @want_sidecar: the file, just seen for the first time, has neither
+ *	PT_GNU_SFRAME nor a sidecar: the sidecar daemon is to be asked for
+ *	one (sfu_sidecar_request())
+ * @why: then SFU_SIDECAR_WHY_*
+ * @build_id_len: bytes of @build_id (0: the file has none)
+ * @build_id: the file's GNU build-id
+ */
+struct sfu_elf_sframe {
+	int abi;
+	u64 sframe_vaddr;
+	u64 sframe_offset;
+	u64 sframe_size;
+	long bias;
+	u64 text_end;
+	bool sidecar;
+	bool want_sidecar;
+	u32 why;
+	u8 build_id_len;
+	u8 build_id[SFU_SIDECAR_BUILD_ID_MAX];
+};
 
-/* copy.c */
-struct sfu_sframe_copy *sfu_copy_alloc(size_t size);
-int sfu_copy_index(struct sfu_sframe_copy *c);
-void sfu_copy_put(struct sfu_sframe_copy *c);
-int sfu_copy_hold(struct sfu_sframe_copy *c, struct sfu_user *u);
-void sfu_copy_unhold(struct sfu_sframe_copy *c, struct sfu_user *u);
-struct sfu_sframe_copy *sfu_copy_get_slot(struct sfu_sframe_copy **slot);
-struct sfu_sframe_copy *sfu_copy_set_slot(struct sfu_sframe_copy **slot,
-					  struct sfu_sframe_copy *c);
-void sfu_copy_clear_slot(struct sfu_sframe_copy **slot);
-void sfu_copy_usage(unsigned int *copies, unsigned long *bytes);
-unsigned long sfu_copy_budget(void);
+int sfu_file_sframe(struct file *file, const struct sfu_file_id *id, unsigned long vm_start,
+		    unsigned long file_off, struct sfu_elf_sframe *out,
+		    struct sfu_sframe_section *sec, struct sfu_sframe_copy **copy);
+bool sfu_file_known_without(struct file *file);
+void sfu_fcache_forget(void);
+void sfu_fcache_forget_missing(void);
 
-/* user.c */
-kuid_t sfu_user_account(const struct cred *cred);
-struct sfu_user *sfu_user_get(const struct cred *cred);
-struct sfu_user *sfu_user_get_current(void);
-void sfu_user_put(struct sfu_user *u);
-bool sfu_user_charge_section(struct sfu_user *u);
-void sfu_user_uncharge_section(struct sfu_user *u);
-bool sfu_user_charge_bytes(struct sfu_user *u, size_t bytes);
-void sfu_user_uncharge_bytes(struct sfu_user *u, size_t bytes);
-struct sfu_user *sfu_user_take_bytes(struct sfu_user *from, struct sfu_user *to, size_t bytes);
-bool sfu_user_exempt(const struct sfu_user *u);
-long sfu_user_copy_bytes(const struct sfu_user *u);
-unsigned int sfu_user_sections(const struct sfu_user *u);
-void sfu_users_init(void);
-void sfu_users_exit(void);
+/* vdso.c */
+bool sfu_vma_is_vdso(struct vm_area_struct *vma);
+bool sfu_vdso_mapped(struct mm_struct *mm, unsigned long start, unsigned long end);
+struct sfu_sframe_copy *sfu_vdso_copy(struct mm_struct *mm, unsigned long start,
+				      unsigned long end, long *bias);
+
+/* Layer 2: an mm's sections and their life */
+
+/* Which change of a VMA a hook saw (struct sfu_vma_change). */
+enum sfu_vma_event {
+	SFU_VMA_UNMAP,		/* vm_area_free(): munmap, MAP_FIXED over it, mremap, a merge */
+	SFU_VMA_PROTECT,	/* change_protection() in current's mm: mprotect() */
+	SFU_VMA_PROTECT_REMOTE,	/* change_protection() in another mm: NUMA balancing, uffd */
+};
+
+/**
+ * struct sfu_vma_change - a VMA change, as a hook saw it
+ * @event: what changed it
+ * @start: start of the changed range
+ * @end: its end
+ * @file: the VMA maps a file; else anonymous memory
+ * @exec: it is executable (after the change)
+ * @read: it is readable (after the change)
+ */
+struct sfu_vma_change {
+	enum sfu_vma_event event;
+	unsigned long start;
+	unsigned long end;
+	bool file;
+	bool exec;
+	bool read;
+};
+
+/**
+ * struct sfu_vma_plan - what a VMA change asks of the sections it overlaps
+ * @text: look at the sections whose text overlaps its range
+ * @kept_only: only where the mm ever kept a section (a VMA that was not
+ *             executable holds no text but kept text)
+ * @data: look at the sections whose data in the mm overlaps it
+ * @text_ev: what happens to the former
+ * @data_ev: what happens to the latter
+ * @now: the VMAs stay as they are: decide on each section at once
+ */
+struct sfu_vma_plan {
+	bool text;
+	bool kept_only;
+	bool data;
+	enum sfu_section_event text_ev;
+	enum sfu_section_event data_ev;
+	bool now;
+};
+
+/* state.c */
+bool sfu_section_step(struct sfu_mm *smm, struct sfu_section *s, enum sfu_section_event ev);
+bool sfu_vma_plan(const struct sfu_vma_change *c, struct sfu_vma_plan *p);
+
+/* section.c */
+struct sfu_section *sfu_section_new(unsigned long text_start, unsigned long text_end,
+				    const char *name);
+int sfu_section_set_user(struct sfu_section *s, struct sfu_user *u);
+void sfu_section_discard(struct sfu_section *s);
+bool sfu_section_text_mapped(struct mm_struct *mm, const struct sfu_section *s);
+/* Where a section's text is now (sfu_section_text_state()). */
+enum sfu_section_text { SFU_SECTION_TEXT_GONE, SFU_SECTION_TEXT_KEPT, SFU_SECTION_TEXT_MAPPED };
+enum sfu_section_text sfu_section_text_state(struct mm_struct *mm, const struct sfu_section *s);
+bool sfu_section_data_mapped(struct mm_struct *mm, const struct sfu_section *s);
+
+/* tree.c */
+unsigned int sfu_sections_total(void);
+int sfu_section_insert(struct sfu_mm *smm, struct sfu_section *s);
+void sfu_section_free(struct sfu_section *s);
+void sfu_section_remove_locked(struct sfu_mm *smm, struct sfu_section *s);
+bool sfu_section_remove_now(struct sfu_mm *smm, struct sfu_section *s);
+void sfu_section_offer(struct sfu_mm *smm, struct sfu_section *s);
+void sfu_retry_pending(struct sfu_mm *smm, unsigned long start, unsigned long end);
+bool sfu_pending_at(struct sfu_mm *smm, unsigned long start);
+bool sfu_section_live_for(struct sfu_mm *smm, struct vm_area_struct *vma);
+void sfu_kunit_fail_store(unsigned int nth, void (*fn)(void *arg), void *arg);
+
+/* mm.c */
+struct sfu_mm *sfu_mm_find(struct mm_struct *mm);
+struct sfu_mm *sfu_mm_lookup(struct mm_struct *mm);
+struct sfu_mm *sfu_mm_get_or_create(struct mm_struct *mm, pid_t tgid);
+void sfu_mm_destroy(struct mm_struct *mm);
+unsigned int sfu_mm_count(void);
+int sfu_mm_table_init(void);
+void sfu_mm_table_exit(void);
+
+/* recheck.c */
+bool sfu_vma_changed(struct mm_struct *mm, const struct sfu_vma_change *c);
+void sfu_recheck(struct mm_struct *mm, unsigned long start, unsigned long last);
+
+/* Layer 3: events and lookups */
+
+/* scan.c */
+void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid,
+	      const struct cred *cred);
+void sfu_scan_running_processes(void);
 
 /* hooks.c */
 int sfu_hooks_init(void);
 void sfu_hooks_exit(void);
-void sfu_scan_running_processes(void);
 
-extern unsigned int sfu_max_section_bytes;
+/* lookup.c */
+int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault, struct sfu_sframe_row *row);
 
 #endif /* _SFU_REGISTRY_INTERNAL_H */

@@ -44,7 +44,7 @@ static struct sfu_section *sfu_section_find(struct sfu_mm *smm, unsigned long pc
 		sfu_stat_inc(SFU_STAT_LOOKUP_NO_SECTION);
 		return NULL;
 	}
-	if (test_bit(SFU_SECTION_STALE, &s->flags)) {
+	if (!sfu_section_usable(s)) {
 		sfu_stat_inc(SFU_STAT_LOOKUP_STALE);
 		return NULL;
 	}
@@ -429,7 +429,7 @@ int sfu_lookup_rules(struct sfu_lookup *c, unsigned long pc, bool nofault,
 	}
 	/* A section found by this lookup stays valid while it holds RCU. */
 	if (!s || pc < s->text_start || pc >= s->text_end ||
-	    test_bit(SFU_SECTION_STALE, &s->flags)) {
+	    !sfu_section_usable(s)) {
 		/* The registry lives as long as the mm, which the caller keeps. */
 		if (!c->smm)
 			c->smm = sfu_mm_find(c->mm);

@@ -6,23 +6,14 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/debugfs.h>
-#include <linux/file.h>
 #include <linux/hash.h>
 #include <linux/hashtable.h>
 #include <linux/mm.h>
-#include <linux/mmap_lock.h>
-#include <linux/module.h>
-#include <linux/moduleparam.h>
-#include <linux/sched.h>
-#include <linux/sched/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 
-#include "sframe_unwind/registry.h"
 #include "internal.h"
-#include "rules_cache.h"
 #include "sframe_unwind/lib.h"
 #include "stats.h"
 #include "sframe_unwind/compat/export.h"
@@ -119,11 +110,14 @@ static void sfu_mm_free_work(struct work_struct *work)
 	unsigned long idx = 0;
 
 	mt_for_each(&smm->text, s, idx, ULONG_MAX) {
+		sfu_section_step(smm, s, SFU_EV_MM_GONE);
 		sfu_stat_inc(SFU_STAT_FREED_WITH_MM);
 		sfu_section_free(s);
 	}
-	list_for_each_entry_safe(s, next, &smm->pending, pending)
+	list_for_each_entry_safe(s, next, &smm->pending, pending) {
+		sfu_section_step(smm, s, SFU_EV_MM_GONE);
 		sfu_section_discard(s);
+	}
 	mtree_destroy(&smm->text);
 	mtree_destroy(&smm->data);
 	kfree(smm);
@@ -171,8 +165,8 @@ static int sfu_sections_show(struct seq_file *m, void *v)
 			seq_printf(m, "  %lx-%lx sframe %lx+%lx v%u fdes %u %s %s %s%s\n",
 				   s->text_start, s->text_end, s->data_start,
 				   s->data_end - s->data_start, s->sec.version, s->sec.num_fdes,
-				   !test_bit(SFU_SECTION_STALE, &s->flags) ? "ok" :
-				   test_bit(SFU_SECTION_KEPT, &s->flags) ? "kept" : "stale",
+				   sfu_section_usable(s) ? "ok" :
+				   READ_ONCE(s->state) == SFU_SECTION_KEPT ? "kept" : "stale",
 				   s->name, !sfu_section_has_data(s) ? "sidecar" :
 				   s->copy ? "kernel" : "user", s->extra ? "+sidecar" : "");
 	}

@@ -13,7 +13,10 @@
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 
 #include "sframe_unwind/registry.h"
 #include "internal.h"
@@ -29,13 +32,18 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 	struct sfu_sidecar_for w = { .file = file };
 	struct sfu_elf_sframe elf;
 	struct sfu_section *s;
+	int err;
 
 	s = sfu_section_new(vm_start, vm_end, file_dentry(file)->d_name.name);
 	if (!s)
 		return NULL;
 	sfu_file_id_get(file, &s->file);
-	if (sfu_file_sframe(file, &s->file, vm_start, pgoff << PAGE_SHIFT, cred, &elf, &s->sec,
-			    &s->copy)) {
+	err = sfu_file_sframe(file, &s->file, vm_start, pgoff << PAGE_SHIFT, &elf, &s->sec,
+			      &s->copy);
+	/* Neither .sframe nor a sidecar: the daemon, if one runs, may make it. */
+	if (elf.want_sidecar)
+		sfu_sidecar_request(file, elf.build_id, elf.build_id_len, cred, elf.why);
+	if (err) {
 		kfree(s);
 		return NULL;
 	}
@@ -46,7 +54,7 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 	s->text_delta = vm_start - (pgoff << PAGE_SHIFT);
 	if (elf.sidecar) {
 		/* Its rows are in the kernel copy only: no data in the mm to follow. */
-		__set_bit(SFU_SECTION_SIDECAR, &s->flags);
+		s->kind = SFU_KIND_SIDECAR;
 		s->sec = s->copy->sec;
 		return s;
 	}
@@ -68,6 +76,24 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 	s->sec.reader.buf = NULL;
 	s->sec.reader.uaddr = s->data_start;
 	s->sec.reader.size = elf.sframe_size;
+	return s;
+}
+
+/* A prepared section for the vDSO mapped at [@start, @end), or NULL. */
+static struct sfu_section *sfu_prepare_vdso(struct mm_struct *mm, unsigned long start,
+					    unsigned long end)
+{
+	struct sfu_section *s = sfu_section_new(start, end, "[vdso]");
+
+	if (!s)
+		return NULL;
+	s->copy = sfu_vdso_copy(mm, start, end, &s->bias);
+	if (!s->copy) {
+		kfree(s);
+		return NULL;
+	}
+	s->kind = SFU_KIND_VDSO;
+	s->sec = s->copy->sec;
 	return s;
 }
 
@@ -180,6 +206,64 @@ void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_
 		sfu_retry_pending(smm, start, end);
 		mmap_read_unlock(mm);
 	}
+}
+
+static int sfu_cmp_ptr(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/**
+ * sfu_scan_running_processes() - build the registries of processes already running
+ *
+ * Context: module init, after sfu_hooks_init(): mappings made while this
+ * runs are seen by the hooks, those made before by the scan.
+ */
+void sfu_scan_running_processes(void)
+{
+	struct {
+		struct mm_struct *mm;
+		pid_t tgid;
+		const struct cred *cred;
+	} *procs;
+	struct task_struct *p;
+	int n = 0, cap = 64, i;
+
+	rcu_read_lock();
+	for_each_process(p)
+		cap++;
+	rcu_read_unlock();
+	procs = kvmalloc_array(cap, sizeof(*procs), GFP_KERNEL);
+	if (!procs)
+		return;
+
+	rcu_read_lock();
+	for_each_process(p) {
+		if (n == cap)
+			break;
+		if (p->flags & PF_KTHREAD)
+			continue;
+		procs[n].mm = get_task_mm(p);
+		if (!procs[n].mm)
+			continue;
+		procs[n].tgid = task_tgid_nr(p);
+		/* Its sections are charged by these (sfu_user_account()). */
+		procs[n].cred = get_cred(__task_cred(p));
+		n++;
+	}
+	rcu_read_unlock();
+
+	/* Processes sharing an mm (CLONE_VM) are scanned once. */
+	sort(procs, n, sizeof(*procs), sfu_cmp_ptr, NULL);
+	for (i = 0; i < n; i++) {
+		if (!i || procs[i].mm != procs[i - 1].mm)
+			sfu_scan(procs[i].mm, 0, TASK_SIZE, procs[i].tgid, procs[i].cred);
+		put_cred(procs[i].cred);
+		mmput(procs[i].mm);
+	}
+	kvfree(procs);
 }
 
 /**

@@ -4,11 +4,11 @@
  * after its build-id in the directory root names (include/uapi/
  * sframe_sidecar.h).
  *
- * The directory is the sidecar_dir parameter.  Whoever sets it (root, at
- * load or through /sys/module) also fixes where it is looked up and with
- * which rights: the root directory and the credentials of the setter are
- * kept with the name, and every lookup walks from that root with those
- * credentials, never from the root, the mount namespace or the
+ * The directory is the sidecar_dir parameter (setup.c).  Whoever sets
+ * it (root, at load or through /sys/module) also fixes where it is looked
+ * up and with which rights: the root directory and the credentials of the
+ * setter are kept with the name, and every lookup walks from that root
+ * with those credentials, never from the root, the mount namespace or the
  * credentials (LSM labels, Landlock domains) of the task that maps a
  * file.  Every directory on the way, from that root down to the one the
  * sidecar is in, must be owned by the initial namespace's root, not be a
@@ -19,10 +19,10 @@
  * every refusal is counted.  A sidecar that is not there, or refused for
  * what it is, is remembered as none; one that could not be looked at (an
  * open or lookup error other than "no such file") is not remembered, so
- * the next mapping tries again.
- * Setting the parameter again (even to the same value) forgets what the
- * file cache knows and scans the running processes again, so that they
- * pick up sidecars installed since.
+ * the next mapping tries again.  Setting the parameter again (even to the
+ * same value) forgets what this file and the file cache know, and scans
+ * the running processes again, so that they pick up sidecars installed
+ * since.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -36,8 +36,6 @@
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
-#include <linux/module.h>
-#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/namei.h>
 #include <linux/path.h>
@@ -46,6 +44,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
 
 #include "sframe_unwind/elf_digest.h"
 #include "sframe_unwind/lib.h"
@@ -85,7 +84,18 @@ static void sfu_sidecar_set_root(const char *dir)
 		put_cred(old_cred);
 }
 
-static int sfu_sidecar_dir_set(const char *val, const struct kernel_param *kp)
+/**
+ * sfu_sidecar_set_dir() - name the directory sidecars are looked up in
+ * @val: an absolute path, or empty (sidecars off); a newline ends it
+ *
+ * The caller's root directory and credentials are kept with it, and every
+ * lookup walks from that root with those (the sidecar_dir parameter:
+ * setup.c, which holds the module while this runs).
+ *
+ * Context: task context.
+ * Return: 0, -ENAMETOOLONG or -EINVAL (nothing changed).
+ */
+int sfu_sidecar_set_dir(const char *val)
 {
 	size_t len = strcspn(val, "\n");
 
@@ -93,28 +103,21 @@ static int sfu_sidecar_dir_set(const char *val, const struct kernel_param *kp)
 		return -ENAMETOOLONG;
 	if (len && val[0] != '/')
 		return -EINVAL;
-	/*
-	 * While the module goes away nothing is set: a root taken now would
-	 * outlive sfu_sidecar_exit().  At load the module is not going away,
-	 * and the registry is not up yet (sfu_registry_init() scans).
-	 */
-	if (!try_module_get(THIS_MODULE))
-		return -ENODEV;
 	mutex_lock(&sfu_sidecar_lock);
 	memcpy(sfu_sidecar_dir, val, len);
 	sfu_sidecar_dir[len] = '\0';
 	mutex_unlock(&sfu_sidecar_lock);
 	sfu_sidecar_set_root(sfu_sidecar_dir);
-	if (sfu_registry_running()) {
-		sfu_fcache_forget();
-		sfu_sidecar_forget();
-		sfu_scan_running_processes();
-	}
-	module_put(THIS_MODULE);
 	return 0;
 }
 
-static int sfu_sidecar_dir_get(char *buf, const struct kernel_param *kp)
+/**
+ * sfu_sidecar_get_dir() - the directory sidecars are looked up in
+ * @buf: a sysfs page, which gets it and a newline
+ *
+ * Return: bytes written.
+ */
+int sfu_sidecar_get_dir(char *buf)
 {
 	int n;
 
@@ -123,15 +126,6 @@ static int sfu_sidecar_dir_get(char *buf, const struct kernel_param *kp)
 	mutex_unlock(&sfu_sidecar_lock);
 	return n;
 }
-
-static const struct kernel_param_ops sfu_sidecar_dir_ops = {
-	.set = sfu_sidecar_dir_set,
-	.get = sfu_sidecar_dir_get,
-};
-module_param_cb(sidecar_dir, &sfu_sidecar_dir_ops, NULL, 0644);
-MODULE_PARM_DESC(sidecar_dir,
-		 "Directory of SFrame sidecars, by build-id (default " SFU_SIDECAR_DEFAULT_DIR
-		 "; empty: off)");
 
 /* Owned by the initial namespace's root and writable by nobody else. */
 static bool sfu_sidecar_trusted(const struct inode *inode)

@@ -11,7 +11,7 @@
  * path up for it), its build-id, the user it is charged to and its name,
  * for logs.  The daemon takes requests (SFU_IOC_SIDECAR_NEXT) as file
  * descriptors, writes sidecars by build-id and has the module look again
- * (sfu_sidecar_rescan()).
+ * (sfu_sidecar_rescan(), setup.c).
  *
  * Mapping files is open to every user, so what they can queue is bounded:
  * at most SFU_SQ_MAX requests are queued, at most SFU_SQ_PER_USER of one
@@ -182,11 +182,12 @@ static struct sfu_sq_seen *sfu_sq_seen_forget_locked(const struct sfu_file_id *i
 	return e;
 }
 
-/* Backlog at the tail; a mapping's request before the first of the backlog. */
+/* Queue @r: backlog at the tail; a mapping's request before the first of the backlog. */
 static void sfu_sq_add_locked(struct sfu_sq_req *r)
 {
 	struct sfu_sq_req *b;
 
+	sfu_sq_len++;
 	if (!r->backlog)
 		list_for_each_entry(b, &sfu_sq_queue, node)
 			if (b->backlog) {
@@ -194,6 +195,40 @@ static void sfu_sq_add_locked(struct sfu_sq_req *r)
 				return;
 			}
 	list_add_tail(&r->node, &sfu_sq_queue);
+}
+
+/* A request for @file, made by current (backlog, if it is the rescan's), or NULL. */
+static struct sfu_sq_req *sfu_sq_req_new(struct file *file, const u8 *build_id, unsigned int len,
+					 const struct cred *cred, u32 why)
+{
+	struct sfu_sq_req *r = kzalloc(sizeof(*r), GFP_KERNEL);
+
+	if (!r)
+		return NULL;
+	r->uid = sfu_user_account(cred);
+	r->why = why;
+	r->backlog = READ_ONCE(sfu_sq_scanner) == current;
+	r->len = len;
+	memcpy(r->build_id, build_id, len);
+	strscpy(r->name, file_dentry(file)->d_name.name, sizeof(r->name));
+	sfu_file_id_get(file, &r->id);
+	return r;
+}
+
+/* Remember @seen's file as queued; the oldest one forgotten is returned, to be freed. */
+static struct sfu_sq_seen *sfu_sq_seen_add_locked(struct sfu_sq_seen *seen)
+{
+	struct sfu_sq_seen *old;
+
+	hash_add(sfu_sq_seen, &seen->node, sfu_sq_seen_hash(&seen->id));
+	list_add_tail(&seen->fifo, &sfu_sq_seen_fifo);
+	if (++sfu_sq_seen_count <= SFU_SQ_SEEN_MAX)
+		return NULL;
+	old = list_first_entry(&sfu_sq_seen_fifo, struct sfu_sq_seen, fifo);
+	hash_del(&old->node);
+	list_del(&old->fifo);
+	sfu_sq_seen_count--;
+	return old;
 }
 
 /**
@@ -221,25 +256,15 @@ void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len
 	enum sfu_stat stat;
 	bool over_user;
 
-	/* elf.c passes whether a sidecar was refused for its content. */
-	BUILD_BUG_ON(SFU_SIDECAR_WHY_MISSING != 0 || SFU_SIDECAR_WHY_CONTENT != 1);
 	if (!READ_ONCE(sfu_sq_owner) || !len || len > SFU_SIDECAR_BUILD_ID_MAX)
 		return;
-	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	r = sfu_sq_req_new(file, build_id, len, cred, why);
 	seen = kzalloc(sizeof(*seen), GFP_KERNEL);
 	if (!r || !seen) {
 		sfu_stat_inc(SFU_STAT_SIDECAR_REQ_DROPPED_FULL);
 		goto out;
 	}
-	r->uid = sfu_user_account(cred);
-	r->why = why;
-	r->backlog = READ_ONCE(sfu_sq_scanner) == current;
-	r->len = len;
-	memcpy(r->build_id, build_id, len);
-	strscpy(r->name, file_dentry(file)->d_name.name, sizeof(r->name));
-	sfu_file_id_get(file, &r->id);
 	seen->id = r->id;
-
 	spin_lock(&sfu_sq_lock);
 	if (!sfu_sq_owner) {
 		spin_unlock(&sfu_sq_lock);
@@ -262,18 +287,10 @@ void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len
 		gone = sfu_sq_seen_forget_locked(&displaced->id);
 	}
 	stat = SFU_STAT_SIDECAR_REQ_QUEUED;
-	hash_add(sfu_sq_seen, &seen->node, sfu_sq_seen_hash(&seen->id));
-	list_add_tail(&seen->fifo, &sfu_sq_seen_fifo);
+	old = sfu_sq_seen_add_locked(seen);
 	seen = NULL;
-	if (++sfu_sq_seen_count > SFU_SQ_SEEN_MAX) {
-		old = list_first_entry(&sfu_sq_seen_fifo, struct sfu_sq_seen, fifo);
-		hash_del(&old->node);
-		list_del(&old->fifo);
-		sfu_sq_seen_count--;
-	}
 	r->file = get_file(file);
 	sfu_sq_add_locked(r);
-	sfu_sq_len++;
 	r = NULL;
 unlock:
 	spin_unlock(&sfu_sq_lock);
@@ -447,31 +464,6 @@ void sfu_sidecar_backlog(void (*scan)(void *arg), void *arg)
 	mutex_unlock(&sfu_sq_rescan_lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_sidecar_backlog);
-
-static void sfu_sidecar_rescan_scan(void *unused)
-{
-	sfu_fcache_forget_missing();
-	sfu_sidecar_forget_missing();
-	sfu_scan_running_processes();
-}
-
-/**
- * sfu_sidecar_rescan() - look again for the sidecars that were missing
- *
- * Forgets every file (and every build-id looked up alone: the vDSO's) the
- * module found no sidecar for, and scans the running processes: their
- * mappings of those files get the sidecars written since, at once.  The
- * requests the scan makes are backlog (sfu_sidecar_backlog()).
- *
- * Context: task context, may sleep (long: every process is scanned).
- */
-void sfu_sidecar_rescan(void)
-{
-	if (!sfu_registry_running())
-		return;
-	sfu_stat_inc(SFU_STAT_SIDECAR_RESCANS);
-	sfu_sidecar_backlog(sfu_sidecar_rescan_scan, NULL);
-}
 
 static int sfu_sidecar_queue_show(struct seq_file *m, void *v)
 {

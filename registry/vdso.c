@@ -57,17 +57,18 @@ static struct vm_area_struct *sfu_vdso_vma(struct mm_struct *mm, unsigned long s
 }
 
 /**
- * sfu_vdso_mapped() - is the vDSO section @s still the kernel's vDSO there
+ * sfu_vdso_mapped() - is [@start, @end) still the kernel's vDSO
  * @mm: the mm, its mmap_lock held
- * @s: a section with SFU_SECTION_VDSO
+ * @start: where a vDSO was found
+ * @end: where it ended
  *
- * Return: true if [@s->text_start, @s->text_end) is the vDSO mapping,
- * none of whose pages was copied on write.
+ * Return: true if the range is the vDSO mapping, none of whose pages was
+ * copied on write.
  */
-bool sfu_vdso_mapped(struct mm_struct *mm, const struct sfu_section *s)
+bool sfu_vdso_mapped(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
 	mmap_assert_locked(mm);
-	return sfu_vdso_vma(mm, s->text_start, s->text_end);
+	return sfu_vdso_vma(mm, start, end);
 }
 
 /*
@@ -130,22 +131,22 @@ static int sfu_vdso_parse(const u8 *buf, size_t len, struct sfu_elf_sframe *out,
 }
 
 /**
- * sfu_prepare_vdso() - a section for the vDSO mapped at [@start, @end)
+ * sfu_vdso_copy() - the rows of the vDSO mapped at [@start, @end)
  * @mm: the mm; current's, or one the caller holds with mmget()
  * @start: where the vDSO starts (its ELF header)
  * @end: where it ends
+ * @bias: set to what moves the rows' link-time addresses to @mm's
  *
  * Context: task context, mmap_lock not held.
- * Return: a prepared section (not inserted) whose rows are the kernel copy
- * of the vDSO's sidecar, or NULL: no sidecar, a vDSO written to, or no
- * memory.
+ * Return: the kernel copy of the vDSO's sidecar, with a reference, or
+ * NULL: no sidecar, a vDSO written to, or no memory.
  */
-struct sfu_section *sfu_prepare_vdso(struct mm_struct *mm, unsigned long start,
-				     unsigned long end)
+struct sfu_sframe_copy *sfu_vdso_copy(struct mm_struct *mm, unsigned long start,
+				      unsigned long end, long *bias)
 {
 	struct sfu_sidecar_for w = {};
 	struct sfu_elf_sframe id = {};
-	struct sfu_section *s;
+	struct sfu_sframe_copy *c;
 	size_t len;
 	u64 base;
 	u8 *buf;
@@ -158,25 +159,15 @@ struct sfu_section *sfu_prepare_vdso(struct mm_struct *mm, unsigned long start,
 		kfree(buf);
 		return NULL;
 	}
-	s = sfu_section_new(start, end, "[vdso]");
-	if (!s) {
-		kfree(buf);
-		return NULL;
-	}
 	/* Its sidecar is bound to the whole image, which must have been read. */
 	w.image = buf;
 	w.image_len = len == end - start ? len : 0;
-	s->copy = sfu_sidecar_copy(id.build_id, id.build_id_len, NULL, &w);
+	c = sfu_sidecar_copy(id.build_id, id.build_id_len, NULL, &w);
 	kfree(buf);
-	if (!s->copy) {
-		kfree(s);
+	if (!c)
 		return NULL;
-	}
-	__set_bit(SFU_SECTION_SIDECAR, &s->flags);
-	__set_bit(SFU_SECTION_VDSO, &s->flags);
-	s->sec = s->copy->sec;
 	/* The image's first byte is at @start; the sidecar's rows are at link time. */
-	s->bias = start - base;
+	*bias = start - base;
 	sfu_stat_inc(SFU_STAT_SIDECAR_VDSO);
-	return s;
+	return c;
 }

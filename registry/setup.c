@@ -1,28 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The per-mm SFrame registry: which .sframe section describes which user
- * text, for every mm that has one.
- *
- * Readers (the unwinder, from any context including NMI) find an mm's
- * registry in an RCU hash keyed by the mm, then the section covering a PC
- * in a maple tree in RCU mode, and copy the section's parsed header before
- * leaving the read-side section: nothing a reader holds can be freed under
- * it, and no reader takes a lock.
- *
- * Writers run only in task context (task_work before a return to user
- * space, the char device, module load), hold the mm's mmap_lock for reading
- * while they check a section against the VMAs and insert it, and serialise
- * on the registry's mutex.  Hooks that cannot sleep (VMA removal and
- * protection changes, under the mmap write lock) only set a section's
- * STALE bit; lookups skip stale sections until a task_work has re-checked
- * them against the VMAs, so no lookup ever uses a section whose text is no
- * longer mapped from the same file.  Insertion and re-checks hold the
- * mmap_lock for reading, which excludes the VMA changes that mark
- * sections stale: a change either happens before the check (and is seen by
- * it) or after the insertion (and marks the section).
- *
- * A registry dies with its mm, in the exit_mmap tracepoint; it is freed
- * after an RCU grace period from a workqueue.
+ * The registry's top: bringing it up and down (sfu_registry_init(),
+ * sfu_registry_stop(), sfu_registry_exit()), what makes it look at every
+ * running process again (the sidecar_dir parameter, the sidecar daemon's
+ * rescan) and what it holds (<debugfs>/sframe_unwind/memory).  How the
+ * registry is built is told in internal.h.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -46,21 +28,79 @@
 #include "sframe_unwind/lib.h"
 #include "stats.h"
 #include "sframe_unwind/compat/export.h"
-
-unsigned int sfu_max_section_bytes = 64 << 20;
-module_param_named(max_section_bytes, sfu_max_section_bytes, uint, 0644);
-MODULE_PARM_DESC(max_section_bytes, "Largest .sframe section accepted, in bytes (default 64 MiB)");
+#include "uapi/sframe_sidecar.h"
 
 static bool sfu_running;
 
-/**
- * sfu_registry_running() - the hooks follow mappings
- *
- * Return: true between sfu_registry_init() and sfu_registry_stop().
- */
-bool sfu_registry_running(void)
+/* The hooks follow mappings: between sfu_registry_init() and sfu_registry_stop(). */
+static bool sfu_registry_running(void)
 {
 	return READ_ONCE(sfu_running);
+}
+
+/*
+ * sidecar_dir: sidecar.c keeps it; writing it again (even the same value)
+ * forgets what the file cache and the sidecar cache know and scans the
+ * running processes, so that they pick up sidecars installed since.
+ */
+static int sfu_sidecar_dir_set(const char *val, const struct kernel_param *kp)
+{
+	int err;
+
+	/*
+	 * While the module goes away nothing is set: a root taken now would
+	 * outlive sfu_sidecar_exit().  At load the module is not going away,
+	 * and the registry is not up yet (sfu_registry_init() scans).
+	 */
+	if (!try_module_get(THIS_MODULE))
+		return -ENODEV;
+	err = sfu_sidecar_set_dir(val);
+	if (!err && sfu_registry_running()) {
+		sfu_fcache_forget();
+		sfu_sidecar_forget();
+		sfu_scan_running_processes();
+	}
+	module_put(THIS_MODULE);
+	return err;
+}
+
+static int sfu_sidecar_dir_get(char *buf, const struct kernel_param *kp)
+{
+	return sfu_sidecar_get_dir(buf);
+}
+
+static const struct kernel_param_ops sfu_sidecar_dir_ops = {
+	.set = sfu_sidecar_dir_set,
+	.get = sfu_sidecar_dir_get,
+};
+module_param_cb(sidecar_dir, &sfu_sidecar_dir_ops, NULL, 0644);
+MODULE_PARM_DESC(sidecar_dir,
+		 "Directory of SFrame sidecars, by build-id (default " SFU_SIDECAR_DEFAULT_DIR
+		 "; empty: off)");
+
+static void sfu_sidecar_rescan_scan(void *unused)
+{
+	sfu_fcache_forget_missing();
+	sfu_sidecar_forget_missing();
+	sfu_scan_running_processes();
+}
+
+/**
+ * sfu_sidecar_rescan() - look again for the sidecars that were missing
+ *
+ * Forgets every file (and every build-id looked up alone: the vDSO's) the
+ * module found no sidecar for, and scans the running processes: their
+ * mappings of those files get the sidecars written since, at once.  The
+ * requests the scan makes are backlog (sfu_sidecar_backlog()).
+ *
+ * Context: task context, may sleep (long: every process is scanned).
+ */
+void sfu_sidecar_rescan(void)
+{
+	if (!sfu_registry_running())
+		return;
+	sfu_stat_inc(SFU_STAT_SIDECAR_RESCANS);
+	sfu_sidecar_backlog(sfu_sidecar_rescan_scan, NULL);
 }
 
 /**
