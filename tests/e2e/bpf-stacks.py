@@ -17,8 +17,9 @@
 # standard output to OUT, while sampling, and prints one line per distinct
 # stack, "stackid COUNT IP..." or "stack COUNT IP..." (the addresses in
 # hex, innermost first), "stackid-error COUNT ERRNO" or "stack-error COUNT
-# ERRNO" for the samples a helper failed, and last "end STATUS", PROG's
-# exit status.  The maps are emptied before each run.  Between runs the
+# ERRNO" for the samples a helper failed, "stackid-map N", the stacks the
+# stack map holds, and last "end STATUS", PROG's exit status.  The maps are
+# emptied before each run.  Between runs the
 # caller may change what the kernel does (unload the module): the BPF
 # program stays attached.
 #
@@ -97,8 +98,16 @@ int on_sample(struct bpf_perf_event_data *ctx)
 def serve(b, line):
     words = line.split()
     stacks = b["stacks"]
-    for name in ("by_id", "by_stack", "stack_errors", "stacks"):
+    for name in ("by_id", "by_stack", "stack_errors"):
         b[name].clear()
+    # BCC's clear() leaves a stack map as it is: stacks of earlier runs
+    # would hold their buckets, and this run's stacks that fall there get
+    # EEXIST.  The keys are taken first: a deleted key restarts the walk.
+    for k in list(stacks.keys()):
+        del stacks[k]
+    left = len(list(stacks.keys()))
+    if left:
+        sys.exit("bpf-stacks.py: %d stacks left in the stack map" % left)
     with open(words[0], "w") as out:
         child = subprocess.Popen(words[1:], stdin=subprocess.DEVNULL, stdout=out)
         # Samples count from here: the process's start in the loader is
@@ -118,6 +127,7 @@ def serve(b, line):
         print("stack %d %s" % (v.value, ips))
     for k, v in b["stack_errors"].items():
         print("stack-error %d %d" % (v.value, -k.value))
+    print("stackid-map %d" % len(list(stacks.keys())))
     print("end %d" % status, flush=True)
 
 

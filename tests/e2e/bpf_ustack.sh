@@ -264,7 +264,8 @@ bcc_check() {
 	judge "bcc-stackid $1" "$2" "$tmp/$1-bcc.out" "$tmp/$1-bcc-stackid.stacks"
 	judge "bcc-get_stack $1" "$2" "$tmp/$1-bcc.out" "$tmp/$1-bcc-stack.stacks"
 	errors=$(awk '/-error / { printf " %s: %d x errno %d", $1, $2, $3 }' "$tmp/$1-bcc.bcc")
-	[ -z "$errors" ] || echo "workload bcc $1: helper errors:$errors"
+	echo "workload bcc $1: stack map $(sed -n 's/^stackid-map //p' "$tmp/$1-bcc.bcc") stacks" \
+		"after the run${errors:+, helper errors:$errors}"
 }
 
 bcc_launch
