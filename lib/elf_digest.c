@@ -94,84 +94,133 @@ static bool sfu_dg_wanted(const char *name, unsigned int *seen)
 	return false;
 }
 
-static int sfu_dg_cfi(const struct sfu_digest_src *src, struct sfu_blake2s_ctx *b)
+/* What the ELF header says of the tables the CFI digest covers. */
+struct sfu_dg_elf {
+	u8 eh[SFU_DG_EHDR];
+	u64 phoff, shoff, stroff, strsize;
+	unsigned int phnum, shnum;
+};
+
+/* The header and the section name table's place, each checked against the file. */
+static int sfu_dg_header(const struct sfu_digest_src *src, struct sfu_dg_elf *e)
 {
-	u8 eh[SFU_DG_EHDR], sh[SFU_DG_SHDR], ph[SFU_DG_PHDR];
-	u64 phoff, shoff, stroff, strsize, off, size, total = 0;
-	unsigned int phnum, shnum, strndx, i, seen = 0;
-	char name[SFU_DG_NAME_MAX];
-	u32 type;
+	u8 *eh = e->eh, sh[SFU_DG_SHDR];
+	unsigned int strndx;
 	int err;
 
-	if (src->size < sizeof(eh))
+	if (src->size < sizeof(e->eh))
 		return -ENOEXEC;
-	err = src->read(src->ctx, 0, eh, sizeof(eh));
+	err = src->read(src->ctx, 0, eh, sizeof(e->eh));
 	if (err)
 		return err;
 	/* ELF64, little-endian, current version. */
 	if (memcmp(eh, "\177ELF", 4) || eh[4] != 2 || eh[5] != 1 || eh[6] != 1)
 		return -ENOEXEC;
-	phoff = sfu_dg_le(eh + 32, 8);
-	shoff = sfu_dg_le(eh + 40, 8);
-	phnum = sfu_dg_le(eh + 56, 2);
-	shnum = sfu_dg_le(eh + 60, 2);
+	e->phoff = sfu_dg_le(eh + 32, 8);
+	e->shoff = sfu_dg_le(eh + 40, 8);
+	e->phnum = sfu_dg_le(eh + 56, 2);
+	e->shnum = sfu_dg_le(eh + 60, 2);
 	strndx = sfu_dg_le(eh + 62, 2);
-	if ((phnum && sfu_dg_le(eh + 54, 2) != SFU_DG_PHDR) ||
-	    sfu_dg_le(eh + 58, 2) != SFU_DG_SHDR || !shnum || shnum > SFU_DG_MAX_SHNUM ||
-	    strndx >= shnum)
+	if ((e->phnum && sfu_dg_le(eh + 54, 2) != SFU_DG_PHDR) ||
+	    sfu_dg_le(eh + 58, 2) != SFU_DG_SHDR || !e->shnum || e->shnum > SFU_DG_MAX_SHNUM ||
+	    strndx >= e->shnum)
 		return -ENOEXEC;
-	if (shoff > src->size || (u64)shnum * SFU_DG_SHDR > src->size - shoff ||
-	    (phnum && (phoff > src->size || (u64)phnum * SFU_DG_PHDR > src->size - phoff)))
+	if (e->shoff > src->size || (u64)e->shnum * SFU_DG_SHDR > src->size - e->shoff ||
+	    (e->phnum && (e->phoff > src->size ||
+			  (u64)e->phnum * SFU_DG_PHDR > src->size - e->phoff)))
 		return -ENOEXEC;
-	err = src->read(src->ctx, shoff + (u64)strndx * SFU_DG_SHDR, sh, sizeof(sh));
+	err = src->read(src->ctx, e->shoff + (u64)strndx * SFU_DG_SHDR, sh, sizeof(sh));
 	if (err)
 		return err;
-	stroff = sfu_dg_le(sh + 24, 8);
-	strsize = sfu_dg_le(sh + 32, 8);
+	e->stroff = sfu_dg_le(sh + 24, 8);
+	e->strsize = sfu_dg_le(sh + 32, 8);
+	return 0;
+}
 
-	blake2s_update(b, (const u8 *)"SFU-SIDECAR-CFI", 16);
-	blake2s_update(b, eh, sizeof(eh));
-	err = sfu_dg_counted(src, b, phoff, (u64)phnum * SFU_DG_PHDR);
-	if (!err)
-		err = sfu_dg_counted(src, b, shoff, (u64)shnum * SFU_DG_SHDR);
-	if (!err)
-		err = sfu_dg_counted(src, b, stroff, strsize);
-	for (i = 0; !err && i < shnum; i++) {
-		u32 sh_name;
+/*
+ * The first section of each name sfu_dg_sections[] lists (bit n of @seen:
+ * name n), counted into @total, which may not pass twice the file's size.
+ */
+static int sfu_dg_sections_of(const struct sfu_digest_src *src, struct sfu_blake2s_ctx *b,
+			      const struct sfu_dg_elf *e, unsigned int *seen, u64 *total)
+{
+	char name[SFU_DG_NAME_MAX];
+	u8 sh[SFU_DG_SHDR];
+	unsigned int i;
+	u32 sh_name;
+	u64 size;
+	int err = 0;
 
-		err = src->read(src->ctx, shoff + (u64)i * SFU_DG_SHDR, sh, sizeof(sh));
+	for (i = 0; !err && i < e->shnum; i++) {
+		err = src->read(src->ctx, e->shoff + (u64)i * SFU_DG_SHDR, sh, sizeof(sh));
 		if (err)
 			break;
 		sh_name = sfu_dg_le(sh, 4);
-		if (sfu_dg_le(sh + 4, 4) == SFU_DG_SHT_NOBITS || sh_name >= strsize)
+		if (sfu_dg_le(sh + 4, 4) == SFU_DG_SHT_NOBITS || sh_name >= e->strsize)
 			continue;
 		memset(name, 0, sizeof(name));
-		err = src->read(src->ctx, stroff + sh_name, name,
-				min_t(u64, sizeof(name), strsize - sh_name));
-		if (err || !sfu_dg_wanted(name, &seen))
+		err = src->read(src->ctx, e->stroff + sh_name, name,
+				min_t(u64, sizeof(name), e->strsize - sh_name));
+		if (err || !sfu_dg_wanted(name, seen))
 			continue;
 		size = sfu_dg_le(sh + 32, 8);
-		total += min(size, src->size);
-		err = total > 2 * src->size ? -ENOEXEC :
+		*total += min(size, src->size);
+		err = *total > 2 * src->size ? -ENOEXEC :
 		      sfu_dg_counted(src, b, sfu_dg_le(sh + 24, 8), size);
 	}
-	/* The first of each type, as the loader's readers take them. */
-	for (i = 0; !err && i < phnum; i++) {
-		err = src->read(src->ctx, phoff + (u64)i * SFU_DG_PHDR, ph, sizeof(ph));
+	return err;
+}
+
+/* The first segment of each type, as the loader's readers take them (bits 30, 31 of @seen). */
+static int sfu_dg_segments_of(const struct sfu_digest_src *src, struct sfu_blake2s_ctx *b,
+			      const struct sfu_dg_elf *e, unsigned int *seen, u64 *total)
+{
+	u8 ph[SFU_DG_PHDR];
+	u64 off, size;
+	unsigned int i;
+	u32 type;
+	int err = 0;
+
+	for (i = 0; !err && i < e->phnum; i++) {
+		err = src->read(src->ctx, e->phoff + (u64)i * SFU_DG_PHDR, ph, sizeof(ph));
 		if (err)
 			break;
 		type = sfu_dg_le(ph, 4);
-		if (type == SFU_DG_PT_GNU_EH_FRAME && !(seen & (1U << 30)))
-			seen |= (1U << 30);
-		else if (type == SFU_DG_PT_GNU_SFRAME && !(seen & (1U << 31)))
-			seen |= (1U << 31);
+		if (type == SFU_DG_PT_GNU_EH_FRAME && !(*seen & (1U << 30)))
+			*seen |= (1U << 30);
+		else if (type == SFU_DG_PT_GNU_SFRAME && !(*seen & (1U << 31)))
+			*seen |= (1U << 31);
 		else
 			continue;
 		off = sfu_dg_le(ph + 8, 8);
 		size = sfu_dg_le(ph + 32, 8);
-		total += min(size, src->size);
-		err = total > 2 * src->size ? -ENOEXEC : sfu_dg_counted(src, b, off, size);
+		*total += min(size, src->size);
+		err = *total > 2 * src->size ? -ENOEXEC : sfu_dg_counted(src, b, off, size);
 	}
+	return err;
+}
+
+static int sfu_dg_cfi(const struct sfu_digest_src *src, struct sfu_blake2s_ctx *b)
+{
+	struct sfu_dg_elf e;
+	unsigned int seen = 0;
+	u64 total = 0;
+	int err;
+
+	err = sfu_dg_header(src, &e);
+	if (err)
+		return err;
+	blake2s_update(b, (const u8 *)"SFU-SIDECAR-CFI", 16);
+	blake2s_update(b, e.eh, sizeof(e.eh));
+	err = sfu_dg_counted(src, b, e.phoff, (u64)e.phnum * SFU_DG_PHDR);
+	if (!err)
+		err = sfu_dg_counted(src, b, e.shoff, (u64)e.shnum * SFU_DG_SHDR);
+	if (!err)
+		err = sfu_dg_counted(src, b, e.stroff, e.strsize);
+	if (!err)
+		err = sfu_dg_sections_of(src, b, &e, &seen, &total);
+	if (!err)
+		err = sfu_dg_segments_of(src, b, &e, &seen, &total);
 	return err;
 }
 

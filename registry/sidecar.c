@@ -369,6 +369,50 @@ static struct file *sfu_sidecar_try(const struct path *root, const struct cred *
 	return f;
 }
 
+/*
+ * Takes sidecar_dir's root and its setter's credentials into @root and
+ * @cred (put by the caller; @cred NULL, @root's dentry NULL when sidecars
+ * are off) and writes into @name the directories of the build-id's
+ * sidecars relative to that root, a NUL, then the build-id's file name:
+ * "var/lib/sframe-unwind/ab", "cdef....sframe".  Return: the file name's
+ * end before ".sframe", where the digest names are written.
+ */
+static char *sfu_sidecar_names(char *name, const u8 *build_id, unsigned int len,
+			       struct path *root, const struct cred **cred)
+{
+	char *p = name;
+	unsigned int i;
+
+	mutex_lock(&sfu_sidecar_lock);
+	*root = sfu_sidecar_root;
+	path_get(root);
+	*cred = sfu_sidecar_cred ? get_cred(sfu_sidecar_cred) : NULL;
+	if (root->dentry && sfu_sidecar_dir[0] == '/')
+		p += scnprintf(name, SFU_SIDECAR_DIR_MAX, "%s", sfu_sidecar_dir + 1);
+	mutex_unlock(&sfu_sidecar_lock);
+	p += sprintf(p, "%s%02x", p > name ? "/" : "", build_id[0]);
+	p++;
+	for (i = 1; i < len; i++)
+		p += sprintf(p, "%02x", build_id[i]);
+	strcpy(p, ".sframe");
+	return p;
+}
+
+/*
+ * The digest of kind @kind a sidecar may be named for: @bind's, if a
+ * sidecar was accepted before; else @w's (a whole file's only for a Go
+ * program); NULL if none.
+ */
+static const u8 *sfu_sidecar_name_digest(struct sfu_sidecar_for *w,
+					 struct sfu_sidecar_bind *bind, u32 kind)
+{
+	if (bind->kind)
+		return bind->kind == kind ? bind->digest : NULL;
+	if (w && (kind == SFU_SIDECAR_DIGEST_CFI || w->go))
+		return sfu_sidecar_digest(w, kind);
+	return NULL;
+}
+
 /**
  * sfu_sidecar_open() - the sidecar of an ELF file, checked and bound to it
  * @build_id: the file's GNU build-id
@@ -400,10 +444,11 @@ struct file *sfu_sidecar_open(const u8 *build_id, unsigned int len, struct sfu_s
 	struct sfu_sidecar_header *hdr;
 	struct file *f = ERR_PTR(-ENOENT);
 	const struct cred *cred;
-	char *name, *dirs, *p, *rest;
+	char *name, *p, *rest;
 	bool seen = false;
 	struct path root;
 	unsigned int i;
+	const u8 *d;
 	u32 kind;
 
 	if (!len || len > SFU_SIDECAR_BUILD_ID_MAX)
@@ -415,44 +460,23 @@ struct file *sfu_sidecar_open(const u8 *build_id, unsigned int len, struct sfu_s
 		kfree(hdr);
 		return ERR_PTR(-EAGAIN);
 	}
-	mutex_lock(&sfu_sidecar_lock);
-	root = sfu_sidecar_root;
-	path_get(&root);
-	cred = sfu_sidecar_cred ? get_cred(sfu_sidecar_cred) : NULL;
-	/* Relative to that root: "var/lib/sframe-unwind/ab", "cdef....sframe". */
-	p = name;
-	if (root.dentry && sfu_sidecar_dir[0] == '/')
-		p += scnprintf(name, SFU_SIDECAR_DIR_MAX, "%s", sfu_sidecar_dir + 1);
-	mutex_unlock(&sfu_sidecar_lock);
+	p = sfu_sidecar_names(name, build_id, len, &root, &cred);
 	if (!root.dentry || !cred)
 		goto out;
-	p += sprintf(p, "%s%02x", p > name ? "/" : "", build_id[0]);
-	dirs = name;
-	/* The file's name follows the directories' in the same buffer. */
-	rest = ++p;
-	for (i = 1; i < len; i++)
-		p += sprintf(p, "%02x", build_id[i]);
-	strcpy(p, ".sframe");
-	f = sfu_sidecar_try(&root, cred, dirs, rest, build_id, len, w, bind, hdr);
+	rest = name + strlen(name) + 1;
+	f = sfu_sidecar_try(&root, cred, name, rest, build_id, len, w, bind, hdr);
 	seen = !IS_ERR(f) || PTR_ERR(f) != -ENOENT;
 	/* Then under the file's own digests: CFI, and a Go program's whole file. */
 	for (kind = SFU_SIDECAR_DIGEST_CFI; IS_ERR(f) && PTR_ERR(f) == -ENOENT &&
 	     kind <= SFU_SIDECAR_DIGEST_FILE; kind++) {
-		const u8 *d;
-
-		if (bind->kind)
-			d = bind->kind == kind ? bind->digest : NULL;
-		else if (w && (kind == SFU_SIDECAR_DIGEST_CFI || w->go))
-			d = sfu_sidecar_digest(w, kind);
-		else
-			d = NULL;
+		d = sfu_sidecar_name_digest(w, bind, kind);
 		if (!d)
 			continue;
 		*p = '.';
 		for (i = 0; i < SFU_SIDECAR_NAME_DIGEST; i++)
 			sprintf(p + 1 + 2 * i, "%02x", d[i]);
 		strcpy(p + 1 + 2 * SFU_SIDECAR_NAME_DIGEST, ".sframe");
-		f = sfu_sidecar_try(&root, cred, dirs, rest, build_id, len, w, bind, hdr);
+		f = sfu_sidecar_try(&root, cred, name, rest, build_id, len, w, bind, hdr);
 		seen |= !IS_ERR(f) || PTR_ERR(f) != -ENOENT;
 	}
 	if (!IS_ERR(f)) {

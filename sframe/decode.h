@@ -79,13 +79,102 @@ static inline int sframe_func_start(const struct sfu_sframe_section *sec, u64 fi
 	return 0;
 }
 
+/*
+ * A V3 FDE's attribute block, where its index entry's FRE offset
+ * @fre_rel points: its fields into @fde, and @fre_rel moved past it.
+ */
+static __always_inline int sframe_fde_v3_attrs(const struct sfu_sframe_section *sec,
+					       struct sfu_sframe_fde *fde, u64 *fre_rel)
+{
+	u8 attr_tmp[SFRAME_V3_ATTR_BYTES];
+	const u8 *attr;
+	int err;
+
+	if (*fre_rel > sec->fre_len || sec->fre_len - *fre_rel < SFRAME_V3_ATTR_BYTES)
+		return -SFRAME_E_BAD_FDE;
+	err = sfu_sframe_read_ptr(&sec->reader, sec->fre_off + *fre_rel,
+				  SFRAME_V3_ATTR_BYTES, attr_tmp, &attr);
+	if (err)
+		return err;
+	fde->num_fres = sframe_le16(attr + SFRAME_V3_ATTR_NUM_FRES);
+	fde->info = attr[SFRAME_V3_ATTR_INFO];
+	fde->info2 = attr[SFRAME_V3_ATTR_INFO2];
+	fde->rep_size = attr[SFRAME_V3_ATTR_REP_SIZE];
+	*fre_rel += SFRAME_V3_ATTR_BYTES;
+	return 0;
+}
+
+/* An FDE's info and info2 bytes and repetition size, checked and decoded into @fde. */
+static __always_inline int sframe_fde_info_check(const struct sfu_sframe_section *sec,
+						 struct sfu_sframe_fde *fde)
+{
+	fde->fre_type = SFRAME_FDE_INFO_FRE_TYPE(fde->info);
+	if (fde->fre_type > SFRAME_FRE_TYPE_ADDR4 || (fde->info & SFRAME_FDE_INFO_UNUSED))
+		return -SFRAME_E_BAD_FDE;
+	if ((fde->info & SFRAME_V3_FDE_INFO_SIGNAL) && sec->version != SFRAME_VERSION_3)
+		return -SFRAME_E_BAD_FDE;
+	if ((fde->info & SFRAME_FDE_INFO_PAUTH_KEY_B) && sframe_is_amd64(sec))
+		return -SFRAME_E_BAD_FDE;
+	if (fde->info2 & SFRAME_V3_FDE_INFO2_UNUSED &
+	    ~(SFRAME_V3_FDE_INFO2_SFU_INJECTED | SFRAME_V3_FDE_INFO2_SFU_NO_SAVES))
+		return -SFRAME_E_BAD_FDE;
+	/* The extension's injected call: only where the header says so. */
+	if ((fde->info2 & SFRAME_V3_FDE_INFO2_SFU_INJECTED) &&
+	    !(sec->flags & SFRAME_F_SFU_INJECTED_CALLS))
+		return -SFRAME_E_INJECTED_CALL;
+	/* Rows that list no saves: only in a section whose rows list them. */
+	if ((fde->info2 & SFRAME_V3_FDE_INFO2_SFU_NO_SAVES) &&
+	    !(sec->flags & SFRAME_F_SFU_SAVED_REGS))
+		return -SFRAME_E_NO_SAVES;
+	fde->type = SFRAME_V3_FDE_INFO2_TYPE(fde->info2);
+	if (fde->type != SFRAME_FDE_TYPE_DEFAULT && fde->type != SFRAME_FDE_TYPE_FLEX)
+		return -SFRAME_E_BAD_FDE;
+
+	fde->pcmask = fde->info & SFRAME_FDE_INFO_PCMASK;
+	if (!fde->pcmask)
+		fde->rep_size = 0;
+	else if (!fde->rep_size)
+		return -SFRAME_E_REP_SIZE;
+	return 0;
+}
+
+/*
+ * Where @fde's rows start, @fre_rel bytes into the FRE sub-section, and
+ * its function's start from the field at section offset @field holding
+ * @rel: checked against the section and the address space.
+ */
+static __always_inline int sframe_fde_place(const struct sfu_sframe_section *sec,
+					    struct sfu_sframe_fde *fde, u64 field, s64 rel,
+					    u64 fre_rel)
+{
+	u64 end;
+	int err;
+
+	/* The FREs must fit in what is left of the FRE sub-section. */
+	if (fre_rel > sec->fre_len)
+		return -SFRAME_E_BAD_FDE;
+	fde->fres_off = sec->fre_off + fre_rel;
+	if (fde->num_fres > SFRAME_MAX_FDE_FRES)
+		return -SFRAME_E_TOO_BIG;
+	if (fde->num_fres > sec->num_fres ||
+	    2ULL * fde->num_fres > sec->fre_end - fde->fres_off)
+		return -SFRAME_E_BAD_FDE;
+
+	err = sframe_func_start(sec, field, rel, &fde->func_start);
+	if (err)
+		return err;
+	if (check_add_overflow(fde->func_start, (u64)fde->func_size, &end))
+		return -SFRAME_E_BAD_FDE;
+	return 0;
+}
+
 /* sfu_sframe_fde_get(), inlined into sfu_sframe_find_row(). */
 static __always_inline int sframe_fde_read(const struct sfu_sframe_section *sec, u32 idx,
 					   struct sfu_sframe_fde *fde)
 {
-	u8 tmp[SFRAME_V2_FDE_BYTES], attr_tmp[SFRAME_V3_ATTR_BYTES];
-	const u8 *buf, *attr;
-	u64 field, end, fre_rel;
+	u8 tmp[SFRAME_V2_FDE_BYTES];
+	const u8 *buf;
+	u64 field, fre_rel;
 	s64 rel;
 	int err;
 
@@ -121,65 +210,17 @@ static __always_inline int sframe_fde_read(const struct sfu_sframe_section *sec,
 		rel = (s64)sframe_le64(buf + SFRAME_V3_FDE_START);
 		fde->func_size = sframe_le32(buf + SFRAME_V3_FDE_SIZE);
 		fre_rel = sframe_le32(buf + SFRAME_V3_FDE_FRE_OFF);
-		/* The attribute block sits where the index entry points. */
-		if (fre_rel > sec->fre_len || sec->fre_len - fre_rel < SFRAME_V3_ATTR_BYTES)
-			return -SFRAME_E_BAD_FDE;
-		err = sfu_sframe_read_ptr(&sec->reader, sec->fre_off + fre_rel,
-					  SFRAME_V3_ATTR_BYTES, attr_tmp, &attr);
+		err = sframe_fde_v3_attrs(sec, fde, &fre_rel);
 		if (err)
 			return err;
-		fde->num_fres = sframe_le16(attr + SFRAME_V3_ATTR_NUM_FRES);
-		fde->info = attr[SFRAME_V3_ATTR_INFO];
-		fde->info2 = attr[SFRAME_V3_ATTR_INFO2];
-		fde->rep_size = attr[SFRAME_V3_ATTR_REP_SIZE];
-		fre_rel += SFRAME_V3_ATTR_BYTES;
 		break;
 	}
 
-	fde->fre_type = SFRAME_FDE_INFO_FRE_TYPE(fde->info);
-	if (fde->fre_type > SFRAME_FRE_TYPE_ADDR4 || (fde->info & SFRAME_FDE_INFO_UNUSED))
-		return -SFRAME_E_BAD_FDE;
-	if ((fde->info & SFRAME_V3_FDE_INFO_SIGNAL) && sec->version != SFRAME_VERSION_3)
-		return -SFRAME_E_BAD_FDE;
-	if ((fde->info & SFRAME_FDE_INFO_PAUTH_KEY_B) && sframe_is_amd64(sec))
-		return -SFRAME_E_BAD_FDE;
-	if (fde->info2 & SFRAME_V3_FDE_INFO2_UNUSED &
-	    ~(SFRAME_V3_FDE_INFO2_SFU_INJECTED | SFRAME_V3_FDE_INFO2_SFU_NO_SAVES))
-		return -SFRAME_E_BAD_FDE;
-	/* The extension's injected call: only where the header says so. */
-	if ((fde->info2 & SFRAME_V3_FDE_INFO2_SFU_INJECTED) &&
-	    !(sec->flags & SFRAME_F_SFU_INJECTED_CALLS))
-		return -SFRAME_E_INJECTED_CALL;
-	/* Rows that list no saves: only in a section whose rows list them. */
-	if ((fde->info2 & SFRAME_V3_FDE_INFO2_SFU_NO_SAVES) &&
-	    !(sec->flags & SFRAME_F_SFU_SAVED_REGS))
-		return -SFRAME_E_NO_SAVES;
-	fde->type = SFRAME_V3_FDE_INFO2_TYPE(fde->info2);
-	if (fde->type != SFRAME_FDE_TYPE_DEFAULT && fde->type != SFRAME_FDE_TYPE_FLEX)
-		return -SFRAME_E_BAD_FDE;
-
-	fde->pcmask = fde->info & SFRAME_FDE_INFO_PCMASK;
-	if (!fde->pcmask)
-		fde->rep_size = 0;
-	else if (!fde->rep_size)
-		return -SFRAME_E_REP_SIZE;
-
-	/* The FREs must fit in what is left of the FRE sub-section. */
-	if (fre_rel > sec->fre_len)
-		return -SFRAME_E_BAD_FDE;
-	fde->fres_off = sec->fre_off + fre_rel;
-	if (fde->num_fres > SFRAME_MAX_FDE_FRES)
-		return -SFRAME_E_TOO_BIG;
-	if (fde->num_fres > sec->num_fres ||
-	    2ULL * fde->num_fres > sec->fre_end - fde->fres_off)
-		return -SFRAME_E_BAD_FDE;
-
-	err = sframe_func_start(sec, field, rel, &fde->func_start);
+	err = sframe_fde_info_check(sec, fde);
 	if (err)
 		return err;
-	if (check_add_overflow(fde->func_start, (u64)fde->func_size, &end))
-		return -SFRAME_E_BAD_FDE;
-	return 0;
+
+	return sframe_fde_place(sec, fde, field, rel, fre_rel);
 }
 
 /* The @fre->count data words at @p, of the size @fre->info gives. */
