@@ -76,10 +76,37 @@ static void build(struct one_function_sframe *s, const void *func)
 	s->fre_info = 0x1 | (1 << 1);	/* CFA base SP, one 1-byte word */
 }
 
+/*
+ * An argument the kernel cannot write the reason back into is refused
+ * before anything changes: nothing is left registered to remove.
+ * Return: 0 if so, 1 if not, -1 if the test could not be set up.
+ */
+static int read_only_argument(int fd, struct sfu_register *reg)
+{
+	struct sfu_register *ro;
+	int err, failed = 0;
+
+	ro = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (ro == MAP_FAILED) {
+		perror("mmap");
+		return -1;
+	}
+	memcpy(ro, reg, sizeof(*reg));
+	mprotect(ro, 4096, PROT_READ);
+	err = ioctl(fd, SFU_IOC_REGISTER, ro);
+	printf("register, read-only argument: %s\n", err ? strerror(errno) : "ok");
+	failed |= !(err && errno == EFAULT);
+	err = ioctl(fd, SFU_IOC_UNREGISTER, reg);
+	printf("unregister after it: %s\n", err ? strerror(errno) : "ok");
+	failed |= !(err && errno == ENOENT);
+	munmap(ro, 4096);
+	return failed;
+}
+
 int main(void)
 {
 	struct one_function_sframe *sec;
-	struct sfu_register reg = { 0 }, *ro;
+	struct sfu_register reg = { 0 };
 	unsigned char *text;
 	int fd, err, failed = 0;
 
@@ -121,24 +148,11 @@ int main(void)
 	       err ? strerror(errno) : "ok", reg.error);
 	failed |= !(err && errno == ENOEXEC && reg.error == 2);
 
-	/*
-	 * An argument the kernel cannot write the reason back into is refused
-	 * before anything changes: nothing is left registered to remove.
-	 */
 	build(sec, text);
-	ro = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (ro == MAP_FAILED) {
-		perror("mmap");
+	err = read_only_argument(fd, &reg);
+	if (err < 0)
 		return 2;
-	}
-	memcpy(ro, &reg, sizeof(reg));
-	mprotect(ro, 4096, PROT_READ);
-	err = ioctl(fd, SFU_IOC_REGISTER, ro);
-	printf("register, read-only argument: %s\n", err ? strerror(errno) : "ok");
-	failed |= !(err && errno == EFAULT);
-	err = ioctl(fd, SFU_IOC_UNREGISTER, &reg);
-	printf("unregister after it: %s\n", err ? strerror(errno) : "ok");
-	failed |= !(err && errno == ENOENT);
+	failed |= err;
 
 	close(fd);
 	return failed;

@@ -36,7 +36,7 @@ static noreturn void print_usage(void)
 	exit(2);
 }
 
-/* Long for the text it prints, which is one printf(). */
+/* Long because the text it prints is one printf(). */
 static noreturn void print_help(void)
 {
 	usage_text(stdout);

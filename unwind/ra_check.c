@@ -361,6 +361,11 @@ static enum sfu_fp_word sfu_fp_below_word(struct sfu_unwind_state *st, unsigned 
  * (PCRE2's) leaves the register as its caller set it, as perf's walk
  * finds it too.
  *
+ * Long because the scan below the record is one walk over the words with
+ * one state (the candidate skipped frame, its call's target, whether it
+ * sits at SP, whether a return address was seen) that every exit reads;
+ * split, each part would take and return all of it.
+ *
  * Return: 0, or the stop reason.
  */
 int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long callee_ip, unsigned long sp,
