@@ -12,7 +12,9 @@
 # pointers, and the fallback must take them), and with the daemon's
 # sidecar.  A chain is complete when it reaches the outermost frame of a
 # goroutine (runtime.goexit), of a system stack (runtime.mstart,
-# runtime.rt0_go) or of a signal handler (runtime.sigtramp), named from
+# runtime.rt0_go; or runtime.mcall and runtime.morestack, where the
+# scheduler's and newstack()'s system stacks start and the runtime's own
+# traceback ends) or of a signal handler (runtime.sigtramp), named from
 # the .gopclntab (tests/e2e/perf-complete --go; perf cannot name a
 # stripped Go program's functions).  With the sidecar: at least 99 %,
 # and never below perf's own walk (0.5 points of sampling noise
@@ -23,12 +25,18 @@
 # whose sidecar tests/e2e/prepare --userland made on the host from the
 # same .gopclntab (the guest cannot run the daemon, an x86_64 program);
 # fewer lines and samples, as Debian's arm64 perf script is slow under
-# emulation.  There at least 95 % with the sidecar (96.8 and 97.2 %
-# measured; the rest are samples at the very start of a function, whose
-# link register the walk cannot tell from a stale one) and 85 % without
-# (94.3 and 95.8 %, once 64.9 % in a run whose samples were mostly in
-# write(2)); go_stack_switches counts the steps out of systemstack()
-# (unwind/go.c), which took its samples from 88 to 97 %.
+# emulation.  With the sidecar the same 99 %.  Without it, only never
+# below perf's own walk: Go before 1.21 does not adjust the frame
+# pointers a goroutine's frames saved when its stack is copied to a
+# larger one on arm64 (golang/go#58432; Debian 12 builds with Go 1.19),
+# so every record above a frame that was live at the copy leads into
+# the freed old stack.  The walk stops there (its return address is no
+# text), and how many samples that costs depends on where fzf spends its
+# time: 95.6 % complete in one run, 47.3 % in a run whose samples were
+# mostly in the main goroutine's write(2), whose runtime.main was live
+# when the stack grew; perf's own walk took 4.0 and 10.9 % of the same
+# runs.  go_stack_switches counts the steps out of systemstack()
+# (unwind/go.c).
 lines=200000
 period=4000000
 table=
@@ -39,8 +47,7 @@ if [ "$arch" = aarch64 ]; then
 	lines=50000
 	period=8000000
 	table=$SFU_TOP/build/e2e/aarch64/fzf.go-symbols
-	want=95
-	want_nosc=85
+	want_nosc=
 fi
 fzf=$(command -v fzf || true)
 if [ -z "$fzf" ]; then
@@ -102,13 +109,14 @@ report() {
 		bad "with the sidecar $3 % complete: want >= $want % and >= perf's own walk ($pp %); the chain most broken samples have:"
 		sed 's/^/    /' /tmp/go-sidecar.data.broken
 	}
-	# Without a sidecar, held to 95 % (85 % on arm64, where the system
-	# stack's walks end too; it was 0.1 % before Go programs got
-	# a section of no functions): 99.0 to 99.7 % measured against perf's
-	# 99.8 to 99.9 %, the difference in samples whose frame has not
+	# Without a sidecar, held to 95 % (it was 0.1 % before Go programs
+	# got a section of no functions): 99.0 to 99.7 % measured against
+	# perf's 99.8 to 99.9 %, the difference in samples whose frame has not
 	# saved its record yet, where perf's walk takes the caller's record.
-	awk -v m="$np" -v want="$want_nosc" 'BEGIN { exit !(m >= want) }' || {
-		bad "without a sidecar $np % complete, want >= $want_nosc % (perf's own walk $pp %); the chain most broken samples have:"
+	# On arm64, to perf's own walk (above).
+	awk -v m="$np" -v p="$pp" -v want="$want_nosc" \
+		'BEGIN { exit !(want == "" ? m >= p - 0.5 : m >= want) }' || {
+		bad "without a sidecar $np % complete, want >= ${want_nosc:+$want_nosc % (}perf's own walk ($pp %)${want_nosc:+)}; the chain most broken samples have:"
 		sed 's/^/    /' /tmp/go-nosidecar.data.broken
 	}
 }
