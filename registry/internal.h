@@ -579,7 +579,4 @@ void sfu_scan_running_processes(void);
 int sfu_hooks_init(void);
 void sfu_hooks_exit(void);
 
-/* lookup.c */
-int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault, struct sfu_sframe_row *row);
-
 #endif /* _SFU_REGISTRY_INTERNAL_H */
