@@ -2,8 +2,10 @@
 #
 # sframe-unwind: user-space stack unwinding from SFrame, as a kernel module.
 #
-#   make [ARCH=x86_64|arm64] [KDIR=...] [BUILD=dir]
-#                                        build sframe_unwind.ko (+ KUnit module)
+#   make [ARCH=x86_64|arm64] [KDIR=...] [BUILD=dir] [SFU_TEST=1]
+#                                        build sframe_unwind.ko; SFU_TEST=1:
+#                                        the test build, with its test seams,
+#                                        and the KUnit module
 #   make test                            what every change must pass:
 #                                        userspace, W=1 on every kernel,
 #                                        KUnit and e2e on 6.1 of both arches,
@@ -38,7 +40,9 @@
 # first use by scripts/build-kernel); KDIR=/lib/modules/$(uname -r)/build
 # builds against the running system.  Kernel 6.1's kbuild writes objects next
 # to the sources, so each (ARCH, KDIR) pair builds in its own mirror of the
-# tree under build/, and `make` prints where the modules are.
+# tree under build/, and `make` prints where the modules are.  The test
+# build (SFU_TEST=1: Kbuild) has a mirror of its own, the same name with
+# "-test" after it, so that neither flavour's objects overwrite the other's.
 
 ARCH ?= $(shell uname -m)
 override ARCH := $(patsubst aarch64,arm64,$(patsubst x86,x86_64,$(ARCH)))
@@ -52,6 +56,11 @@ CROSS_COMPILE ?= $(if $(filter arm64,$(ARCH)),aarch64-linux-gnu-,x86_64-linux-gn
 endif
 
 TOP := $(CURDIR)
+
+SFU_TEST ?= 0
+ifneq ($(SFU_TEST),$(filter $(SFU_TEST),0 1))
+$(error SFU_TEST must be 0 (the product) or 1 (the test build))
+endif
 SRC_DIRS := Kbuild module.c include lib sframe registry unwind consumers arch kunit tests
 
 .PHONY: all modules clean tools test test-all demo kernels bench fuzz stress help \
@@ -67,7 +76,7 @@ ifeq ($(KREL),)
 $(error $(KDIR) is not a configured kernel build tree)
 endif
 ifeq ($(BUILD),)
-BUILD := $(TOP)/build/$(ARCH)-$(KREL)-$(shell echo '$(realpath $(KDIR))' | md5sum | cut -c1-8)
+BUILD := $(TOP)/build/$(ARCH)-$(KREL)-$(shell echo '$(realpath $(KDIR))' | md5sum | cut -c1-8)$(if $(filter 1,$(SFU_TEST)),-test)
 else
 # A fixed build directory (DKMS: BUILD=build/dkms), relative to this tree.
 override BUILD := $(abspath $(BUILD))
@@ -78,7 +87,8 @@ modules:
 	@mkdir -p $(BUILD)
 	@find $(BUILD) -xtype l -delete
 	@cd $(TOP) && for d in $(SRC_DIRS); do [ -e $$d ] && cp -rsf $(TOP)/$$d $(BUILD)/; done; true
-	$(MAKE) -C $(KDIR) M=$(BUILD) ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE) modules
+	$(MAKE) -C $(KDIR) M=$(BUILD) ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE) SFU_TEST=$(SFU_TEST) \
+		modules
 	@echo "modules in $(BUILD)"
 
 tools:
@@ -185,4 +195,4 @@ clean:
 	[ ! -f tools/Makefile ] || $(MAKE) -C tools clean
 
 help:
-	@sed -n '3,34p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,36p' Makefile | sed 's/^# \{0,1\}//'

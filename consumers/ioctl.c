@@ -206,11 +206,13 @@ static void sfu_unwind_task_work(struct callback_head *head)
 	sfu_task_work_done();
 }
 
+#ifdef SFU_TEST_BUILD
 /*
  * For tests of the queued path (its caps, an interrupted or abandoned
- * wait, a target that exits or execs with a request queued, unload): set
- * through debugfs remote_queue_always, every target is asked to unwind
- * itself, as a running one is, never unwound from the caller.
+ * wait, a target that exits or execs with a request queued, unload), in
+ * the test build only: set through debugfs remote_queue_always, every
+ * target is asked to unwind itself, as a running one is, never unwound
+ * from the caller.  Nothing else makes a stopped target hold a request.
  */
 static bool sfu_remote_queue_always;
 
@@ -234,6 +236,36 @@ static ssize_t sfu_queue_always_write(struct file *file, const char __user *buf,
 }
 SFU_DEFINE_SHOW_STORE_ATTRIBUTE(sfu_queue_always);
 
+static bool sfu_remote_queue_forced(void)
+{
+	return READ_ONCE(sfu_remote_queue_always);
+}
+
+static void sfu_queue_always_init(void)
+{
+	sfu_debugfs_file("remote_queue_always", 0600, NULL, &sfu_queue_always_fops);
+}
+
+static void sfu_queue_always_exit(void)
+{
+	sfu_debugfs_remove("remote_queue_always");
+}
+#else
+/* The product queues on a running target only. */
+static inline bool sfu_remote_queue_forced(void)
+{
+	return false;
+}
+
+static inline void sfu_queue_always_init(void)
+{
+}
+
+static inline void sfu_queue_always_exit(void)
+{
+}
+#endif /* SFU_TEST_BUILD */
+
 /* The file operations of /proc/PID/mem, learnt at module load. */
 static const struct file_operations *sfu_proc_mem_fops;
 
@@ -254,7 +286,7 @@ void sfu_unwind_ioctl_init(void)
 {
 	struct file *file = filp_open("/proc/self/mem", O_RDONLY, 0);
 
-	sfu_debugfs_file("remote_queue_always", 0600, NULL, &sfu_queue_always_fops);
+	sfu_queue_always_init();
 
 	if (IS_ERR(file)) {
 		pr_info("no /proc/self/mem at load (error %ld): SFU_IOC_UNWIND_TASK only for the caller's own threads\n",
@@ -275,7 +307,7 @@ void sfu_unwind_ioctl_init(void)
  */
 void sfu_unwind_ioctl_exit(void)
 {
-	sfu_debugfs_remove("remote_queue_always");
+	sfu_queue_always_exit();
 }
 
 /*
@@ -507,7 +539,7 @@ static int sfu_unwind_remote(struct task_struct *task, struct sfu_unwind_req **r
 		left = wait_for_completion_interruptible_timeout(&req->done, SFU_UNWIND_TASK_POLL);
 		if (left)
 			break;
-		if (READ_ONCE(sfu_remote_queue_always))
+		if (sfu_remote_queue_forced())
 			continue;
 		/* It stopped running before it served the request: unwind it from here. */
 		err = sfu_unwind_task_idle(task, reqp);
@@ -564,7 +596,7 @@ static int sfu_unwind_pid(pid_t pid, int fd, struct sfu_unwind_req **reqp)
 		err = req->nr < 0 ? req->nr : 0;
 	} else {
 		/* Off the CPU: unwound from here; running: it unwinds itself. */
-		err = READ_ONCE(sfu_remote_queue_always) ? -EAGAIN : sfu_unwind_idle(task, req);
+		err = sfu_remote_queue_forced() ? -EAGAIN : sfu_unwind_idle(task, req);
 		if (err == -EAGAIN)
 			err = sfu_unwind_remote(task, reqp);
 	}

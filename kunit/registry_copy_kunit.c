@@ -68,37 +68,34 @@ static void span(const struct sframe_fixture *fx, u64 *lo, u64 *hi)
 	*hi = PAGE_ALIGN(max_t(u64, fx->ranges[fx->num_ranges - 1].hi, fx->vaddr + fx->size));
 }
 
+/**
+ * struct lookup_arg - how check_rows() looks rules up
+ * @bias: user address minus link-time address
+ * @nofault: use the no-fault reader
+ */
+struct lookup_arg {
+	long bias;
+	bool nofault;
+};
+
+static int registry_lookup(void *arg, u64 pc, struct sfu_frame_rules *rules)
+{
+	const struct lookup_arg *a = arg;
+
+	return sfu_kunit_lookup(pc + a->bias, a->nofault, rules, NULL);
+}
+
 /*
- * Every PC of @fx's expectations, looked up at @bias through
- * sfu_find_row(); mismatches counted, the first one reported.
+ * Every PC of @fx's expectations, looked up at @bias through the
+ * registry's lookup; mismatches counted, the first one reported.
  */
 static unsigned long check_rows(struct kunit *test, const struct sframe_fixture *fx,
 				long bias, bool nofault)
 {
-	char got[SFRAME_ROW_FORMAT_MAX];
-	unsigned long bad = 0;
-	struct sfu_sframe_row row;
-	u32 i;
-	u64 pc;
+	struct lookup_arg a = { .bias = bias, .nofault = nofault };
 
-	for (i = 0; i < fx->num_ranges; i++) {
-		const struct sframe_fixture_range *r = &fx->ranges[i];
-
-		for (pc = r->lo; pc < r->hi; pc++) {
-			int err = sfu_find_row(current->mm, pc + bias, nofault, &row);
-
-			got[0] = '\0';
-			if (!err)
-				sfu_sframe_row_format(&row, got, sizeof(got));
-			if (err == r->err && (err || !strcmp(got, r->row)))
-				continue;
-			if (!bad++)
-				KUNIT_FAIL(test, "pc %#llx: got %s \"%s\", want %s \"%s\"", pc,
-					   sfu_sframe_strerror(err), got,
-					   sfu_sframe_strerror(r->err), r->err ? "" : r->row);
-		}
-	}
-	return bad;
+	return sfu_kunit_check_rules(test, fx, nofault ? "copy, no-fault" : "copy",
+				     registry_lookup, &a, 0, U64_MAX, true, NULL);
 }
 
 /* The first PC of @fx that has a row. */
@@ -154,7 +151,7 @@ static bool begin(struct kunit *test, struct sfu_user_ctx *ctx)
 {
 	if (!sfu_user_begin(test, ctx))
 		return false;
-	sfu_registry_sync(current->mm, current->tgid);
+	sfu_kunit_registry_sync(current->tgid);
 	return true;
 }
 
@@ -260,7 +257,7 @@ static unsigned long elf_map(struct kunit *test, const struct elf_file *ef, long
 static void elf_unmap(const struct elf_file *ef, unsigned long addr)
 {
 	vm_munmap(addr, ef->len);
-	sfu_registry_sync(current->mm, current->tgid);
+	sfu_kunit_registry_sync(current->tgid);
 }
 
 static void elf_file_mapped_twice_shares_one_kernel_copy(struct kunit *test)
@@ -280,7 +277,7 @@ static void elf_file_mapped_twice_shares_one_kernel_copy(struct kunit *test)
 	a = elf_map(test, &ef, &bias_a);
 	b = elf_map(test, &ef, &bias_b);
 	if (a && b) {
-		sfu_registry_sync(current->mm, current->tgid);
+		sfu_kunit_registry_sync(current->tgid);
 		counters_get(&c1);
 		bad_a = check_rows(test, fx, bias_a, false);
 		bad_b = check_rows(test, fx, bias_b, true);
@@ -328,13 +325,13 @@ static void elf_file_mapped_again_after_its_copy_went_gets_a_new_one(struct kuni
 	}
 	a = elf_map(test, &ef, &bias);
 	if (a) {
-		sfu_registry_sync(current->mm, current->tgid);
+		sfu_kunit_registry_sync(current->tgid);
 		elf_unmap(&ef, a);
 		counters_get(&c0);
 		a = elf_map(test, &ef, &bias);
 	}
 	if (a) {
-		sfu_registry_sync(current->mm, current->tgid);
+		sfu_kunit_registry_sync(current->tgid);
 		counters_get(&c1);
 		bad = check_rows(test, fx, bias, true);
 		elf_unmap(&ef, a);
@@ -458,7 +455,7 @@ static void section_beyond_the_budget_reads_user_memory_with_the_same_rows(struc
 		err = add(fx, bias, &serr);
 		a = elf_map(test, &ef, &elf_bias);
 		if (a)
-			sfu_registry_sync(current->mm, current->tgid);
+			sfu_kunit_registry_sync(current->tgid);
 		counters_get(&c1);
 		bad_explicit = check_rows(test, fx, bias, false);
 		if (a)
@@ -509,8 +506,8 @@ static void row_cache_remembers_a_row_and_never_gives_it_for_another_copy(struct
 	if (lay_out(&ctx, fx, &bias)) {
 		reg1 = add(fx, bias, &serr);
 		counters_get(&c0);
-		err1 = sfu_find_rules(current->mm, pc + bias, true, &first);
-		err2 = sfu_find_rules(current->mm, pc + bias, true, &second);
+		err1 = sfu_kunit_lookup(pc + bias, true, &first, NULL);
+		err2 = sfu_kunit_lookup(pc + bias, true, &second, NULL);
 		counters_get(&c1);
 		sfu_registry_remove(current->mm, fx->ranges[0].lo + bias);
 		/*
@@ -519,7 +516,7 @@ static void row_cache_remembers_a_row_and_never_gives_it_for_another_copy(struct
 		 * remembered for the old one.
 		 */
 		reg2 = add(fx, bias, &serr);
-		err3 = sfu_find_rules(current->mm, pc + bias, true, &third);
+		err3 = sfu_kunit_lookup(pc + bias, true, &third, NULL);
 		counters_get(&c2);
 		bad = check_rows(test, fx, bias, true);
 		sfu_registry_remove(current->mm, fx->ranges[0].lo + bias);
@@ -542,11 +539,36 @@ static void row_cache_remembers_a_row_and_never_gives_it_for_another_copy(struct
 	KUNIT_EXPECT_EQ(test, bad, 0UL);
 }
 
+/*
+ * The rules the registry must give at link-time @pc of @fx, as the decoder
+ * reads them over the fixture's bytes and the registry converts them; the
+ * registry's error where it has none.  Outside the text registered (the
+ * fixture's ranges) no section covers @pc.
+ */
+static int fixture_rules_at(const struct sframe_fixture *fx, u64 pc,
+			    struct sfu_frame_rules *rules)
+{
+	struct sfu_sframe_reader r = {
+		.kind = SFRAME_READER_BUFFER, .buf = fx->data, .size = fx->size,
+	};
+	struct sfu_sframe_section sec;
+	struct sfu_sframe_row row;
+	int err;
+
+	if (pc < fx->ranges[0].lo || pc >= fx->ranges[fx->num_ranges - 1].hi)
+		return -ENOENT;
+	err = sfu_sframe_section_init(&sec, &r, fx->vaddr, fx->abi);
+	if (!err)
+		err = sfu_sframe_find_row(&sec, pc, &row);
+	if (!err)
+		sfu_sframe_rules(&row, rules);
+	return sfu_kunit_lookup_err(err);
+}
+
 static void cached_lookups_of_one_series_give_the_rules_of_single_lookups(struct kunit *test)
 {
 	const struct sframe_fixture *fx = small_native(test);
 	struct sfu_frame_rules want, got, decoded;
-	struct sfu_sframe_row row;
 	unsigned long bad = 0, n = 0;
 	struct sfu_user_ctx ctx;
 	struct sfu_lookup rc;
@@ -569,14 +591,12 @@ static void cached_lookups_of_one_series_give_the_rules_of_single_lookups(struct
 			for (k = 0; k < ARRAY_SIZE(probes); k++) {
 				pc = probes[k] + bias;
 				/* The decoder's row, as the registry converts it ... */
-				e0 = sfu_find_row(current->mm, pc, true, &row);
-				if (!e0)
-					sfu_sframe_rules(&row, &decoded);
+				e0 = fixture_rules_at(fx, probes[k], &decoded);
 				/* ... single lookups, and lookups of one series. */
-				e1 = sfu_find_rules(current->mm, pc, true, &want);
+				e1 = sfu_kunit_lookup(pc, true, &want, NULL);
 				e2 = sfu_lookup_rules(&rc, pc, true, &got);
 				n++;
-				if (e1 != e2 || !e0 != !e1 ||
+				if (e1 != e2 || e0 != e1 ||
 				    (!e1 && (memcmp(&want, &got, sizeof(want)) ||
 					     memcmp(&want, &decoded, sizeof(want)))))
 					bad++;
@@ -663,13 +683,15 @@ static bool long_lay_out(struct sfu_user_ctx *ctx, struct long_layout *l)
 }
 
 /*
- * Every @step-th PC of @l's code through sfu_find_row(): the reference's
- * row or error, else counted; *@rows set to the rows found.
+ * Every @step-th PC of @l's code through the registry's lookup: the
+ * rules of the reference's row, or the registry's error for the
+ * reference's, else counted; *@rows set to the rows found.
  */
 static unsigned long long_check_rows(struct kunit *test, const struct long_layout *l, u32 step,
 				     unsigned long *rows)
 {
-	struct sfu_sframe_row got, want;
+	struct sfu_frame_rules got, want;
+	struct sfu_sframe_row row;
 	unsigned long bad = 0;
 	int e_got, e_want;
 	u64 pc;
@@ -677,15 +699,17 @@ static unsigned long long_check_rows(struct kunit *test, const struct long_layou
 	*rows = 0;
 	for (pc = l->text_lo; pc < l->text_hi; pc += step) {
 		memset(&got, 0, sizeof(got));
-		memset(&want, 0, sizeof(want));
-		e_got = sfu_find_row(current->mm, pc, true, &got);
-		e_want = sfu_sframe_find_row(&l->ref, pc, &want);
+		e_got = sfu_kunit_lookup(pc, true, &got, NULL);
+		e_want = sfu_sframe_find_row(&l->ref, pc, &row);
+		if (!e_want)
+			sfu_sframe_rules(&row, &want);
 		*rows += !e_got;
-		if (e_got == e_want && (e_got || !memcmp(&got, &want, sizeof(got))))
+		if (e_got == sfu_kunit_lookup_err(e_want) &&
+		    (e_got || !memcmp(&got, &want, sizeof(got))))
 			continue;
 		if (!bad++)
-			KUNIT_FAIL(test, "pc %#llx: got %s, want %s", pc,
-				   sfu_sframe_strerror(e_got), sfu_sframe_strerror(e_want));
+			KUNIT_FAIL(test, "pc %#llx: got %d, want %d (%s)", pc, e_got,
+				   sfu_kunit_lookup_err(e_want), sfu_sframe_strerror(e_want));
 	}
 	return bad;
 }
@@ -744,11 +768,11 @@ static void explicit_long_section_gets_its_fre_index_with_its_copy(struct kunit 
  */
 static void long_section_without_room_for_its_index_refuses_its_long_function(struct kunit *test)
 {
-	int err = -1, serr = -1, budget_err = -1, restore_err, e_long = -1, e_long_row = -1;
+	int err = -1, serr = -1, budget_err = -1, restore_err, e_long = -1;
 	int e_short = -1, e_short_want = -1;
-	struct sfu_sframe_row got = {}, want = {};
+	struct sfu_frame_rules rules, got = {}, want = {};
+	struct sfu_sframe_row row;
 	struct counters c0, c1, c2;
-	struct sfu_frame_rules rules;
 	struct sfu_user_ctx ctx;
 	struct long_layout l;
 	u64 pc_long, pc_short;
@@ -765,11 +789,11 @@ static void long_section_without_room_for_its_index_refuses_its_long_function(st
 		counters_get(&c1);
 		pc_long = l.base + sframe_long_pc(SFRAME_LONG_FDE, 100) - l.vaddr;
 		pc_short = l.base + sframe_long_pc(0, 2) - l.vaddr;
-		e_long = sfu_find_rules(current->mm, pc_long, true, &rules);
-		e_long_row = sfu_find_row(current->mm, pc_long, true, &got);
-		memset(&got, 0, sizeof(got));
-		e_short = sfu_find_row(current->mm, pc_short, true, &got);
-		e_short_want = sfu_sframe_find_row(&l.ref, pc_short, &want);
+		e_long = sfu_kunit_lookup(pc_long, true, &rules, NULL);
+		e_short = sfu_kunit_lookup(pc_short, true, &got, NULL);
+		e_short_want = sfu_sframe_find_row(&l.ref, pc_short, &row);
+		if (!e_short_want)
+			sfu_sframe_rules(&row, &want);
 		counters_get(&c2);
 		sfu_registry_remove(current->mm, l.text_lo);
 	}
@@ -786,9 +810,11 @@ static void long_section_without_room_for_its_index_refuses_its_long_function(st
 	KUNIT_EXPECT_EQ(test, c1.mem.kernel_copies, c0.mem.kernel_copies);
 	KUNIT_EXPECT_EQ(test, c1.mem.kernel_copy_bytes, c0.mem.kernel_copy_bytes);
 	KUNIT_EXPECT_EQ(test, c1.over_budget - c0.over_budget, 1ULL);
-	/* No index in user memory: the long function refused, once counted. */
+	/*
+	 * No index in user memory: the long function refused (-E2BIG, the
+	 * registry's word for the decoder's -SFRAME_E_NO_INDEX), once counted.
+	 */
 	KUNIT_EXPECT_EQ(test, e_long, -E2BIG);
-	KUNIT_EXPECT_EQ(test, e_long_row, -SFRAME_E_NO_INDEX);
 	KUNIT_EXPECT_EQ(test, c2.unindexed - c1.unindexed, 1ULL);
 	KUNIT_EXPECT_GT(test, c2.lookup_user - c1.lookup_user, 0ULL);
 	/* A short one is read from user memory as before. */

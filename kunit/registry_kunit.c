@@ -2,7 +2,7 @@
 /*
  * KUnit suite for the per-mm registry, through the calls that do not need
  * an ELF file (sfu_registry_add/remove, the char device's path) and the
- * lookup every unwinder uses (sfu_find_row).  Each case lays a real
+ * lookup every unwinder uses (sfu_lookup_rules()).  Each case lays a real
  * fixture out in the test mm as its binary would be: one mapping that
  * holds the text range (executable) and the .sframe bytes at their
  * link-time distance from it, moved by a load bias.  Registration through
@@ -20,6 +20,7 @@
 
 #include "sframe_unwind/registry.h"
 #include "registry/internal.h"
+#include "registry/sframe_rules.h"
 #include "registry/stats.h"
 #include "sframe/sframe.h"
 #include "tests/gen/sframe_fixtures.h"
@@ -82,7 +83,7 @@ static int add(const struct laid_out *lo, const struct sframe_fixture *fx, int *
 }
 
 /**
- * struct lookup_arg - how check_rows() looks rows up
+ * struct lookup_arg - how check_rows() looks rules up
  * @bias: user address minus link-time address
  * @nofault: use the no-fault reader
  */
@@ -91,21 +92,21 @@ struct lookup_arg {
 	bool nofault;
 };
 
-static int registry_lookup(void *arg, u64 pc, struct sfu_sframe_row *row)
+static int registry_lookup(void *arg, u64 pc, struct sfu_frame_rules *rules)
 {
 	const struct lookup_arg *a = arg;
 
-	return sfu_find_row(current->mm, pc + a->bias, a->nofault, row);
+	return sfu_kunit_lookup(pc + a->bias, a->nofault, rules, NULL);
 }
 
-/* Every PC of @fx's expectations through sfu_find_row(); mismatches counted. */
+/* Every PC of @fx's expectations through the registry's lookup; mismatches counted. */
 static unsigned long check_rows_how(struct kunit *test, const struct sframe_fixture *fx,
 				    long bias, bool nofault, u64 from, u64 to, bool expect_rows)
 {
 	struct lookup_arg a = { .bias = bias, .nofault = nofault };
 
-	return sfu_kunit_check_rows(test, fx, nofault ? "registry, no-fault" : "registry",
-				    registry_lookup, &a, from, to, expect_rows, NULL);
+	return sfu_kunit_check_rules(test, fx, nofault ? "registry, no-fault" : "registry",
+				     registry_lookup, &a, from, to, expect_rows, NULL);
 }
 
 static unsigned long check_rows(struct kunit *test, const struct sframe_fixture *fx,
@@ -144,22 +145,26 @@ static void pc_outside_every_section_has_no_row(struct kunit *test)
 {
 	const struct sframe_fixture *fx = any_native(test, true);
 	int err = -1, serr, below = 0, above = 0;
+	bool below_in = true, above_in = true;
+	struct sfu_frame_rules rules;
 	struct sfu_user_ctx ctx;
-	struct sfu_sframe_row row;
 	struct laid_out lo;
 
 	if (!fx || !sfu_user_begin(test, &ctx))
 		return;
 	if (!lay_out(&ctx, fx, PROT_READ | PROT_WRITE | PROT_EXEC, &lo)) {
 		err = add(&lo, fx, &serr);
-		below = sfu_find_row(current->mm, lo.text_start - 1, false, &row);
-		above = sfu_find_row(current->mm, lo.text_end, true, &row);
+		below = sfu_kunit_lookup(lo.text_start - 1, false, &rules, &below_in);
+		above = sfu_kunit_lookup(lo.text_end, true, &rules, &above_in);
 	}
 	sfu_user_end(&ctx);
 
 	KUNIT_EXPECT_EQ(test, err, 0);
-	KUNIT_EXPECT_EQ(test, below, -SFRAME_E_NO_FDE);
-	KUNIT_EXPECT_EQ(test, above, -SFRAME_E_NO_FDE);
+	/* No section there: nothing, and not for want of a row in one. */
+	KUNIT_EXPECT_EQ(test, below, -ENOENT);
+	KUNIT_EXPECT_EQ(test, above, -ENOENT);
+	KUNIT_EXPECT_FALSE(test, below_in);
+	KUNIT_EXPECT_FALSE(test, above_in);
 }
 
 static void section_registered_over_part_of_a_text_replaces_it(struct kunit *test)
@@ -220,8 +225,9 @@ static void unmapping_text_hides_the_section_at_once(struct kunit *test)
 {
 	const struct sframe_fixture *fx = any_native(test, true);
 	int err = -1, before = -1, after = 0, serr;
+	struct sfu_frame_rules rules;
 	struct sfu_user_ctx ctx;
-	struct sfu_sframe_row row;
+	bool in_text = true;
 	struct laid_out lo;
 	u64 pc = 0;
 	u32 i;
@@ -233,16 +239,18 @@ static void unmapping_text_hides_the_section_at_once(struct kunit *test)
 			pc = fx->ranges[i].lo;
 	if (!lay_out(&ctx, fx, PROT_READ | PROT_WRITE | PROT_EXEC, &lo)) {
 		err = add(&lo, fx, &serr);
-		before = sfu_find_row(current->mm, pc + lo.bias, false, &row);
+		before = sfu_kunit_lookup(pc + lo.bias, false, &rules, NULL);
 		/* The VMA-removal hook marks it stale before munmap returns. */
 		if (sfu_user_unmap(&ctx, (pc + lo.bias) & PAGE_MASK, PAGE_SIZE))
-			after = sfu_find_row(current->mm, pc + lo.bias, true, &row);
+			after = sfu_kunit_lookup(pc + lo.bias, true, &rules, &in_text);
 	}
 	sfu_user_end(&ctx);
 
 	KUNIT_EXPECT_EQ(test, err, 0);
 	KUNIT_EXPECT_EQ(test, before, 0);
-	KUNIT_EXPECT_EQ(test, after, -SFRAME_E_NO_FDE);
+	/* The stale section is skipped: no section for the PC. */
+	KUNIT_EXPECT_EQ(test, after, -ENOENT);
+	KUNIT_EXPECT_FALSE(test, in_text);
 }
 
 /**
@@ -300,17 +308,34 @@ static int churn_fn(void *arg)
 static void lookups_during_add_and_remove_see_whole_sections(struct kunit *test)
 {
 	const struct sframe_fixture *fx = any_native(test, true);
+	struct sfu_sframe_reader r = { .kind = SFRAME_READER_BUFFER };
 	unsigned long lookups = 0, hits = 0, misses = 0, wrong = 0;
-	char got[SFRAME_ROW_FORMAT_MAX];
+	struct sfu_frame_rules got, *want = NULL;
 	struct task_struct *t = NULL;
-	struct sfu_user_ctx ctx;
+	struct sfu_sframe_section ref;
 	struct sfu_sframe_row row;
+	struct sfu_user_ctx ctx;
+	bool in_text = true;
 	struct churn *c;
 	int after = 0;
 	u32 i;
 
 	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	if (!fx || !c || !sfu_user_begin(test, &ctx))
+	if (fx)
+		want = kunit_kcalloc(test, fx->num_ranges, sizeof(*want), GFP_KERNEL);
+	if (!fx || !c || !want)
+		return;
+	/* The rules of each range with a row, from the decoder over the fixture. */
+	r.buf = fx->data;
+	r.size = fx->size;
+	KUNIT_ASSERT_EQ(test, sfu_sframe_section_init(&ref, &r, fx->vaddr, fx->abi), 0);
+	for (i = 0; i < fx->num_ranges; i++) {
+		if (fx->ranges[i].err)
+			continue;
+		KUNIT_ASSERT_EQ(test, sfu_sframe_find_row(&ref, fx->ranges[i].lo, &row), 0);
+		sfu_sframe_rules(&row, &want[i]);
+	}
+	if (!sfu_user_begin(test, &ctx))
 		return;
 	c->test = test;
 	c->fx = fx;
@@ -325,23 +350,22 @@ static void lookups_during_add_and_remove_see_whole_sections(struct kunit *test)
 	}
 	while (t && !atomic_read(&c->done)) {
 		for (i = 0; i < fx->num_ranges; i++) {
-			const struct sframe_fixture_range *r = &fx->ranges[i];
-			int err = sfu_find_row(current->mm, r->lo + c->lo.bias, true, &row);
+			const struct sframe_fixture_range *fr = &fx->ranges[i];
+			int err = sfu_kunit_lookup(fr->lo + c->lo.bias, true, &got, &in_text);
 
 			lookups++;
-			if (err == -SFRAME_E_NO_FDE) {
+			/* No section (removed, or not yet added): never "no row" in one. */
+			if (err == -ENOENT && !in_text && !fr->err) {
 				misses++;
 				continue;
 			}
-			got[0] = '\0';
-			if (!err)
-				sfu_sframe_row_format(&row, got, sizeof(got));
-			if (err != r->err || (!err && strcmp(got, r->row))) {
+			if (err != sfu_kunit_lookup_err(fr->err) ||
+			    (!err && memcmp(&got, &want[i], sizeof(got)))) {
 				if (!wrong++)
-					KUNIT_FAIL(test, "pc %#llx: got %s \"%s\", want %s \"%s\"",
-						   r->lo, sfu_sframe_strerror(err), got,
-						   sfu_sframe_strerror(r->err), r->row);
-			} else {
+					KUNIT_FAIL(test, "pc %#llx: got %d, want %d (%s \"%s\")",
+						   fr->lo, err, sfu_kunit_lookup_err(fr->err),
+						   sfu_sframe_strerror(fr->err), fr->row);
+			} else if (!fr->err) {
 				hits++;
 			}
 		}
@@ -349,7 +373,7 @@ static void lookups_during_add_and_remove_see_whole_sections(struct kunit *test)
 	}
 	if (t) {
 		wait_for_completion(&c->finished);
-		after = sfu_find_row(current->mm, c->lo.text_start, false, &row);
+		after = sfu_kunit_lookup(c->lo.text_start, false, &got, NULL);
 	}
 	sfu_user_end(&ctx);
 
@@ -361,7 +385,7 @@ static void lookups_during_add_and_remove_see_whole_sections(struct kunit *test)
 	/* The lookups raced with registration: both outcomes must have been seen. */
 	KUNIT_EXPECT_GT(test, hits, 0UL);
 	KUNIT_EXPECT_GT(test, misses, 0UL);
-	KUNIT_EXPECT_EQ(test, after, -SFRAME_E_NO_FDE);
+	KUNIT_EXPECT_EQ(test, after, -ENOENT);
 }
 
 /**
@@ -416,8 +440,9 @@ static void bad_registration_is_refused_with_its_error(struct kunit *test)
 	const struct sframe_fixture *fx = any_native(test, !r->foreign);
 	unsigned long data, size, text_end;
 	int err = 1, serr = -1, lookup = 0;
+	struct sfu_frame_rules rules;
 	struct sfu_user_ctx ctx;
-	struct sfu_sframe_row row;
+	bool in_text = true;
 	struct laid_out lo;
 	u16 bad = 0x1234;
 
@@ -436,14 +461,15 @@ static void bad_registration_is_refused_with_its_error(struct kunit *test)
 				sfu_user_unmap(&ctx, data, PAGE_SIZE);
 		}
 		err = sfu_registry_add(current->mm, data, size, lo.text_start, text_end, &serr);
-		lookup = sfu_find_row(current->mm, lo.text_start, false, &row);
+		lookup = sfu_kunit_lookup(lo.text_start, false, &rules, &in_text);
 	}
 	sfu_user_end(&ctx);
 
 	KUNIT_EXPECT_EQ(test, err, r->expect);
 	KUNIT_EXPECT_EQ(test, serr, r->expect == -ENOEXEC ? r->expect_serr : 0);
-	/* A refused registration changes nothing. */
-	KUNIT_EXPECT_EQ(test, lookup, -SFRAME_E_NO_FDE);
+	/* A refused registration changes nothing: no section there. */
+	KUNIT_EXPECT_EQ(test, lookup, -ENOENT);
+	KUNIT_EXPECT_FALSE(test, in_text);
 }
 
 /* The sections @mm's trees hold at @text and @data, not dereferenced. */
@@ -606,7 +632,7 @@ static void insertion_whose_second_store_fails_frees_after_a_grace_period(struct
 	unsigned int held[3] = { 0 }, here, there;
 	unsigned long old = 0, budget = 1;
 	u64 made0 = 0, made1 = 0;
-	struct sfu_sframe_row row;
+	struct sfu_frame_rules rules;
 	struct task_struct *kt;
 	struct early_reader r;
 	struct sfu_user_ctx ctx;
@@ -666,8 +692,8 @@ static void insertion_whose_second_store_fails_frees_after_a_grace_period(struct
 		/* The reader still held it: it was still charged. */
 		KUNIT_EXPECT_EQ(test, held[1], held[0] + 1);
 		KUNIT_EXPECT_EQ(test, held[2], held[0]);
-		KUNIT_EXPECT_EQ(test, sfu_find_row(current->mm, lo.text_start, false, &row),
-				-SFRAME_E_NO_FDE);
+		KUNIT_EXPECT_EQ(test, sfu_kunit_lookup(lo.text_start, false, &rules, NULL),
+				-ENOENT);
 	} else {
 		kthread_stop(kt);
 	}

@@ -3,14 +3,15 @@
  * KUnit suite for the registry's file path: a real shared library (the V3
  * fixture of this architecture, kunit/elf_blobs.S) is written to a file,
  * mapped segment by segment the way a dynamic loader maps it, and found
- * by sfu_registry_sync() through the file's program headers — the path a
- * forked child takes to rebuild its parent's registry from its own VMAs,
- * and module load takes for processes already running — and sections
- * whose text is mapped before their data wait, at most SFU_MAX_PENDING.
+ * by sfu_scan() through the file's program headers — the path a forked
+ * child takes to rebuild its parent's registry from its own VMAs, and
+ * module load takes for processes already running — and sections whose
+ * text is mapped before their data wait, at most SFU_MAX_PENDING.
  *
  * The cases run in kthreads, which the mmap hooks ignore (a kthread never
  * returns to user space to run the deferred work), so each registry change
- * seen here is the sync's own doing.
+ * seen here is the doing of the sync that stands for that work
+ * (sfu_kunit_registry_sync(): sfu_recheck(), then sfu_scan()).
  */
 #include <kunit/test.h>
 #include <linux/elf.h>
@@ -119,9 +120,9 @@ static bool load(struct sfu_user_ctx *ctx, struct file *file, struct loaded *ld)
 	return ld->text;
 }
 
-static int lookup(void *bias, u64 pc, struct sfu_sframe_row *row)
+static int lookup(void *bias, u64 pc, struct sfu_frame_rules *rules)
 {
-	return sfu_find_row(current->mm, pc + *(unsigned long *)bias, false, row);
+	return sfu_kunit_lookup(pc + *(unsigned long *)bias, false, rules, NULL);
 }
 
 /*
@@ -164,8 +165,9 @@ static void sync_registers_a_loaded_library_once_and_drops_it_after_munmap(struc
 	int unmapped = -1;
 	u64 at_once = 0;
 	unsigned long bad = 1, pcs = 0;
+	bool before_in = true, gone_in = true;
+	struct sfu_frame_rules rules;
 	struct sfu_user_ctx ctx;
-	struct sfu_sframe_row row;
 	struct loaded ld = {};
 	struct file *file;
 	u64 pc0 = elf_fx->ranges[0].lo;
@@ -174,32 +176,35 @@ static void sync_registers_a_loaded_library_once_and_drops_it_after_munmap(struc
 	if (!file)
 		return;
 	/* Whatever the borrowed mm has of its own is the baseline. */
-	base = sfu_registry_sync(current->mm, 0);
+	base = sfu_kunit_registry_sync(0);
 	if (load(&ctx, file, &ld)) {
-		before = sfu_find_row(current->mm, ld.base + pc0, true, &row);
-		first = sfu_registry_sync(current->mm, 0);
-		bad = sfu_kunit_check_rows(test, elf_fx, "synced", lookup, &ld.base, 0, U64_MAX,
-					   true, &pcs);
-		second = sfu_registry_sync(current->mm, 0);
+		before = sfu_kunit_lookup(ld.base + pc0, true, &rules, &before_in);
+		first = sfu_kunit_registry_sync(0);
+		bad = sfu_kunit_check_rules(test, elf_fx, "synced", lookup, &ld.base, 0, U64_MAX,
+					    true, &pcs);
+		second = sfu_kunit_registry_sync(0);
 		at_once = sfu_stat_read(SFU_STAT_REMOVED_AT_ONCE);
 		vm_munmap(ld.text, ld.text_len);
 		at_once = sfu_stat_read(SFU_STAT_REMOVED_AT_ONCE) - at_once;
 		unmapped = registered_now();
-		gone = sfu_find_row(current->mm, ld.base + pc0, true, &row);
-		after_unmap = sfu_registry_sync(current->mm, 0);
+		gone = sfu_kunit_lookup(ld.base + pc0, true, &rules, &gone_in);
+		after_unmap = sfu_kunit_registry_sync(0);
 	}
 	sfu_user_end(&ctx);
 	fput(file);
 
 	KUNIT_EXPECT_GE(test, base, 0);
-	KUNIT_EXPECT_EQ(test, before, -SFRAME_E_NO_FDE);
+	/* No section before the sync, none after munmap. */
+	KUNIT_EXPECT_EQ(test, before, -ENOENT);
+	KUNIT_EXPECT_FALSE(test, before_in);
 	KUNIT_EXPECT_EQ(test, first, base + 1);
 	KUNIT_EXPECT_EQ(test, bad, 0UL);
 	KUNIT_EXPECT_GT(test, pcs, 0UL);
 	KUNIT_EXPECT_EQ(test, second, base + 1);
 	KUNIT_EXPECT_EQ(test, at_once, 1ULL);
 	KUNIT_EXPECT_EQ(test, unmapped, base);
-	KUNIT_EXPECT_EQ(test, gone, -SFRAME_E_NO_FDE);
+	KUNIT_EXPECT_EQ(test, gone, -ENOENT);
+	KUNIT_EXPECT_FALSE(test, gone_in);
 	KUNIT_EXPECT_EQ(test, after_unmap, base);
 }
 
@@ -219,15 +224,15 @@ static void two_mappings_of_one_library_are_two_sections(struct kunit *test)
 	if (!file)
 		return;
 	/* Whatever the borrowed mm has of its own is the baseline. */
-	base = sfu_registry_sync(current->mm, 0);
+	base = sfu_kunit_registry_sync(0);
 	if (load(&ctx, file, &a) && load(&ctx, file, &b)) {
-		n = sfu_registry_sync(current->mm, 0);
-		bad1 = sfu_kunit_check_rows(test, elf_fx, "first copy", lookup, &a.base, 0,
-					    U64_MAX, true, NULL);
-		bad2 = sfu_kunit_check_rows(test, elf_fx, "second copy", lookup, &b.base, 0,
-					    U64_MAX, true, NULL);
+		n = sfu_kunit_registry_sync(0);
+		bad1 = sfu_kunit_check_rules(test, elf_fx, "first copy", lookup, &a.base, 0,
+					     U64_MAX, true, NULL);
+		bad2 = sfu_kunit_check_rules(test, elf_fx, "second copy", lookup, &b.base, 0,
+					     U64_MAX, true, NULL);
 		sfu_user_unmap(&ctx, a.base, a.span);
-		left = sfu_registry_sync(current->mm, 0);
+		left = sfu_kunit_registry_sync(0);
 	}
 	sfu_user_end(&ctx);
 	fput(file);
@@ -291,18 +296,18 @@ static void sections_waiting_for_their_data_are_capped(struct kunit *test)
 	file = begin_with_library(test, &ctx);
 	if (!file)
 		return;
-	base = sfu_registry_sync(current->mm, 0);
+	base = sfu_kunit_registry_sync(0);
 	area = sfu_user_map_prot(&ctx, span * n, PROT_NONE);
 	for (i = 0; area && i < n; i++)
 		if (!map_segment(test, file, text, area + i * span))
 			break;
 	if (area && i == n) {
-		waiting = sfu_registry_sync(current->mm, 0);
+		waiting = sfu_kunit_registry_sync(0);
 		refused_now = sfu_stat_read(SFU_STAT_REFUSED_PENDING_LIMIT) - refused;
 		/* Again: the waiting ones are not made twice. */
-		KUNIT_EXPECT_EQ(test, sfu_registry_sync(current->mm, 0), base);
+		KUNIT_EXPECT_EQ(test, sfu_kunit_registry_sync(0), base);
 		if (map_segment(test, file, data, area))
-			one = sfu_registry_sync(current->mm, 0);
+			one = sfu_kunit_registry_sync(0);
 		refused_after = sfu_stat_read(SFU_STAT_REFUSED_PENDING_LIMIT) - refused;
 	}
 	sfu_user_end(&ctx);

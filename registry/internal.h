@@ -551,7 +551,9 @@ void sfu_section_offer(struct sfu_mm *smm, struct sfu_section *s);
 void sfu_retry_pending(struct sfu_mm *smm, unsigned long start, unsigned long end);
 bool sfu_pending_at(struct sfu_mm *smm, unsigned long start);
 bool sfu_section_live_for(struct sfu_mm *smm, struct vm_area_struct *vma);
+#ifdef SFU_TEST_BUILD
 void sfu_kunit_fail_store(unsigned int nth, void (*fn)(void *arg), void *arg);
+#endif
 
 /* mm.c */
 struct sfu_mm *sfu_mm_find(struct mm_struct *mm);
@@ -576,8 +578,5 @@ void sfu_scan_running_processes(void);
 /* hooks.c */
 int sfu_hooks_init(void);
 void sfu_hooks_exit(void);
-
-/* lookup.c */
-int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault, struct sfu_sframe_row *row);
 
 #endif /* _SFU_REGISTRY_INTERNAL_H */

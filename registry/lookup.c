@@ -53,7 +53,7 @@ static struct sfu_section *sfu_section_find(struct sfu_mm *smm, unsigned long pc
 
 /*
  * The decoder's result as the registry's: counted, and in the errno terms
- * of sfu_find_rules().
+ * of sfu_lookup_rules().
  */
 static __always_inline int sfu_lookup_result(int err)
 {
@@ -140,18 +140,11 @@ static __always_inline int sfu_copy_find_rules(const struct sfu_section *s, unsi
 	return err;
 }
 
-/* A row found in a kernel copy, moved into the mm's address space by @bias. */
-static void sfu_row_rebase(struct sfu_sframe_row *row, long bias)
-{
-	row->start += bias;
-	row->end += bias;
-	row->func_start += bias;
-}
-
 /*
  * The row for @pc from the sidecar of the section of @mm covering it, for
  * a PC the section's own rows (read from user memory, outside RCU) have no
- * FDE for; its addresses in @mm's address space.  Any context.
+ * FDE for; only its rules are used, so its addresses are left in the
+ * sidecar's.  Any context.
  */
 static int sfu_extra_find_row(struct mm_struct *mm, unsigned long pc, struct sfu_sframe_row *row)
 {
@@ -160,11 +153,8 @@ static int sfu_extra_find_row(struct mm_struct *mm, unsigned long pc, struct sfu
 
 	rcu_read_lock();
 	s = sfu_section_find(sfu_mm_find(mm), pc);
-	if (s && s->extra) {
+	if (s && s->extra)
 		err = sfu_sframe_find_row(&s->extra->sec, pc - s->bias, row);
-		if (!err)
-			sfu_row_rebase(row, s->bias);
-	}
 	rcu_read_unlock();
 	return err;
 }
@@ -191,110 +181,6 @@ static int sfu_user_find_row(const struct sfu_sframe_section *hdr, unsigned long
 	sec.reader.kind = nofault ? SFRAME_READER_USER_NOFAULT : SFRAME_READER_USER;
 	return sfu_sframe_find_row(&sec, pc, row);
 }
-
-/**
- * sfu_find_row() - the SFrame row for a user PC
- * @mm: the current task's mm (a section without a kernel copy is read from
- *      current's memory)
- * @pc: the user address
- * @nofault: read user memory with copy_from_user_nofault(): for NMI, IRQ
- *           and atomic context
- * @row: filled in on success, its addresses in @mm's address space
- *
- * The registry's own view of a lookup, with the row's range and function,
- * for its KUnit suite; the unwinder asks for rules (sfu_find_rules()).
- * Neither reads a remembered row: this one always decodes.
- *
- * Context: any, with @nofault; task context otherwise.
- * Return: 0; -SFRAME_E_NO_FDE when no registered section covers @pc (or the
- * one that does awaits a re-check); otherwise the decoder's code, e.g.
- * -SFRAME_E_FAULT when section memory could not be read.
- */
-int sfu_find_row(struct mm_struct *mm, unsigned long pc, bool nofault, struct sfu_sframe_row *row)
-{
-	struct sfu_sframe_section sec;
-	struct sfu_section *s;
-	int err;
-
-	rcu_read_lock();
-	s = sfu_section_find(sfu_mm_find(mm), pc);
-	if (s && s->copy) {
-		long bias = s->bias;
-
-		err = sfu_sframe_find_row(&s->copy->sec, pc - bias, row);
-		if (err == -SFRAME_E_NO_FDE && s->extra)
-			err = sfu_sframe_find_row(&s->extra->sec, pc - bias, row);
-		rcu_read_unlock();
-		if (!err)
-			sfu_row_rebase(row, bias);
-		return err;
-	}
-	if (s)
-		sec = s->sec;
-	rcu_read_unlock();
-	if (!s)
-		return -SFRAME_E_NO_FDE;
-	err = sfu_user_find_row(&sec, pc, nofault, row);
-	if (err == -SFRAME_E_NO_FDE)
-		err = sfu_extra_find_row(mm, pc, row);
-	return err;
-}
-EXPORT_SYMBOL_IF_KUNIT(sfu_find_row);
-
-/**
- * sfu_find_rules() - the unwind rules for a user PC
- * @mm: the current task's mm (a section without a kernel copy is read from
- *      current's memory)
- * @pc: the user address
- * @nofault: read user memory with copy_from_user_nofault(): for NMI, IRQ
- *           and atomic context
- * @rules: filled in on success
- *
- * A section with a kernel copy is looked up in it under RCU, reading no
- * user memory; one without (max_kernel_bytes reached) is read from @mm.
- * A PC the section has no FDE for is looked up in the kernel copy of the
- * file's sidecar, if it has one (a file whose own .sframe covers only
- * part of its code).
- *
- * Context: any, with @nofault; task context otherwise.
- * Return: 0; -ENOENT when nothing registered describes @pc (no section, or
- * one that awaits a re-check, or no row for @pc in it); -EFAULT when
- * section memory could not be read; -E2BIG when @pc's function has more
- * rows than a lookup scans and its section no FRE index (no kernel copy);
- * -EBADMSG when the section's data for @pc is invalid.
- */
-int sfu_find_rules(struct mm_struct *mm, unsigned long pc, bool nofault,
-		   struct sfu_frame_rules *rules)
-{
-	struct sfu_sframe_section sec;
-	struct sfu_sframe_row row;
-	struct sfu_section *s;
-	int err;
-
-	sfu_stat_inc(SFU_STAT_LOOKUPS);
-	rcu_read_lock();
-	s = sfu_section_find(sfu_mm_find(mm), pc);
-	if (s && s->copy) {
-		struct sfu_lookup_counts counts = {};
-
-		err = sfu_copy_find_rules(s, pc, rules, &counts);
-		rcu_read_unlock();
-		sfu_lookup_counts_flush(&counts);
-		return sfu_lookup_result(err);
-	}
-	if (s)
-		sec = s->sec;
-	rcu_read_unlock();
-	if (!s)
-		return -ENOENT;
-	err = sfu_user_find_row(&sec, pc, nofault, &row);
-	if (err == -SFRAME_E_NO_FDE)
-		err = sfu_extra_find_row(mm, pc, &row);
-	if (!err)
-		sfu_sframe_rules(&row, rules);
-	return sfu_lookup_result(err);
-}
-EXPORT_SYMBOL_IF_KUNIT(sfu_find_rules);
 
 /**
  * sfu_lookup_begin() - start a series of lookups in @mm
@@ -395,22 +281,34 @@ static noinline int sfu_lookup_user(struct sfu_lookup *c, const struct sfu_secti
 }
 
 /**
- * sfu_lookup_rules() - sfu_find_rules() for a series of lookups, such as one unwind
- * @c: from sfu_lookup_begin()
+ * sfu_lookup_rules() - the unwind rules for a user PC, in a series of lookups
+ * @c: from sfu_lookup_begin() or sfu_lookup_begin_remote()
  * @pc: the user address
  * @nofault: no lookup may fault, sleep or leave the RCU read-side section
  * @rules: filled in on success
  *
- * Stays in an RCU read-side section between calls, until
- * sfu_lookup_end(): the registry and the section the last lookup found
- * are kept, and a PC in the same section (the next frame in the same
- * library) skips the hash and the tree.  A faultable lookup that must fault
- * (a section without a kernel copy whose pages are not present) ends the
- * read-side section first.
+ * The registry's one lookup path: the section covering @pc, then its
+ * kernel copy (through the per-CPU rules cache), reading no user memory;
+ * or, for a section without one (max_kernel_bytes reached), the section in
+ * user memory, the current mm's or @c->task's.  A PC the section has no
+ * FDE for is looked up in the kernel copy of the file's sidecar, if it has
+ * one (a file whose own .sframe covers only part of its code).
+ *
+ * A series of lookups, such as one unwind, stays in an RCU read-side
+ * section between calls, until sfu_lookup_end(): the registry and the
+ * section the last lookup found are kept, and a PC in the same section
+ * (the next frame in the same library) skips the hash and the tree.  A
+ * faultable lookup that must fault (a section without a kernel copy whose
+ * pages are not present) ends the read-side section first.
  *
  * Context: any, with @nofault; task context otherwise.  Between calls the
  * caller must not sleep without sfu_lookup_end().
- * Return: as sfu_find_rules().
+ * Return: 0; -ENOENT when nothing registered describes @pc (no section, or
+ * one that awaits a re-check, or no row for @pc in it:
+ * sfu_lookup_uncovered() tells which); -EFAULT when section memory could
+ * not be read; -E2BIG when @pc's function has more rows than a lookup
+ * scans and its section no FRE index (no kernel copy); -EBADMSG when the
+ * section's data for @pc is invalid.
  */
 int sfu_lookup_rules(struct sfu_lookup *c, unsigned long pc, bool nofault,
 		     struct sfu_frame_rules *rules)
@@ -463,3 +361,4 @@ bool sfu_lookup_uncovered(const struct sfu_lookup *c)
 {
 	return c->uncovered;
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_lookup_uncovered);

@@ -13,6 +13,7 @@
 
 #include "internal.h"
 #include "stats.h"
+#include "sframe_unwind/compat/export.h"
 
 /**
  * sfu_section_settle() - decide on a stale section what needs no tree change
@@ -216,3 +217,4 @@ void sfu_recheck(struct mm_struct *mm, unsigned long start, unsigned long last)
 	sfu_retry_pending(smm, 0, ULONG_MAX);
 	mmap_read_unlock(mm);
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_recheck);

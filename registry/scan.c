@@ -207,6 +207,7 @@ void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_
 		mmap_read_unlock(mm);
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_scan);
 
 static int sfu_cmp_ptr(const void *a, const void *b)
 {
@@ -265,27 +266,3 @@ void sfu_scan_running_processes(void)
 	}
 	kvfree(procs);
 }
-
-/**
- * sfu_registry_sync() - bring the registry of @mm in line with its mappings
- * @mm: the mm; current's, or one the caller holds with mmget()
- * @tgid: the process @mm belongs to (shown in debugfs)
- *
- * Drops sections whose text or data mapping went away or changed, then
- * registers every executable ELF mapping not registered yet.  This is what
- * a forked child runs before it returns to user space, and what module
- * load runs for processes already alive.
- *
- * Context: task context, mmap_lock not held.
- * Return: the number of sections @mm has registered afterwards.
- */
-int sfu_registry_sync(struct mm_struct *mm, pid_t tgid)
-{
-	struct sfu_mm *smm;
-
-	sfu_recheck(mm, 0, ULONG_MAX);
-	sfu_scan(mm, 0, TASK_SIZE, tgid, current_cred());
-	smm = sfu_mm_lookup(mm);
-	return smm ? atomic_read(&smm->nr_sections) : 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(sfu_registry_sync);

@@ -59,7 +59,7 @@ void sfu_section_free(struct sfu_section *s)
 	call_rcu(&s->rcu, sfu_section_free_rcu);
 }
 
-#if IS_ENABLED(CONFIG_KUNIT)
+#ifdef SFU_TEST_BUILD
 /*
  * KUnit: a store of the registry's trees by one task fails with -ENOMEM,
  * as a store that needs a maple node under memory pressure does.

@@ -338,8 +338,8 @@ static int sfu_users_show(struct seq_file *m, void *v)
 
 	rcu_read_lock();
 	hash_for_each_rcu(sfu_users, bkt, u, node)
-		seq_printf(m, "uid %u sections %d copy_bytes %ld%s\n",
-			   from_kuid_munged(&init_user_ns, u->uid), atomic_read(&u->sections),
+		seq_printf(m, "uid %u sections %u copy_bytes %ld%s\n",
+			   from_kuid_munged(&init_user_ns, u->uid), sfu_user_sections(u),
 			   sfu_user_copy_bytes(u),
 			   u->ns ? " userns" : "");
 	rcu_read_unlock();

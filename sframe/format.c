@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The decoder's words for people: rows as text, error names and errno
- * values, and the ABI of an ELF machine.
+ * The decoder's words for people: rows as text and error names (the tools'
+ * and the KUnit suites', SFRAME_TOOLS), and the ABI of an ELF machine.
  */
 #include <linux/types.h>
 #include <linux/kernel.h>
@@ -15,6 +15,28 @@
 
 #include "sframe.h"
 
+/**
+ * sfu_sframe_abi_of_elf() - the SFrame ABI of an ELF machine
+ * @e_machine: EM_* of 64-bit code
+ * @big_endian: the code is big-endian
+ *
+ * Return: SFRAME_ABI_*, or 0 when the machine has no SFrame ABI this
+ * decoder reads.
+ */
+int sfu_sframe_abi_of_elf(unsigned int e_machine, bool big_endian)
+{
+	switch (e_machine) {
+	case EM_X86_64:
+		return big_endian ? 0 : SFRAME_ABI_AMD64_ENDIAN_LITTLE;
+	case EM_AARCH64:
+		return big_endian ? SFRAME_ABI_AARCH64_ENDIAN_BIG :
+				    SFRAME_ABI_AARCH64_ENDIAN_LITTLE;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_abi_of_elf);
+
+#if SFRAME_TOOLS
 static void sframe_format_reg(char *buf, size_t len, u8 base, u32 regnum, bool deref, s64 off)
 {
 	char reg[16];
@@ -141,27 +163,6 @@ static unsigned int sframe_err_code(int err)
 }
 
 /**
- * sfu_sframe_abi_of_elf() - the SFrame ABI of an ELF machine
- * @e_machine: EM_* of 64-bit code
- * @big_endian: the code is big-endian
- *
- * Return: SFRAME_ABI_*, or 0 when the machine has no SFrame ABI this
- * decoder reads.
- */
-int sfu_sframe_abi_of_elf(unsigned int e_machine, bool big_endian)
-{
-	switch (e_machine) {
-	case EM_X86_64:
-		return big_endian ? 0 : SFRAME_ABI_AMD64_ENDIAN_LITTLE;
-	case EM_AARCH64:
-		return big_endian ? SFRAME_ABI_AARCH64_ENDIAN_BIG :
-				    SFRAME_ABI_AARCH64_ENDIAN_LITTLE;
-	}
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_abi_of_elf);
-
-/**
  * sfu_sframe_strerror() - name of an error code
  * @err: 0, SFRAME_E_xxx or -SFRAME_E_xxx
  *
@@ -176,3 +177,4 @@ const char *sfu_sframe_strerror(int err)
 	return sframe_error_names[code];
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_strerror);
+#endif /* SFRAME_TOOLS */

@@ -717,6 +717,7 @@ int sfu_sframe_find_row(const struct sfu_sframe_section *sec, unsigned long pc,
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_find_row);
 
+#if SFRAME_TOOLS
 /**
  * sfu_sframe_find_row_counted() - sfu_sframe_find_row(), counting its work
  * @sec: as for sfu_sframe_find_row()
@@ -737,3 +738,4 @@ int sfu_sframe_find_row_counted(const struct sfu_sframe_section *sec, unsigned l
 	return sframe_find_row(sec, pc, row, fres);
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_find_row_counted);
+#endif

@@ -242,6 +242,7 @@ int sfu_sframe_fde_get(const struct sfu_sframe_section *sec, u32 idx, struct sfu
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_fde_get);
 
+#if SFRAME_TOOLS
 /**
  * sfu_sframe_fre_next() - decode the FRE at *@pos and advance *@pos past it
  * @sec: initialized section
@@ -276,6 +277,7 @@ int sfu_sframe_fre_next(const struct sfu_sframe_section *sec, const struct sfu_s
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_fre_next);
+#endif
 
 /**
  * sfu_sframe_section_validate() - check every FDE and FRE of a section once

@@ -280,13 +280,29 @@ int sfu_sframe_fre_index_size(const struct sfu_sframe_section *sec, size_t *byte
 int sfu_sframe_fre_index_build(struct sfu_sframe_section *sec, void *mem, size_t bytes);
 int sfu_sframe_find_row(const struct sfu_sframe_section *sec, unsigned long pc,
 			struct sfu_sframe_row *row);
+int sfu_sframe_fde_get(const struct sfu_sframe_section *sec, u32 idx, struct sfu_sframe_fde *fde);
+int sfu_sframe_abi_of_elf(unsigned int e_machine, bool big_endian);
+
+/*
+ * The decoder's functions for dumps and tools: a lookup that counts its
+ * work, the walk of every FRE, rows as text, error names.  The module's
+ * lookups use none of them: in the kernel they are built for its KUnit
+ * suites, in the test build (SFU_TEST_BUILD) alone; userspace, the tools'
+ * and the fuzzers' build, always has them.
+ */
+#if !defined(__KERNEL__) || defined(SFU_TEST_BUILD)
+#define SFRAME_TOOLS	1
+#else
+#define SFRAME_TOOLS	0
+#endif
+
+#if SFRAME_TOOLS
 int sfu_sframe_find_row_counted(const struct sfu_sframe_section *sec, unsigned long pc,
 				struct sfu_sframe_row *row, u32 *fres);
-int sfu_sframe_fde_get(const struct sfu_sframe_section *sec, u32 idx, struct sfu_sframe_fde *fde);
 int sfu_sframe_fre_next(const struct sfu_sframe_section *sec, const struct sfu_sframe_fde *fde,
 			u64 *pos, struct sfu_sframe_row *row);
 int sfu_sframe_row_format(const struct sfu_sframe_row *row, char *buf, size_t len);
-int sfu_sframe_abi_of_elf(unsigned int e_machine, bool big_endian);
 const char *sfu_sframe_strerror(int err);
+#endif
 
 #endif /* _SFRAME_H */

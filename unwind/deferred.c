@@ -66,21 +66,30 @@ static DECLARE_BITMAP(sfu_df_used, SFU_UNWIND_MAX_REQUESTERS);
 static struct sfu_unwind_work __rcu *sfu_df_works[SFU_UNWIND_MAX_REQUESTERS];
 static struct srcu_struct sfu_df_srcu;	/* delivery vs. cancel */
 
-static struct sfu_deferred_kunit *sfu_df_kunit;
 static struct tracepoint *sfu_df_exit_tp;
 static struct sfu_unwind_work sfu_df_fault_in_work;
 
-/* The KUnit suite's stand-in if it serves @task; never without KUnit. */
-static struct sfu_deferred_kunit *sfu_df_kunit_for(struct task_struct *task)
-{
-	struct sfu_deferred_kunit *k = IS_ENABLED(CONFIG_KUNIT) ? READ_ONCE(sfu_df_kunit) : NULL;
+#ifdef SFU_TEST_BUILD
+static struct sfu_deferred_kunit *sfu_df_kunit;
 
-	return unlikely(k) && k->task == task ? k : NULL;
+/* Whether the KUnit suite's stand-in serves @task. */
+static bool sfu_df_kunit_serves(struct task_struct *task)
+{
+	struct sfu_deferred_kunit *k = READ_ONCE(sfu_df_kunit);
+
+	return unlikely(k) && k->task == task;
 }
+#else
+/* The product has no stand-in: every request is a user task's own. */
+static inline bool sfu_df_kunit_serves(struct task_struct *task)
+{
+	return false;
+}
+#endif
 
 static bool sfu_df_user_task(struct task_struct *task)
 {
-	return sfu_df_kunit_for(task) ||
+	return sfu_df_kunit_serves(task) ||
 	       (task->mm && !(task->flags & (PF_KTHREAD | PF_IO_WORKER)));
 }
 
@@ -240,15 +249,29 @@ static bool sfu_df_claim_irq_work(struct sfu_deferred_task *t)
 	return !old || old == t;
 }
 
+#ifdef SFU_TEST_BUILD
+/* Hand the current task's work to the KUnit suite's stand-in, if it serves it. */
+static bool sfu_df_kunit_queue(struct sfu_deferred_task *t)
+{
+	struct sfu_deferred_kunit *k = READ_ONCE(sfu_df_kunit);
+
+	if (likely(!k) || k->task != current)
+		return false;
+	init_task_work(&t->work, sfu_df_task_work);
+	k->queue(k, &t->work);
+	return true;
+}
+#else
+static inline bool sfu_df_kunit_queue(struct sfu_deferred_task *t)
+{
+	return false;
+}
+#endif
+
 static int sfu_df_queue(struct sfu_deferred_task *t)
 {
-	struct sfu_deferred_kunit *k = sfu_df_kunit_for(current);
-
-	if (k) {
-		init_task_work(&t->work, sfu_df_task_work);
-		k->queue(k, &t->work);
+	if (sfu_df_kunit_queue(t))
 		return 0;
-	}
 	if (in_nmi()) {
 		irq_work_queue(this_cpu_ptr(&sfu_df_irq_work.work));
 		return 0;
@@ -542,7 +565,7 @@ static void sfu_df_exit_probe(void *data, struct task_struct *task)
 		sfu_df_release(t);
 }
 
-#if IS_ENABLED(CONFIG_KUNIT)
+#ifdef SFU_TEST_BUILD
 /**
  * sfu_deferred_kunit_attach() - serve a kernel thread's requests for KUnit
  * @k: the thread and the stand-in for task_work_add()
@@ -590,7 +613,7 @@ void sfu_deferred_kunit_forget(void)
 	sfu_df_release(t);
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_deferred_kunit_forget);
-#endif
+#endif /* SFU_TEST_BUILD */
 
 /**
  * sfu_deferred_init() - set up deferred unwinding

@@ -164,6 +164,7 @@ void sfu_df_stats_exit(void);
 /* deferred.c */
 unsigned int sfu_df_slots_used(void);
 
+#ifdef SFU_TEST_BUILD
 /**
  * struct sfu_deferred_kunit - the KUnit suite's stand-in for task_work
  * @task: the (kernel) thread whose requests are served as a user task's
@@ -183,5 +184,6 @@ void sfu_deferred_kunit_attach(struct sfu_deferred_kunit *k);
 void sfu_deferred_kunit_detach(void);
 void sfu_deferred_kunit_run(struct callback_head *work);
 void sfu_deferred_kunit_forget(void);
+#endif /* SFU_TEST_BUILD */
 
 #endif /* _SFU_UNWIND_INTERNAL_H */

@@ -82,8 +82,6 @@ int sfu_registry_init(void);
 void sfu_registry_stop(void);
 void sfu_registry_exit(void);
 
-int sfu_find_rules(struct mm_struct *mm, unsigned long pc, bool nofault,
-		   struct sfu_frame_rules *rules);
 void sfu_lookup_begin(struct sfu_lookup *c, struct mm_struct *mm);
 void sfu_lookup_begin_remote(struct sfu_lookup *c, struct task_struct *task,
 			     struct mm_struct *mm);
@@ -95,7 +93,6 @@ void sfu_lookup_end(struct sfu_lookup *c);
 int sfu_registry_add(struct mm_struct *mm, unsigned long sframe_addr, unsigned long sframe_size,
 		     unsigned long text_start, unsigned long text_end, int *sframe_err);
 int sfu_registry_remove(struct mm_struct *mm, unsigned long text_start);
-int sfu_registry_sync(struct mm_struct *mm, pid_t tgid);
 void sfu_registry_memory(struct sfu_registry_memory *mem);
 
 struct sfu_sidecar_request;

@@ -17,8 +17,14 @@ want=$(cat /sys/module/sframe_unwind/version)
 
 # Files that list other users' processes, or change behaviour, are root's
 # alone (Documentation/security.rst), should debugfs be mounted wider.
-for f in sections:400 sidecar_queue:400 sampler:600 trigger:600 remote_queue_always:600 \
-	 stats:444 version:444; do
+# The test build's knob is the test build's alone: the product has none.
+files="sections:400 sidecar_queue:400 sampler:600 trigger:600 stats:444 version:444"
+if [ "${SFU_MODULE_BUILD:-product}" = test ]; then
+	files="$files remote_queue_always:600"
+elif [ -e $d/remote_queue_always ]; then
+	fail "the product build has the test build's debugfs remote_queue_always"
+fi
+for f in $files; do
 	m=$(stat -c %a "$d/${f%%:*}") || fail "no debugfs file ${f%%:*}"
 	[ "$m" = "${f#*:}" ] || fail "debugfs ${f%%:*} has mode $m, want ${f#*:}"
 done

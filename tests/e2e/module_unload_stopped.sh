@@ -14,8 +14,15 @@
 # forbids).  Once the child is let go (killed: its task_work runs
 # at exit), rmmod succeeds within 20 s and the module loads again;
 # vm-run's kernel-log check catches any warning, leak or use after free.
+# The test build's alone: the product has no remote_queue_always, and
+# nothing else makes a stopped thread hold a request (skipped there).
+# e2e-build: test
 set -eu
 . ./unwind-lib
+if [ ! -e /sys/kernel/debug/sframe_unwind/remote_queue_always ]; then
+	echo "no remote_queue_always: the test build's (make SFU_TEST=1), not the product's"
+	exit 77
+fi
 ko=$SFU_MODULE_DIR/sframe_unwind.ko
 d=/sys/kernel/debug/sframe_unwind
 release=/tmp/unload-stopped.release

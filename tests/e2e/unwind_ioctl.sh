@@ -17,6 +17,12 @@
 # them, a request asked for again waited on where it was left; an
 # unprivileged user's 1,000 requests, in a 50 MB memory cgroup where the
 # kernel has the controller.
+#
+# The queued path (edges' stopped target made to queue, flood) needs the
+# test build's debugfs remote_queue_always: nothing else makes a stopped
+# target hold a request.  With the product (scripts/run-e2e --product, or
+# DKMS's module), edges and flood leave it out.
+# e2e-build: test
 . ./unwind-lib
 
 run self

@@ -14,8 +14,8 @@
  * Symbol namespaces: an identifier until 6.12, a string literal since 6.13.
  * What other modules may call is EXPORT_SYMBOL_NS_GPL(sym, SFU_NS);
  * everything else the KUnit module needs is EXPORT_SYMBOL_IF_KUNIT(),
- * exported only when KUnit is configured, into the namespace the kernel
- * keeps for tests.  Nothing is exported without a namespace.
+ * into the namespace the kernel keeps for tests.  Nothing is exported
+ * without a namespace.
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
 #define SFU_NS				"SFRAME_UNWIND"
@@ -25,11 +25,20 @@
 #define SFU_KUNIT_NS			EXPORTED_FOR_KUNIT_TESTING
 #endif
 
-/* <kunit/visibility.h> came in 6.2; before, the same definitions here. */
+/*
+ * EXPORT_SYMBOL_IF_KUNIT() exports only in the test build (make
+ * SFU_TEST=1, which defines SFU_TEST_BUILD), not whenever the kernel has
+ * CONFIG_KUNIT as the kernel's own definition does: distribution kernels
+ * have it, and the module they load exports nothing for tests.  The
+ * kernel's <kunit/visibility.h> (6.2+) is taken first, so that its
+ * definition is the one replaced whichever header comes first.
+ */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
 #include <kunit/visibility.h>
-#elif IS_ENABLED(CONFIG_KUNIT)
-#define EXPORT_SYMBOL_IF_KUNIT(sym)	EXPORT_SYMBOL_NS(sym, EXPORTED_FOR_KUNIT_TESTING)
+#endif
+#undef EXPORT_SYMBOL_IF_KUNIT
+#ifdef SFU_TEST_BUILD
+#define EXPORT_SYMBOL_IF_KUNIT(sym)	EXPORT_SYMBOL_NS(sym, SFU_KUNIT_NS)
 #else
 #define EXPORT_SYMBOL_IF_KUNIT(sym)
 #endif

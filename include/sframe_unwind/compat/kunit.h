@@ -7,8 +7,13 @@
 #ifndef _SFU_COMPAT_KUNIT_H
 #define _SFU_COMPAT_KUNIT_H
 
-#include <linux/kconfig.h>
+#include <kunit/test.h>
 #include <linux/mm_types.h>
+
+/* The KUnit suites', built only in the test build (Kbuild: SFU_TEST=1). */
+#ifndef SFU_TEST_BUILD
+#error "compat/kunit.h is for the KUnit suites of the test build (make SFU_TEST=1)"
+#endif
 
 /*
  * The flags of shmem_file_setup(), none: a vma_flags_t since 7.0, which
@@ -19,9 +24,6 @@
 #else
 #define SFU_SHMEM_NO_FLAGS	0
 #endif
-
-#if IS_ENABLED(CONFIG_KUNIT)
-#include <kunit/test.h>
 
 /*
  * SFU_KUNIT_PARAM_GEN(name, fn) defines @name, a KUnit parameter generator
@@ -42,6 +44,5 @@ static const void *name(const void *prev, char *desc)				\
 	return fn(prev, desc);							\
 }
 #endif
-#endif /* CONFIG_KUNIT */
 
 #endif /* _SFU_COMPAT_KUNIT_H */
