@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the files of unwind/ share: the user unwinder's counters, and what
+ * What the files of unwind/ share: the counters (stats.h), and what
  * deferred unwinding's KUnit suite sees beyond the public
  * sframe_unwind/deferred.h.
  */
@@ -12,6 +12,7 @@
 
 #include "sframe_unwind/unwind.h"
 #include "sframe_unwind/deferred.h"
+#include "stats.h"
 #include "unwind_state.h"
 
 struct callback_head;
@@ -74,38 +75,6 @@ static inline void sfu_df_count(enum sfu_deferred_stat s, unsigned long n)
 	this_cpu_add(sfu_df_stats[s], n);
 }
 
-/**
- * struct sfu_unwind_stats - one CPU's counts of the user unwinder
- * @unwinds: walks finished
- * @frames: frames found, by enum sfu_method
- * @stops: walks ended, by enum sfu_end
- * @sframe_faults: lookups that met a page not present
- * @sframe_errors: lookups refused for bad section data
- * @fp_jit_frames: frames the frame-pointer fallback left from JIT code
- *                 (executable anonymous memory), whose records it takes
- *                 as perf's own walk does (sfu_fp_ra_check())
- * @fp_nocfi_frames: the same for code of a described file that its CFI
- *                   leaves out (V8's builtins in node's text)
- * @fp_skipped_frames: frames a frame record skipped that the fallback
- *                     found below it, by their return addresses
- * @fp_tail_calls: records taken as a tail call's, whose call cannot have
- *                 led to the frame left, with no return address below
- * @go_stack_switches: steps out of Go's systemstack() to the goroutine's
- *                     stack (sfu_go_systemstack_step())
- */
-struct sfu_unwind_stats {
-	u64 unwinds;
-	u64 frames[SFU_METHOD_NR];
-	u64 stops[SFU_END_NR];
-	u64 sframe_faults;
-	u64 sframe_errors;
-	u64 fp_jit_frames;
-	u64 fp_nocfi_frames;
-	u64 fp_skipped_frames;
-	u64 fp_tail_calls;
-	u64 go_stack_switches;
-};
-
 /*
  * The files of the unwinder, each calling only those below it: walk.c
  * (the loop and the interfaces) -> step.c (one frame to its caller) ->
@@ -152,8 +121,7 @@ int sfu_unwind_read_words(const struct sfu_unwind_state *st, unsigned long addr,
 int sfu_unwind_read_word(const struct sfu_unwind_state *st, unsigned long addr,
 			 unsigned long *word);
 
-/* unwind_stats.c: the counters the files above count in; a walk's, sfu_unwind_account() */
-DECLARE_PER_CPU(struct sfu_unwind_stats, sfu_unwind_stats);
+/* unwind_stats.c: a walk's counts (the counters the files above count in: stats.h) */
 void sfu_unwind_account(const struct sfu_unwind_state *st, const unsigned long *by_method,
 			int *stop_reason);
 

@@ -104,20 +104,6 @@ static inline void sfu_percpu_sum_all(const u64 __percpu *counters, unsigned int
 	}
 }
 
-/*
- * A per-CPU struct of u64 counters, summed into a struct of the same type:
- * sfu_percpu_sum_struct(sfu_unwind_stats, &sum).
- */
-#define sfu_percpu_sum_struct(pcpu_var, sum)					\
-do {										\
-	typeof(sum) __sum = (sum);						\
-										\
-	BUILD_BUG_ON(sizeof(*__sum) != sizeof(pcpu_var) ||			\
-		     sizeof(*__sum) % sizeof(u64));				\
-	sfu_percpu_sum_all((const u64 __percpu *)&(pcpu_var),			\
-			   sizeof(*__sum) / sizeof(u64), (u64 *)__sum);		\
-} while (0)
-
 /**
  * sfu_caller_may_fault() - may the current context fault user pages in?
  *
