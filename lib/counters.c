@@ -7,6 +7,7 @@
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 
+#include "sframe_unwind/compat/export.h"
 #include "sframe_unwind/counters.h"
 #include "sframe_unwind/lib.h"
 
@@ -29,6 +30,7 @@ u64 sfu_counter_read(const struct sfu_counters *c, unsigned int i)
 		sum += READ_ONCE(per_cpu_ptr(c->values, cpu)[i]);
 	return sum;
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_counter_read);
 
 /**
  * sfu_counters_show() - print a set, "<name> <value>" a line
@@ -45,6 +47,7 @@ void sfu_counters_show(struct seq_file *m, const struct sfu_counters *c)
 	for (i = 0; i < c->nr; i++)
 		seq_printf(m, "%s %llu\n", c->names[i], sfu_counter_read(c, i));
 }
+EXPORT_SYMBOL_IF_KUNIT(sfu_counters_show);
 
 static int sfu_counters_file_show(struct seq_file *m, void *v)
 {
