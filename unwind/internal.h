@@ -7,7 +7,6 @@
 #ifndef _SFU_UNWIND_INTERNAL_H
 #define _SFU_UNWIND_INTERNAL_H
 
-#include <linux/percpu.h>
 #include <linux/types.h>
 
 #include "sframe_unwind/unwind.h"
@@ -17,63 +16,6 @@
 
 struct callback_head;
 struct task_struct;
-
-/**
- * enum sfu_deferred_stat - what became of deferred requests
- * @SFU_DF_REQUESTS: calls of the request functions with a registered requester
- * @SFU_DF_QUEUED: requests that started an entry's unwind
- * @SFU_DF_JOINED: requests of another requester for an entry already requested
- * @SFU_DF_ALREADY: requests of a requester already served or queued for the entry
- * @SFU_DF_DELIVERED: callbacks made
- * @SFU_DF_UNWINDS: callchains walked
- * @SFU_DF_CACHE_HITS: deliveries from the cache, without a walk
- * @SFU_DF_REJECTED_NOT_USER: requests refused: kernel thread, I/O worker, no mm
- * @SFU_DF_REJECTED_EXITING: requests refused: the task is exiting
- * @SFU_DF_REJECTED_NO_SLOT: requests refused: every slot the task may use is taken
- * @SFU_DF_REJECTED_BUSY: requests refused: NMI interrupted a change of the task's slot
- * @SFU_DF_DROPPED_EXIT: callbacks not made: the task exited first
- * @SFU_DF_DROPPED_EXEC: callbacks not made: the task exec'd first
- * @SFU_DF_DROPPED_LOST: callbacks not made: the unwind could not be queued from NMI
- * @SFU_DF_DROPPED_CANCEL: callbacks not made: the requester was cancelled
- * @SFU_DF_DROPPED_NOMEM: callbacks not made: no memory for the callchain
- * @SFU_DF_NR: the number of counters
- *
- * Every request is counted once in @SFU_DF_REQUESTS and ends in exactly one
- * of: a rejection (@SFU_DF_REJECTED_*), @SFU_DF_ALREADY (its requester is
- * already served for this kernel entry), or, for one that set its
- * requester's bit (@SFU_DF_QUEUED + @SFU_DF_JOINED), @SFU_DF_DELIVERED or
- * a drop (@SFU_DF_DROPPED_*) once the task ran its unwind.  The names and
- * meanings are in unwind/deferred.c and Documentation/deferred.rst.
- */
-enum sfu_deferred_stat {
-	SFU_DF_REQUESTS,
-	SFU_DF_QUEUED,
-	SFU_DF_JOINED,
-	SFU_DF_ALREADY,
-	SFU_DF_DELIVERED,
-	SFU_DF_UNWINDS,
-	SFU_DF_CACHE_HITS,
-	SFU_DF_REJECTED_NOT_USER,
-	SFU_DF_REJECTED_EXITING,
-	SFU_DF_REJECTED_NO_SLOT,
-	SFU_DF_REJECTED_BUSY,
-	SFU_DF_DROPPED_EXIT,
-	SFU_DF_DROPPED_EXEC,
-	SFU_DF_DROPPED_LOST,
-	SFU_DF_DROPPED_CANCEL,
-	SFU_DF_DROPPED_NOMEM,
-	SFU_DF_NR
-};
-
-u64 sfu_deferred_stat(enum sfu_deferred_stat s);
-
-DECLARE_PER_CPU(u64 [SFU_DF_NR], sfu_df_stats);
-
-/* Count @n events @s on this CPU: any context, NMI included. */
-static inline void sfu_df_count(enum sfu_deferred_stat s, unsigned long n)
-{
-	this_cpu_add(sfu_df_stats[s], n);
-}
 
 /*
  * The files of the unwinder, each calling only those below it: walk.c

@@ -2,7 +2,8 @@
 /*
  * The counters of unwind/, per CPU so that counting costs nothing in NMI
  * context: the user unwinder's, shown in <debugfs>/sframe_unwind/unwind_stats
- * (unwind_stats.c).
+ * (unwind_stats.c), and deferred unwinding's, in deferred_stats
+ * (deferred_stats.c).
  */
 #ifndef _SFU_UNWIND_STATS_H
 #define _SFU_UNWIND_STATS_H
@@ -114,5 +115,65 @@ static inline void sfu_unwind_count(enum sfu_unwind_counter c, u64 n)
 {
 	this_cpu_add(sfu_unwind_stats[c], n);
 }
+
+/*
+ * What became of deferred requests, in the order deferred_stats prints
+ * the counters: X(constant, name, what it counts), the text
+ * Documentation/reference.rst gives each.
+ *
+ * Every request is counted once in SFU_DF_REQUESTS and ends in exactly
+ * one of: a rejection (SFU_DF_REJECTED_*), SFU_DF_ALREADY (its requester
+ * is already served for this kernel entry), or, for one that set its
+ * requester's bit (SFU_DF_QUEUED + SFU_DF_JOINED), SFU_DF_DELIVERED or a
+ * drop (SFU_DF_DROPPED_*) once the task ran its unwind.
+ */
+#define SFU_DEFERRED_COUNTERS(X)							\
+	X(SFU_DF_REQUESTS, "requests", "requests with a registered requester")		\
+	X(SFU_DF_QUEUED, "queued", "requests that started a kernel entry's unwind")	\
+	X(SFU_DF_JOINED, "joined",							\
+	  "requests that added their requester to an entry already requested (or "	\
+	  "walked)")									\
+	X(SFU_DF_ALREADY, "already",							\
+	  "requests of a requester already queued or served in this entry")		\
+	X(SFU_DF_DELIVERED, "delivered", "callbacks made")				\
+	X(SFU_DF_UNWINDS, "unwinds", "callchains walked")				\
+	X(SFU_DF_CACHE_HITS, "cache_hits",						\
+	  "deliveries of an entry's walk to requests made while it was being "		\
+	  "delivered (by a callback or an interrupt), without a second walk")		\
+	X(SFU_DF_REJECTED_NOT_USER, "rejected_not_user",				\
+	  "requests refused: kernel thread, I/O worker, no mm (``EINVAL``)")		\
+	X(SFU_DF_REJECTED_EXITING, "rejected_exiting",					\
+	  "requests refused: the task is exiting (``ESRCH``)")				\
+	X(SFU_DF_REJECTED_NO_SLOT, "rejected_no_slot",					\
+	  "requests refused: the task's 16 candidate slots are taken (``ENOSPC``)")	\
+	X(SFU_DF_REJECTED_BUSY, "rejected_busy",					\
+	  "requests refused in NMI: the task's slot was being changed or the CPU's "	\
+	  "NMI hand-off holds another task's work (``EBUSY``)")				\
+	X(SFU_DF_DROPPED_EXIT, "dropped_exit",						\
+	  "callbacks not made: the task exited first")					\
+	X(SFU_DF_DROPPED_EXEC, "dropped_exec",						\
+	  "callbacks not made: the task exec'd first")					\
+	X(SFU_DF_DROPPED_LOST, "dropped_lost",						\
+	  "callbacks not made: the NMI hand-off ran in another task (architectures "	\
+	  "without a self-IPI)")							\
+	X(SFU_DF_DROPPED_CANCEL, "dropped_cancel",					\
+	  "callbacks not made: the requester was cancelled")				\
+	X(SFU_DF_DROPPED_NOMEM, "dropped_nomem",					\
+	  "callbacks not made: no memory for the callchain buffer")
+
+enum sfu_deferred_stat {
+	SFU_DEFERRED_COUNTERS(SFU_COUNTER_ID)
+	SFU_DF_NR
+};
+
+DECLARE_PER_CPU(u64 [SFU_DF_NR], sfu_df_stats);
+
+/* Count @n events @s on this CPU: any context, NMI included. */
+static inline void sfu_df_count(enum sfu_deferred_stat s, unsigned long n)
+{
+	this_cpu_add(sfu_df_stats[s], n);
+}
+
+u64 sfu_deferred_stat(enum sfu_deferred_stat s);
 
 #endif /* _SFU_UNWIND_STATS_H */

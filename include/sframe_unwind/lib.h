@@ -64,26 +64,6 @@ int sfu_kernel_read_all(struct file *file, void *buf, size_t len, loff_t *pos,
 			unsigned int *calls);
 
 /**
- * sfu_percpu_sum() - one counter of a per-CPU array, summed over CPUs
- * @counters: the array (its first element's per-CPU address)
- * @idx: the counter
- *
- * Counters are only ever added to on their own CPU; the sum is a snapshot
- * that may miss additions made while it runs.
- *
- * Return: the sum.
- */
-static inline u64 sfu_percpu_sum(const u64 __percpu *counters, unsigned int idx)
-{
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(per_cpu_ptr(counters, cpu)[idx]);
-	return sum;
-}
-
-/**
  * sfu_percpu_sum_all() - every counter of a per-CPU block, summed over CPUs
  * @counters: the block: a per-CPU array of u64, or a struct of u64 only
  * @n: the number of counters in it
