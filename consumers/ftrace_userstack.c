@@ -40,7 +40,12 @@
 #include "sframe_unwind/unwind.h"
 #include "redirect.h"
 
-static DEFINE_PER_CPU(struct sfu_redirect_stats, sfu_ftrace_stats);
+/* Per CPU: redirect.h. */
+static DEFINE_PER_CPU(u64 [SFU_RD_NR], sfu_ftrace_stats);
+
+static const char *const sfu_ftrace_stat_names[] = {
+	SFU_FTRACE_USERSTACK_COUNTERS(SFU_COUNTER_NAME)
+};
 
 #if SFU_HAVE_FTRACE_USERSTACK_REDIRECT
 
@@ -61,7 +66,7 @@ static void sfu_ftrace_walk_user(stack_trace_consume_fn consume_entry, void *coo
 	/* The unwinder only reads the registers. */
 	nr = sfu_unwind_user_walk((struct pt_regs *)regs, consume_entry, cookie,
 				  SFU_UNWIND_NOFAULT, &stop);
-	sfu_redirect_walked(&sfu_ftrace_stats, nr, stop, sframe_faults);
+	sfu_redirect_walked(&sfu_ftrace_userstack_redirect, nr, stop, sframe_faults);
 }
 
 #ifdef SFU_PERF_ARCH_USER_WALK_CALLER
@@ -128,7 +133,7 @@ static void notrace sfu_ftrace_handler(unsigned long ip, unsigned long parent_ip
 		return;
 	user_regs = (struct pt_regs *)arg;
 	if (!user_regs || !sfu_perf_arch_native(user_regs) || sfu_ftrace_from_perf(parent_ip)) {
-		this_cpu_inc(sfu_ftrace_stats.stock);
+		this_cpu_inc(sfu_ftrace_stats[SFU_RD_STOCK]);
 		return;
 	}
 	sfu_ftrace_redirect(fregs, (unsigned long)sfu_ftrace_walk_user);
@@ -138,12 +143,12 @@ static void notrace sfu_ftrace_handler(unsigned long ip, unsigned long parent_ip
 
 struct sfu_redirect sfu_ftrace_userstack_redirect = {
 	SFU_REDIRECT_INIT(sfu_ftrace_userstack_redirect),
-	.name = "ftrace_userstack",
+	.counters = SFU_COUNTERS_INIT("ftrace_userstack", sfu_ftrace_stat_names, sfu_ftrace_stats,
+				      NULL),
 	.target = SFU_FTRACE_USERSTACK_TARGET,
 	.what = "ftrace user stacks from SFrame",
 	.off_param = "disabled by the ftrace_userstack parameter",
 	.untraceable = SFU_FTRACE_USERSTACK_TARGET " cannot be traced",
-	.stats = &sfu_ftrace_stats,
 #if SFU_HAVE_FTRACE_USERSTACK_REDIRECT
 	SFU_REDIRECT_OPS(sfu_ftrace_handler),
 #else

@@ -31,23 +31,20 @@
 #include <linux/perf_event.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
-#include <linux/seq_file.h>
 #include <linux/string.h>
 
 #include "sframe_unwind/compat/ftrace.h"
 #include "sframe_unwind/deferred.h"
 #include "sframe_unwind/consumers_arch.h"
-#include "sframe_unwind/lib.h"
 #include "sframe_unwind/unwind.h"
 #include "redirect.h"
 
-/* Per CPU: redirect.h.  perf's "walks" are "callchains". */
-struct sfu_perf_stats {
-	struct sfu_redirect_stats walk;
-	u64 cached;		/* the entry's deferred callchain reused */
-};
+/* Per CPU: redirect.h.  perf's walks are callchains; it counts the cached ones too. */
+static DEFINE_PER_CPU(u64 [SFU_PERF_NR], sfu_perf_stats);
 
-static DEFINE_PER_CPU(struct sfu_perf_stats, sfu_perf_stats);
+static const char *const sfu_perf_stat_names[] = {
+	SFU_PERF_COUNTERS(SFU_COUNTER_NAME)
+};
 
 #if SFU_HAVE_PERF_REDIRECT
 
@@ -88,16 +85,16 @@ static void sfu_perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 		nr = min(trace->nr, room);
 		for (i = 0; i < nr; i++)
 			perf_callchain_store(entry, trace->entries[i]);
-		this_cpu_inc(sfu_perf_stats.cached);
-		this_cpu_add(sfu_perf_stats.walk.frames, nr);
+		this_cpu_inc(sfu_perf_stats[SFU_PERF_CACHED]);
+		this_cpu_add(sfu_perf_stats[SFU_RD_FRAMES], nr);
 		if (trace->nr > room)
-			this_cpu_inc(sfu_perf_stats.walk.truncated);
+			this_cpu_inc(sfu_perf_stats[SFU_RD_TRUNCATED]);
 		return;
 	}
 
 	sframe_faults = sfu_unwind_sframe_faults();
 	nr = sfu_unwind_user_walk(regs, sfu_perf_store, entry, SFU_UNWIND_NOFAULT, &stop);
-	sfu_redirect_walked(&sfu_perf_stats.walk, nr, stop, sframe_faults);
+	sfu_redirect_walked(&sfu_perf_redirect, nr, stop, sframe_faults);
 }
 
 /*
@@ -119,7 +116,7 @@ static void notrace sfu_perf_ftrace_handler(unsigned long ip, unsigned long pare
 		return;
 	user_regs = (struct pt_regs *)arg;
 	if (!user_regs || !sfu_perf_arch_native(user_regs)) {
-		this_cpu_inc(sfu_perf_stats.walk.stock);
+		this_cpu_inc(sfu_perf_stats[SFU_RD_STOCK]);
 		return;
 	}
 	sfu_ftrace_redirect(fregs, (unsigned long)sfu_perf_callchain_user);
@@ -127,25 +124,13 @@ static void notrace sfu_perf_ftrace_handler(unsigned long ip, unsigned long pare
 
 #endif /* SFU_HAVE_PERF_REDIRECT */
 
-/* perf's own counter in <debugfs>/sframe_unwind/perf_callchain, after the others. */
-static void sfu_perf_show(struct seq_file *m)
-{
-	u64 cached;
-
-	sfu_percpu_sum_all(&sfu_perf_stats.cached, 1, &cached);
-	seq_printf(m, "cached %llu\n", cached);
-}
-
 struct sfu_redirect sfu_perf_redirect = {
 	SFU_REDIRECT_INIT(sfu_perf_redirect),
-	.name = "perf_callchain",
+	.counters = SFU_COUNTERS_INIT("perf_callchain", sfu_perf_stat_names, sfu_perf_stats, NULL),
 	.target = "perf_callchain_user",
 	.what = "native perf callchains",
 	.off_param = "disabled by the perf_callchain parameter",
 	.untraceable = "perf_callchain_user cannot be traced",
-	.stats = &sfu_perf_stats.walk,
-	.walks = "callchains",
-	.show = sfu_perf_show,
 #if SFU_HAVE_PERF_REDIRECT
 	SFU_REDIRECT_OPS(sfu_perf_ftrace_handler),
 #else

@@ -10,7 +10,6 @@
 #include <linux/debugfs.h>
 #include <linux/ftrace.h>
 #include <linux/kernel.h>
-#include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
@@ -18,6 +17,7 @@
 
 #include "sframe_unwind/compat/ftrace.h"
 #include "sframe_unwind/consumers.h"
+#include "sframe_unwind/counters.h"
 #include "sframe_unwind/deferred.h"
 #include "sframe_unwind/lib.h"
 #include "sframe_unwind/unwind.h"
@@ -160,17 +160,12 @@ const struct kernel_param_ops sfu_redirect_param_ops = {
 
 /*
  * A redirection's debugfs file: "state on", or "state off: <why>[ (error
- * <err>)]", then its counters summed over the CPUs, then the consumer's
- * own.
+ * <err>)]", then its counters, summed over the CPUs.
  */
 static int sfu_redirect_show(struct seq_file *m, void *v)
 {
 	struct sfu_redirect *r = m->private;
-	struct sfu_redirect_stats sum;
 
-	BUILD_BUG_ON(sizeof(sum) % sizeof(u64));
-	sfu_percpu_sum_all((const u64 __percpu *)r->stats, sizeof(sum) / sizeof(u64),
-			   (u64 *)&sum);
 	mutex_lock(&r->lock);
 	if (r->active)
 		seq_puts(m, "state on\n");
@@ -179,22 +174,14 @@ static int sfu_redirect_show(struct seq_file *m, void *v)
 	else
 		seq_printf(m, "state off: %s\n", r->why);
 	mutex_unlock(&r->lock);
-	seq_printf(m, "%s %llu\n", r->walks ?: "walks", sum.walks);
-	seq_printf(m, "frames %llu\n", sum.frames);
-	seq_printf(m, "stock %llu\n", sum.stock);
-	seq_printf(m, "truncated %llu\n", sum.truncated);
-	seq_printf(m, "sframe_faults %llu\n", sum.sframe_faults);
-	seq_printf(m, "stack_faults %llu\n", sum.stack_faults);
-	seq_printf(m, "fault_in %llu\n", sum.fault_in);
-	if (r->show)
-		r->show(m);
+	sfu_counters_show(m, &r->counters);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sfu_redirect);
 
 /**
  * sfu_redirect_walked() - count a no-fault walk, and fault its pages in
- * @stats: the redirection's counters
+ * @r: the redirection
  * @nr: the frames it found (or a negative error)
  * @stop: why it stopped (SFU_END_*)
  * @sframe_faults: sfu_unwind_sframe_faults() before the walk
@@ -206,25 +193,25 @@ DEFINE_SHOW_ATTRIBUTE(sfu_redirect);
  *
  * Context: the replacement, right after its walk; any context.
  */
-void sfu_redirect_walked(struct sfu_redirect_stats __percpu *stats, int nr, int stop,
-			 unsigned long sframe_faults)
+void sfu_redirect_walked(struct sfu_redirect *r, int nr, int stop, unsigned long sframe_faults)
 {
+	const struct sfu_counters *c = &r->counters;
 	bool fault = false;
 
-	this_cpu_inc(stats->walks);
-	this_cpu_add(stats->frames, max(nr, 0));
+	sfu_counter_inc(c, SFU_RD_WALKS);
+	sfu_counter_add(c, SFU_RD_FRAMES, max(nr, 0));
 	if (stop == SFU_END_DEPTH)
-		this_cpu_inc(stats->truncated);
+		sfu_counter_inc(c, SFU_RD_TRUNCATED);
 	if (stop == SFU_END_FAULT) {
-		this_cpu_inc(stats->stack_faults);
+		sfu_counter_inc(c, SFU_RD_STACK_FAULTS);
 		fault = true;
 	}
 	if (sfu_unwind_sframe_faults() != sframe_faults) {
-		this_cpu_inc(stats->sframe_faults);
+		sfu_counter_inc(c, SFU_RD_SFRAME_FAULTS);
 		fault = true;
 	}
 	if (fault && !sfu_unwind_deferred_fault_in())
-		this_cpu_inc(stats->fault_in);
+		sfu_counter_inc(c, SFU_RD_FAULT_IN);
 }
 
 /*
@@ -238,7 +225,7 @@ static void sfu_redirect_init_one(struct sfu_redirect *r)
 {
 	int err = 0;
 
-	sfu_debugfs_file(r->name, 0444, r, &sfu_redirect_fops);
+	sfu_debugfs_file(r->counters.file, 0444, r, &sfu_redirect_fops);
 	mutex_lock(&r->lock);
 	r->ready = true;
 	if (r->wanted)
@@ -261,7 +248,7 @@ static void sfu_redirect_exit_one(struct sfu_redirect *r)
 	sfu_redirect_stop(r, "module unloading");
 	sfu_redirect_release(r);
 	mutex_unlock(&r->lock);
-	sfu_debugfs_remove(r->name);
+	sfu_debugfs_remove(r->counters.file);
 }
 
 /* In the order they are put in place; they are taken out in reverse. */

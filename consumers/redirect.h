@@ -15,10 +15,10 @@
 
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
-#include <linux/seq_file.h>
 #include <linux/types.h>
 
 #include "sframe_unwind/compat/ftrace.h"
+#include "sframe_unwind/counters.h"
 
 /*
  * Native perf callchains redirect perf_callchain_user(): they need a way
@@ -95,33 +95,55 @@
 #endif
 #define SFU_UNWIND_USER_TARGET			"unwind_user"
 
-/**
- * struct sfu_redirect_stats - what a redirection's walks counted, per CPU
- * @walks: user stacks walked from SFrame
- * @frames: entries handed to the caller
- * @stock: calls left to the stock walk
- * @truncated: ended by the caller's room or the depth limit
- * @sframe_faults: a section page was not resident
- * @stack_faults: the stack itself was not readable
- * @fault_in: faultable walks requested for those
- *
- * Per CPU, so that counting costs nothing in whatever context the walk
- * runs (NMI included); this_cpu_inc() and this_cpu_add() are safe against
- * the interrupts that nest there.
+/*
+ * What every redirection counts, per CPU, so that counting costs nothing
+ * in whatever context the walk runs (NMI included): first its walks, which
+ * each consumer names and describes in its list below, then these.  The
+ * lists are X(constant, name, what it counts), the text
+ * Documentation/reference.rst gives each (sframe_unwind/counters.h).
  */
-struct sfu_redirect_stats {
-	u64 walks;
-	u64 frames;
-	u64 stock;
-	u64 truncated;
-	u64 sframe_faults;
-	u64 stack_faults;
-	u64 fault_in;
+#define SFU_REDIRECT_COUNTERS(X)							\
+	X(SFU_RD_FRAMES, "frames", "entries stored for the caller")			\
+	X(SFU_RD_STOCK, "stock", "calls left to the stock walk")			\
+	X(SFU_RD_TRUNCATED, "truncated", "walks ended by the caller's room")		\
+	X(SFU_RD_SFRAME_FAULTS, "sframe_faults",					\
+	  "walks during which an SFrame lookup on the CPU faulted")			\
+	X(SFU_RD_STACK_FAULTS, "stack_faults", "walks stopped by unreadable stack memory") \
+	X(SFU_RD_FAULT_IN, "fault_in", "deferred faultable walks requested for those two")
+
+enum sfu_redirect_counter {
+	SFU_RD_WALKS,
+	SFU_REDIRECT_COUNTERS(SFU_COUNTER_ID)
+	SFU_RD_NR
 };
+
+/* perf_callchain.c: its walks are callchains; one counter of its own after. */
+#define SFU_PERF_COUNTERS(X)								\
+	X(SFU_RD_WALKS, "callchains",							\
+	  "user callchains walked by the SFrame unwinder (no-fault)")			\
+	SFU_REDIRECT_COUNTERS(X)							\
+	X(SFU_PERF_CACHED, "cached", "callchains taken from the kernel entry's deferred walk")
+
+enum sfu_perf_counter {
+	SFU_PERF_CACHED = SFU_RD_NR,
+	SFU_PERF_NR
+};
+
+/* ftrace_userstack.c */
+#define SFU_FTRACE_USERSTACK_COUNTERS(X)						\
+	X(SFU_RD_WALKS, "walks",							\
+	  "user stacks walked by the SFrame unwinder (no-fault) for ftrace")		\
+	SFU_REDIRECT_COUNTERS(X)
+
+/* unwind_user.c */
+#define SFU_UNWIND_USER_COUNTERS(X)							\
+	X(SFU_RD_WALKS, "walks",							\
+	  "user stacks walked by the SFrame unwinder (no-fault) for upstream's "	\
+	  "``unwind_user()``")								\
+	SFU_REDIRECT_COUNTERS(X)
 
 /**
  * struct sfu_redirect - one redirection of a stock function
- * @name: its module parameter and debugfs file
  * @target: the function redirected
  * @what: what it gives, for the kernel log ("native perf callchains")
  * @lacks: what the kernel lacks to have it (compat/ftrace.h), NULL when it can
@@ -129,10 +151,9 @@ struct sfu_redirect_stats {
  * @untraceable: why it is off when @target cannot be traced
  * @ops: the ftrace_ops, filtered to @target here, on the consumer's
  *	handler (SFU_REDIRECT_OPS()); without one when @lacks is set
- * @stats: its counters, which its handler and replacement count in
- * @walks: the name of the first counter in the debugfs file, NULL for
- *	"walks" (perf's "callchains")
- * @show: optional, prints the consumer's own counters after those
+ * @counters: its counters (SFU_RD_*, then the consumer's own), which its
+ *	handler and replacement count in, and its debugfs file, named as its
+ *	module parameter; shown after its state
  * @lock: serialises everything below and the parameter
  * @wanted: the parameter as last written
  * @ready: between sfu_redirect_init() and sfu_redirect_exit()
@@ -142,7 +163,6 @@ struct sfu_redirect_stats {
  * @err: the error that said so, or 0
  */
 struct sfu_redirect {
-	const char *name;
 	const char *target;
 	const char *what;
 	const char *lacks;
@@ -151,9 +171,7 @@ struct sfu_redirect {
 #if SFU_FTRACE_REDIRECT != SFU_FTRACE_NONE
 	struct ftrace_ops ops;
 #endif
-	struct sfu_redirect_stats __percpu *stats;
-	const char *walks;
-	void (*show)(struct seq_file *m);
+	struct sfu_counters counters;
 	struct mutex lock;	/* the fields below, and the parameter */
 	bool wanted;
 	bool ready;
@@ -189,7 +207,6 @@ extern struct sfu_redirect sfu_unwind_user_redirect;		/* unwind_user.c */
 extern const struct kernel_param_ops sfu_redirect_param_ops;
 
 int sfu_redirect_off(struct sfu_redirect *r, const char *why, int err);
-void sfu_redirect_walked(struct sfu_redirect_stats __percpu *stats, int nr, int stop,
-			 unsigned long sframe_faults);
+void sfu_redirect_walked(struct sfu_redirect *r, int nr, int stop, unsigned long sframe_faults);
 
 #endif /* _SFU_CONSUMERS_REDIRECT_H */

@@ -34,7 +34,12 @@
 #include "sframe_unwind/unwind.h"
 #include "redirect.h"
 
-static DEFINE_PER_CPU(struct sfu_redirect_stats, sfu_uu_stats);
+/* Per CPU: redirect.h. */
+static DEFINE_PER_CPU(u64 [SFU_RD_NR], sfu_uu_stats);
+
+static const char *const sfu_uu_stat_names[] = {
+	SFU_UNWIND_USER_COUNTERS(SFU_COUNTER_NAME)
+};
 
 #if SFU_HAVE_UNWIND_USER_REDIRECT
 
@@ -71,7 +76,7 @@ static int sfu_uu_unwind_user(struct unwind_stacktrace *trace, unsigned int max_
 	sframe_faults = sfu_unwind_sframe_faults();
 	nr = sfu_unwind_user_walk(task_pt_regs(current), sfu_uu_store, &fill,
 				  SFU_UNWIND_NOFAULT, &stop);
-	sfu_redirect_walked(&sfu_uu_stats, nr, stop, sframe_faults);
+	sfu_redirect_walked(&sfu_unwind_user_redirect, nr, stop, sframe_faults);
 	return 0;
 }
 
@@ -93,7 +98,7 @@ static void notrace sfu_uu_handler(unsigned long ip, unsigned long parent_ip,
 		return;
 	regs = task_pt_regs(current);
 	if (!user_mode(regs) || !sfu_perf_arch_native(regs)) {
-		this_cpu_inc(sfu_uu_stats.stock);
+		this_cpu_inc(sfu_uu_stats[SFU_RD_STOCK]);
 		return;
 	}
 	sfu_ftrace_redirect(fregs, (unsigned long)sfu_uu_unwind_user);
@@ -103,12 +108,11 @@ static void notrace sfu_uu_handler(unsigned long ip, unsigned long parent_ip,
 
 struct sfu_redirect sfu_unwind_user_redirect = {
 	SFU_REDIRECT_INIT(sfu_unwind_user_redirect),
-	.name = "unwind_user",
+	.counters = SFU_COUNTERS_INIT("unwind_user", sfu_uu_stat_names, sfu_uu_stats, NULL),
 	.target = SFU_UNWIND_USER_TARGET,
 	.what = "upstream's deferred user stacks from SFrame",
 	.off_param = "disabled by the unwind_user parameter",
 	.untraceable = SFU_UNWIND_USER_TARGET " cannot be traced",
-	.stats = &sfu_uu_stats,
 #if SFU_HAVE_UNWIND_USER_REDIRECT
 	SFU_REDIRECT_OPS(sfu_uu_handler),
 #else

@@ -155,7 +155,7 @@ int sfu_go_systemstack_step(struct sfu_unwind_state *st, unsigned long *ra,
 			    sfu_go_goroutine(st, lo, hi, sp, ra, cfa, fp))
 				continue;
 			st->switches_left--;
-			this_cpu_inc(sfu_unwind_stats.go_stack_switches);
+			sfu_unwind_count(SFU_UW_GO_STACK_SWITCHES, 1);
 			return 0;
 		}
 	}

@@ -1,110 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the files of unwind/ share: the user unwinder's counters, and what
+ * What the files of unwind/ share: the counters (stats.h), and what
  * deferred unwinding's KUnit suite sees beyond the public
  * sframe_unwind/deferred.h.
  */
 #ifndef _SFU_UNWIND_INTERNAL_H
 #define _SFU_UNWIND_INTERNAL_H
 
-#include <linux/percpu.h>
 #include <linux/types.h>
 
 #include "sframe_unwind/unwind.h"
 #include "sframe_unwind/deferred.h"
+#include "stats.h"
 #include "unwind_state.h"
 
 struct callback_head;
 struct task_struct;
-
-/**
- * enum sfu_deferred_stat - what became of deferred requests
- * @SFU_DF_REQUESTS: calls of the request functions with a registered requester
- * @SFU_DF_QUEUED: requests that started an entry's unwind
- * @SFU_DF_JOINED: requests of another requester for an entry already requested
- * @SFU_DF_ALREADY: requests of a requester already served or queued for the entry
- * @SFU_DF_DELIVERED: callbacks made
- * @SFU_DF_UNWINDS: callchains walked
- * @SFU_DF_CACHE_HITS: deliveries from the cache, without a walk
- * @SFU_DF_REJECTED_NOT_USER: requests refused: kernel thread, I/O worker, no mm
- * @SFU_DF_REJECTED_EXITING: requests refused: the task is exiting
- * @SFU_DF_REJECTED_NO_SLOT: requests refused: every slot the task may use is taken
- * @SFU_DF_REJECTED_BUSY: requests refused: NMI interrupted a change of the task's slot
- * @SFU_DF_DROPPED_EXIT: callbacks not made: the task exited first
- * @SFU_DF_DROPPED_EXEC: callbacks not made: the task exec'd first
- * @SFU_DF_DROPPED_LOST: callbacks not made: the unwind could not be queued from NMI
- * @SFU_DF_DROPPED_CANCEL: callbacks not made: the requester was cancelled
- * @SFU_DF_DROPPED_NOMEM: callbacks not made: no memory for the callchain
- * @SFU_DF_NR: the number of counters
- *
- * Every request is counted once in @SFU_DF_REQUESTS and ends in exactly one
- * of: a rejection (@SFU_DF_REJECTED_*), @SFU_DF_ALREADY (its requester is
- * already served for this kernel entry), or, for one that set its
- * requester's bit (@SFU_DF_QUEUED + @SFU_DF_JOINED), @SFU_DF_DELIVERED or
- * a drop (@SFU_DF_DROPPED_*) once the task ran its unwind.  The names and
- * meanings are in unwind/deferred.c and Documentation/deferred.rst.
- */
-enum sfu_deferred_stat {
-	SFU_DF_REQUESTS,
-	SFU_DF_QUEUED,
-	SFU_DF_JOINED,
-	SFU_DF_ALREADY,
-	SFU_DF_DELIVERED,
-	SFU_DF_UNWINDS,
-	SFU_DF_CACHE_HITS,
-	SFU_DF_REJECTED_NOT_USER,
-	SFU_DF_REJECTED_EXITING,
-	SFU_DF_REJECTED_NO_SLOT,
-	SFU_DF_REJECTED_BUSY,
-	SFU_DF_DROPPED_EXIT,
-	SFU_DF_DROPPED_EXEC,
-	SFU_DF_DROPPED_LOST,
-	SFU_DF_DROPPED_CANCEL,
-	SFU_DF_DROPPED_NOMEM,
-	SFU_DF_NR
-};
-
-u64 sfu_deferred_stat(enum sfu_deferred_stat s);
-
-DECLARE_PER_CPU(u64 [SFU_DF_NR], sfu_df_stats);
-
-/* Count @n events @s on this CPU: any context, NMI included. */
-static inline void sfu_df_count(enum sfu_deferred_stat s, unsigned long n)
-{
-	this_cpu_add(sfu_df_stats[s], n);
-}
-
-/**
- * struct sfu_unwind_stats - one CPU's counts of the user unwinder
- * @unwinds: walks finished
- * @frames: frames found, by enum sfu_method
- * @stops: walks ended, by enum sfu_end
- * @sframe_faults: lookups that met a page not present
- * @sframe_errors: lookups refused for bad section data
- * @fp_jit_frames: frames the frame-pointer fallback left from JIT code
- *                 (executable anonymous memory), whose records it takes
- *                 as perf's own walk does (sfu_fp_ra_check())
- * @fp_nocfi_frames: the same for code of a described file that its CFI
- *                   leaves out (V8's builtins in node's text)
- * @fp_skipped_frames: frames a frame record skipped that the fallback
- *                     found below it, by their return addresses
- * @fp_tail_calls: records taken as a tail call's, whose call cannot have
- *                 led to the frame left, with no return address below
- * @go_stack_switches: steps out of Go's systemstack() to the goroutine's
- *                     stack (sfu_go_systemstack_step())
- */
-struct sfu_unwind_stats {
-	u64 unwinds;
-	u64 frames[SFU_METHOD_NR];
-	u64 stops[SFU_END_NR];
-	u64 sframe_faults;
-	u64 sframe_errors;
-	u64 fp_jit_frames;
-	u64 fp_nocfi_frames;
-	u64 fp_skipped_frames;
-	u64 fp_tail_calls;
-	u64 go_stack_switches;
-};
 
 /*
  * The files of the unwinder, each calling only those below it: walk.c
@@ -152,8 +63,7 @@ int sfu_unwind_read_words(const struct sfu_unwind_state *st, unsigned long addr,
 int sfu_unwind_read_word(const struct sfu_unwind_state *st, unsigned long addr,
 			 unsigned long *word);
 
-/* unwind_stats.c: the counters the files above count in; a walk's, sfu_unwind_account() */
-DECLARE_PER_CPU(struct sfu_unwind_stats, sfu_unwind_stats);
+/* unwind_stats.c: a walk's counts (the counters the files above count in: stats.h) */
 void sfu_unwind_account(const struct sfu_unwind_state *st, const unsigned long *by_method,
 			int *stop_reason);
 

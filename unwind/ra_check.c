@@ -382,11 +382,11 @@ int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long callee_ip, unsign
 		if (st->switching && st->sp <= sp)
 			st->switches_left--;
 		st->switching = false;
-		this_cpu_inc(sfu_unwind_stats.fp_nocfi_frames);
+		sfu_unwind_count(SFU_UW_FP_NOCFI_FRAMES, 1);
 		return sfu_check_ra(st, st->ip, 0, SFU_RA_TEXT, &fn);
 	}
 	if (sfu_user_text(st->mm, callee_ip, true) == SFU_TEXT_ANON) {
-		this_cpu_inc(sfu_unwind_stats.fp_jit_frames);
+		sfu_unwind_count(SFU_UW_FP_JIT_FRAMES, 1);
 		return sfu_check_ra(st, st->ip, 0, SFU_RA_TAKE, &fn);
 	}
 	/*
@@ -465,7 +465,7 @@ int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long callee_ip, unsign
 			return SFU_END_FP_SKIPS;
 	}
 	if (cand && (!at_sp || sp >= slot)) {
-		this_cpu_inc(sfu_unwind_stats.fp_skipped_frames);
+		sfu_unwind_count(SFU_UW_FP_SKIPPED_FRAMES, 1);
 		*skipped = cand;
 		return 0;
 	}
@@ -477,7 +477,7 @@ int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long callee_ip, unsign
 	 * stale word and a zero).
 	 */
 	if (other && sp >= slot && st->fp > st->sp) {
-		this_cpu_inc(sfu_unwind_stats.fp_tail_calls);
+		sfu_unwind_count(SFU_UW_FP_TAIL_CALLS, 1);
 		return 0;
 	}
 	return reason;

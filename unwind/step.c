@@ -294,9 +294,9 @@ static int sfu_frame_lookup(struct sfu_unwind_state *st, struct sfu_frame_rules 
 	st->uncovered = err == -ENOENT && sfu_lookup_uncovered(st->rows);
 	if (err) {
 		if (err == -EFAULT)
-			this_cpu_inc(sfu_unwind_stats.sframe_faults);
+			sfu_unwind_count(SFU_UW_SFRAME_FAULTS, 1);
 		else if (err != -ENOENT)
-			this_cpu_inc(sfu_unwind_stats.sframe_errors);
+			sfu_unwind_count(SFU_UW_SFRAME_ERRORS, 1);
 		return SFU_END_NO_INFO;
 	}
 	return 0;

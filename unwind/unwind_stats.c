@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The user unwinder's counters, per CPU so that counting costs nothing in
- * NMI context, and <debugfs>/sframe_unwind/unwind_stats.
+ * The user unwinder's counters (stats.h) and <debugfs>/sframe_unwind/unwind_stats.
  */
-#include <linux/debugfs.h>
 #include <linux/export.h>
 #include <linux/percpu.h>
-#include <linux/seq_file.h>
 
 #include "sframe_unwind/compat/export.h"
-#include "sframe_unwind/lib.h"
+#include "sframe_unwind/counters.h"
 #include "sframe_unwind/unwind.h"
 #include "internal.h"
 
-DEFINE_PER_CPU(struct sfu_unwind_stats, sfu_unwind_stats);
+DEFINE_PER_CPU(u64 [SFU_UW_NR], sfu_unwind_stats);
+
+static const char *const sfu_unwind_counter_names[] = {
+	SFU_UNWIND_COUNTERS(SFU_COUNTER_NAME)
+};
+
+const struct sfu_counters sfu_unwind_counters =
+	SFU_COUNTERS_INIT("unwind_stats", sfu_unwind_counter_names, sfu_unwind_stats, NULL);
+EXPORT_SYMBOL_IF_KUNIT(sfu_unwind_counters);
 
 /**
  * sfu_unwind_account() - count a finished unwind and report why it ended
@@ -28,10 +33,11 @@ void sfu_unwind_account(const struct sfu_unwind_state *st, const unsigned long *
 {
 	unsigned int i;
 
-	this_cpu_inc(sfu_unwind_stats.unwinds);
-	this_cpu_inc(sfu_unwind_stats.stops[st->stop]);
+	sfu_unwind_count(SFU_UW_UNWINDS, 1);
+	if (st->stop != SFU_END_NONE)
+		sfu_unwind_count(SFU_UW_STOP(st->stop), 1);
 	for (i = SFU_METHOD_REGS; i < SFU_METHOD_NR; i++)
-		this_cpu_add(sfu_unwind_stats.frames[i], by_method[i]);
+		sfu_unwind_count(SFU_UW_FRAMES(i), by_method[i]);
 	if (stop_reason)
 		*stop_reason = st->stop;
 }
@@ -51,35 +57,9 @@ void sfu_unwind_account(const struct sfu_unwind_state *st, const unsigned long *
  */
 unsigned long sfu_unwind_sframe_faults(void)
 {
-	return this_cpu_read(sfu_unwind_stats.sframe_faults);
+	return this_cpu_read(sfu_unwind_stats[SFU_UW_SFRAME_FAULTS]);
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_unwind_sframe_faults);
-
-static int sfu_unwind_stats_show(struct seq_file *m, void *v)
-{
-	static const char *const methods[] = {
-		[SFU_METHOD_REGS] = "regs", [SFU_METHOD_SFRAME] = "sframe", [SFU_METHOD_FP] = "fp",
-		[SFU_METHOD_SIGNAL] = "signal",
-	};
-	struct sfu_unwind_stats sum;
-	unsigned int i;
-
-	sfu_percpu_sum_struct(sfu_unwind_stats, &sum);
-	seq_printf(m, "unwinds %llu\n", sum.unwinds);
-	for (i = SFU_METHOD_REGS; i < SFU_METHOD_NR; i++)
-		seq_printf(m, "frames_%s %llu\n", methods[i], sum.frames[i]);
-	for (i = SFU_END_NONE + 1; i < SFU_END_NR; i++)
-		seq_printf(m, "stop_%s %llu\n", sfu_end_name(i), sum.stops[i]);
-	seq_printf(m, "sframe_faults %llu\n", sum.sframe_faults);
-	seq_printf(m, "sframe_errors %llu\n", sum.sframe_errors);
-	seq_printf(m, "fp_jit_frames %llu\n", sum.fp_jit_frames);
-	seq_printf(m, "fp_nocfi_frames %llu\n", sum.fp_nocfi_frames);
-	seq_printf(m, "fp_skipped_frames %llu\n", sum.fp_skipped_frames);
-	seq_printf(m, "fp_tail_calls %llu\n", sum.fp_tail_calls);
-	seq_printf(m, "go_stack_switches %llu\n", sum.go_stack_switches);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(sfu_unwind_stats);
 
 /**
  * sfu_unwind_init() - set up the unwinder's debugfs statistics
@@ -89,7 +69,7 @@ DEFINE_SHOW_ATTRIBUTE(sfu_unwind_stats);
  */
 int sfu_unwind_init(void)
 {
-	sfu_debugfs_file("unwind_stats", 0444, NULL, &sfu_unwind_stats_fops);
+	sfu_counters_debugfs(&sfu_unwind_counters);
 	return 0;
 }
 
@@ -100,5 +80,5 @@ int sfu_unwind_init(void)
  */
 void sfu_unwind_exit(void)
 {
-	sfu_debugfs_remove("unwind_stats");
+	sfu_counters_debugfs_remove(&sfu_unwind_counters);
 }

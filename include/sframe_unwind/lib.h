@@ -1,19 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * lib/: the helpers every layer of the module may use, and which call no
- * layer: the debugfs directory, per-CPU counters, tracepoints by name and
- * counted task_work (task_work.h), reads of another task's memory, whole
- * reads of a file.
+ * layer: the debugfs directory, per-CPU counters (counters.h), tracepoints
+ * by name and counted task_work (task_work.h), reads of another task's
+ * memory, whole reads of a file.
  */
 #ifndef _SFRAME_UNWIND_LIB_H
 #define _SFRAME_UNWIND_LIB_H
 
-#include <linux/build_bug.h>
-#include <linux/cpumask.h>
 #include <linux/fs.h>
 #include <linux/hardirq.h>
 #include <linux/irqflags.h>
-#include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/types.h>
@@ -62,61 +59,6 @@ int sfu_remote_read(struct task_struct *task, unsigned long addr, void *dst, siz
 
 int sfu_kernel_read_all(struct file *file, void *buf, size_t len, loff_t *pos,
 			unsigned int *calls);
-
-/**
- * sfu_percpu_sum() - one counter of a per-CPU array, summed over CPUs
- * @counters: the array (its first element's per-CPU address)
- * @idx: the counter
- *
- * Counters are only ever added to on their own CPU; the sum is a snapshot
- * that may miss additions made while it runs.
- *
- * Return: the sum.
- */
-static inline u64 sfu_percpu_sum(const u64 __percpu *counters, unsigned int idx)
-{
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(per_cpu_ptr(counters, cpu)[idx]);
-	return sum;
-}
-
-/**
- * sfu_percpu_sum_all() - every counter of a per-CPU block, summed over CPUs
- * @counters: the block: a per-CPU array of u64, or a struct of u64 only
- * @n: the number of counters in it
- * @sum: filled with @n sums
- */
-static inline void sfu_percpu_sum_all(const u64 __percpu *counters, unsigned int n, u64 *sum)
-{
-	unsigned int i;
-	int cpu;
-
-	for (i = 0; i < n; i++)
-		sum[i] = 0;
-	for_each_possible_cpu(cpu) {
-		const u64 *c = per_cpu_ptr(counters, cpu);
-
-		for (i = 0; i < n; i++)
-			sum[i] += READ_ONCE(c[i]);
-	}
-}
-
-/*
- * A per-CPU struct of u64 counters, summed into a struct of the same type:
- * sfu_percpu_sum_struct(sfu_unwind_stats, &sum).
- */
-#define sfu_percpu_sum_struct(pcpu_var, sum)					\
-do {										\
-	typeof(sum) __sum = (sum);						\
-										\
-	BUILD_BUG_ON(sizeof(*__sum) != sizeof(pcpu_var) ||			\
-		     sizeof(*__sum) % sizeof(u64));				\
-	sfu_percpu_sum_all((const u64 __percpu *)&(pcpu_var),			\
-			   sizeof(*__sum) / sizeof(u64), (u64 *)__sum);		\
-} while (0)
 
 /**
  * sfu_caller_may_fault() - may the current context fault user pages in?
