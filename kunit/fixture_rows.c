@@ -271,3 +271,41 @@ unsigned long sfu_kunit_check_rules(struct kunit *test, const struct sframe_fixt
 		*pcs = n;
 	return bad;
 }
+
+/* How sfu_kunit_check_registry() looks rules up. */
+struct sfu_kunit_registry_arg {
+	long bias;	/* user address minus link-time address */
+	bool nofault;	/* the no-fault reader */
+};
+
+static int sfu_kunit_registry_rules(void *arg, u64 pc, struct sfu_frame_rules *rules)
+{
+	const struct sfu_kunit_registry_arg *a = arg;
+
+	return sfu_kunit_lookup(pc + a->bias, a->nofault, rules, NULL);
+}
+
+/**
+ * sfu_kunit_check_registry() - a fixture's rows through the registry's lookup
+ * @test: the test case
+ * @fx: the fixture, mapped in the current mm
+ * @how: a label for the messages
+ * @bias: user address minus link-time address
+ * @nofault: as for sfu_lookup_rules()
+ * @from: the first link-time PC to check
+ * @to: the last
+ * @expect_rows: as for sfu_kunit_check_rules()
+ *
+ * sfu_kunit_check_rules() with sfu_kunit_lookup() at every PC, biased.
+ *
+ * Return: the mismatches.
+ */
+unsigned long sfu_kunit_check_registry(struct kunit *test, const struct sframe_fixture *fx,
+				       const char *how, long bias, bool nofault, u64 from, u64 to,
+				       bool expect_rows)
+{
+	struct sfu_kunit_registry_arg a = { .bias = bias, .nofault = nofault };
+
+	return sfu_kunit_check_rules(test, fx, how, sfu_kunit_registry_rules, &a, from, to,
+				     expect_rows, NULL);
+}

@@ -31,5 +31,8 @@ int sfu_kunit_registry_sync(pid_t tgid);
 unsigned long sfu_kunit_check_rules(struct kunit *test, const struct sframe_fixture *fx,
 				    const char *how, sfu_kunit_rules_t lookup, void *arg,
 				    u64 from, u64 to, bool expect_rows, unsigned long *pcs);
+unsigned long sfu_kunit_check_registry(struct kunit *test, const struct sframe_fixture *fx,
+				       const char *how, long bias, bool nofault, u64 from, u64 to,
+				       bool expect_rows);
 
 #endif /* _SFU_KUNIT_FIXTURE_ROWS_H */

@@ -68,23 +68,6 @@ static void span(const struct sframe_fixture *fx, u64 *lo, u64 *hi)
 	*hi = PAGE_ALIGN(max_t(u64, fx->ranges[fx->num_ranges - 1].hi, fx->vaddr + fx->size));
 }
 
-/**
- * struct lookup_arg - how check_rows() looks rules up
- * @bias: user address minus link-time address
- * @nofault: use the no-fault reader
- */
-struct lookup_arg {
-	long bias;
-	bool nofault;
-};
-
-static int registry_lookup(void *arg, u64 pc, struct sfu_frame_rules *rules)
-{
-	const struct lookup_arg *a = arg;
-
-	return sfu_kunit_lookup(pc + a->bias, a->nofault, rules, NULL);
-}
-
 /*
  * Every PC of @fx's expectations, looked up at @bias through the
  * registry's lookup; mismatches counted, the first one reported.
@@ -92,10 +75,8 @@ static int registry_lookup(void *arg, u64 pc, struct sfu_frame_rules *rules)
 static unsigned long check_rows(struct kunit *test, const struct sframe_fixture *fx,
 				long bias, bool nofault)
 {
-	struct lookup_arg a = { .bias = bias, .nofault = nofault };
-
-	return sfu_kunit_check_rules(test, fx, nofault ? "copy, no-fault" : "copy",
-				     registry_lookup, &a, 0, U64_MAX, true, NULL);
+	return sfu_kunit_check_registry(test, fx, nofault ? "copy, no-fault" : "copy",
+					bias, nofault, 0, U64_MAX, true);
 }
 
 /* The first PC of @fx that has a row. */

@@ -82,31 +82,12 @@ static int add(const struct laid_out *lo, const struct sframe_fixture *fx, int *
 				serr);
 }
 
-/**
- * struct lookup_arg - how check_rows() looks rules up
- * @bias: user address minus link-time address
- * @nofault: use the no-fault reader
- */
-struct lookup_arg {
-	long bias;
-	bool nofault;
-};
-
-static int registry_lookup(void *arg, u64 pc, struct sfu_frame_rules *rules)
-{
-	const struct lookup_arg *a = arg;
-
-	return sfu_kunit_lookup(pc + a->bias, a->nofault, rules, NULL);
-}
-
 /* Every PC of @fx's expectations through the registry's lookup; mismatches counted. */
 static unsigned long check_rows_how(struct kunit *test, const struct sframe_fixture *fx,
 				    long bias, bool nofault, u64 from, u64 to, bool expect_rows)
 {
-	struct lookup_arg a = { .bias = bias, .nofault = nofault };
-
-	return sfu_kunit_check_rules(test, fx, nofault ? "registry, no-fault" : "registry",
-				     registry_lookup, &a, from, to, expect_rows, NULL);
+	return sfu_kunit_check_registry(test, fx, nofault ? "registry, no-fault" : "registry",
+					bias, nofault, from, to, expect_rows);
 }
 
 static unsigned long check_rows(struct kunit *test, const struct sframe_fixture *fx,
