@@ -17,6 +17,8 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
+#include "kunit/unwind_kunit.h"
+#include "sframe_unwind/arch.h"
 #include "sframe_unwind/compat/fs.h"
 #include "sframe_unwind/unwind.h"
 #include "unwind/unwind_state.h"
@@ -114,6 +116,9 @@ static u8 *fb_image(enum fb_spoil spoil)
 	hdr->ph[1].p_filesz = sizeof(*tab);
 	hdr->ph[1].p_memsz = sizeof(*tab);
 	hdr->ph[1].p_align = 4;
+
+	/* FB_C sets up a frame record, after 8 bytes of other code. */
+	memcpy(img + FB_C + 8, uw_arch.fp_setup, uw_arch.fp_setup_len);
 
 	tab = (void *)(img + FB_HDR);
 	tab->version = spoil == FB_BAD_VERSION ? 2 : 1;
@@ -340,6 +345,33 @@ static void a_spoiled_table_leaves_the_span(struct kunit *test)
 	}
 }
 
+/*
+ * Whether a function sets up its frame record before an address: the
+ * set-up (uw_arch.fp_setup) is 8 bytes into FB_C (fb_image()); FB_A has
+ * none.
+ */
+static void a_function_sets_up_a_record_where_its_code_does(struct kunit *test)
+{
+	bool c, c_before, c_at, a;
+	struct fb_env env;
+
+	if (!fb_begin(test, &env, FB_GOOD)) {
+		fb_end(&env);
+		return;
+	}
+	c = sfu_arch_fn_sets_fp(&env.st, env.base + FB_C, env.base + FB_C + 0x40);
+	/* Before the set-up has run: the frame keeps no record yet. */
+	c_before = sfu_arch_fn_sets_fp(&env.st, env.base + FB_C, env.base + FB_C + 8);
+	c_at = sfu_arch_fn_sets_fp(&env.st, env.base + FB_C,
+				   env.base + FB_C + 8 + uw_arch.fp_setup_len);
+	a = sfu_arch_fn_sets_fp(&env.st, env.base + FB_A, env.base + FB_A + 0x40);
+	fb_end(&env);
+	KUNIT_EXPECT_TRUE(test, c);
+	KUNIT_EXPECT_FALSE(test, c_before);
+	KUNIT_EXPECT_TRUE(test, c_at);
+	KUNIT_EXPECT_FALSE(test, a);
+}
+
 /* Memory that is no file's: the span alone. */
 static void anonymous_text_leaves_the_span(struct kunit *test)
 {
@@ -382,6 +414,7 @@ static struct kunit_case sfu_fn_bounds_cases[] = {
 	KUNIT_CASE(a_call_to_a_function_of_its_own_below_does_not_hold),
 	KUNIT_CASE(stubs_are_followed_eight_deep),
 	KUNIT_CASE(a_spoiled_table_leaves_the_span),
+	KUNIT_CASE(a_function_sets_up_a_record_where_its_code_does),
 	KUNIT_CASE(anonymous_text_leaves_the_span),
 	{}
 };

@@ -340,6 +340,7 @@ struct uw_case {
 	unsigned int max;
 	bool one_mode;
 	bool jit;
+	bool fn_table;
 	u8 caller;
 	struct uw_exp frames[UW_MAX_FRAMES];
 	u8 stop;
@@ -1491,6 +1492,44 @@ static const struct uw_case uw_cases[] = {
 		},
 		.stop = SFU_END_FP_END,
 	},
+	{
+		/*
+		 * The same where the file's table shows where f0 starts, and
+		 * f0 sets up no record there (code built without frame
+		 * pointers): the record is not f0's, but words the register
+		 * points at, left by calls since returned.
+		 */
+		.name = "x86_fp_tail_call_into_a_function_without_a_record_stops",
+		.arch = UW_ARCH_X86_64, .fn_table = true,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.text = { .at = V_TXT(1, 0x7b), .len = 5,
+			  .bytes = { 0xe8, 0x00, 0x01, 0x00, 0x00 } },
+		.stack = {
+			W(0x1100, V_STK(0x1200)), W(0x1108, V_TXT(1, 0x80)),
+			W(0x1200, V_ABS(0)), W(0x1208, V_TXT(3, 0x40)),
+		},
+		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
+		.stop = SFU_END_RA_OTHER_CALLEE,
+	},
+	{
+		/* And where f0 does (push %rbp; mov %rsp,%rbp): the tail call. */
+		.name = "x86_fp_tail_call_into_a_function_that_sets_up_its_record_is_taken",
+		.arch = UW_ARCH_X86_64, .fn_table = true,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
+		.text = { .at = V_TXT(1, 0x7b), .len = 5,
+			  .bytes = { 0xe8, 0x00, 0x01, 0x00, 0x00 } },
+		.stub = { .at = V_TXT(0, 0), .len = 4, .bytes = { 0x55, 0x48, 0x89, 0xe5 } },
+		.stack = {
+			W(0x1100, V_STK(0x1200)), W(0x1108, V_TXT(1, 0x80)),
+			W(0x1200, V_ABS(0)), W(0x1208, V_TXT(3, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS),
+			F(V_TXT(1, 0x80), V_FPCFA(0x1210), FP),
+			F(V_TXT(3, 0x40), C0, FP),
+		},
+		.stop = SFU_END_FP_END,
+	},
 	UW_FP_CALL("x86_fp_return_address_after_call_through_a_register_is_taken",
 		   UW_ARCH_X86_64, 0xff, 0xd0),
 	UW_FP_CALL("x86_fp_return_address_after_call_through_r8_with_rex_is_taken",
@@ -2424,20 +2463,80 @@ static bool uw_write_calls(struct uw_env *env)
 	return true;
 }
 
+/* Where the .eh_frame_hdr of a text with a function table is, in its ELF page. */
+#define UW_EH_HDR	0x800
+
 /*
- * Map text (anonymous memory with @jit, else a file's), stack (with an
- * unmapped page after it) and, for @sec, the section near @hint; build
- * and register the section.  Only pages with words written to them are
- * touched: the others are not present until something faults them in.
- * Runs with the borrowed mm: no assertions.
+ * The page of the file before the text: an ELF header whose
+ * PT_GNU_EH_FRAME table lists every function of the text (the file's
+ * starts, as sfu_fn_start() finds them in a linked file).
+ */
+static bool uw_write_fn_table(struct uw_env *env, unsigned long page)
+{
+	struct {
+		struct elf64_hdr eh;
+		struct elf64_phdr ph[2];
+	} hdr = {};
+	struct {
+		u8 version, frame_enc, count_enc, table_enc;
+		s32 frame;
+		u32 count;
+		s32 e[PAGE_SIZE / UW_FUNC_SIZE][2];
+	} __packed tab = {
+		.version = 1,
+		.frame_enc = 0x1b,	/* pcrel | sdata4 */
+		.count_enc = 0x03,	/* udata4 */
+		.table_enc = 0x3b,	/* datarel | sdata4 */
+		.count = PAGE_SIZE / UW_FUNC_SIZE,
+	};
+	unsigned int i;
+
+	sfu_kunit_elf_header(&hdr.eh, ARRAY_SIZE(hdr.ph));
+	hdr.ph[0].p_type = PT_LOAD;
+	hdr.ph[0].p_flags = PF_R | PF_X;
+	hdr.ph[0].p_filesz = 2 * PAGE_SIZE;
+	hdr.ph[0].p_memsz = 2 * PAGE_SIZE;
+	hdr.ph[0].p_align = PAGE_SIZE;
+	hdr.ph[1].p_type = PT_GNU_EH_FRAME;
+	hdr.ph[1].p_flags = PF_R;
+	hdr.ph[1].p_offset = UW_EH_HDR;
+	hdr.ph[1].p_vaddr = UW_EH_HDR;
+	hdr.ph[1].p_filesz = sizeof(tab);
+	hdr.ph[1].p_memsz = sizeof(tab);
+	hdr.ph[1].p_align = 4;
+	for (i = 0; i < ARRAY_SIZE(tab.e); i++) {
+		tab.e[i][0] = PAGE_SIZE + i * UW_FUNC_SIZE - UW_EH_HDR;
+		tab.e[i][1] = 0;	/* the FDEs: never read */
+	}
+	return !copy_to_user((void __user *)page, &hdr, sizeof(hdr)) &&
+	       !copy_to_user((void __user *)(page + UW_EH_HDR), &tab, sizeof(tab));
+}
+
+/*
+ * Map text (anonymous memory with @jit, else a file's, with @fn_table
+ * after a page that lists its functions), stack (with an unmapped page
+ * after it) and, for @sec, the section near @hint; build and register
+ * the section.  Only pages with words written to them are touched: the
+ * others are not present until something faults them in.  Runs with the
+ * borrowed mm: no assertions.
  */
 static bool uw_map_all(struct uw_env *env, const struct uw_sec *sec, unsigned long hint,
-		       bool jit)
+		       bool jit, bool fn_table)
 {
 	struct kunit *test = env->test;
 	int err, serr;
 
-	env->text = uw_map(env, hint, PAGE_SIZE, PROT_EXEC, jit);
+	if (fn_table) {
+		env->text = uw_map(env, hint, 2 * PAGE_SIZE, PROT_EXEC, false);
+		if (env->text && !uw_write_fn_table(env, env->text)) {
+			KUNIT_FAIL(test, "cannot write the function table");
+			return false;
+		}
+		if (env->text)
+			env->text += PAGE_SIZE;
+	} else {
+		env->text = uw_map(env, hint, PAGE_SIZE, PROT_EXEC, jit);
+	}
 	/* Not executable: a return address there is no text. */
 	env->stack = uw_map(env, hint ? hint + PAGE_SIZE : 0, UW_STACK_SIZE + PAGE_SIZE, 0, false);
 	if (sec)
@@ -2560,7 +2659,7 @@ static void uw_run_case(struct kunit *test, const struct uw_case *c, unsigned in
 	if (!sfu_user_begin(test, &env->u))
 		return;
 
-	ok = uw_map_all(env, c->sec, 0, c->jit);
+	ok = uw_map_all(env, c->sec, 0, c->jit, c->fn_table);
 	for (i = 0; ok && i < UW_MAX_WORDS && c->stack[i].val.kind; i++)
 		uw_stack_put(env, c->stack[i].at, uw_value(env, &c->stack[i].val));
 	ok = ok && uw_write_stack(env);
@@ -2683,7 +2782,7 @@ static void compat_task_walks_its_frame_pointers_or_stops(struct kunit *test)
 	env->ws = sizeof(u32);
 	if (!sfu_user_begin(test, &env->u))
 		return;
-	ok = uw_map_all(env, NULL, 0x40000000UL, false);
+	ok = uw_map_all(env, NULL, 0x40000000UL, false, false);
 	if (ok && env->stack + UW_STACK_SIZE > U32_MAX) {
 		KUNIT_FAIL(test, "no mapping below 4 GiB (got %#lx)", env->stack);
 		ok = false;

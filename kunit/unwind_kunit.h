@@ -31,6 +31,10 @@ struct pt_regs;
  * @call_len: its length in bytes
  * @dwarf_tracked: DWARF number of the callee-saved register the unwinder
  *                 tracks below the topmost frame (x86_64 rbx); 0: none
+ * @fp_setup: a function's start that sets up its frame record (x86_64
+ *            push %rbp; mov %rsp,%rbp, arm64 stp x29, x30, [sp, #-16]!;
+ *            mov x29, sp)
+ * @fp_setup_len: its length in bytes
  */
 struct uw_arch_facts {
 	unsigned int id;
@@ -44,6 +48,8 @@ struct uw_arch_facts {
 	u8 call[8];
 	u8 call_len;
 	u16 dwarf_tracked;
+	u8 fp_setup[8];
+	u8 fp_setup_len;
 };
 
 /**

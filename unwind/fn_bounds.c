@@ -141,15 +141,15 @@ static bool sfu_fb_lookup(const struct sfu_unwind_state *st, const struct sfu_fb
 	return true;
 }
 
-#ifdef SFU_TEST_BUILD
 /**
  * sfu_fn_start() - the start of the function that holds a user address
  * @st: the unwind (its mm and read mode)
  * @ip: an address of user text
  * @start: set to the start of the function that holds @ip
  *
- * The table lookup sfu_fn_holds() makes first, for the KUnit suite to
- * check on its own: the product asks only sfu_fn_holds().
+ * The table lookup sfu_fn_holds() makes first.  The frame-pointer
+ * fallback asks it too, where a frame is taken to keep a record only if
+ * its function sets one up (sfu_arch_fn_sets_fp()).
  *
  * Context: any the unwind runs in, NMI included (sfu_unwind_read()).
  * Return: true if the file's .eh_frame_hdr says, false if not known.
@@ -162,7 +162,6 @@ bool sfu_fn_start(const struct sfu_unwind_state *st, unsigned long ip, unsigned 
 	return sfu_fb_table(st, ip, &t) && sfu_fb_lookup(st, &t, ip, &idx, start);
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_fn_start);
-#endif /* SFU_TEST_BUILD */
 
 /**
  * sfu_fn_holds() - can the function that starts at @fn hold @ip

@@ -268,6 +268,22 @@ static enum sfu_fp_word sfu_fp_below_word(struct sfu_unwind_state *st, unsigned 
 	return SFU_FP_WORD_PROOF;
 }
 
+/*
+ * Whether the function that holds @ip keeps a frame record: it sets one
+ * up (sfu_arch_fn_sets_fp()) where its start is known (sfu_fn_start()).
+ * A record read in a frame of a function that sets up none is no record
+ * of that frame: the register holds its caller's value, or data; where
+ * the register pointed into the frame's own locals, at words left there
+ * by calls since returned, they read as a record of a frame the walk
+ * would take for a tail call's.
+ */
+static bool sfu_fp_record_kept(struct sfu_unwind_state *st, unsigned long ip)
+{
+	unsigned long start;
+
+	return !sfu_fn_start(st, ip, &start) || sfu_arch_fn_sets_fp(st, start, ip);
+}
+
 /**
  * sfu_fp_ra_check() - may the frame-pointer fallback take this caller
  * @st: the unwind, at the caller: its IP is the return address to check
@@ -337,7 +353,8 @@ static enum sfu_fp_word sfu_fp_below_word(struct sfu_unwind_state *st, unsigned 
  * frame the record skipped would have left one there (an x86 call pushes
  * it), so the frame was reached by a tail call (a function that ends in a
  * jump to another, which lies before it); where its saved frame pointer
- * leads on up the stack.  A profiler must stop rather
+ * leads on up the stack, and the frame's function sets up a record where
+ * its start is known (sfu_fp_record_kept()).  A profiler must stop rather
  * than invent a caller; it may not stop where the stack proves the
  * caller.
  *
@@ -476,7 +493,7 @@ int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long callee_ip, unsign
 	 * code without them may point into the frame's own locals, at a
 	 * stale word and a zero).
 	 */
-	if (other && sp >= slot && st->fp > st->sp) {
+	if (other && sp >= slot && st->fp > st->sp && sfu_fp_record_kept(st, callee_ip)) {
 		sfu_unwind_count(SFU_UW_FP_TAIL_CALLS, 1);
 		return 0;
 	}

@@ -96,9 +96,7 @@ struct sfu_unwind_state {
 
 int sfu_unwind_read(const struct sfu_unwind_state *st, unsigned long addr, void *dst,
 		    size_t len);
-#ifdef SFU_TEST_BUILD
 bool sfu_fn_start(const struct sfu_unwind_state *st, unsigned long ip, unsigned long *start);
-#endif
 bool sfu_fn_holds(const struct sfu_unwind_state *st, unsigned long fn, unsigned long ip,
 		  unsigned long span);
 

@@ -13,6 +13,7 @@
 #include <asm/ucontext.h>
 
 #include "sframe_unwind/arch.h"
+#include "sframe_unwind/compat/export.h"
 
 /* Instructions that sign, check or return through x30. */
 #define SFU_ARM64_PACIASP	0xd503233fU
@@ -321,6 +322,40 @@ bool sfu_arch_callee_holds(const struct sfu_unwind_state *st, unsigned long fn,
 {
 	return sfu_arm64_in_callee(fn, ip);
 }
+
+/* add x29, sp, #imm12: "mov x29, sp" and its form with an offset */
+#define SFU_ARM64_ADD_FP_SP_MASK	0xffc003ffU
+/* Instructions of a function's start searched for the frame set-up. */
+#define SFU_ARM64_SETUP_SCAN		16
+
+/**
+ * sfu_arch_fn_sets_fp() - does a function set up a frame record before an address
+ * @st: the unwind (its read mode)
+ * @start: the function's first instruction (sfu_fn_start())
+ * @ip: an address of the function, past its start
+ *
+ * A function that keeps a frame record points x29 at it with "mov x29,
+ * sp" or "add x29, sp, #imm" near its start, after the stp that saves
+ * the pair.  The first SFU_ARM64_SETUP_SCAN instructions before @ip are
+ * searched for it.
+ *
+ * Return: true if the set-up is there, or the code could not be read.
+ */
+bool sfu_arch_fn_sets_fp(const struct sfu_unwind_state *st, unsigned long start,
+			 unsigned long ip)
+{
+	unsigned int n = min_t(unsigned long, (ip - start) / 4, SFU_ARM64_SETUP_SCAN), i;
+	__le32 insn[SFU_ARM64_SETUP_SCAN];
+
+	if (ip <= start || !n || sfu_unwind_read(st, start, insn, n * 4))
+		return true;
+	for (i = 0; i < n; i++) {
+		if ((le32_to_cpu(insn[i]) & SFU_ARM64_ADD_FP_SP_MASK) == SFU_ARM64_MOV_FP_SP)
+			return true;
+	}
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_arch_fn_sets_fp);
 
 /**
  * sfu_arch_call_before() - is the instruction before a return address a call

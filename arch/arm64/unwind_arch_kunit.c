@@ -20,6 +20,9 @@ const struct uw_arch_facts uw_arch = {
 	.dwarf_bad = 32,	/* not a general register */
 	.call = { 0x00, 0x00, 0x3f, 0xd6 },	/* blr x0: goes anywhere */
 	.call_len = 4,
+	/* stp x29, x30, [sp, #-16]!; mov x29, sp */
+	.fp_setup = { 0xfd, 0x7b, 0xbf, 0xa9, 0xfd, 0x03, 0x00, 0x91 },
+	.fp_setup_len = 8,
 };
 
 /**

@@ -13,6 +13,7 @@
 #include <asm/sigframe.h>
 
 #include "sframe_unwind/arch.h"
+#include "sframe_unwind/compat/export.h"
 
 /* Instructions that tell where the topmost frame is in its prologue. */
 #define SFU_X86_PUSH_RBP	0x55
@@ -304,6 +305,41 @@ bool sfu_arch_callee_holds(const struct sfu_unwind_state *st, unsigned long fn,
 {
 	return sfu_x86_in_callee(st, fn, ip);
 }
+
+/* Bytes of a function's start searched for the frame set-up. */
+#define SFU_X86_PROLOGUE_SCAN	32
+
+/**
+ * sfu_arch_fn_sets_fp() - does a function set up a frame record before an address
+ * @st: the unwind (its read mode)
+ * @start: the function's first instruction (sfu_fn_start())
+ * @ip: an address of the function, past its start
+ *
+ * A function built with frame pointers sets %rbp to its frame record with
+ * "mov %rsp,%rbp" (48 89 e5, or 48 8b ec) near its start: right after
+ * "push %rbp" (and endbr64), or after the checks shrink-wrapping puts
+ * first.  The first SFU_X86_PROLOGUE_SCAN bytes before @ip are searched
+ * for it; a function without (code built without frame pointers, where
+ * %rbp holds what its caller left or a value of its own) keeps no record.
+ *
+ * Return: true if the set-up is there, or the bytes could not be read.
+ */
+bool sfu_arch_fn_sets_fp(const struct sfu_unwind_state *st, unsigned long start,
+			 unsigned long ip)
+{
+	unsigned int n = min_t(unsigned long, ip - start, SFU_X86_PROLOGUE_SCAN), i;
+	u8 c[SFU_X86_PROLOGUE_SCAN];
+
+	if (ip <= start || n < 3 || sfu_unwind_read(st, start, c, n))
+		return true;
+	for (i = 0; i + 3 <= n; i++) {
+		if (c[i] == 0x48 && ((c[i + 1] == 0x89 && c[i + 2] == 0xe5) ||
+				     (c[i + 1] == 0x8b && c[i + 2] == 0xec)))
+			return true;
+	}
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_arch_fn_sets_fp);
 
 /**
  * sfu_arch_call_before() - does a call instruction end at a return address

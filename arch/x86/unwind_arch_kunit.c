@@ -22,6 +22,8 @@ const struct uw_arch_facts uw_arch = {
 	.call = { 0xff, 0xd0 },		/* call *%rax: goes anywhere */
 	.call_len = 2,
 	.dwarf_tracked = SFU_X86_DWARF_RBX,
+	.fp_setup = { 0x55, 0x48, 0x89, 0xe5 },	/* push %rbp; mov %rsp,%rbp */
+	.fp_setup_len = 4,
 };
 
 /**

@@ -108,5 +108,7 @@ int sfu_arch_call_before(const struct sfu_unwind_state *st, unsigned long ra,
 			 unsigned long callee_ip, bool direct, unsigned long *callee);
 bool sfu_arch_callee_holds(const struct sfu_unwind_state *st, unsigned long fn,
 			   unsigned long ip);
+bool sfu_arch_fn_sets_fp(const struct sfu_unwind_state *st, unsigned long start,
+			 unsigned long ip);
 
 #endif /* _SFU_ARCH_CONTRACT_H */
