@@ -7,7 +7,9 @@
 #ifndef _SFU_UNWIND_INTERNAL_H
 #define _SFU_UNWIND_INTERNAL_H
 
+#include <linux/preempt.h>
 #include <linux/types.h>
+#include <linux/uaccess.h>
 
 #include "sframe_unwind/unwind.h"
 #include "sframe_unwind/deferred.h"
@@ -19,23 +21,17 @@ struct task_struct;
 
 /*
  * The files of the unwinder, each calling only those below it: walk.c
- * (the loop and the interfaces) -> step.c (one frame to its caller) ->
+ * (the interfaces) -> step.c (the loop, one frame to its caller) ->
  * signal.c, go.c, ra_check.c (frames of other kinds, the fallback's
  * checks) -> regs.c (a frame's registers), read.c (user memory).
  */
 
-/*
- * What one step works in.  Kept by the unwind rather than by each step:
- * the kernel may zero every local of a function on entry
- * (CONFIG_INIT_STACK_ALL_ZERO), which costs more than the step's own work
- * for a structure of this size.
- */
-struct sfu_unwind_scratch {
-	struct sfu_frame_rules rules;
-};
+/* What the walk hands each frame to; false ends the walk. */
+typedef bool (*sfu_walk_fn)(void *arg, const struct sfu_uframe *frame);
 
 /* step.c, for walk.c */
-unsigned long sfu_unwind_next(struct sfu_unwind_state *st, struct sfu_unwind_scratch *scratch);
+unsigned int sfu_unwind_frames(struct sfu_unwind_state *st, unsigned int limit,
+			       sfu_walk_fn fn, void *arg, unsigned long *by_method);
 
 /* End the walk for @reason (enum sfu_end). */
 static inline void sfu_unwind_stop(struct sfu_unwind_state *st, int reason)
@@ -58,10 +54,59 @@ bool sfu_reg_known(const struct sfu_unwind_state *st, u16 regnum);
 void sfu_tracked_load(struct sfu_unwind_state *st);
 
 /* read.c: words of the task's size (sfu_unwind_read(): unwind.h) */
-int sfu_unwind_read_words(const struct sfu_unwind_state *st, unsigned long addr,
-			  unsigned long *words, unsigned int n);
-int sfu_unwind_read_word(const struct sfu_unwind_state *st, unsigned long addr,
-			 unsigned long *word);
+int sfu_unwind_read_words_slow(const struct sfu_unwind_state *st, unsigned long addr,
+			       unsigned long *words, unsigned int n);
+
+/*
+ * @n native words at @addr without faulting: one access check, then one
+ * __get_user() each, instead of a copy routine sized for any length.  Not
+ * in NMI context, where copy_from_user_nofault() also checks that the CPU
+ * is not between two mms (nmi_uaccess_okay(), which modules cannot call).
+ * Return: true if every word was read.
+ */
+static __always_inline bool sfu_get_user_words(unsigned long addr, unsigned long *words,
+					       unsigned int n)
+{
+	const unsigned long __user *p = (const unsigned long __user *)addr;
+	bool ok = false;
+	unsigned int i;
+
+	if (in_nmi())
+		return false;
+	pagefault_disable();
+	if (user_access_begin(p, n * sizeof(*p))) {
+		for (i = 0; i < n; i++)
+			unsafe_get_user(words[i], &p[i], fault);
+		ok = true;
+fault:
+		user_access_end();
+	}
+	pagefault_enable();
+	return ok;
+}
+
+/*
+ * Read @n (1 or 2) consecutive words of the task's size at @addr into
+ * @words, zero-extended for a compat task, as @st's flags allow.  The
+ * current task's native words are read here, without faulting, on every
+ * step: inline, as the step's own code; the rest through
+ * sfu_unwind_read_words_slow().  Return: 0, or SFU_END_FAULT.
+ */
+static __always_inline int sfu_unwind_read_words(const struct sfu_unwind_state *st,
+						 unsigned long addr, unsigned long *words,
+						 unsigned int n)
+{
+	if (st->ws == sizeof(unsigned long) && !st->task && sfu_get_user_words(addr, words, n))
+		return 0;
+	return sfu_unwind_read_words_slow(st, addr, words, n);
+}
+
+/* One word of the task's size (sfu_unwind_read_words()). */
+static __always_inline int sfu_unwind_read_word(const struct sfu_unwind_state *st,
+						unsigned long addr, unsigned long *word)
+{
+	return sfu_unwind_read_words(st, addr, word, 1);
+}
 
 /* unwind_stats.c: a walk's counts (the counters the files above count in: stats.h) */
 void sfu_unwind_account(const struct sfu_unwind_state *st, const unsigned long *by_method,

@@ -499,33 +499,3 @@ int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long callee_ip, unsign
 	}
 	return reason;
 }
-
-/**
- * sfu_fp_unconfirmed() - does the walk drop the frame it just stepped out of
- * @st: the unwind, after the step out of that frame
- * @method: enum sfu_method that found that frame
- * @prev: enum sfu_method that found the frame before it (0: none)
- *
- * The first frame of a frame-pointer chain (@prev not SFU_METHOD_FP) comes
- * from a frame pointer no record vouches for: the register of the topmost
- * frame, or a value SFrame rules left unchanged, which code built without
- * frame pointers uses as it likes.  Such a frame is handed on only once
- * the step out of it has worked, or has ended the stack where the ABI ends
- * it (SFU_END_OUTERMOST, SFU_END_FP_END): a record read where the
- * register pointed at stale data passes the checks of its own return
- * address now and then (a true one, left by calls since returned), but
- * rarely leads on to a frame whose checks pass too.  The walk then ends
- * with SFU_END_FP_UNCONFIRMED.  Deeper frames of the chain come from the
- * records before them: the last one, into code without frame pointers or
- * rows (__libc_start_call_main() above main()), is kept.
- *
- * Return: true if the frame is dropped.
- */
-bool sfu_fp_unconfirmed(struct sfu_unwind_state *st, unsigned int method, unsigned int prev)
-{
-	if (method != SFU_METHOD_FP || prev == SFU_METHOD_FP || !st->done ||
-	    st->stop == SFU_END_OUTERMOST || st->stop == SFU_END_FP_END)
-		return false;
-	st->stop = SFU_END_FP_UNCONFIRMED;
-	return true;
-}

@@ -10,7 +10,6 @@ struct sfu_unwind_state;
 int sfu_fp_ra_check(struct sfu_unwind_state *st, unsigned long callee_ip, unsigned long sp,
 		    bool exact, bool below, unsigned long *skipped);
 int sfu_ra_direct_call(struct sfu_unwind_state *st, unsigned long ra, unsigned long *callee);
-bool sfu_fp_unconfirmed(struct sfu_unwind_state *st, unsigned int method, unsigned int prev);
 bool sfu_user_file_offset(struct mm_struct *mm, unsigned long addr, unsigned long *off);
 
 #endif /* _SFU_UNWIND_RA_CHECK_H */

@@ -56,15 +56,15 @@ int sfu_unwind_read(const struct sfu_unwind_state *st, unsigned long addr, void 
  * @words: the words read, zero-extended for a compat task
  * @n: 1 or 2
  *
- * The unwinder's word reads where its inline one cannot serve: compat
- * words, NMI context, a page not present, another task's memory.  Out of
- * line, so that the common case does not zero these buffers on its stack.
+ * The unwinder's word reads where its inline one (sfu_unwind_read_words(),
+ * internal.h) cannot serve: compat words, NMI context, a page not
+ * present, another task's memory.  Out of line, so that the common case
+ * does not zero these buffers on its stack.
  *
  * Return: 0, or SFU_END_FAULT.
  */
-static noinline int sfu_unwind_read_words_slow(const struct sfu_unwind_state *st,
-					       unsigned long addr, unsigned long *words,
-					       unsigned int n)
+noinline int sfu_unwind_read_words_slow(const struct sfu_unwind_state *st, unsigned long addr,
+					unsigned long *words, unsigned int n)
 {
 	u32 w32[2];
 	u64 w64[2];
@@ -84,63 +84,3 @@ static noinline int sfu_unwind_read_words_slow(const struct sfu_unwind_state *st
 	return 0;
 }
 
-/*
- * @n native words at @addr without faulting: one access check, then one
- * __get_user() each, instead of a copy routine sized for any length.  Not
- * in NMI context, where copy_from_user_nofault() also checks that the CPU
- * is not between two mms (nmi_uaccess_okay(), which modules cannot call).
- * Return: true if every word was read.
- */
-static bool sfu_get_user_words(unsigned long addr, unsigned long *words, unsigned int n)
-{
-	const unsigned long __user *p = (const unsigned long __user *)addr;
-	bool ok = false;
-	unsigned int i;
-
-	if (in_nmi())
-		return false;
-	pagefault_disable();
-	if (user_access_begin(p, n * sizeof(*p))) {
-		for (i = 0; i < n; i++)
-			unsafe_get_user(words[i], &p[i], fault);
-		ok = true;
-fault:
-		user_access_end();
-	}
-	pagefault_enable();
-	return ok;
-}
-
-/**
- * sfu_unwind_read_words() - read consecutive words of the task's size
- * @st: the unwind, whose flags say how user memory may be read
- * @addr: user address
- * @words: the words read, zero-extended for a compat task
- * @n: 1 or 2
- *
- * The current task's native words are read inline, without faulting;
- * the rest through sfu_unwind_read_words_slow().
- *
- * Return: 0, or SFU_END_FAULT.
- */
-int sfu_unwind_read_words(const struct sfu_unwind_state *st, unsigned long addr,
-			  unsigned long *words, unsigned int n)
-{
-	if (st->ws == sizeof(unsigned long) && !st->task && sfu_get_user_words(addr, words, n))
-		return 0;
-	return sfu_unwind_read_words_slow(st, addr, words, n);
-}
-
-/**
- * sfu_unwind_read_word() - read one word of the task's size
- * @st: the unwind, whose flags say how user memory may be read
- * @addr: user address
- * @word: the word read, zero-extended for a compat task
- *
- * Return: 0, or SFU_END_FAULT.
- */
-int sfu_unwind_read_word(const struct sfu_unwind_state *st, unsigned long addr,
-			 unsigned long *word)
-{
-	return sfu_unwind_read_words(st, addr, word, 1);
-}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The unwinder's step: from the current frame to its caller (see
- * unwind.h).
+ * unwind.h), and the loop that steps from frame to frame
+ * (sfu_unwind_frames()), which walk.c's interfaces run.
  *
  * sfu_unwind_next() finds the frame's rules (an SFrame row through the
  * registry, else the frame-pointer chain) and hands them to one common
@@ -357,20 +358,17 @@ static bool sfu_special_step(struct sfu_unwind_state *st, const struct sfu_frame
 	return true;
 }
 
-/**
- * sfu_unwind_next() - move the unwind to the caller of the current frame
- * @st: the unwind, not done
- * @scratch: what the step works in (the walk's, kept across frames)
- *
- * The methods in order: the registry's rules, then frame pointers; a
- * method that has nothing for the frame (SFU_END_NO_INFO) hands it to
- * the next.  A step that fails ends the walk (sfu_unwind_stop()).
- *
- * Return: the CFA of the frame just left when it is known exactly, else 0.
+/*
+ * Move the unwind to the caller of the current frame (@st not done),
+ * working in @rules.  The methods in order: the registry's rules, then
+ * frame pointers; a method that has nothing for the frame
+ * (SFU_END_NO_INFO) hands it to the next.  A step that fails ends the
+ * walk (sfu_unwind_stop()).  Returns the CFA of the frame just left when
+ * it is known exactly, else 0.
  */
-unsigned long sfu_unwind_next(struct sfu_unwind_state *st, struct sfu_unwind_scratch *scratch)
+static __always_inline unsigned long sfu_unwind_next(struct sfu_unwind_state *st,
+						     struct sfu_frame_rules *rules)
 {
-	struct sfu_frame_rules *rules = &scratch->rules;
 	unsigned long cfa = 0, sp = st->sp, ip = st->ip, callee_fp = st->fp, skipped;
 	bool sp_exact = st->sp_exact, topmost = st->topmost, below = st->found_below, injected;
 	u8 method = SFU_METHOD_SFRAME;
@@ -411,4 +409,76 @@ unsigned long sfu_unwind_next(struct sfu_unwind_state *st, struct sfu_unwind_scr
 	}
 	st->method = method;
 	return cfa;
+}
+
+/*
+ * Does the walk drop the frame it just stepped out of (@st after the
+ * step; @method found that frame, @prev the frame before it, 0: none)?
+ * The first frame of a frame-pointer chain (@prev not SFU_METHOD_FP) comes
+ * from a frame pointer no record vouches for: the register of the topmost
+ * frame, or a value SFrame rules left unchanged, which code built without
+ * frame pointers uses as it likes.  Such a frame is handed on only once
+ * the step out of it has worked, or has ended the stack where the ABI ends
+ * it (SFU_END_OUTERMOST, SFU_END_FP_END): a record read where the
+ * register pointed at stale data passes the checks of its own return
+ * address now and then (a true one, left by calls since returned), but
+ * rarely leads on to a frame whose checks pass too.  The walk then ends
+ * with SFU_END_FP_UNCONFIRMED.  Deeper frames of the chain come from the
+ * records before them: the last one, into code without frame pointers or
+ * rows (__libc_start_call_main() above main()), is kept.
+ *
+ * Inline: the loop asks it of every frame.
+ */
+static __always_inline bool sfu_fp_unconfirmed(struct sfu_unwind_state *st, unsigned int method,
+					       unsigned int prev)
+{
+	if (method != SFU_METHOD_FP || prev == SFU_METHOD_FP || !st->done ||
+	    st->stop == SFU_END_OUTERMOST || st->stop == SFU_END_FP_END)
+		return false;
+	st->stop = SFU_END_FP_UNCONFIRMED;
+	return true;
+}
+
+/**
+ * sfu_unwind_frames() - step from frame to frame, handing each on
+ * @st: the unwind, started (walk.c)
+ * @limit: frames to hand at most
+ * @fn: what each frame is handed to, innermost first, with the CFA its
+ *	step found; false ends the walk
+ * @arg: @fn's argument
+ * @by_method: counts of the frames handed, by enum sfu_method
+ *
+ * Until the walk stops, @fn declines or @limit frames were handed
+ * ("depth", unless that frame's step ended the walk anyway).  A fallback
+ * frame that leads nowhere is not handed (sfu_fp_unconfirmed()).  Here
+ * rather than in walk.c so that each step is the loop's own code, not a
+ * call.
+ *
+ * Return: the frames handed.
+ */
+unsigned int sfu_unwind_frames(struct sfu_unwind_state *st, unsigned int limit,
+			       sfu_walk_fn fn, void *arg, unsigned long *by_method)
+{
+	/*
+	 * The rules a step works in, kept across the frames: the kernel may
+	 * zero every local of a function on entry (CONFIG_INIT_STACK_ALL_ZERO),
+	 * which costs more than a step's own work for a structure of this size.
+	 */
+	struct sfu_frame_rules rules;
+	unsigned int nr = 0, prev = 0;
+	struct sfu_uframe f = {};
+
+	while (!st->done) {
+		f.ip = st->ip;
+		f.method = st->method;
+		f.cfa = sfu_unwind_next(st, &rules);
+		if (sfu_fp_unconfirmed(st, f.method, prev))
+			break;
+		prev = f.method;
+		by_method[f.method]++;
+		nr++;
+		if ((!fn(arg, &f) || nr == limit) && !st->done)
+			sfu_unwind_stop(st, SFU_END_DEPTH);
+	}
+	return nr;
 }

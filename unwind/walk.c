@@ -88,9 +88,6 @@ static void sfu_unwind_start(struct sfu_unwind_state *st, struct task_struct *ta
 	sfu_tracked_load(st);
 }
 
-/* What the walk hands each frame to; false ends the walk. */
-typedef bool (*sfu_walk_fn)(void *arg, const struct sfu_uframe *frame);
-
 /*
  * The one walk loop: from @regs of @task (NULL: current) in @mm, each
  * frame, innermost first and with the CFA its step found, to @fn, until
@@ -103,25 +100,12 @@ static unsigned int sfu_walk(struct task_struct *task, struct mm_struct *mm,
 			     sfu_walk_fn fn, void *arg, int *stop_reason)
 {
 	unsigned long by_method[SFU_METHOD_NR] = {};
-	struct sfu_unwind_scratch scratch;
 	struct sfu_unwind_state st;
 	struct sfu_lookup rows;
-	unsigned int nr = 0, prev = 0;
-	struct sfu_uframe f = {};
+	unsigned int nr;
 
 	sfu_unwind_start(&st, task, mm, regs, flags, &rows);
-	while (!st.done) {
-		f.ip = st.ip;
-		f.method = st.method;
-		f.cfa = sfu_unwind_next(&st, &scratch);
-		if (sfu_fp_unconfirmed(&st, f.method, prev))
-			break;
-		prev = f.method;
-		by_method[f.method]++;
-		nr++;
-		if ((!fn(arg, &f) || nr == limit) && !st.done)
-			sfu_unwind_stop(&st, SFU_END_DEPTH);
-	}
+	nr = sfu_unwind_frames(&st, limit, fn, arg, by_method);
 	sfu_lookup_end(&rows);
 	sfu_unwind_account(&st, by_method, stop_reason);
 	return nr;
