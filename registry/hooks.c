@@ -170,8 +170,12 @@ static void sfu_vma_hook(struct vm_area_struct *vma, enum sfu_vma_event event,
 		.event = event, .start = start, .end = end, .file = vma->vm_file,
 		.exec = vma->vm_flags & VM_EXEC, .read = vma->vm_flags & VM_READ,
 	};
+	struct sfu_vma_plan p;
 
-	if (sfu_vma_changed(vma->vm_mm, &c))
+	/* Most changes ask nothing: decided here, inline, without a call. */
+	if (start >= end || !sfu_vma_plan(&c, &p))
+		return;
+	if (sfu_vma_changed(vma->vm_mm, &c, p))
 		sfu_queue(current, sfu_recheck_work_fn, start, end);
 }
 

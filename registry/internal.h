@@ -528,7 +528,62 @@ struct sfu_vma_plan {
 
 /* state.c */
 bool sfu_section_step(struct sfu_mm *smm, struct sfu_section *s, enum sfu_section_event ev);
-bool sfu_vma_plan(const struct sfu_vma_change *c, struct sfu_vma_plan *p);
+
+/**
+ * sfu_vma_plan() - what a VMA change asks of the sections it overlaps
+ * @c: the change
+ * @p: filled in
+ *
+ * vm_area_free(): a VMA that is neither a file's nor executable holds no
+ * section's text or data (an explicit section's data is copied); one
+ * that is not executable holds only kept text.  Both the text and the
+ * data it held are lost.
+ *
+ * mprotect() of current's mm: the VMAs stay as they are, so each section
+ * is decided on at once (sfu_section_settle()).  Text losing PROT_EXEC
+ * and file data losing PROT_READ make their sections stale; file text
+ * executable again, readable or not (execute-only text), may make a kept
+ * section usable.  Anonymous text executable again holds none.
+ *
+ * change_protection() of another mm: text losing PROT_EXEC and file data
+ * losing PROT_READ make their sections stale, for that mm's next re-check.
+ *
+ * Inline: the hooks ask it on every unmap and mprotect() of any VMA, and
+ * most ask nothing.
+ *
+ * Context: any.
+ * Return: false if the change asks nothing of any section.
+ */
+static __always_inline bool sfu_vma_plan(const struct sfu_vma_change *c,
+					 struct sfu_vma_plan *p)
+{
+	bool data_gone = c->file && !c->read;
+
+	*p = (struct sfu_vma_plan){ .text_ev = SFU_EV_LOST, .data_ev = SFU_EV_LOST };
+	switch (c->event) {
+	case SFU_VMA_UNMAP:
+		if (!c->file && !c->exec)
+			return false;
+		p->text = true;
+		p->kept_only = !c->exec;
+		p->data = true;
+		break;
+	case SFU_VMA_PROTECT:
+		if (c->exec && !c->file)
+			return false;
+		p->text = true;
+		p->text_ev = c->exec ? SFU_EV_EXEC : SFU_EV_NOEXEC;
+		p->data = data_gone;
+		p->data_ev = c->exec ? SFU_EV_LOST : SFU_EV_NOEXEC;
+		p->now = true;
+		break;
+	case SFU_VMA_PROTECT_REMOTE:
+		p->text = !c->exec;
+		p->data = data_gone;
+		break;
+	}
+	return p->text || p->data;
+}
 
 /* section.c */
 struct sfu_section *sfu_section_new(unsigned long text_start, unsigned long text_end,
@@ -565,7 +620,8 @@ int sfu_mm_table_init(void);
 void sfu_mm_table_exit(void);
 
 /* recheck.c */
-bool sfu_vma_changed(struct mm_struct *mm, const struct sfu_vma_change *c);
+bool sfu_vma_changed(struct mm_struct *mm, const struct sfu_vma_change *c,
+		     struct sfu_vma_plan p);
 void sfu_recheck(struct mm_struct *mm, unsigned long start, unsigned long last);
 
 /* Layer 3: events and lookups */

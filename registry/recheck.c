@@ -108,11 +108,13 @@ static bool sfu_recheck_now(struct sfu_mm *smm, unsigned long start, unsigned lo
 /**
  * sfu_vma_changed() - a VMA change may have touched registered sections
  * @mm: the mm whose VMAs change, its mmap_lock held for writing
- * @c: the change
+ * @c: the change, of a range not empty
+ * @p: what it means for the sections it overlaps (sfu_vma_plan(), which
+ *	asked something)
  *
  * Steps the sections whose text or data (not those with a kernel copy,
  * whose data lookups do not read) overlaps the range through what the
- * change means for them (sfu_vma_plan()).  Anonymous memory holds only
+ * change means for them.  Anonymous memory holds only
  * the text of sections without a file, and nothing is looked at there
  * when @mm has none.
  *
@@ -128,14 +130,14 @@ static bool sfu_recheck_now(struct sfu_mm *smm, unsigned long start, unsigned lo
  * downgraded it to a read lock).
  * Return: true if the caller is to queue a re-check of the range.
  */
-bool sfu_vma_changed(struct mm_struct *mm, const struct sfu_vma_change *c)
+bool sfu_vma_changed(struct mm_struct *mm, const struct sfu_vma_change *c,
+		     struct sfu_vma_plan p)
 {
 	bool marked = false, recheck = false;
-	struct sfu_vma_plan p;
 	struct sfu_mm *smm;
 
 	/* In exit_mmap the whole registry goes; nothing to re-check. */
-	if (!mm || !atomic_read(&mm->mm_users) || c->start >= c->end || !sfu_vma_plan(c, &p))
+	if (!mm || !atomic_read(&mm->mm_users))
 		return false;
 	rcu_read_lock();
 	smm = sfu_mm_find(mm);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A section's life, in one place: what each event makes of a section in
- * each state (sfu_section_next[], applied by sfu_section_step()), and
- * what a change of a VMA that a hook saw asks of the sections it overlaps
- * (sfu_vma_plan()).  Nothing here looks at a VMA or a tree: the callers
- * do, and step the sections they find through the table.
+ * each state (sfu_section_next[], applied by sfu_section_step()); what a
+ * change of a VMA that a hook saw asks of the sections it overlaps is
+ * beside its declarations, inline (sfu_vma_plan(), internal.h).  Nothing
+ * here looks at a VMA or a tree: the callers do, and step the sections
+ * they find through the table.
  * Documentation/registry.rst shows the table.
  */
 #include <linux/atomic.h>
@@ -93,56 +94,4 @@ bool sfu_section_step(struct sfu_mm *smm, struct sfu_section *s, enum sfu_sectio
 			WRITE_ONCE(smm->had_kept, true);
 	} while (cmpxchg(&s->state, old, new) != old);
 	return true;
-}
-
-/**
- * sfu_vma_plan() - what a VMA change asks of the sections it overlaps
- * @c: the change
- * @p: filled in
- *
- * vm_area_free(): a VMA that is neither a file's nor executable holds no
- * section's text or data (an explicit section's data is copied); one
- * that is not executable holds only kept text.  Both the text and the
- * data it held are lost.
- *
- * mprotect() of current's mm: the VMAs stay as they are, so each section
- * is decided on at once (sfu_section_settle()).  Text losing PROT_EXEC
- * and file data losing PROT_READ make their sections stale; file text
- * executable again, readable or not (execute-only text), may make a kept
- * section usable.  Anonymous text executable again holds none.
- *
- * change_protection() of another mm: text losing PROT_EXEC and file data
- * losing PROT_READ make their sections stale, for that mm's next re-check.
- *
- * Context: any.
- * Return: false if the change asks nothing of any section.
- */
-bool sfu_vma_plan(const struct sfu_vma_change *c, struct sfu_vma_plan *p)
-{
-	bool data_gone = c->file && !c->read;
-
-	*p = (struct sfu_vma_plan){ .text_ev = SFU_EV_LOST, .data_ev = SFU_EV_LOST };
-	switch (c->event) {
-	case SFU_VMA_UNMAP:
-		if (!c->file && !c->exec)
-			return false;
-		p->text = true;
-		p->kept_only = !c->exec;
-		p->data = true;
-		break;
-	case SFU_VMA_PROTECT:
-		if (c->exec && !c->file)
-			return false;
-		p->text = true;
-		p->text_ev = c->exec ? SFU_EV_EXEC : SFU_EV_NOEXEC;
-		p->data = data_gone;
-		p->data_ev = c->exec ? SFU_EV_LOST : SFU_EV_NOEXEC;
-		p->now = true;
-		break;
-	case SFU_VMA_PROTECT_REMOTE:
-		p->text = !c->exec;
-		p->data = data_gone;
-		break;
-	}
-	return p->text || p->data;
 }
