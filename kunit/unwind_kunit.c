@@ -322,6 +322,8 @@ struct uw_text {
  * @max: capacity passed to the unwinder, 0 for UW_MAX_FRAMES
  * @one_mode: run only as given, not also with the other read mode
  * @jit: the text is anonymous memory, as JIT code is (else a file's)
+ * @fn_table: the text's file has a page before it with an ELF header and a
+ *	.eh_frame_hdr listing every function (uw_write_fn_table())
  * @caller: UW_CALLER_* context the unwinder is called from
  * @frames: the frames expected
  * @stop: the stop reason expected
