@@ -88,15 +88,16 @@ static long sfu_ioctl_sidecar_next(struct file *file, struct sfu_sidecar_request
 	return 0;
 }
 
-static long sfu_ioctl_sidecar(struct file *file, unsigned int cmd, void __user *uarg)
+static long sfu_ioctl_sidecar(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	switch (cmd) {
 	case SFU_IOC_SIDECAR_ATTACH:
-		return sfu_sidecar_queue_attach(file);
+		/* The argument is the flags themselves. */
+		return sfu_sidecar_queue_attach(file, arg);
 	case SFU_IOC_SIDECAR_NEXT:
-		return sfu_ioctl_sidecar_next(file, uarg);
+		return sfu_ioctl_sidecar_next(file, (void __user *)arg);
 	}
 	sfu_sidecar_rescan();
 	return 0;
@@ -110,7 +111,7 @@ static long sfu_unlocked_ioctl(struct file *file, unsigned int cmd, unsigned lon
 	case SFU_IOC_SIDECAR_ATTACH:
 	case SFU_IOC_SIDECAR_NEXT:
 	case SFU_IOC_SIDECAR_RESCAN:
-		return sfu_ioctl_sidecar(file, cmd, uarg);
+		return sfu_ioctl_sidecar(file, cmd, arg);
 	case SFU_IOC_REGISTER:
 		return sfu_ioctl_register(uarg, true);
 	case SFU_IOC_UNREGISTER:

@@ -8,7 +8,7 @@
  * mapping's where the caps are reached), with the build-id and the user
  * they were queued with, and only to the daemon, a file open for writing
  * opened again read-only; a daemon that goes away takes its queue with
- * it, counted.
+ * it, counted; a daemon of root's files is asked for nothing else.
  *
  * The files are shmem files; the users, credentials of this thread's with
  * another uid.
@@ -108,6 +108,24 @@ static void sq_request(struct kunit *test, unsigned int n, unsigned int u)
 	sq_request_file(test, n, n, u);
 }
 
+/*
+ * Attach as a daemon of --any-owner: the suite's shmem files are
+ * writable by all (mode 0777), which the default policy refuses.
+ */
+static int sq_attach(const void *owner)
+{
+	return sfu_sidecar_queue_attach(owner, SFU_SIDECAR_ATTACH_ANY_OWNER);
+}
+
+/* Give file @f of the context the owner @uid and the mode @mode. */
+static void sq_chown(struct kunit *test, unsigned int f, uid_t uid, umode_t mode)
+{
+	struct inode *inode = file_inode(sq_file(test, f));
+
+	inode->i_uid = KUIDT_INIT(uid);
+	inode->i_mode = S_IFREG | mode;
+}
+
 static u64 sq_stat(enum sfu_stat s)
 {
 	return sfu_stat_read(s);
@@ -127,15 +145,15 @@ static void one_daemon_at_a_time(struct kunit *test)
 {
 	struct sfu_sidecar_request r;
 
-	KUNIT_ASSERT_EQ(test, sfu_sidecar_queue_attach(&owner_a), 0);
-	KUNIT_EXPECT_EQ(test, sfu_sidecar_queue_attach(&owner_b), -EBUSY);
-	KUNIT_EXPECT_EQ(test, sfu_sidecar_queue_attach(&owner_a), 0);
+	KUNIT_ASSERT_EQ(test, sq_attach(&owner_a), 0);
+	KUNIT_EXPECT_EQ(test, sq_attach(&owner_b), -EBUSY);
+	KUNIT_EXPECT_EQ(test, sq_attach(&owner_a), 0);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(sfu_sidecar_queue_next(&owner_b, 0, &r)), -EPERM);
 	/* Another's detach changes nothing. */
 	sfu_sidecar_queue_detach(&owner_b);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(sfu_sidecar_queue_next(&owner_a, 0, &r)), -EAGAIN);
 	sfu_sidecar_queue_detach(&owner_a);
-	KUNIT_EXPECT_EQ(test, sfu_sidecar_queue_attach(&owner_b), 0);
+	KUNIT_EXPECT_EQ(test, sq_attach(&owner_b), 0);
 }
 
 static void a_file_is_queued_once_and_handed_over_with_its_user(struct kunit *test)
@@ -145,7 +163,7 @@ static void a_file_is_queued_once_and_handed_over_with_its_user(struct kunit *te
 	struct sfu_sidecar_request r;
 	struct file *f;
 
-	KUNIT_ASSERT_EQ(test, sfu_sidecar_queue_attach(&owner_a), 0);
+	KUNIT_ASSERT_EQ(test, sq_attach(&owner_a), 0);
 	sq_request(test, 7, 1);
 	sq_request(test, 7, 2);
 	sq_request(test, 8, 2);
@@ -179,7 +197,7 @@ static void a_file_is_queued_once_and_handed_over_with_its_user(struct kunit *te
 	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_DUPLICATE), dup + 2);
 	/* A new daemon hears of it again. */
 	sfu_sidecar_queue_detach(&owner_a);
-	KUNIT_ASSERT_EQ(test, sfu_sidecar_queue_attach(&owner_a), 0);
+	KUNIT_ASSERT_EQ(test, sq_attach(&owner_a), 0);
 	sq_request(test, 7, 3);
 	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED), queued + 3);
 }
@@ -197,7 +215,7 @@ static void files_of_one_build_id_are_each_queued(struct kunit *test)
 	struct file *f;
 	unsigned int i;
 
-	KUNIT_ASSERT_EQ(test, sfu_sidecar_queue_attach(&owner_a), 0);
+	KUNIT_ASSERT_EQ(test, sq_attach(&owner_a), 0);
 	sq_request_file(test, 20, 5, 4);
 	sq_request_file(test, 21, 5, 5);
 	sq_request_file(test, 21, 5, 5);
@@ -268,7 +286,7 @@ static void mappings_come_before_the_backlog_of_a_rescan(struct kunit *test)
 	u16 got[ARRAY_SIZE(want)];
 	unsigned int i;
 
-	KUNIT_ASSERT_EQ(test, sfu_sidecar_queue_attach(&owner_a), 0);
+	KUNIT_ASSERT_EQ(test, sq_attach(&owner_a), 0);
 	sq_request(test, 39, 1);
 	sq_backlog(test, 40, 3, 0);
 	sq_request(test, 43, 1);
@@ -295,7 +313,7 @@ static void a_mapping_displaces_the_newest_of_the_backlog(struct kunit *test)
 	u16 got[SQ_MAX];
 	unsigned int i;
 
-	KUNIT_ASSERT_EQ(test, sfu_sidecar_queue_attach(&owner_a), 0);
+	KUNIT_ASSERT_EQ(test, sq_attach(&owner_a), 0);
 	/* User 0's cap filled by a rescan: a rescan's 17th is dropped. */
 	sq_backlog(test, 200, SQ_PER_USER + 1, 0);
 	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_DROPPED_USER), user + 1);
@@ -338,7 +356,7 @@ static void the_caps_hold_and_every_drop_is_counted(struct kunit *test)
 	u64 flushed = sq_stat(SFU_STAT_SIDECAR_REQ_FLUSHED);
 	unsigned int i, u, n = 1000;
 
-	KUNIT_ASSERT_EQ(test, sfu_sidecar_queue_attach(&owner_a), 0);
+	KUNIT_ASSERT_EQ(test, sq_attach(&owner_a), 0);
 	/* One user: SQ_PER_USER, then dropped. */
 	for (i = 0; i < SQ_PER_USER + 10; i++)
 		sq_request(test, n++, 0);
@@ -358,6 +376,87 @@ static void the_caps_hold_and_every_drop_is_counted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED), queued + SQ_MAX);
 }
 
+/*
+ * A daemon that takes only root's files (attached with no flag): a file
+ * of another user, or one group or others may write, is refused before
+ * it is queued or remembered, counted; root's that only root may write is
+ * queued.  An unknown flag is refused and attaches nothing.
+ */
+static void a_daemon_of_roots_files_is_asked_only_for_those(struct kunit *test)
+{
+	u64 queued = sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED);
+	u64 refused = sq_stat(SFU_STAT_SIDECAR_REQ_REFUSED_OWNER);
+	u64 dup = sq_stat(SFU_STAT_SIDECAR_REQ_DUPLICATE);
+	struct sfu_sidecar_request r;
+	struct file *f;
+
+	KUNIT_EXPECT_EQ(test, sfu_sidecar_queue_attach(&owner_a, 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(sfu_sidecar_queue_next(&owner_a, 0, &r)), -EPERM);
+	KUNIT_ASSERT_EQ(test, sfu_sidecar_queue_attach(&owner_a, 0), 0);
+	sq_chown(test, 30, 0, 0777);
+	sq_chown(test, 31, 0, 0775);
+	sq_chown(test, 32, 1000, 0755);
+	sq_chown(test, 33, 0, 0755);
+	sq_request(test, 30, 0);
+	sq_request(test, 31, 0);
+	sq_request(test, 32, 0);
+	/* Refused again, not as a duplicate: nothing was remembered. */
+	sq_request(test, 32, 0);
+	sq_request(test, 33, 0);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_REFUSED_OWNER), refused + 4);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_DUPLICATE), dup);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED), queued + 1);
+	f = sfu_sidecar_queue_next(&owner_a, 0, &r);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	KUNIT_EXPECT_EQ(test, r.build_id[2], 33);
+	fput(f);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(sfu_sidecar_queue_next(&owner_a, 0, &r)), -EAGAIN);
+	/* Attached again with --any-owner: the same file of a user is queued. */
+	KUNIT_ASSERT_EQ(test, sq_attach(&owner_a), 0);
+	sq_request(test, 32, 0);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED), queued + 2);
+}
+
+/*
+ * Users' files fill the queue where the daemon takes any (8 users, each
+ * up to its cap, 128 requests for 64 places), and root's file mapped then
+ * is dropped; where it takes only root's, none of theirs takes a place
+ * and root's is queued.
+ */
+static void users_files_do_not_crowd_out_roots(struct kunit *test)
+{
+	struct sfu_sidecar_request r;
+	unsigned int flags, u, i;
+	u64 queued, full;
+	struct file *f;
+
+	for (u = 0; u < 8; u++)
+		for (i = 0; i < SQ_PER_USER; i++)
+			sq_chown(test, 100 + u * SQ_PER_USER + i, 20000 + u, 0755);
+	sq_chown(test, 99, 0, 0755);
+	for (flags = SFU_SIDECAR_ATTACH_ANY_OWNER + 1; flags-- > 0;) {
+		queued = sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED);
+		full = sq_stat(SFU_STAT_SIDECAR_REQ_DROPPED_FULL);
+		KUNIT_ASSERT_EQ(test, sfu_sidecar_queue_attach(&owner_a, flags), 0);
+		for (u = 0; u < 8; u++)
+			for (i = 0; i < SQ_PER_USER; i++)
+				sq_request(test, 100 + u * SQ_PER_USER + i, u);
+		sq_request(test, 99, 0);
+		if (flags) {
+			KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED), queued + SQ_MAX);
+			KUNIT_EXPECT_GE(test, sq_stat(SFU_STAT_SIDECAR_REQ_DROPPED_FULL), full + 1);
+		} else {
+			KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED), queued + 1);
+			f = sfu_sidecar_queue_next(&owner_a, 0, &r);
+			KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+			KUNIT_EXPECT_EQ(test, r.build_id[2], 99);
+			fput(f);
+		}
+		/* A new daemon's queue, empty, for the next round. */
+		sfu_sidecar_queue_detach(&owner_a);
+	}
+}
+
 static struct kunit_case sfu_sidecar_queue_cases[] = {
 	KUNIT_CASE(nothing_is_queued_without_a_daemon),
 	KUNIT_CASE(one_daemon_at_a_time),
@@ -366,6 +465,8 @@ static struct kunit_case sfu_sidecar_queue_cases[] = {
 	KUNIT_CASE(the_caps_hold_and_every_drop_is_counted),
 	KUNIT_CASE(mappings_come_before_the_backlog_of_a_rescan),
 	KUNIT_CASE(a_mapping_displaces_the_newest_of_the_backlog),
+	KUNIT_CASE(a_daemon_of_roots_files_is_asked_only_for_those),
+	KUNIT_CASE(users_files_do_not_crowd_out_roots),
 	{}
 };
 

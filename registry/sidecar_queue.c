@@ -13,8 +13,12 @@
  * descriptors, writes sidecars by build-id and has the module look again
  * (sfu_sidecar_rescan(), setup.c).
  *
- * Mapping files is open to every user, so what they can queue is bounded:
- * at most SFU_SQ_MAX requests are queued, at most SFU_SQ_PER_USER of one
+ * Mapping files is open to every user, so what they can queue is bounded.
+ * A file the daemon would refuse (not root's, or writable by group or
+ * others, unless it attached with SFU_SIDECAR_ATTACH_ANY_OWNER) is refused
+ * here, before it takes a place in the queue or among the files
+ * remembered: a user's own files cannot crowd out root's.  At most
+ * SFU_SQ_MAX requests are queued, at most SFU_SQ_PER_USER of one
  * user's; a file is queued once (the last SFU_SQ_SEEN_MAX files queued
  * are remembered by their identity, device, inode and change time, never
  * by build-id, which anyone can copy into a file of theirs; until a daemon
@@ -107,6 +111,8 @@ static LIST_HEAD(sfu_sq_seen_fifo);
 static unsigned int sfu_sq_seen_count;
 /* The daemon's open file, compared only; NULL: no daemon. */
 static const void *sfu_sq_owner;
+/* SFU_SIDECAR_ATTACH_* the daemon attached with. */
+static unsigned long sfu_sq_flags;
 static DECLARE_WAIT_QUEUE_HEAD(sfu_sq_wait);
 /* Rescans one at a time; the task scanning, whose requests are backlog. */
 static DEFINE_MUTEX(sfu_sq_rescan_lock);
@@ -248,6 +254,23 @@ static struct sfu_sq_seen *sfu_sq_seen_add_locked(struct sfu_sq_seen *seen)
  *
  * Context: task context.
  */
+/*
+ * Whether the daemon takes @file: any file where it attached with
+ * SFU_SIDECAR_ATTACH_ANY_OWNER, else a regular file of the initial user
+ * namespace's root that neither group nor others may write (the daemon's
+ * own check, on the descriptor it gets).  The inode's owner and mode may
+ * change after; the daemon checks again on the descriptor.
+ */
+static bool sfu_sq_admits(struct file *file)
+{
+	struct inode *inode = file_inode(file);
+	umode_t mode = READ_ONCE(inode->i_mode);
+
+	if (READ_ONCE(sfu_sq_flags) & SFU_SIDECAR_ATTACH_ANY_OWNER)
+		return true;
+	return S_ISREG(mode) && !(mode & 0022) && uid_eq(inode->i_uid, GLOBAL_ROOT_UID);
+}
+
 void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len,
 			 const struct cred *cred, u32 why)
 {
@@ -258,6 +281,11 @@ void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len
 
 	if (!READ_ONCE(sfu_sq_owner) || !len || len > SFU_SIDECAR_BUILD_ID_MAX)
 		return;
+	/* Before anything is queued or remembered: no place is taken. */
+	if (!sfu_sq_admits(file)) {
+		sfu_stat_inc(SFU_STAT_SIDECAR_REQ_REFUSED_OWNER);
+		return;
+	}
 	r = sfu_sq_req_new(file, build_id, len, cred, why);
 	seen = kzalloc(sizeof(*seen), GFP_KERNEL);
 	if (!r || !seen) {
@@ -313,23 +341,30 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_sidecar_request);
 /**
  * sfu_sidecar_queue_attach() - make @owner the daemon
  * @owner: the daemon's open file (compared only)
+ * @flags: SFU_SIDECAR_ATTACH_*: which files it takes
  *
- * Forgets which build-ids were queued: a new daemon hears of every file
- * again.
+ * Forgets which files were queued: a new daemon hears of every file
+ * again.  From now on only the files @flags admit are queued; the others
+ * are refused before they take any place (sfu_sq_admits()).  The daemon
+ * attached already may attach again, with other flags.
  *
- * Return: 0, or -EBUSY while another daemon is attached.
+ * Return: 0, -EINVAL for an unknown flag, or -EBUSY while another daemon
+ * is attached.
  */
-int sfu_sidecar_queue_attach(const void *owner)
+int sfu_sidecar_queue_attach(const void *owner, unsigned long flags)
 {
 	struct sfu_sq_seen *e, *next;
 	LIST_HEAD(gone);
 	int err = 0;
 
+	if (flags & ~(unsigned long)SFU_SIDECAR_ATTACH_FLAGS)
+		return -EINVAL;
 	spin_lock(&sfu_sq_lock);
 	if (sfu_sq_owner && sfu_sq_owner != owner) {
 		err = -EBUSY;
 	} else {
 		sfu_sq_owner = owner;
+		WRITE_ONCE(sfu_sq_flags, flags);
 		sfu_sq_seen_clear_locked(&gone);
 	}
 	spin_unlock(&sfu_sq_lock);

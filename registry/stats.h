@@ -92,6 +92,10 @@
 	X(SFU_STAT_SIDECAR_REQ_QUEUED, "sidecar_req_queued",				\
 	  "files mapped executable with a build-id but neither ``PT_GNU_SFRAME`` nor "	\
 	  "a sidecar, queued for the sidecar daemon (only while one is attached)")	\
+	X(SFU_STAT_SIDECAR_REQ_REFUSED_OWNER, "sidecar_req_refused_owner",		\
+	  "such files not queued: not root's, or writable by group or others, while "	\
+	  "the daemon takes only root's (it attached without "				\
+	  "``SFU_SIDECAR_ATTACH_ANY_OWNER``); nothing is remembered of them")		\
 	X(SFU_STAT_SIDECAR_REQ_DUPLICATE, "sidecar_req_duplicate",			\
 	  "such files not queued: their build-id was queued before")			\
 	X(SFU_STAT_SIDECAR_REQ_DROPPED_FULL, "sidecar_req_dropped_full",		\

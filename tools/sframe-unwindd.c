@@ -701,7 +701,9 @@ int main(int argc, char **argv)
 		logmsg("%s: %s (is sframe_unwind loaded?)", DEVICE, strerror(errno));
 		return 2;
 	}
-	if (ioctl(dev, SFU_IOC_SIDECAR_ATTACH)) {
+	/* Files it would refuse are refused by the module, before they are queued. */
+	if (ioctl(dev, SFU_IOC_SIDECAR_ATTACH,
+		  opt.any_owner ? SFU_SIDECAR_ATTACH_ANY_OWNER : 0UL)) {
 		logmsg("attach: %s", strerror(errno));
 		return 2;
 	}

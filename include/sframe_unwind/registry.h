@@ -96,7 +96,7 @@ int sfu_registry_remove(struct mm_struct *mm, unsigned long text_start);
 void sfu_registry_memory(struct sfu_registry_memory *mem);
 
 struct sfu_sidecar_request;
-int sfu_sidecar_queue_attach(const void *owner);
+int sfu_sidecar_queue_attach(const void *owner, unsigned long flags);
 void sfu_sidecar_queue_detach(const void *owner);
 struct file *sfu_sidecar_queue_next(const void *owner, long timeout,
 				    struct sfu_sidecar_request *out);

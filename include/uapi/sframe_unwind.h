@@ -141,12 +141,25 @@ struct sfu_sidecar_request {
  * The sidecar daemon's calls (Documentation/uapi.rst), CAP_SYS_ADMIN only.
  * ATTACH makes this open file the daemon's (one at a time): from then on,
  * until it is closed, executable mappings of files with neither .sframe
- * nor a sidecar of their content are queued for it, once per file.  NEXT takes the
+ * nor a sidecar of their content are queued for it, once per file, of
+ * the files its argument admits (below).  NEXT takes the
  * oldest.  RESCAN makes the module look for sidecars again for every file
  * it found none for, and scan the running processes, which so pick up the
  * sidecars written since.
  */
 #define SFU_IOC_SIDECAR_ATTACH	_IO(SFU_IOC_MAGIC, 5)
+
+/*
+ * SFU_IOC_SIDECAR_ATTACH's argument (the ioctl's third argument itself,
+ * not a pointer): which files are queued.  0: only regular files of the
+ * initial user namespace's root that neither group nor others may write,
+ * the daemon's own policy; the module refuses every other file before it
+ * is queued or remembered (counted: sidecar_req_refused_owner).
+ * SFU_SIDECAR_ATTACH_ANY_OWNER: files of any owner and mode (the daemon's
+ * --any-owner).  Other bits: -EINVAL.
+ */
+#define SFU_SIDECAR_ATTACH_ANY_OWNER	0x1
+#define SFU_SIDECAR_ATTACH_FLAGS	SFU_SIDECAR_ATTACH_ANY_OWNER
 #define SFU_IOC_SIDECAR_NEXT	_IOWR(SFU_IOC_MAGIC, 6, struct sfu_sidecar_request)
 #define SFU_IOC_SIDECAR_RESCAN	_IO(SFU_IOC_MAGIC, 7)
 
