@@ -443,8 +443,10 @@ static void users_files_do_not_crowd_out_roots(struct kunit *test)
 				sq_request(test, 100 + u * SQ_PER_USER + i, u);
 		sq_request(test, 99, 0);
 		if (flags) {
-			KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED), queued + SQ_MAX);
-			KUNIT_EXPECT_GE(test, sq_stat(SFU_STAT_SIDECAR_REQ_DROPPED_FULL), full + 1);
+			KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED),
+					queued + SQ_MAX);
+			KUNIT_EXPECT_GE(test, sq_stat(SFU_STAT_SIDECAR_REQ_DROPPED_FULL),
+					full + 1);
 		} else {
 			KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED), queued + 1);
 			f = sfu_sidecar_queue_next(&owner_a, 0, &r);

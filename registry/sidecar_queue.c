@@ -237,6 +237,25 @@ static struct sfu_sq_seen *sfu_sq_seen_add_locked(struct sfu_sq_seen *seen)
 	return old;
 }
 
+/*
+ * Whether the daemon refuses @file, counted: it takes any file where it
+ * attached with SFU_SIDECAR_ATTACH_ANY_OWNER, else a regular file of the
+ * initial user namespace's root that neither group nor others may write
+ * (the daemon's own check, on the descriptor it gets).  The inode's owner
+ * and mode may change after; the daemon checks again on the descriptor.
+ */
+static bool sfu_sq_refuses(struct file *file)
+{
+	struct inode *inode = file_inode(file);
+	umode_t mode = READ_ONCE(inode->i_mode);
+
+	if ((READ_ONCE(sfu_sq_flags) & SFU_SIDECAR_ATTACH_ANY_OWNER) ||
+	    (S_ISREG(mode) && !(mode & 0022) && uid_eq(inode->i_uid, GLOBAL_ROOT_UID)))
+		return false;
+	sfu_stat_inc(SFU_STAT_SIDECAR_REQ_REFUSED_OWNER);
+	return true;
+}
+
 /**
  * sfu_sidecar_request() - ask the daemon for the sidecar of a mapped file
  * @file: the file, mapped executable, with neither .sframe nor a sidecar
@@ -254,23 +273,6 @@ static struct sfu_sq_seen *sfu_sq_seen_add_locked(struct sfu_sq_seen *seen)
  *
  * Context: task context.
  */
-/*
- * Whether the daemon takes @file: any file where it attached with
- * SFU_SIDECAR_ATTACH_ANY_OWNER, else a regular file of the initial user
- * namespace's root that neither group nor others may write (the daemon's
- * own check, on the descriptor it gets).  The inode's owner and mode may
- * change after; the daemon checks again on the descriptor.
- */
-static bool sfu_sq_admits(struct file *file)
-{
-	struct inode *inode = file_inode(file);
-	umode_t mode = READ_ONCE(inode->i_mode);
-
-	if (READ_ONCE(sfu_sq_flags) & SFU_SIDECAR_ATTACH_ANY_OWNER)
-		return true;
-	return S_ISREG(mode) && !(mode & 0022) && uid_eq(inode->i_uid, GLOBAL_ROOT_UID);
-}
-
 void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len,
 			 const struct cred *cred, u32 why)
 {
@@ -279,13 +281,10 @@ void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len
 	enum sfu_stat stat;
 	bool over_user;
 
-	if (!READ_ONCE(sfu_sq_owner) || !len || len > SFU_SIDECAR_BUILD_ID_MAX)
+	/* A file refused before anything is queued or remembered takes no place. */
+	if (!READ_ONCE(sfu_sq_owner) || !len || len > SFU_SIDECAR_BUILD_ID_MAX ||
+	    sfu_sq_refuses(file))
 		return;
-	/* Before anything is queued or remembered: no place is taken. */
-	if (!sfu_sq_admits(file)) {
-		sfu_stat_inc(SFU_STAT_SIDECAR_REQ_REFUSED_OWNER);
-		return;
-	}
 	r = sfu_sq_req_new(file, build_id, len, cred, why);
 	seen = kzalloc(sizeof(*seen), GFP_KERNEL);
 	if (!r || !seen) {
@@ -345,7 +344,7 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_sidecar_request);
  *
  * Forgets which files were queued: a new daemon hears of every file
  * again.  From now on only the files @flags admit are queued; the others
- * are refused before they take any place (sfu_sq_admits()).  The daemon
+ * are refused before they take any place (sfu_sq_refuses()).  The daemon
  * attached already may attach again, with other flags.
  *
  * Return: 0, -EINVAL for an unknown flag, or -EBUSY while another daemon
