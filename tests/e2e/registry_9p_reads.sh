@@ -9,7 +9,8 @@
 # tools/sframe-stack the same frames, from the blocking call in libc to
 # each thread's outermost frame, as the same files copied to tmpfs.  The
 # sidecar's read, cut short, is finished by reading on (the reads_resumed
-# counter goes up; elf_unreadable does not).  The own section's read has
+# counter goes up, where this kernel's 9p cuts a read short at all: 6.1's
+# does, 6.8's and later, on netfs, do not; elf_unreadable does not).  The own section's read has
 # not been seen cut short: the resumed read its run counted was libc's
 # sidecar's, over msize until sframe-gen wrote identical blocks once, and
 # its run is held to the frames alone.  Before the registry read on, such
@@ -61,6 +62,15 @@ big=$(find $nine -name '*.sframe' -size +${msize}c -exec wc -c {} + | awk '{ pri
 own=$(readelf -lW "$prog" | awk '$1 == "GNU_SFRAME" { print $5 }')
 [ $((own)) -gt $msize ] || bad "stack-target-big's .sframe is $((own)) bytes, not over $msize"
 
+# Whether this kernel's 9p answers the registry's kernel_read() of more
+# than msize with less: 6.1's does (one call to the server; a read(2)
+# into user memory is not cut, so that cannot tell); since 6.8, 9p reads
+# through netfs, which asks the server as often as it takes, and there is
+# no short read for the registry to finish (6.12: reads_resumed stays 0).
+cut=$(uname -r | awk -F. '{ print ($1 < 6 || ($1 == 6 && $2 < 8)) ? 1 : 0 }')
+echo "workload 9p: kernel $(uname -r): the registry's reads over msize" \
+	"$([ "$cut" = 1 ] && echo "are cut short" || echo "are not cut short (netfs)")"
+
 # run_target DIR PROG OUT: sframe-stack on PROG's threads, sidecars from DIR
 run_target() {
 	echo "$1" > $param
@@ -81,7 +91,7 @@ for p in stack-target-big stack-target-big.nosframe; do
 	resumed=$(stat reads_resumed)
 	run_target $nine "$e2e/$p" /tmp/9p.$p
 	sed "s/^/    9p $p: /" /tmp/9p.$p
-	[ "$p" = stack-target-big ] || [ "$(stat reads_resumed)" -gt "$resumed" ] ||
+	[ "$p" = stack-target-big ] || [ $cut = 0 ] || [ "$(stat reads_resumed)" -gt "$resumed" ] ||
 		bad "$p over 9p: reads_resumed stayed at $resumed"
 	[ "$(stat elf_unreadable)" = "$unread" ] ||
 		bad "$p over 9p: elf_unreadable went from $unread to $(stat elf_unreadable)"
