@@ -363,10 +363,14 @@ static const char *gud_go_block(const char *p, struct gud_walk *g)
 /*
  * The runtime's stack switches it does not follow when it prints a
  * traceback: it stops there ("SPWRITE" functions), with an fp computed on
- * the system stack as though nothing had switched, which is no CFA.
+ * the system stack as though nothing had switched, which is no CFA.  The
+ * vDSO callers switch to g0's stack and align SP (ANDQ $~15): in a
+ * sample taken there the runtime printed nanotime1 alone, its fp its SP +
+ * 8, where the module's CFA led on through 12 frames to goexit.
  */
 static const char *const gud_switches[] = {
 	"runtime.systemstack", "runtime.mcall", "runtime.morestack",
+	"runtime.nanotime1", "runtime.walltime", "runtime.walltime1",
 };
 
 /*
