@@ -378,6 +378,21 @@ enum {
 	.stop = SFU_END_FP_END,						\
 }
 
+/*
+ * The topmost frame's record returns to f1 + 0x80, after a direct call to
+ * f2 + 0x80 (where f0 + 0x10 cannot be), and leads on to f3 + 0x40 with a
+ * zero frame pointer; nothing lies between the frame's SP and the record.
+ */
+#define UW_FP_TAIL_CALL_CASE							\
+	.arch = UW_ARCH_X86_64,							\
+	.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),	\
+	.text = { .at = V_TXT(1, 0x7b), .len = 5,				\
+		  .bytes = { 0xe8, 0x00, 0x01, 0x00, 0x00 } },			\
+	.stack = {								\
+		W(0x1100, V_STK(0x1200)), W(0x1108, V_TXT(1, 0x80)),		\
+		W(0x1200, V_ABS(0)), W(0x1208, V_TXT(3, 0x40)),			\
+	}
+
 #define UW_FP_OTHER_CALLEE(nm, a, ...) {					\
 	UW_FP_RA_CASE(nm, a, __VA_ARGS__),					\
 	.frames = { F(V_TXT(0, 0x10), C0, REGS) },				\
@@ -1479,14 +1494,7 @@ static const struct uw_case uw_cases[] = {
 		 * calls push it).
 		 */
 		.name = "x86_fp_direct_call_elsewhere_with_nothing_below_is_a_tail_call",
-		.arch = UW_ARCH_X86_64,
-		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
-		.text = { .at = V_TXT(1, 0x7b), .len = 5,
-			  .bytes = { 0xe8, 0x00, 0x01, 0x00, 0x00 } },
-		.stack = {
-			W(0x1100, V_STK(0x1200)), W(0x1108, V_TXT(1, 0x80)),
-			W(0x1200, V_ABS(0)), W(0x1208, V_TXT(3, 0x40)),
-		},
+		UW_FP_TAIL_CALL_CASE,
 		.frames = {
 			F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS),
 			F(V_TXT(1, 0x80), V_FPCFA(0x1210), FP),
@@ -1502,29 +1510,17 @@ static const struct uw_case uw_cases[] = {
 		 * points at, left by calls since returned.
 		 */
 		.name = "x86_fp_tail_call_into_a_function_without_a_record_stops",
-		.arch = UW_ARCH_X86_64, .fn_table = true,
-		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
-		.text = { .at = V_TXT(1, 0x7b), .len = 5,
-			  .bytes = { 0xe8, 0x00, 0x01, 0x00, 0x00 } },
-		.stack = {
-			W(0x1100, V_STK(0x1200)), W(0x1108, V_TXT(1, 0x80)),
-			W(0x1200, V_ABS(0)), W(0x1208, V_TXT(3, 0x40)),
-		},
+		UW_FP_TAIL_CALL_CASE,
+		.fn_table = true,
 		.frames = { F(V_TXT(0, 0x10), C0, REGS) },
 		.stop = SFU_END_RA_OTHER_CALLEE,
 	},
 	{
 		/* And where f0 does (push %rbp; mov %rsp,%rbp): the tail call. */
 		.name = "x86_fp_tail_call_into_a_function_that_sets_up_its_record_is_taken",
-		.arch = UW_ARCH_X86_64, .fn_table = true,
-		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),
-		.text = { .at = V_TXT(1, 0x7b), .len = 5,
-			  .bytes = { 0xe8, 0x00, 0x01, 0x00, 0x00 } },
+		UW_FP_TAIL_CALL_CASE,
+		.fn_table = true,
 		.stub = { .at = V_TXT(0, 0), .len = 4, .bytes = { 0x55, 0x48, 0x89, 0xe5 } },
-		.stack = {
-			W(0x1100, V_STK(0x1200)), W(0x1108, V_TXT(1, 0x80)),
-			W(0x1200, V_ABS(0)), W(0x1208, V_TXT(3, 0x40)),
-		},
 		.frames = {
 			F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS),
 			F(V_TXT(1, 0x80), V_FPCFA(0x1210), FP),
