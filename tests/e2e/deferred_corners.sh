@@ -14,8 +14,8 @@
 #           slot, and the idle threads hold no slot (slots_used)
 #   unload  rmmod fails at once while a task that sleeps in nanosleep still
 #           has a request pending (its task_work holds a module reference:
-#           lib/task_work.c), and succeeds once the task has run it; then
-#           the module loads again
+#           lib/task_work.c), and succeeds once the task has run it (at
+#           its exit, killed); then the module loads again
 #
 # and at the end every request is accounted for: requests = rejected_* +
 # already + delivered + dropped_*.
@@ -160,13 +160,15 @@ else
 	fail=1
 fi
 
-# unload: a process asleep for 6 s with a request pending (made at every
-# system call entry of its own, the last one nanosleep); rmmod must fail
-# at once, then succeed once the process has woken and run its request.
-# The request counts once the process sleeps in sleep(1): before, its
-# start-up's system calls each end their requests.
+# unload: a process asleep with a request pending (made at every system
+# call entry of its own, the last one nanosleep); rmmod must fail at once,
+# then succeed once the process has ended and run its request (killed: its
+# task_work runs at exit).  The request counts once the process sleeps in
+# sleep(1): before, its start-up's system calls each end their requests.
+# It sleeps far longer than the test waits for it, so that a slow guest
+# cannot see it wake between the check and rmmod.
 h=$(hits)
-sh -c "echo 'sys_enter pid='\$\$ > $d/trigger; exec sleep 6" &
+sh -c "echo 'sys_enter pid='\$\$ > $d/trigger; exec sleep 120" &
 pid=$!
 wait_hit "$h"
 i=0
@@ -190,6 +192,7 @@ elif [ $(( $(date +%s) - t0 )) -gt 20 ]; then
 else
 	echo "ok unload: rmmod with $pending task_work pending refused at once"
 fi
+kill $pid
 wait $pid
 if [ -e /sys/module/sframe_unwind ] && ! rmmod sframe_unwind; then
 	echo "FAILED: rmmod after the request ran"
