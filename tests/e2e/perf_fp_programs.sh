@@ -13,9 +13,18 @@
 # is printed side by side, with the objects of the innermost frames, the
 # module's stop reasons and the chain most broken samples have.
 #
-# The goal is a share at least perf's.  It is not met yet, and what the
-# test holds is the ratio of the module's share to perf's that the module
-# has reached, so that a change that loses frames fails: at least 0.9 for
+# perf's share is not a share of true chains: its walk reads the record
+# of the program's function that called into libc or libstdc++, which
+# keep no frame pointers, and so skips that function's frame, and still
+# ends at main.  Judged frame by frame against libgcc's unwinder at the
+# same instant (unwind_differential.sh, which walks as perf does beside
+# the module), perf's walk skips a frame in most of the -fp programs'
+# samples without sidecars (libc-heavy-fp: 58 of 78, right in 2;
+# cxx-heavy-fp: 298 of 803, right in 305), where the module's walk is
+# complete and right in 56 and 562 (that test fails if it is in fewer
+# than perf's).  Here the test holds
+# the ratio of the module's share to perf's that the module has reached,
+# so that a change that loses frames fails: at least 0.9 for
 # libc-heavy-fp (0.99 with the functions' starts from .eh_frame_hdr and
 # glibc's entry stubs; 0.03 where its table was present without the stubs;
 # 0.96 to 1.09 over eight runs before, 0.01 before the frames a record

@@ -18,16 +18,33 @@
  *   unaligned     the module's walk, or libgcc's, does not reach the
  *                 interrupted PC (neither gets through the signal frame)
  *
+ * Beside them, perf's own frame-pointer walk of the same instant, as
+ * perf_callchain_user() makes it on x86_64 (the PC, then each record's
+ * return address from the interrupted RBP on, records read until one
+ * cannot be, at most MAX_FRAMES; nothing else checked), is judged against
+ * libgcc's on the frames a profiler's complete chain has
+ * (tests/e2e/perf-complete): from the PC to the caller of the program's
+ * outermost function (main's caller, __libc_start_call_main, or a thread
+ * function's, start_thread): complete= counts the samples whose module
+ * walk has all of those as libgcc has them, perf_right= the same of
+ * perf's walk, perf_skips= those where a frame of perf's walk differs
+ * (a record that skips a frame), and behind= the samples perf's walk got
+ * right that the module did not (fewer of those frames, or one that
+ * differs): where loading the module loses a callchain perf would have
+ * given.
+ *
  * At exit the library appends one line per process to $SFU_DIFF_OUT
  * (default: stderr):
  *
  *   sfu-diff prog=NAME pid=N samples=N identical=N shorter=N longer=N
- *            contradicted=N unaligned=N errors=N stops=REASON:N,...
+ *            contradicted=N unaligned=N errors=N complete=N perf_right=N perf_skips=N
+ *            behind=N stops=REASON:N,... behind_stops=REASON:N,...
  *
  * and a line per contradicted sample (up to 8): the frame index from the
  * PC, libgcc's address and the module's, each as object+offset, and the
  * method of the module's frame and of the one before it.  stops= counts
- * the module's stop reasons of the shorter samples.
+ * the module's stop reasons of the shorter samples, behind_stops= those of
+ * the samples behind perf's walk.
  *
  * Environment: SFU_DIFF_US the timer's interval in microseconds of CPU
  * time (default 2000); SFU_DIFF_MAX the most samples to take (default
@@ -36,7 +53,8 @@
  * name (others load the library and do nothing); SFU_DIFF_VERBOSE set: each
  * contradicted sample in full (both walks, the interrupted SP and FP, the
  * module's stop reason and the 160 words above that SP), and when it names
- * a stop reason the first shorter samples that stopped so too.
+ * a stop reason the first shorter samples that stopped so too; and the
+ * first samples behind perf's walk, with perf's walk beside the others.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -44,7 +62,9 @@
 #include <execinfo.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <link.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +72,7 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/uio.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -72,8 +93,8 @@ struct detail {
 	unsigned long pc, gcc, mod;
 	unsigned int method, prev_method;
 	/* With SFU_DIFF_VERBOSE: both walks from the PC, and the stack. */
-	unsigned long sp, fp, ngcc, nmod, stop;
-	unsigned long gcc_chain[DETAIL_CHAIN], mod_chain[DETAIL_CHAIN];
+	unsigned long sp, fp, ngcc, nmod, nperf, stop;
+	unsigned long gcc_chain[DETAIL_CHAIN], mod_chain[DETAIL_CHAIN], perf_chain[DETAIL_CHAIN];
 	unsigned char mod_method[DETAIL_CHAIN];
 	unsigned long words[DETAIL_WORDS];
 };
@@ -85,7 +106,17 @@ static struct detail stopped[MAX_DETAILS];
 static unsigned long nstopped;
 static volatile int active;
 static unsigned long samples, identical, shorter, longer, contradicted, unaligned, errors;
-static unsigned long stops[NR_STOPS];
+static unsigned long stops[NR_STOPS], behind_stops[NR_STOPS];
+static unsigned long complete, perf_right, perf_skips, behind;
+static struct detail behind_details[MAX_DETAILS];
+static unsigned long nbehind_details;
+static pid_t self;
+static bool use_pvr;
+static unsigned long main_stack_start, main_stack_end;
+/* The program's own executable segments (dl_iterate_phdr()'s first object). */
+#define MAX_EXE_SEGS	4
+static unsigned long exe_lo[MAX_EXE_SEGS], exe_hi[MAX_EXE_SEGS];
+static int exe_segs;
 static struct detail details[MAX_DETAILS];
 static unsigned long ndetails;
 static char prog[64];
@@ -143,10 +174,102 @@ static void keep_chains(struct detail *d, const ucontext_t *uc, void **bt, int n
 	memcpy(d->words, (void *)d->sp, sizeof(d->words));
 }
 
+/*
+ * A frame record at @fp, read as perf's __get_user() would: through
+ * process_vm_readv(), which fails where that would fault, where the
+ * kernel has it (CONFIG_CROSS_MEMORY_ATTACH); else only within the main
+ * thread's stack above @sp (a walk that leaves it is no complete chain
+ * of the frames libgcc finds, whatever it reads there).
+ */
+static bool read_record(unsigned long fp, unsigned long sp, unsigned long rec[2])
+{
+	struct iovec local = { rec, 2 * sizeof(rec[0]) }, remote = { (void *)fp, local.iov_len };
+
+	if (use_pvr)
+		return syscall(SYS_process_vm_readv, self, &local, 1, &remote, 1, 0) ==
+		       (long)local.iov_len;
+	if (fp < sp || fp > main_stack_end - local.iov_len || sp < main_stack_start)
+		return false;
+	memcpy(rec, (void *)fp, local.iov_len);
+	return true;
+}
+
+/*
+ * perf's own walk from the interrupted registers: perf_callchain_user()
+ * on x86_64 stores the PC, then, while a record at the frame pointer can
+ * be read, its return address, and follows its saved frame pointer.
+ * Returns the number of addresses in @pc.
+ */
+static int perf_walk(const ucontext_t *uc, unsigned long *pc, int max)
+{
+	unsigned long fp = uc->uc_mcontext.gregs[REG_RBP], rec[2];
+	unsigned long sp = uc->uc_mcontext.gregs[REG_RSP];
+	int n = 0;
+
+	pc[n++] = uc->uc_mcontext.gregs[REG_RIP];
+	while (n < max && fp) {
+		if (!read_record(fp, sp, rec))
+			break;
+		pc[n++] = rec[1];
+		fp = rec[0];
+	}
+	return n;
+}
+
+static bool in_exe(unsigned long addr)
+{
+	int i;
+
+	for (i = 0; i < exe_segs; i++)
+		if (addr >= exe_lo[i] && addr < exe_hi[i])
+			return true;
+	return false;
+}
+
+/*
+ * How many of libgcc's frames from the PC (@bt, @nbt) a complete chain
+ * has: through the caller of the outermost frame of the program's own
+ * code, below the program's entry (_start, libgcc's last frame): main's
+ * caller, or a thread function's.  All of them where no frame but the
+ * last is the program's.
+ */
+static int complete_frames(void *const *bt, int nbt)
+{
+	int k;
+
+	for (k = nbt - 2; k >= 0; k--)
+		if (in_exe((unsigned long)bt[k]))
+			return k + 2 < nbt ? k + 2 : nbt;
+	return nbt;
+}
+
+/*
+ * A walk (@w, @nw) against libgcc's from its PC (@bt, @nbt, aligned):
+ * true if it has the first @need frames as libgcc has them; *@differs
+ * set if one of those differs.
+ */
+static bool walk_complete(const unsigned long *w, int nw, void *const *bt, int need,
+			  bool *differs)
+{
+	int k;
+
+	*differs = false;
+	for (k = 0; k < need && k < nw; k++) {
+		if ((unsigned long)bt[k] != w[k]) {
+			*differs = true;
+			return false;
+		}
+	}
+	return k == need;
+}
+
 static void on_prof(int sig, siginfo_t *si, void *ucv)
 {
 	static __thread TLS_IE struct sfu_frame frames[MAX_FRAMES];
 	static __thread TLS_IE void *bt[MAX_FRAMES];
+	static __thread TLS_IE unsigned long pw[MAX_FRAMES], mw[MAX_FRAMES];
+	bool module_right, pright, pskips, mdiffers;
+	int npw, need;
 	ucontext_t *uc = ucv;
 	struct sfu_unwind req = {
 		.frames = (uintptr_t)frames, .max = MAX_FRAMES, .flags = ioctl_flags,
@@ -164,6 +287,7 @@ static void on_prof(int sig, siginfo_t *si, void *ucv)
 		__atomic_fetch_sub(&samples, 1, __ATOMIC_RELAXED);
 		goto out;
 	}
+	npw = perf_walk(uc, pw, MAX_FRAMES);
 	n = backtrace(bt, MAX_FRAMES);
 	if (raw_ioctl(dev_fd, SFU_IOC_UNWIND_SELF, &req)) {
 		count(&errors);
@@ -185,6 +309,17 @@ static void on_prof(int sig, siginfo_t *si, void *ucv)
 		count(&unaligned);
 		goto out;
 	}
+	need = complete_frames(bt + g, n - g);
+	pright = walk_complete(pw, npw, bt + g, need, &pskips);
+	for (i = j; i < (int)req.nr; i++)
+		mw[i - j] = frames[i].ip;
+	module_right = walk_complete(mw, req.nr - j, bt + g, need, &mdiffers);
+	if (module_right)
+		count(&complete);
+	if (pright)
+		count(&perf_right);
+	if (pskips)
+		count(&perf_skips);
 	for (k = 0; g + k < n && j + k < (int)req.nr; k++) {
 		if ((unsigned long)bt[g + k] != frames[j + k].ip) {
 			unsigned long d = count(&contradicted);
@@ -201,7 +336,7 @@ static void on_prof(int sig, siginfo_t *si, void *ucv)
 						    req.nr - j, req.stop_reason);
 				__atomic_fetch_add(&ndetails, 1, __ATOMIC_RELEASE);
 			}
-			goto out;
+			goto judge;
 		}
 	}
 	if (g + k == n && j + k == (int)req.nr) {
@@ -219,6 +354,22 @@ static void on_prof(int sig, siginfo_t *si, void *ucv)
 		}
 	} else {
 		count(&longer);
+	}
+judge:
+	if (pright && !module_right) {
+		unsigned long d = count(&behind);
+
+		if (req.stop_reason >= 0 && req.stop_reason < NR_STOPS)
+			count(&behind_stops[req.stop_reason]);
+		if (verbose && d < MAX_DETAILS) {
+			struct detail *bd = &behind_details[d];
+
+			keep_chains(bd, uc, bt + g, n - g, frames + j, req.nr - j,
+				    req.stop_reason);
+			bd->nperf = npw < DETAIL_CHAIN ? npw : DETAIL_CHAIN;
+			memcpy(bd->perf_chain, pw, bd->nperf * sizeof(pw[0]));
+			__atomic_fetch_add(&nbehind_details, 1, __ATOMIC_RELEASE);
+		}
 	}
 out:
 	errno = saved;
@@ -246,6 +397,42 @@ static const char *stop_name(unsigned int i)
 	return i < sizeof(stop_names) / sizeof(stop_names[0]) ? stop_names[i] : "?";
 }
 
+/* Whether process_vm_readv() works; if not, where the main thread's stack is. */
+static void find_main_stack(void)
+{
+	unsigned long probe[2] = { 1, 2 }, rec[2];
+	struct iovec local = { rec, sizeof(rec) }, remote = { probe, sizeof(probe) };
+	char line[512];
+	FILE *f;
+
+	use_pvr = syscall(SYS_process_vm_readv, self, &local, 1, &remote, 1, 0) ==
+		  (long)sizeof(rec) && rec[1] == 2;
+	f = fopen("/proc/self/maps", "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "[stack]"))
+			sscanf(line, "%lx-%lx", &main_stack_start, &main_stack_end);
+	if (f)
+		fclose(f);
+}
+
+/* The first object dl_iterate_phdr() reports is the program: its text. */
+static int exe_segments(struct dl_phdr_info *info, size_t size, void *data)
+{
+	int i;
+
+	(void)size;
+	(void)data;
+	for (i = 0; i < info->dlpi_phnum && exe_segs < MAX_EXE_SEGS; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+			continue;
+		exe_lo[exe_segs] = info->dlpi_addr + ph->p_vaddr;
+		exe_hi[exe_segs++] = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+	}
+	return 1;
+}
+
 __attribute__((constructor)) static void sfu_diff_start(void)
 {
 	const char *us = getenv("SFU_DIFF_US"), *max = getenv("SFU_DIFF_MAX");
@@ -266,6 +453,9 @@ __attribute__((constructor)) static void sfu_diff_start(void)
 	memcpy(prog, base, len < (ssize_t)sizeof(prog) ? len : (ssize_t)sizeof(prog) - 1);
 	if (want && *want && strcmp(prog, want))
 		return;
+	self = getpid();
+	dl_iterate_phdr(exe_segments, NULL);
+	find_main_stack();
 	dev_fd = open("/dev/sframe_unwind", O_RDONLY | O_CLOEXEC);
 	if (dev_fd < 0) {
 		fprintf(stderr, "sfu-diff: /dev/sframe_unwind: %s\n", strerror(errno));
@@ -314,10 +504,27 @@ static void report_chains(int fd, const struct detail *d)
 		dprintf(fd, "sfu-diff     module %lu %#lx %s method %u\n", i, d->mod_chain[i], a,
 			d->mod_method[i]);
 	}
+	for (i = 0; i < d->nperf; i++) {
+		where(d->perf_chain[i], a, sizeof(a));
+		dprintf(fd, "sfu-diff     perf %lu %#lx %s\n", i, d->perf_chain[i], a);
+	}
 	for (i = 0; i < DETAIL_WORDS; i++) {
 		where(d->words[i], a, sizeof(a));
 		dprintf(fd, "sfu-diff     word sp+%#lx %#lx %s\n", i * 8, d->words[i], a);
 	}
+}
+
+/* ",REASON:N" for each reason counted in @c, after @pos in @line. */
+static int add_stops(char *line, int pos, int size, const unsigned long *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_STOPS && pos < size - 64; i++) {
+		if (c[i])
+			pos += snprintf(line + pos, size - pos, "%s%s:%lu",
+					line[pos - 1] == '=' ? "" : ",", stop_name(i), c[i]);
+	}
+	return pos;
 }
 
 __attribute__((destructor)) static void sfu_diff_report(void)
@@ -336,14 +543,12 @@ __attribute__((destructor)) static void sfu_diff_report(void)
 	if (fd < 0)
 		return;
 	pos = snprintf(line, sizeof(line),
-		       "sfu-diff prog=%s pid=%d samples=%lu identical=%lu shorter=%lu longer=%lu contradicted=%lu unaligned=%lu errors=%lu stops=",
+		       "sfu-diff prog=%s pid=%d samples=%lu identical=%lu shorter=%lu longer=%lu contradicted=%lu unaligned=%lu errors=%lu complete=%lu perf_right=%lu perf_skips=%lu behind=%lu stops=",
 		       prog, getpid(), samples, identical, shorter, longer, contradicted,
-		       unaligned, errors);
-	for (i = 0; i < NR_STOPS && pos < (int)sizeof(line) - 64; i++) {
-		if (stops[i])
-			pos += snprintf(line + pos, sizeof(line) - pos, "%s%s:%lu",
-					line[pos - 1] == '=' ? "" : ",", stop_name(i), stops[i]);
-	}
+		       unaligned, errors, complete, perf_right, perf_skips, behind);
+	pos = add_stops(line, pos, sizeof(line), stops);
+	pos += snprintf(line + pos, sizeof(line) - pos, " behind_stops=");
+	pos = add_stops(line, pos, sizeof(line), behind_stops);
 	pos += snprintf(line + pos, sizeof(line) - pos, "\n");
 	nd = __atomic_load_n(&ndetails, __ATOMIC_ACQUIRE);
 	for (i = 0; i < nd && i < MAX_DETAILS && pos < (int)sizeof(line) - 600; i++) {
@@ -361,6 +566,11 @@ __attribute__((destructor)) static void sfu_diff_report(void)
 		report_chains(fd, &details[i]);
 	for (i = 0; i < nstopped && i < MAX_DETAILS; i++)
 		report_chains(fd, &stopped[i]);
+	nd = __atomic_load_n(&nbehind_details, __ATOMIC_ACQUIRE);
+	for (i = 0; i < nd && i < MAX_DETAILS; i++) {
+		dprintf(fd, "sfu-diff   behind perf's walk prog=%s\n", prog);
+		report_chains(fd, &behind_details[i]);
+	}
 	if (fd != 2)
 		close(fd);
 }
