@@ -423,7 +423,7 @@ static int exe_segments(struct dl_phdr_info *info, size_t size, void *data)
 	(void)size;
 	(void)data;
 	for (i = 0; i < info->dlpi_phnum && exe_segs < MAX_EXE_SEGS; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		const Elf64_Phdr *ph = &info->dlpi_phdr[i];
 
 		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
 			continue;
