@@ -285,6 +285,26 @@ static bool sfu_fp_record_kept(struct sfu_unwind_state *st, unsigned long ip)
 }
 
 /**
+ * sfu_fp_record_live() - does a frame's own code keep its record in place
+ * @st: the unwind (its mm and read mode)
+ * @ip: the frame's IP
+ *
+ * Where the file's .eh_frame_hdr tells where the function that holds @ip
+ * starts (sfu_fn_start()), its code set up a frame record before @ip and
+ * has not taken it down at @ip (sfu_arch_fp_record_live()): in a frame
+ * whose registers are exact, the frame-pointer register is then that
+ * record, not a value of code without frame pointers.
+ *
+ * Return: true if so; false if not, or not known.
+ */
+bool sfu_fp_record_live(struct sfu_unwind_state *st, unsigned long ip)
+{
+	unsigned long start;
+
+	return sfu_fn_start(st, ip, &start) && sfu_arch_fp_record_live(st, start, ip);
+}
+
+/**
  * sfu_fp_ra_check() - may the frame-pointer fallback take this caller
  * @st: the unwind, at the caller: its IP is the return address to check
  * @callee_ip: the IP of the frame the fallback stepped out of

@@ -375,6 +375,7 @@ static __always_inline unsigned long sfu_unwind_next(struct sfu_unwind_state *st
 	int reason;
 
 	st->found_below = false;
+	st->fp_vouched = false;
 	if (st->compat && (st->flags & SFU_UNWIND_NO_FP || !SFU_ARCH_COMPAT_FP)) {
 		sfu_unwind_stop(st, SFU_END_COMPAT);
 		return 0;
@@ -402,6 +403,8 @@ static __always_inline unsigned long sfu_unwind_next(struct sfu_unwind_state *st
 		/* The record was a caller's: on from the frame it skipped. */
 		if (!reason && skipped)
 			reason = sfu_skipped_step(st, skipped, callee_fp, &cfa);
+		else if (!reason && topmost && !below)
+			st->fp_vouched = sfu_fp_record_live(st, ip);
 	}
 	if (reason) {
 		sfu_unwind_stop(st, reason);
@@ -425,14 +428,20 @@ static __always_inline unsigned long sfu_unwind_next(struct sfu_unwind_state *st
  * rarely leads on to a frame whose checks pass too.  The walk then ends
  * with SFU_END_FP_UNCONFIRMED.  Deeper frames of the chain come from the
  * records before them: the last one, into code without frame pointers or
- * rows (__libc_start_call_main() above main()), is kept.
+ * rows (__libc_start_call_main() above main()), is kept.  So is the first
+ * one (@vouched) where the register was the record of the frame left as
+ * its code set it up: its registers exact (the topmost frame, or one a
+ * signal interrupted), its function's start known, the set-up before its
+ * IP and no return at it (sfu_fp_record_live()); main() sampled in its
+ * body, whose record leads to __libc_start_call_main(), as perf's own
+ * walk finds it.
  *
  * Inline: the loop asks it of every frame.
  */
 static __always_inline bool sfu_fp_unconfirmed(struct sfu_unwind_state *st, unsigned int method,
-					       unsigned int prev)
+					       unsigned int prev, bool vouched)
 {
-	if (method != SFU_METHOD_FP || prev == SFU_METHOD_FP || !st->done ||
+	if (method != SFU_METHOD_FP || prev == SFU_METHOD_FP || vouched || !st->done ||
 	    st->stop == SFU_END_OUTERMOST || st->stop == SFU_END_FP_END)
 		return false;
 	st->stop = SFU_END_FP_UNCONFIRMED;
@@ -467,12 +476,14 @@ unsigned int sfu_unwind_frames(struct sfu_unwind_state *st, unsigned int limit,
 	struct sfu_frame_rules rules;
 	unsigned int nr = 0, prev = 0;
 	struct sfu_uframe f = {};
+	bool vouched;
 
 	while (!st->done) {
 		f.ip = st->ip;
 		f.method = st->method;
+		vouched = st->fp_vouched;
 		f.cfa = sfu_unwind_next(st, &rules);
-		if (sfu_fp_unconfirmed(st, f.method, prev))
+		if (sfu_fp_unconfirmed(st, f.method, prev, vouched))
 			break;
 		prev = f.method;
 		by_method[f.method]++;

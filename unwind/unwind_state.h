@@ -54,6 +54,9 @@ struct task_struct;
  * @switches_left: such steps to another stack the walk may still take
  * @found_below: this frame was found below the frame record that skipped
  *	it (sfu_fp_ra_check()), which the step out of it meets again
+ * @fp_vouched: this frame was found by the frame record of the frame left,
+ *	whose registers were exact and whose code had set the record up and
+ *	not yet taken it down (sfu_fp_record_live())
  * @rows: the lookups of this unwind (sfu_lookup_rules()), which hold
  *        the RCU read lock between frames: released before any read that
  *        may sleep
@@ -87,6 +90,7 @@ struct sfu_unwind_state {
 	bool switching;
 	u8 switches_left;
 	bool found_below;
+	bool fp_vouched;
 };
 
 /* Stack words the frame-pointer checks of one unwind read at most. */

@@ -328,6 +328,27 @@ bool sfu_arch_callee_holds(const struct sfu_unwind_state *st, unsigned long fn,
 /* Instructions of a function's start searched for the frame set-up. */
 #define SFU_ARM64_SETUP_SCAN		16
 
+/*
+ * The search of sfu_arch_fn_sets_fp(): 1 if "mov x29, sp" or "add x29, sp,
+ * #imm" is among the first SFU_ARM64_SETUP_SCAN instructions of the
+ * function that starts at @start, before @ip; 0 if not; -1 if the code
+ * could not be read (or @ip leaves no room for it).
+ */
+static int sfu_arm64_fp_setup(const struct sfu_unwind_state *st, unsigned long start,
+			      unsigned long ip)
+{
+	unsigned int n = min_t(unsigned long, (ip - start) / 4, SFU_ARM64_SETUP_SCAN), i;
+	__le32 insn[SFU_ARM64_SETUP_SCAN];
+
+	if (ip <= start || !n || sfu_unwind_read(st, start, insn, n * 4))
+		return -1;
+	for (i = 0; i < n; i++) {
+		if ((le32_to_cpu(insn[i]) & SFU_ARM64_ADD_FP_SP_MASK) == SFU_ARM64_MOV_FP_SP)
+			return 1;
+	}
+	return 0;
+}
+
 /**
  * sfu_arch_fn_sets_fp() - does a function set up a frame record before an address
  * @st: the unwind (its read mode)
@@ -344,18 +365,55 @@ bool sfu_arch_callee_holds(const struct sfu_unwind_state *st, unsigned long fn,
 bool sfu_arch_fn_sets_fp(const struct sfu_unwind_state *st, unsigned long start,
 			 unsigned long ip)
 {
-	unsigned int n = min_t(unsigned long, (ip - start) / 4, SFU_ARM64_SETUP_SCAN), i;
-	__le32 insn[SFU_ARM64_SETUP_SCAN];
-
-	if (ip <= start || !n || sfu_unwind_read(st, start, insn, n * 4))
-		return true;
-	for (i = 0; i < n; i++) {
-		if ((le32_to_cpu(insn[i]) & SFU_ARM64_ADD_FP_SP_MASK) == SFU_ARM64_MOV_FP_SP)
-			return true;
-	}
-	return false;
+	return sfu_arm64_fp_setup(st, start, ip) != 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_arch_fn_sets_fp);
+
+/* ldp x29, x30, [sp...]: post-index, signed offset or pre-index */
+#define SFU_ARM64_LDP_MASK		0xffc00000U
+#define SFU_ARM64_LDP_POST		0xa8c00000U
+#define SFU_ARM64_LDP_OFFSET		0xa9400000U
+#define SFU_ARM64_LDP_PRE		0xa9c00000U
+#define SFU_ARM64_LDP_FP_LR_MASK	0x00007c1fU
+#define SFU_ARM64_LDP_FP_LR		0x0000781dU
+
+static bool sfu_arm64_ldp_fp_lr(u32 insn)
+{
+	u32 op = insn & SFU_ARM64_LDP_MASK;
+
+	return (op == SFU_ARM64_LDP_POST || op == SFU_ARM64_LDP_OFFSET ||
+		op == SFU_ARM64_LDP_PRE) &&
+	       (insn & SFU_ARM64_LDP_FP_LR_MASK) == SFU_ARM64_LDP_FP_LR;
+}
+
+/**
+ * sfu_arch_fp_record_live() - is a function's frame record in place at an address
+ * @st: the unwind (its read mode)
+ * @start: the function's first instruction (sfu_fn_start())
+ * @ip: an address of the function, past its start, in a frame whose
+ *	registers are exact
+ *
+ * The function pointed x29 at its record before @ip (sfu_arch_fn_sets_fp(),
+ * the code read) and has not taken it down: the instruction before @ip is
+ * no ldp of x29 and x30, and the one at @ip no return or authentication
+ * of x30 (RET, RETAA, RETAB, AUTIASP, AUTIBSP), which follow that ldp.
+ *
+ * Return: true if the record is in place.
+ */
+bool sfu_arch_fp_record_live(const struct sfu_unwind_state *st, unsigned long start,
+			     unsigned long ip)
+{
+	__le32 raw[2];
+	u32 at;
+
+	if (sfu_arm64_fp_setup(st, start, ip) != 1 || sfu_unwind_read(st, ip - 4, raw, 8))
+		return false;
+	at = le32_to_cpu(raw[1]);
+	return !sfu_arm64_ldp_fp_lr(le32_to_cpu(raw[0])) && at != SFU_ARM64_RET &&
+	       at != SFU_ARM64_RETAA && at != SFU_ARM64_RETAB && at != SFU_ARM64_AUTIASP &&
+	       at != SFU_ARM64_AUTIBSP;
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_arch_fp_record_live);
 
 /**
  * sfu_arch_call_before() - is the instruction before a return address a call

@@ -309,6 +309,28 @@ bool sfu_arch_callee_holds(const struct sfu_unwind_state *st, unsigned long fn,
 /* Bytes of a function's start searched for the frame set-up. */
 #define SFU_X86_PROLOGUE_SCAN	32
 
+/*
+ * The search of sfu_arch_fn_sets_fp(): 1 if "mov %rsp,%rbp" lies in the
+ * first SFU_X86_PROLOGUE_SCAN bytes of the function that starts at @start,
+ * before @ip; 0 if not; -1 if the bytes could not be read (or @ip leaves
+ * no room for it).
+ */
+static int sfu_x86_fp_setup(const struct sfu_unwind_state *st, unsigned long start,
+			    unsigned long ip)
+{
+	unsigned int n = min_t(unsigned long, ip - start, SFU_X86_PROLOGUE_SCAN), i;
+	u8 c[SFU_X86_PROLOGUE_SCAN];
+
+	if (ip <= start || n < 3 || sfu_unwind_read(st, start, c, n))
+		return -1;
+	for (i = 0; i + 3 <= n; i++) {
+		if (c[i] == 0x48 && ((c[i + 1] == 0x89 && c[i + 2] == 0xe5) ||
+				     (c[i + 1] == 0x8b && c[i + 2] == 0xec)))
+			return 1;
+	}
+	return 0;
+}
+
 /**
  * sfu_arch_fn_sets_fp() - does a function set up a frame record before an address
  * @st: the unwind (its read mode)
@@ -327,19 +349,38 @@ bool sfu_arch_callee_holds(const struct sfu_unwind_state *st, unsigned long fn,
 bool sfu_arch_fn_sets_fp(const struct sfu_unwind_state *st, unsigned long start,
 			 unsigned long ip)
 {
-	unsigned int n = min_t(unsigned long, ip - start, SFU_X86_PROLOGUE_SCAN), i;
-	u8 c[SFU_X86_PROLOGUE_SCAN];
-
-	if (ip <= start || n < 3 || sfu_unwind_read(st, start, c, n))
-		return true;
-	for (i = 0; i + 3 <= n; i++) {
-		if (c[i] == 0x48 && ((c[i + 1] == 0x89 && c[i + 2] == 0xe5) ||
-				     (c[i + 1] == 0x8b && c[i + 2] == 0xec)))
-			return true;
-	}
-	return false;
+	return sfu_x86_fp_setup(st, start, ip) != 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_arch_fn_sets_fp);
+
+/**
+ * sfu_arch_fp_record_live() - is a function's frame record in place at an address
+ * @st: the unwind (its read mode)
+ * @start: the function's first instruction (sfu_fn_start())
+ * @ip: an address of the function, past its start, in a frame whose
+ *	registers are exact
+ *
+ * The function set %rbp to its record before @ip (sfu_arch_fn_sets_fp(),
+ * the code read) and has not taken it down: @ip is not at a return (ret,
+ * ret imm16, rep ret), and the byte before @ip is not "pop %rbp" (5d) or
+ * "leave" (c9), which restore the caller's %rbp.  That byte may be the
+ * end of a longer instruction: the answer is then no, never a wrong yes.
+ * An epilogue that places other instructions between its "pop %rbp" and
+ * its ret is not seen.
+ *
+ * Return: true if the record is in place.
+ */
+bool sfu_arch_fp_record_live(const struct sfu_unwind_state *st, unsigned long start,
+			     unsigned long ip)
+{
+	u8 c[3];
+
+	if (sfu_x86_fp_setup(st, start, ip) != 1 || sfu_unwind_read(st, ip - 1, c, 3))
+		return false;
+	return c[0] != 0x5d && c[0] != 0xc9 && c[1] != 0xc3 && c[1] != 0xc2 &&
+	       !(c[1] == 0xf3 && c[2] == 0xc3);
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_arch_fp_record_live);
 
 /**
  * sfu_arch_call_before() - does a call instruction end at a return address

@@ -110,5 +110,7 @@ bool sfu_arch_callee_holds(const struct sfu_unwind_state *st, unsigned long fn,
 			   unsigned long ip);
 bool sfu_arch_fn_sets_fp(const struct sfu_unwind_state *st, unsigned long start,
 			 unsigned long ip);
+bool sfu_arch_fp_record_live(const struct sfu_unwind_state *st, unsigned long start,
+			     unsigned long ip);
 
 #endif /* _SFU_ARCH_CONTRACT_H */

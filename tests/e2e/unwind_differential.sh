@@ -25,9 +25,9 @@
 # often it was right where the module's walk was not.  The module's
 # complete and right chains must be at least as many as perf's; the
 # samples where perf's walk was right and the module's was not are
-# printed (the goal is none: 1 of 803 in cxx-heavy-fp and 1 of 78 in
-# libc-heavy-fp, both in main() with __libc_start_call_main()'s frame
-# dropped as fp_unconfirmed, since the step out of it fails).  (The -fp
+# printed (none in any workload, since main()'s record into
+# __libc_start_call_main() is kept: sfu_fp_record_live(); one sample of
+# each -fp program before).  (The -fp
 # programs' "complete" chains of perf record -g, perf_fp_programs.sh, are
 # mostly perf's walk skipping the frame of a libc function it cannot see:
 # here libgcc tells them apart.)  x86_64 only (the arm64 guest has no
