@@ -375,7 +375,7 @@ static __always_inline unsigned long sfu_unwind_next(struct sfu_unwind_state *st
 	int reason;
 
 	st->found_below = false;
-	st->fp_vouched = false;
+	st->fp_from_exact = false;
 	if (st->compat && (st->flags & SFU_UNWIND_NO_FP || !SFU_ARCH_COMPAT_FP)) {
 		sfu_unwind_stop(st, SFU_END_COMPAT);
 		return 0;
@@ -403,8 +403,8 @@ static __always_inline unsigned long sfu_unwind_next(struct sfu_unwind_state *st
 		/* The record was a caller's: on from the frame it skipped. */
 		if (!reason && skipped)
 			reason = sfu_skipped_step(st, skipped, callee_fp, &cfa);
-		else if (!reason && topmost && !below)
-			st->fp_vouched = sfu_fp_record_live(st, ip);
+		else if (!reason)
+			st->fp_from_exact = topmost && !below;
 	}
 	if (reason) {
 		sfu_unwind_stop(st, reason);
@@ -429,20 +429,23 @@ static __always_inline unsigned long sfu_unwind_next(struct sfu_unwind_state *st
  * with SFU_END_FP_UNCONFIRMED.  Deeper frames of the chain come from the
  * records before them: the last one, into code without frame pointers or
  * rows (__libc_start_call_main() above main()), is kept.  So is the first
- * one (@vouched) where the register was the record of the frame left as
- * its code set it up: its registers exact (the topmost frame, or one a
- * signal interrupted), its function's start known, the set-up before its
- * IP and no return at it (sfu_fp_record_live()); main() sampled in its
- * body, whose record leads to __libc_start_call_main(), as perf's own
- * walk finds it.
+ * one where the register was the record of the frame left (at
+ * @left_ip; 0: not asked) as its code set it up: its registers exact (the
+ * topmost frame, or one a signal interrupted), its function's start
+ * known, the set-up before its IP and no return at it
+ * (sfu_fp_record_live(), asked here only, of the frames it would drop);
+ * main() sampled in its body, whose record leads to
+ * __libc_start_call_main(), as perf's own walk finds it.
  *
  * Inline: the loop asks it of every frame.
  */
 static __always_inline bool sfu_fp_unconfirmed(struct sfu_unwind_state *st, unsigned int method,
-					       unsigned int prev, bool vouched)
+					       unsigned int prev, unsigned long left_ip)
 {
-	if (method != SFU_METHOD_FP || prev == SFU_METHOD_FP || vouched || !st->done ||
+	if (method != SFU_METHOD_FP || prev == SFU_METHOD_FP || !st->done ||
 	    st->stop == SFU_END_OUTERMOST || st->stop == SFU_END_FP_END)
+		return false;
+	if (left_ip && sfu_fp_record_live(st, left_ip))
 		return false;
 	st->stop = SFU_END_FP_UNCONFIRMED;
 	return true;
@@ -474,18 +477,19 @@ unsigned int sfu_unwind_frames(struct sfu_unwind_state *st, unsigned int limit,
 	 * which costs more than a step's own work for a structure of this size.
 	 */
 	struct sfu_frame_rules rules;
+	unsigned long prev_ip = 0, left_ip;
 	unsigned int nr = 0, prev = 0;
 	struct sfu_uframe f = {};
-	bool vouched;
 
 	while (!st->done) {
 		f.ip = st->ip;
 		f.method = st->method;
-		vouched = st->fp_vouched;
+		left_ip = st->fp_from_exact ? prev_ip : 0;
 		f.cfa = sfu_unwind_next(st, &rules);
-		if (sfu_fp_unconfirmed(st, f.method, prev, vouched))
+		if (sfu_fp_unconfirmed(st, f.method, prev, left_ip))
 			break;
 		prev = f.method;
+		prev_ip = f.ip;
 		by_method[f.method]++;
 		nr++;
 		if ((!fn(arg, &f) || nr == limit) && !st->done)

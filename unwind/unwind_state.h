@@ -54,9 +54,10 @@ struct task_struct;
  * @switches_left: such steps to another stack the walk may still take
  * @found_below: this frame was found below the frame record that skipped
  *	it (sfu_fp_ra_check()), which the step out of it meets again
- * @fp_vouched: this frame was found by the frame record of the frame left,
- *	whose registers were exact and whose code had set the record up and
- *	not yet taken it down (sfu_fp_record_live())
+ * @fp_from_exact: this frame was found by the frame record the frame left
+ *	pointed at, whose registers were exact, not below the record: if
+ *	the step out of it fails, sfu_fp_unconfirmed() asks whether the
+ *	frame left had set that record up (sfu_fp_record_live())
  * @rows: the lookups of this unwind (sfu_lookup_rules()), which hold
  *        the RCU read lock between frames: released before any read that
  *        may sleep
@@ -90,7 +91,7 @@ struct sfu_unwind_state {
 	bool switching;
 	u8 switches_left;
 	bool found_below;
-	bool fp_vouched;
+	bool fp_from_exact;
 };
 
 /* Stack words the frame-pointer checks of one unwind read at most. */

@@ -18,7 +18,10 @@
 /* Instructions that tell where the topmost frame is in its prologue. */
 #define SFU_X86_PUSH_RBP	0x55
 #define SFU_X86_RET		0xc3
+#define SFU_X86_RET_IMM		0xc2	/* "ret $imm16" */
 #define SFU_X86_REP		0xf3	/* "repz ret" */
+#define SFU_X86_POP_RBP		0x5d
+#define SFU_X86_LEAVE		0xc9
 static const u8 sfu_x86_endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
 static const u8 sfu_x86_endbr32[] = { 0xf3, 0x0f, 0x1e, 0xfb };
 static const u8 sfu_x86_mov_rsp_rbp[][3] = {
@@ -318,15 +321,15 @@ bool sfu_arch_callee_holds(const struct sfu_unwind_state *st, unsigned long fn,
 static int sfu_x86_fp_setup(const struct sfu_unwind_state *st, unsigned long start,
 			    unsigned long ip)
 {
-	unsigned int n = min_t(unsigned long, ip - start, SFU_X86_PROLOGUE_SCAN), i;
+	unsigned int n = min_t(unsigned long, ip - start, SFU_X86_PROLOGUE_SCAN), i, j;
 	u8 c[SFU_X86_PROLOGUE_SCAN];
 
 	if (ip <= start || n < 3 || sfu_unwind_read(st, start, c, n))
 		return -1;
 	for (i = 0; i + 3 <= n; i++) {
-		if (c[i] == 0x48 && ((c[i + 1] == 0x89 && c[i + 2] == 0xe5) ||
-				     (c[i + 1] == 0x8b && c[i + 2] == 0xec)))
-			return 1;
+		for (j = 0; j < ARRAY_SIZE(sfu_x86_mov_rsp_rbp); j++)
+			if (!memcmp(c + i, sfu_x86_mov_rsp_rbp[j], 3))
+				return 1;
 	}
 	return 0;
 }
@@ -377,8 +380,8 @@ bool sfu_arch_fp_record_live(const struct sfu_unwind_state *st, unsigned long st
 
 	if (sfu_x86_fp_setup(st, start, ip) != 1 || sfu_unwind_read(st, ip - 1, c, 3))
 		return false;
-	return c[0] != 0x5d && c[0] != 0xc9 && c[1] != 0xc3 && c[1] != 0xc2 &&
-	       !(c[1] == 0xf3 && c[2] == 0xc3);
+	return c[0] != SFU_X86_POP_RBP && c[0] != SFU_X86_LEAVE && c[1] != SFU_X86_RET &&
+	       c[1] != SFU_X86_RET_IMM && !(c[1] == SFU_X86_REP && c[2] == SFU_X86_RET);
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_arch_fp_record_live);
 
