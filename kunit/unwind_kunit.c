@@ -393,6 +393,17 @@ enum {
 		W(0x1200, V_ABS(0)), W(0x1208, V_TXT(3, 0x40)),			\
 	}
 
+/*
+ * The topmost frame, in f0 of a file whose table shows where f0 starts,
+ * has a record that returns to f1 + 0x40 (after the indirect call every
+ * function has there) and names itself as the next record: the step out
+ * of f1 + 0x40 fails.
+ */
+#define UW_FP_LEFT_FRAME_CASE							\
+	.arch = UW_ARCH_X86_64, .fn_table = true,				\
+	.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000), .fp = V_STK(0x1100),	\
+	.stack = { W(0x1100, V_STK(0x1100)), W(0x1108, V_TXT(1, 0x40)) }
+
 #define UW_FP_OTHER_CALLEE(nm, a, ...) {					\
 	UW_FP_RA_CASE(nm, a, __VA_ARGS__),					\
 	.frames = { F(V_TXT(0, 0x10), C0, REGS) },				\
@@ -1527,6 +1538,44 @@ static const struct uw_case uw_cases[] = {
 			F(V_TXT(3, 0x40), C0, FP),
 		},
 		.stop = SFU_END_FP_END,
+	},
+	{
+		/*
+		 * f0 sets up no record (code built without frame pointers): the
+		 * register is no record of its own, and the frame it leads to,
+		 * whose step out fails, is dropped.
+		 */
+		.name = "x86_fp_frame_of_a_record_its_code_did_not_set_up_is_dropped",
+		UW_FP_LEFT_FRAME_CASE,
+		.frames = { F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS) },
+		.stop = SFU_END_FP_UNCONFIRMED,
+	},
+	{
+		/*
+		 * f0 does (push %rbp; mov %rsp,%rbp) before the IP: the record is
+		 * f0's own, and the frame it leads to is kept though the step out
+		 * of it fails (main()'s record into __libc_start_call_main()).
+		 */
+		.name = "x86_fp_frame_of_a_record_its_code_set_up_is_kept",
+		UW_FP_LEFT_FRAME_CASE,
+		.stub = { .at = V_TXT(0, 0), .len = 4, .bytes = { 0x55, 0x48, 0x89, 0xe5 } },
+		.frames = {
+			F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS),
+			F(V_TXT(1, 0x40), C0, FP),
+		},
+		.stop = SFU_END_CFA_NOT_INCREASING,
+	},
+	{
+		/*
+		 * The same right after f0's "pop %rbp": the record is taken down
+		 * already, the register is the caller's.
+		 */
+		.name = "x86_fp_frame_of_a_record_taken_down_before_the_ip_is_dropped",
+		UW_FP_LEFT_FRAME_CASE,
+		.stub = { .at = V_TXT(0, 0), .len = 4, .bytes = { 0x55, 0x48, 0x89, 0xe5 } },
+		.text = { .at = V_TXT(0, 0x0f), .len = 1, .bytes = { 0x5d } },
+		.frames = { F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS) },
+		.stop = SFU_END_FP_UNCONFIRMED,
 	},
 	UW_FP_CALL("x86_fp_return_address_after_call_through_a_register_is_taken",
 		   UW_ARCH_X86_64, 0xff, 0xd0),
