@@ -2,9 +2,10 @@
 /*
  * sframe-unwindd, its children: the converter, which makes a file's
  * sidecar, and the fetcher, which asks debuginfod for one.  Each runs as
- * --user under limits of its own, with no descriptor but its pipes and
- * the file it converts, and the daemon reads what it writes within
- * bounds of time and size.
+ * --user under limits of its own, with no descriptor but its pipes and the
+ * file it converts, in a process group of its own that the daemon kills
+ * whole when it is done with the child, and the daemon reads what it
+ * writes within bounds of time and size.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -91,18 +92,62 @@ fail:
 }
 
 /*
- * In the child: limits (@cpu seconds, files of at most @fsize bytes, @nofile
- * descriptors), then the unprivileged user, then nothing else open.
+ * fork(), the child in a process group of its own (set on both sides, so
+ * that it is in place whichever runs first): what it leaves behind dies
+ * with it (reap()).
  */
-static int child_setup(int in, int out, unsigned int cpu_s, rlim_t fsize, rlim_t nofile)
+static pid_t fork_child(void)
+{
+	pid_t pid = fork();
+
+	if (!pid)
+		setpgid(0, 0);
+	else if (pid > 0)
+		setpgid(pid, pid);
+	return pid;
+}
+
+/*
+ * End child @pid, which exited or was killed: its process group killed
+ * while the child is not reaped yet, so that its pid, the group's id,
+ * cannot be another's; then reaped.  Return: its exit code, or
+ * CHILD_KILLED if it was killed.
+ */
+static int reap(pid_t pid)
+{
+	siginfo_t si;
+	int status;
+
+	while (waitid(P_PID, pid, &si, WEXITED | WNOWAIT) && errno == EINTR)
+		;
+	kill(-pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : CHILD_KILLED;
+}
+
+/*
+ * In the child: limits (@cpu seconds, files of at most @fsize bytes, @nofile
+ * descriptors), then the unprivileged user and, with @no_procs, no process
+ * of its own (RLIMIT_NPROC 0, set as that user: the kernel counts the
+ * user's processes); then nothing else open, and no signal of the
+ * daemon's handled.
+ */
+static int child_setup(int in, int out, unsigned int cpu_s, rlim_t fsize, rlim_t nofile,
+		       bool no_procs)
 {
 	struct rlimit cpu = { cpu_s, cpu_s + 1 }, as = { opt.mem, opt.mem };
 	struct rlimit zero = { 0, 0 }, fsz = { fsize, fsize }, files = { nofile, nofile };
+	pid_t parent = getppid();
 	int fd;
 
 	for (fd = 3; fd < 1024; fd++)
 		if (fd != in && fd != out)
 			close(fd);
+	/* The daemon's handlers are not the child's: a signal they take ends it. */
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGUSR1, SIG_DFL);
 	if (setrlimit(RLIMIT_CPU, &cpu) || setrlimit(RLIMIT_AS, &as) ||
 	    setrlimit(RLIMIT_FSIZE, &fsz) || setrlimit(RLIMIT_CORE, &zero) ||
 	    setrlimit(RLIMIT_NOFILE, &files))
@@ -110,9 +155,53 @@ static int child_setup(int in, int out, unsigned int cpu_s, rlim_t fsize, rlim_t
 	if (setgroups(0, NULL) || setresgid(child_gid, child_gid, child_gid) ||
 	    setresuid(child_uid, child_uid, child_uid) || !getuid())
 		return -1;
+	if (no_procs && setrlimit(RLIMIT_NPROC, &zero))
+		return -1;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
 		return -1;
+	/* Set after the change of user, which clears it; the daemon gone, so is the child. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) || getppid() != parent)
+		return -1;
 	return 0;
+}
+
+/*
+ * --test-sandbox stray: a process in the child's group, left running (60 s)
+ * when the child is done.  Made before the child's limits, since they
+ * leave no way to make one: it stands for whatever might get past them,
+ * and the daemon's kill of the group must end it.
+ */
+static void test_stray(void)
+{
+	struct timespec t = { 60, 0 };
+	int fd;
+
+	/* fork() alone: it stays in the child's group. */
+	if (fork() != 0)
+		return;
+	for (fd = 0; fd < 1024; fd++)
+		close(fd);
+	prctl(PR_SET_NAME, "sfu-stray", 0, 0, 0);
+	while (nanosleep(&t, &t) && errno == EINTR)
+		;
+	_exit(0);
+}
+
+/*
+ * --test-sandbox nproc: a fork() as --user: RLIMIT_NPROC must refuse it.
+ * One that is not refused ends at once, and the child converts as usual
+ * (a sidecar written where none may be).
+ */
+static void test_nproc(void)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		_exit(CHILD_TEST_REFUSED);
+	if (!pid)
+		_exit(0);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
 }
 
 /* The child: convert the ELF file on @in into a sidecar written to @out. */
@@ -125,8 +214,12 @@ static noreturn void child(int in, int out, const char *want)
 	Elf *elf;
 	int err;
 
-	if (child_setup(in, out, opt.cpu, 0, 16))
+	if (opt.test_sandbox == TEST_STRAY)
+		test_stray();
+	if (child_setup(in, out, opt.cpu, 0, 16, true))
 		_exit(CHILD_SETUP);
+	if (opt.test_sandbox == TEST_NPROC)
+		test_nproc();
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		_exit(CHILD_SETUP);
 	if (in >= 0) {
@@ -189,6 +282,9 @@ static noreturn void child(int in, int out, const char *want)
  * sidecar directory is what keeps sidecars; what stays are the client's
  * records of misses, which spare the server a question asked again within
  * ten minutes.
+ *
+ * It may make threads (libcurl resolves names in one), so it has no
+ * RLIMIT_NPROC, which counts threads too.
  */
 /* The fetcher set up: limits, user, environment, libdebuginfod and its client. */
 static debuginfod_client *fetcher_client(int in, int out,
@@ -200,7 +296,7 @@ static debuginfod_client *fetcher_client(int in, int out,
 	void *lib;
 
 	/* The client's files are bounded as the output is. */
-	if (child_setup(in, out, FETCH_CPU_S, opt.max_output, 64))
+	if (child_setup(in, out, FETCH_CPU_S, opt.max_output, 64, false))
 		_exit(CHILD_SETUP);
 	umask(077);
 	snprintf(num, sizeof(num), "%u", opt.debuginfod_timeout);
@@ -283,23 +379,25 @@ static pid_t fetch_pid;
 static int fetch_to = -1, fetch_from = -1;
 static unsigned int fetch_served;
 
-/* Stop the fetcher; Return: its exit code, -1 if it was killed or ran none. */
+/*
+ * Stop the fetcher, with its process group.  Return: its exit code, or
+ * CHILD_KILLED if it was killed or none ran.
+ */
 int fetcher_stop(bool kill_it)
 {
-	int status;
+	int ret;
 
 	if (!fetch_pid)
-		return -1;
+		return CHILD_KILLED;
 	close(fetch_to);
 	close(fetch_from);
 	fetch_to = -1;
 	fetch_from = -1;
 	if (kill_it)
-		kill(fetch_pid, SIGKILL);
-	while (waitpid(fetch_pid, &status, 0) < 0 && errno == EINTR)
-		;
+		kill(-fetch_pid, SIGKILL);
+	ret = reap(fetch_pid);
 	fetch_pid = 0;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return ret;
 }
 
 static int fetcher_start(void)
@@ -314,7 +412,7 @@ static int fetcher_start(void)
 		close(to[1]);
 		return -1;
 	}
-	pid = fork();
+	pid = fork_child();
 	if (!pid) {
 		/* The inherited fds survive close-on-exec: there is no exec. */
 		close(to[1]);
@@ -370,7 +468,7 @@ static int fetch_read(void *buf, size_t len, const struct timespec *start)
  * Ask the fetcher, started if none runs, for the sidecar of @r's build-id
  * within --debuginfod-timeout.  Return: its status (CHILD_OK, FETCH_MISS,
  * FETCH_ERRNO + errno), the exit code of a fetcher that ended (FETCH_NO_LIB,
- * CHILD_SETUP), or -1 for one killed: late, or an answer over
+ * CHILD_SETUP), or CHILD_KILLED for one killed: late, or an answer over
  * --max-output; *@buf, *@len the sidecar with CHILD_OK.
  */
 int fetch(const struct sfu_sidecar_request *r, const struct timespec *start, char **buf,
@@ -386,7 +484,7 @@ int fetch(const struct sfu_sidecar_request *r, const struct timespec *start, cha
 	if (fetch_pid && fetch_served >= FETCH_MAX_SERVED)
 		fetcher_stop(true);
 	if (!fetch_pid && fetcher_start())
-		return -1;
+		return CHILD_KILLED;
 	fetch_served++;
 	req[0] = r->build_id_len;
 	memcpy(req + 1, r->build_id, r->build_id_len);
@@ -399,20 +497,16 @@ int fetch(const struct sfu_sidecar_request *r, const struct timespec *start, cha
 	if (rep.status == FETCH_MISS ||
 	    (rep.status >= FETCH_ERRNO && rep.status < FETCH_ERRNO + 128))
 		return rep.status;
-	if (rep.status) {
+	if (rep.status || rep.len > opt.max_output || !rep.len) {
 		fetcher_stop(true);
-		return -1;
-	}
-	if (rep.len > opt.max_output || !rep.len) {
-		fetcher_stop(true);
-		return -1;
+		return CHILD_KILLED;
 	}
 	*buf = malloc(rep.len);
 	if (!*buf || fetch_read(*buf, rep.len, start)) {
 		free(*buf);
 		*buf = NULL;
 		fetcher_stop(true);
-		return -1;
+		return CHILD_KILLED;
 	}
 	*len = rep.len;
 	return CHILD_OK;
@@ -468,13 +562,14 @@ static int child_read(int fd, unsigned int timeout, char **b, size_t cap, size_t
 /*
  * Run the converter on @fd (the vDSO where @fd is -1), whose build-id must
  * be @want, and read what it writes, at most --max-output bytes, within
- * @timeout seconds.  Return: the child's exit code, -1 if it was killed or
- * could not be run; *@buf, *@len the output.
+ * @timeout seconds.  Return: the child's exit code, CHILD_KILLED if it was
+ * killed (by the daemon, past --timeout or --max-output, or by its limits)
+ * or could not be run; *@buf, *@len the output.
  */
 static int run_child(int fd, const char *want, unsigned int timeout, char **buf, size_t *len)
 {
 	size_t cap = opt.max_output < 1 << 16 ? opt.max_output : 1 << 16, n = 0;
-	int p[2], status, killed;
+	int p[2], ret, killed;
 	char *b = malloc(cap ?: 1);
 	pid_t pid;
 
@@ -482,14 +577,14 @@ static int run_child(int fd, const char *want, unsigned int timeout, char **buf,
 	*len = 0;
 	if (!b || pipe2(p, O_CLOEXEC)) {
 		free(b);
-		return -1;
+		return CHILD_KILLED;
 	}
-	pid = fork();
+	pid = fork_child();
 	if (pid < 0) {
 		close(p[0]);
 		close(p[1]);
 		free(b);
-		return -1;
+		return CHILD_KILLED;
 	}
 	if (!pid) {
 		/* The inherited fds survive close-on-exec: there is no exec. */
@@ -499,17 +594,16 @@ static int run_child(int fd, const char *want, unsigned int timeout, char **buf,
 	close(p[1]);
 	killed = child_read(p[0], timeout, &b, cap, &n);
 	if (killed)
-		kill(pid, SIGKILL);
+		kill(-pid, SIGKILL);
 	close(p[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (killed || !WIFEXITED(status)) {
+	ret = reap(pid);
+	if (killed || ret < 0) {
 		free(b);
-		return -1;
+		return killed ? CHILD_KILLED : ret;
 	}
 	*buf = b;
 	*len = n;
-	return WEXITSTATUS(status);
+	return ret;
 }
 
 /* The converter on @fd, whose build-id must be @want; see run_child(). */

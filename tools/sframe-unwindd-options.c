@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdnoreturn.h>
+#include <string.h>
+
+#include <linux/kernel.h>
 
 #include "sframe-unwindd.h"
 
@@ -35,7 +38,7 @@ static noreturn void bad_usage(void)
 		"                      [--cpu SECONDS] [--timeout SECONDS] [--mem BYTES]\n"
 		"                      [--rescan-ms MS] [--any-owner] [--stats FILE]\n"
 		"                      [--no-debuginfod] [--debuginfod-timeout SECONDS]\n"
-		"                      [--convert FILE...]\n");
+		"                      [--test-sandbox CALL] [--convert FILE...]\n");
 	exit(2);
 }
 
@@ -67,6 +70,21 @@ static unsigned long long number(const char *s)
 	return v;
 }
 
+/* --test-sandbox CALL (enum sandbox_test). */
+static enum sandbox_test sandbox_test(const char *v)
+{
+	static const char *const calls[] = {
+		[TEST_NPROC] = "nproc",
+		[TEST_STRAY] = "stray",
+	};
+	unsigned int i;
+
+	for (i = TEST_NONE + 1; i < ARRAY_SIZE(calls); i++)
+		if (!strcmp(v, calls[i]))
+			return i;
+	bad_usage();
+}
+
 enum {
 	OPT_DIR = 256,
 	OPT_USER,
@@ -82,6 +100,7 @@ enum {
 	OPT_TIMEOUT,
 	OPT_RESCAN_MS,
 	OPT_DEBUGINFOD_TIMEOUT,
+	OPT_TEST_SANDBOX,
 	OPT_CONVERT,
 };
 
@@ -103,6 +122,7 @@ static const struct option long_options[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "rescan-ms", required_argument, NULL, OPT_RESCAN_MS },
 	{ "debuginfod-timeout", required_argument, NULL, OPT_DEBUGINFOD_TIMEOUT },
+	{ "test-sandbox", required_argument, NULL, OPT_TEST_SANDBOX },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -154,6 +174,9 @@ static void parse_option(int c, const char *v)
 		break;
 	case OPT_DEBUGINFOD_TIMEOUT:
 		opt.debuginfod_timeout = number(v);
+		break;
+	case OPT_TEST_SANDBOX:
+		opt.test_sandbox = sandbox_test(v);
 		break;
 	default:
 		bad_usage();

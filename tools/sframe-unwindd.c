@@ -8,6 +8,7 @@
  *                  [--rate N] [--burst N] [--cpu SECONDS] [--timeout SECONDS]
  *                  [--mem BYTES] [--rescan-ms MS] [--any-owner] [--stats FILE]
  *                  [--no-debuginfod] [--debuginfod-timeout SECONDS]
+ *                  [--test-sandbox CALL]
  *
  * Root only.  It attaches to /dev/sframe_unwind (SFU_IOC_SIDECAR_ATTACH),
  * has the module queue the files already mapped (SFU_IOC_SIDECAR_RESCAN),
@@ -34,10 +35,12 @@
  *    or it is refused and the file converted; so is a miss or an error;
  *  - converts the file in a child that drops to --user (default nobody),
  *    with no new privileges, RLIMIT_CPU --cpu (default 60 s), RLIMIT_AS
- *    --mem (default 2 GiB), RLIMIT_FSIZE 0 and RLIMIT_NOFILE 16, killed
- *    after --timeout (default 120 s) or beyond --max-output bytes (default
- *    64 MiB); the child reads only the descriptor it inherits and writes
- *    the sidecar to a pipe; it must find the build-id the module read;
+ *    --mem (default 2 GiB), RLIMIT_FSIZE 0, RLIMIT_NOFILE 16 and, as that
+ *    user, RLIMIT_NPROC 0, killed after --timeout (default 120 s) or beyond
+ *    --max-output bytes (default 64 MiB); the child leads a process group
+ *    of its own, killed whole whenever the child ends; it reads only the
+ *    descriptor it inherits and writes the sidecar to a pipe; it must find
+ *    the build-id the module read;
  *  - writes the sidecar, checked, to DIR/<2 hex>/<rest>.sframe through a
  *    temporary file (O_EXCL) and a rename that replaces nothing; the name
  *    comes from the build-id bytes alone, so nothing is written outside
@@ -61,6 +64,11 @@
  * tests (tests/sidecars/run), and for an administrator's own files;
  * "[vdso]" stands for the running kernel's vDSO.  The
  * build-id is read from FILE's program headers, as the module does.
+ *
+ * --test-sandbox CALL, for tests, has every converting child try what its
+ * sandbox must stop: nproc, a fork() as --user (refused: the request
+ * fails); stray, a process left in its group, made before its limits
+ * (killed with the group).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -165,6 +173,7 @@ enum outcome {
 	O_MISMATCH,		/* the file has another build-id than the module read */
 	O_NOTHING,		/* no CFI, or nothing its own section lacks */
 	O_KILLED,		/* the converter, past its limits */
+	O_TEST_REFUSED,		/* --test-sandbox nproc: its fork() refused */
 	O_FAILED,		/* the converter's exit code */
 	O_WRITE_FAILED,
 	O_CONVERTED,
@@ -203,6 +212,8 @@ static const struct {
 	[O_MISMATCH] = { &st.refused_mismatch, "refused: the file has another build-id now" },
 	[O_NOTHING] = { &st.nothing, "no CFI to convert" },
 	[O_KILLED] = { &st.killed, "converter killed (--timeout, --cpu, --mem or --max-output)" },
+	[O_TEST_REFUSED] = { &st.failed, "refused: --test-sandbox nproc: fork() refused",
+			     OF_ALWAYS },
 	[O_FAILED] = { &st.failed, "conversion failed (%d)" },
 	[O_WRITE_FAILED] = { &st.write_failed, "writing the sidecar: %s" },
 	[O_CONVERTED] = { &st.converted, "converted, %zu bytes", OF_RESCAN | OF_ALWAYS },
@@ -500,7 +511,9 @@ static enum outcome conversion_outcome(int ret)
 		return O_MISMATCH;
 	case CHILD_NOTHING:
 		return O_NOTHING;
-	case -1:
+	case CHILD_TEST_REFUSED:
+		return O_TEST_REFUSED;
+	case CHILD_KILLED:
 		return O_KILLED;
 	default:
 		return O_FAILED;

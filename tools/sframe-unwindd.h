@@ -7,7 +7,8 @@
  *                             --convert, what becomes of each, the totals
  *   sframe-unwindd-child.c    the children, the converter and the
  *                             debuginfod fetcher (with its client's cache
- *                             in DIR), and the pipes to them
+ *                             in DIR): their limits, process groups and
+ *                             pipes
  *   sframe-unwindd-files.c    the sidecar directory, DIR, and a sidecar
  *                             written there; a file's content digest and
  *                             build-id; whole reads and writes
@@ -43,10 +44,21 @@ enum child_exit {
 	CHILD_NOTHING,		/* no CFI, or nothing the own section lacks */
 	CHILD_FAILED,		/* the conversion failed */
 	CHILD_WRITE,		/* the pipe took no more */
+	CHILD_TEST_REFUSED,	/* --test-sandbox nproc: the fork() was refused */
 	/* The fetching child's: */
 	FETCH_MISS = 20,	/* no server has the build-id's sidecar */
 	FETCH_NO_LIB,		/* no libdebuginfod */
 	FETCH_ERRNO = 128,	/* + the client's errno (at most 127) */
+};
+
+/* What became of a child that did not exit: killed. */
+#define CHILD_KILLED	(-1)
+
+/* --test-sandbox: what the converting child tries that its sandbox stops. */
+enum sandbox_test {
+	TEST_NONE,
+	TEST_NPROC,		/* fork(), as --user: RLIMIT_NPROC */
+	TEST_STRAY,		/* a process left in its group, made before its limits */
 };
 
 /* The options (sframe-unwindd-options.c). */
@@ -68,6 +80,7 @@ struct unwindd_options {
 	/* Set by getopt_long() itself (long_options): int, as its flags are. */
 	int any_owner;
 	int no_debuginfod;
+	enum sandbox_test test_sandbox;
 	char **convert;
 	int num_convert;
 };
