@@ -2,7 +2,8 @@
 /*
  * sframe-unwindd, its children: the converter, which makes a file's
  * sidecar, and the fetcher, which asks debuginfod for one.  Each runs as
- * --user under limits of its own, with no descriptor but its pipes and the
+ * --user under limits of its own and a system call filter
+ * (sframe-unwindd-sandbox.c), with no descriptor but its pipes and the
  * file it converts, in a process group of its own that the daemon kills
  * whole when it is done with the child, and the daemon reads what it
  * writes within bounds of time and size.
@@ -20,8 +21,10 @@
 #include <stdnoreturn.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -110,8 +113,8 @@ static pid_t fork_child(void)
 /*
  * End child @pid, which exited or was killed: its process group killed
  * while the child is not reaped yet, so that its pid, the group's id,
- * cannot be another's; then reaped.  Return: its exit code, or
- * CHILD_KILLED if it was killed.
+ * cannot be another's; then reaped.  Return: its exit code; CHILD_SIGSYS
+ * if its system call filter killed it; CHILD_KILLED if anything else did.
  */
 static int reap(pid_t pid)
 {
@@ -123,7 +126,9 @@ static int reap(pid_t pid)
 	kill(-pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : CHILD_KILLED;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS ? CHILD_SIGSYS : CHILD_KILLED;
 }
 
 /*
@@ -167,9 +172,9 @@ static int child_setup(int in, int out, unsigned int cpu_s, rlim_t fsize, rlim_t
 
 /*
  * --test-sandbox stray: a process in the child's group, left running (60 s)
- * when the child is done.  Made before the child's limits, since they
- * leave no way to make one: it stands for whatever might get past them,
- * and the daemon's kill of the group must end it.
+ * when the child is done.  Made before the child's limits and filter,
+ * since they leave no way to make one: it stands for whatever might get
+ * past them, and the daemon's kill of the group must end it.
  */
 static void test_stray(void)
 {
@@ -188,9 +193,9 @@ static void test_stray(void)
 }
 
 /*
- * --test-sandbox nproc: a fork() as --user: RLIMIT_NPROC must refuse it.
- * One that is not refused ends at once, and the child converts as usual
- * (a sidecar written where none may be).
+ * --test-sandbox nproc: a fork() as --user, before the filter: RLIMIT_NPROC
+ * must refuse it.  One that is not refused ends at once, and the child
+ * converts as usual (a sidecar written where none may be).
  */
 static void test_nproc(void)
 {
@@ -204,7 +209,81 @@ static void test_nproc(void)
 		;
 }
 
-/* The child: convert the ELF file on @in into a sidecar written to @out. */
+/*
+ * --test-sandbox socket, fork, open or mmap-exec: a call the filter must
+ * kill the child for.  One that returns changes nothing: the child goes on
+ * and converts (a sidecar written where none may be).
+ */
+static void test_forbidden(void)
+{
+	pid_t pid;
+	void *p;
+	int fd;
+
+	switch (opt.test_sandbox) {
+	case TEST_SOCKET:
+		fd = socket(AF_INET, SOCK_STREAM, 0);
+		if (fd >= 0)
+			close(fd);
+		break;
+	case TEST_FORK:
+		pid = fork();
+		if (!pid)
+			_exit(0);
+		break;
+	case TEST_OPEN:
+		fd = open("/etc/passwd", O_RDONLY | O_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+		break;
+	case TEST_MMAP_EXEC:
+		p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p != MAP_FAILED)
+			munmap(p, 4096);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * The ELF file on @in, read whole (libelf maps it) and its descriptor
+ * closed; or where @in is -1, this process's vDSO, a private copy as
+ * sframe-gen's.  Return: NULL where it cannot be, or libelf's handle,
+ * maybe of a file that is no ELF.
+ */
+static Elf *elf_open(int in)
+{
+	char *copy;
+	Elf *elf;
+
+	if (in >= 0) {
+		/*
+		 * Not elf_memory() of a mapping of its own: libelf points into
+		 * that, libdw writes there (decompressing .debug_frame), and the
+		 * digest taken after is no longer the file's.
+		 */
+		elf = elf_begin(in, ELF_C_READ_MMAP, NULL);
+		/* All of it in memory, the descriptor no longer libelf's. */
+		if (elf && elf_cntl(elf, ELF_C_FDREAD)) {
+			elf_end(elf);
+			elf = NULL;
+		}
+		close(in);
+		return elf;
+	}
+	copy = malloc(vdso_size);
+	if (!copy)
+		return NULL;
+	memcpy(copy, (const void *)getauxval(AT_SYSINFO_EHDR), vdso_size);
+	return elf_memory(copy, vdso_size);
+}
+
+/*
+ * The child: convert the ELF file on @in into a sidecar written to @out.
+ * The file is mapped and its descriptor closed before the filter is
+ * installed, so that what parses it has only memory and the pipe.
+ */
 static noreturn void child(int in, int out, const char *want)
 {
 	struct sfu_sidecar_header hdr;
@@ -222,17 +301,10 @@ static noreturn void child(int in, int out, const char *want)
 		test_nproc();
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		_exit(CHILD_SETUP);
-	if (in >= 0) {
-		elf = elf_begin(in, ELF_C_READ_MMAP, NULL);
-	} else {
-		/* The vDSO, this process's own: a private copy, as sframe-gen's. */
-		char *copy = malloc(vdso_size);
-
-		if (!copy)
-			_exit(CHILD_FAILED);
-		memcpy(copy, (const void *)getauxval(AT_SYSINFO_EHDR), vdso_size);
-		elf = elf_memory(copy, vdso_size);
-	}
+	elf = elf_open(in);
+	if (sandbox_converter(out))
+		_exit(CHILD_SETUP);
+	test_forbidden();
 	if (!elf || sfg_elf_machine_abi(elf) < 0)
 		_exit(CHILD_NOT_ELF);
 	if (sfg_elf_build_id(elf, id, sizeof(id)) || (want && strcmp(id, want)))
@@ -283,10 +355,15 @@ static noreturn void child(int in, int out, const char *want)
  * records of misses, which spare the server a question asked again within
  * ten minutes.
  *
- * It may make threads (libcurl resolves names in one), so it has no
- * RLIMIT_NPROC, which counts threads too.
+ * Its system call filter is a deny-list (sframe-unwindd-sandbox.c: what a
+ * client does is too wide for an allow-list to mean much), and it may
+ * make threads (libcurl resolves names in one), so it has no RLIMIT_NPROC,
+ * which counts threads too: the filter refuses it new processes.
  */
-/* The fetcher set up: limits, user, environment, libdebuginfod and its client. */
+/*
+ * The fetcher set up: limits, user, filter, environment, libdebuginfod and
+ * its client.
+ */
 static debuginfod_client *fetcher_client(int in, int out,
 					 typeof(debuginfod_find_section) **find)
 {
@@ -296,7 +373,7 @@ static debuginfod_client *fetcher_client(int in, int out,
 	void *lib;
 
 	/* The client's files are bounded as the output is. */
-	if (child_setup(in, out, FETCH_CPU_S, opt.max_output, 64, false))
+	if (child_setup(in, out, FETCH_CPU_S, opt.max_output, 64, false) || sandbox_fetcher())
 		_exit(CHILD_SETUP);
 	umask(077);
 	snprintf(num, sizeof(num), "%u", opt.debuginfod_timeout);
@@ -380,8 +457,9 @@ static int fetch_to = -1, fetch_from = -1;
 static unsigned int fetch_served;
 
 /*
- * Stop the fetcher, with its process group.  Return: its exit code, or
- * CHILD_KILLED if it was killed or none ran.
+ * Stop the fetcher, with its process group.  Return: its exit code,
+ * CHILD_SIGSYS if its filter killed it, CHILD_KILLED if anything else did
+ * or none ran.
  */
 int fetcher_stop(bool kill_it)
 {
@@ -468,8 +546,9 @@ static int fetch_read(void *buf, size_t len, const struct timespec *start)
  * Ask the fetcher, started if none runs, for the sidecar of @r's build-id
  * within --debuginfod-timeout.  Return: its status (CHILD_OK, FETCH_MISS,
  * FETCH_ERRNO + errno), the exit code of a fetcher that ended (FETCH_NO_LIB,
- * CHILD_SETUP), or CHILD_KILLED for one killed: late, or an answer over
- * --max-output; *@buf, *@len the sidecar with CHILD_OK.
+ * CHILD_SETUP), CHILD_SIGSYS for one its filter killed, or CHILD_KILLED for
+ * one killed otherwise: late, or an answer over --max-output; *@buf, *@len
+ * the sidecar with CHILD_OK.
  */
 int fetch(const struct sfu_sidecar_request *r, const struct timespec *start, char **buf,
 	  size_t *len)
@@ -562,9 +641,10 @@ static int child_read(int fd, unsigned int timeout, char **b, size_t cap, size_t
 /*
  * Run the converter on @fd (the vDSO where @fd is -1), whose build-id must
  * be @want, and read what it writes, at most --max-output bytes, within
- * @timeout seconds.  Return: the child's exit code, CHILD_KILLED if it was
- * killed (by the daemon, past --timeout or --max-output, or by its limits)
- * or could not be run; *@buf, *@len the output.
+ * @timeout seconds.  Return: the child's exit code, CHILD_SIGSYS if its
+ * filter killed it, CHILD_KILLED if it was killed otherwise (by the daemon,
+ * past --timeout or --max-output, or by its limits) or could not be run;
+ * *@buf, *@len the output.
  */
 static int run_child(int fd, const char *want, unsigned int timeout, char **buf, size_t *len)
 {

@@ -74,6 +74,10 @@ static unsigned long long number(const char *s)
 static enum sandbox_test sandbox_test(const char *v)
 {
 	static const char *const calls[] = {
+		[TEST_SOCKET] = "socket",
+		[TEST_FORK] = "fork",
+		[TEST_OPEN] = "open",
+		[TEST_MMAP_EXEC] = "mmap-exec",
 		[TEST_NPROC] = "nproc",
 		[TEST_STRAY] = "stray",
 	};

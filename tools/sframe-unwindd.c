@@ -28,8 +28,10 @@
  *  - with DEBUGINFOD_URLS in its environment (and without --no-debuginfod),
  *    first asks debuginfod for the sidecar of the build-id, as the section
  *    .sframe_unwind.sidecar that sframe-gen --publish writes, in a child
- *    that drops to --user as the converting one does and is given the
- *    build-id only; killed after --debuginfod-timeout (default 5 s).  What
+ *    that drops to --user as the converting one does, under a system call
+ *    filter that denies it processes, exec, namespaces and the like, and
+ *    is given the build-id only; killed after --debuginfod-timeout
+ *    (default 5 s).  What
  *    it fetches must pass the checks a converted sidecar passes (its
  *    header names the build-id, its digest is the file's, taken here),
  *    or it is refused and the file converted; so is a miss or an error;
@@ -38,9 +40,12 @@
  *    --mem (default 2 GiB), RLIMIT_FSIZE 0, RLIMIT_NOFILE 16 and, as that
  *    user, RLIMIT_NPROC 0, killed after --timeout (default 120 s) or beyond
  *    --max-output bytes (default 64 MiB); the child leads a process group
- *    of its own, killed whole whenever the child ends; it reads only the
- *    descriptor it inherits and writes the sidecar to a pipe; it must find
- *    the build-id the module read;
+ *    of its own, killed whole whenever the child ends; it has the file it
+ *    inherits mapped, closes the descriptor and installs a system call
+ *    filter (sframe-unwindd-sandbox.c: memory and its pipe, nothing else;
+ *    a child it kills is counted in sandbox_kills and its request
+ *    refused) before it parses the file; it writes the sidecar to a pipe
+ *    and must find the build-id the module read;
  *  - writes the sidecar, checked, to DIR/<2 hex>/<rest>.sframe through a
  *    temporary file (O_EXCL) and a rename that replaces nothing; the name
  *    comes from the build-id bytes alone, so nothing is written outside
@@ -66,9 +71,10 @@
  * build-id is read from FILE's program headers, as the module does.
  *
  * --test-sandbox CALL, for tests, has every converting child try what its
- * sandbox must stop: nproc, a fork() as --user (refused: the request
- * fails); stray, a process left in its group, made before its limits
- * (killed with the group).
+ * sandbox must stop: socket, fork, open or mmap-exec under its filter
+ * (killed); nproc, a fork() as --user (refused: the request fails);
+ * stray, a process left in its group, made before its limits (killed with
+ * the group).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -106,6 +112,7 @@ static struct {
 	u64 nothing;
 	u64 failed;
 	u64 killed;
+	u64 sandbox_kills;
 	u64 write_failed;
 	u64 rate_waits;
 	u64 rescans;
@@ -168,11 +175,13 @@ enum outcome {
 	O_DI_NO_LIB,		/* no libdebuginfod: it is not asked again */
 	O_DI_ERRNO,		/* the client's error */
 	O_DI_FAILED,		/* the fetcher killed or ended */
+	O_DI_SANDBOX,		/* the fetcher, killed by its system call filter */
 	O_NOT_SIDECAR,		/* the converter's output is not a sidecar of the file */
 	O_NOT_ELF,
 	O_MISMATCH,		/* the file has another build-id than the module read */
 	O_NOTHING,		/* no CFI, or nothing its own section lacks */
 	O_KILLED,		/* the converter, past its limits */
+	O_SANDBOX,		/* the converter, by its system call filter */
 	O_TEST_REFUSED,		/* --test-sandbox nproc: its fork() refused */
 	O_FAILED,		/* the converter's exit code */
 	O_WRITE_FAILED,
@@ -207,11 +216,16 @@ static const struct {
 			  OF_BARE | OF_ALWAYS | OF_NO_DEBUGINFOD },
 	[O_DI_ERRNO] = { &st.debuginfod_errors, "debuginfod: %s, after %.1f s" },
 	[O_DI_FAILED] = { &st.debuginfod_errors, "debuginfod: %s (%d), after %.1f s" },
+	[O_DI_SANDBOX] = { &st.sandbox_kills,
+			   "debuginfod: fetcher killed by its system call filter (SIGSYS)",
+			   OF_ALWAYS },
 	[O_NOT_SIDECAR] = { &st.failed, "the converter's output is not a sidecar of it" },
 	[O_NOT_ELF] = { &st.not_elf, "not a native ELF file" },
 	[O_MISMATCH] = { &st.refused_mismatch, "refused: the file has another build-id now" },
 	[O_NOTHING] = { &st.nothing, "no CFI to convert" },
 	[O_KILLED] = { &st.killed, "converter killed (--timeout, --cpu, --mem or --max-output)" },
+	[O_SANDBOX] = { &st.sandbox_kills,
+			"refused: converter killed by its system call filter (SIGSYS)", OF_ALWAYS },
 	[O_TEST_REFUSED] = { &st.failed, "refused: --test-sandbox nproc: fork() refused",
 			     OF_ALWAYS },
 	[O_FAILED] = { &st.failed, "conversion failed (%d)" },
@@ -257,8 +271,9 @@ static void print_stats(FILE *f)
 		st.refused_size, st.refused_type, st.refused_owner);
 	fprintf(f, "refused_quota %llu\nrefused_mismatch %llu\nnot_elf %llu\nnothing %llu\n",
 		st.refused_quota, st.refused_mismatch, st.not_elf, st.nothing);
-	fprintf(f, "failed %llu\nkilled %llu\nwrite_failed %llu\nrate_waits %llu\nrescans %llu\n",
-		st.failed, st.killed, st.write_failed, st.rate_waits, st.rescans);
+	fprintf(f, "failed %llu\nkilled %llu\nsandbox_kills %llu\nwrite_failed %llu\n", st.failed,
+		st.killed, st.sandbox_kills, st.write_failed);
+	fprintf(f, "rate_waits %llu\nrescans %llu\n", st.rate_waits, st.rescans);
 	fprintf(f, "debuginfod_hits %llu\ndebuginfod_misses %llu\n", st.debuginfod_hits,
 		st.debuginfod_misses);
 	fprintf(f, "debuginfod_refused %llu\ndebuginfod_errors %llu\n", st.debuginfod_refused,
@@ -449,6 +464,8 @@ static bool from_debuginfod(const struct sfu_sidecar_request *r, const char *id,
 		outcome(O_DI_NO_LIB, r, id, name);
 	else if (ret >= FETCH_ERRNO)
 		outcome(O_DI_ERRNO, r, id, name, strerror(ret - FETCH_ERRNO), now_s(&start));
+	else if (ret == CHILD_SIGSYS)
+		outcome(O_DI_SANDBOX, r, id, name);
 	else
 		outcome(O_DI_FAILED, r, id, name,
 			ret < 0 ? "killed (--debuginfod-timeout or --max-output)" : "failed", ret,
@@ -513,6 +530,8 @@ static enum outcome conversion_outcome(int ret)
 		return O_NOTHING;
 	case CHILD_TEST_REFUSED:
 		return O_TEST_REFUSED;
+	case CHILD_SIGSYS:
+		return O_SANDBOX;
 	case CHILD_KILLED:
 		return O_KILLED;
 	default:
@@ -578,6 +597,12 @@ static void do_vdso(void)
 	/* Not a request of the module's: not in received. */
 	ret = convert(-1, NULL, &buf, &len);
 	hdr = (const void *)buf;
+	if (ret == CHILD_SIGSYS) {
+		logmsg("[vdso]: refused: converter killed by its system call filter (SIGSYS)");
+		st.sandbox_kills++;
+		free(buf);
+		return;
+	}
 	if (ret || len <= sizeof(*hdr) || memcmp(hdr->magic, SFU_SIDECAR_MAGIC, 8) ||
 	    !hdr->build_id_len || hdr->build_id_len > SFU_SIDECAR_BUILD_ID_MAX ||
 	    hdr->section_off != sizeof(*hdr) || hdr->section_size != len - sizeof(*hdr)) {

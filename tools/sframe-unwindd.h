@@ -9,6 +9,7 @@
  *                             debuginfod fetcher (with its client's cache
  *                             in DIR): their limits, process groups and
  *                             pipes
+ *   sframe-unwindd-sandbox.c  the children's system call filters
  *   sframe-unwindd-files.c    the sidecar directory, DIR, and a sidecar
  *                             written there; a file's content digest and
  *                             build-id; whole reads and writes
@@ -51,13 +52,18 @@ enum child_exit {
 	FETCH_ERRNO = 128,	/* + the client's errno (at most 127) */
 };
 
-/* What became of a child that did not exit: killed. */
+/* What became of a child that did not exit: killed by its filter, or else. */
+#define CHILD_SIGSYS	(-2)
 #define CHILD_KILLED	(-1)
 
 /* --test-sandbox: what the converting child tries that its sandbox stops. */
 enum sandbox_test {
 	TEST_NONE,
-	TEST_NPROC,		/* fork(), as --user: RLIMIT_NPROC */
+	TEST_SOCKET,		/* socket(AF_INET), under the filter */
+	TEST_FORK,		/* fork(), under the filter */
+	TEST_OPEN,		/* open("/etc/passwd"), under the filter */
+	TEST_MMAP_EXEC,		/* mmap(PROT_EXEC), under the filter */
+	TEST_NPROC,		/* fork(), as --user, before the filter: RLIMIT_NPROC */
 	TEST_STRAY,		/* a process left in its group, made before its limits */
 };
 
@@ -123,6 +129,10 @@ int convert(int fd, const char *want, char **buf, size_t *len);
 int fetch(const struct sfu_sidecar_request *r, const struct timespec *start, char **buf,
 	  size_t *len);
 int fetcher_stop(bool kill_it);
+
+/* sframe-unwindd-sandbox.c */
+int sandbox_converter(int out);
+int sandbox_fetcher(void);
 
 /* sframe-unwindd-files.c */
 /* The sidecar directory, DIR. */
