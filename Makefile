@@ -28,10 +28,12 @@
 #   make fuzz [FUZZ_SECONDS=N]           fuzz the decoder (default 600 s)
 #   make install-sidecars                install sframe-gen, sframe-unwind-sidecars,
 #                                        the sidecar daemon sframe-unwindd,
-#                                        its systemd units and APT hook, enable
+#                                        its systemd units, APT hook and user
+#                                        (sysusers.d), make the user, enable
 #                                        the units and make every sidecar
 #                                        (PREFIX=/usr/local, DESTDIR: only copy)
-#   make uninstall-sidecars              remove them (not the sidecars)
+#   make uninstall-sidecars              remove them (not the sidecars, nor
+#                                        the user)
 #   make stress [STRESS_SECONDS=N]       load, hostile input and reloads on the
 #                                        debug kernel (default 1200 s)
 #   make clean
@@ -128,15 +130,17 @@ kernels:
 # sframe-gen, the script that runs it over the library and program
 # directories, a systemd path unit that starts it when they change and an
 # APT hook that runs it after every dpkg run; and the daemon that makes
-# sidecars on demand for any other file (sframe-unwindd, a service).
-# With DESTDIR (or ENABLE_SIDECARS=no) the files are only copied; without,
-# the units are enabled (the daemon started) where systemd runs and the
-# sidecars are made once.
+# sidecars on demand for any other file (sframe-unwindd, a service), with
+# the user its children run as (a sysusers.d file).  With DESTDIR (or
+# ENABLE_SIDECARS=no) the files are only copied; without, systemd-sysusers
+# makes the user, the units are enabled (the daemon started) where systemd
+# runs and the sidecars are made once.
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 SBINDIR ?= $(PREFIX)/sbin
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 APTCONFDIR ?= /etc/apt/apt.conf.d
+SYSUSERSDIR ?= /usr/lib/sysusers.d
 SIDECAR_DIR ?= /var/lib/sframe-unwind
 MULTIARCH ?= $(or $(shell gcc -print-multiarch 2>/dev/null),$(shell uname -m)-linux-gnu)
 ENABLE_SIDECARS ?= $(if $(DESTDIR),no,yes)
@@ -156,7 +160,7 @@ install-sidecars:
 			-e 's|@MULTIARCH@|$(MULTIARCH)|g' contrib/sidecars/$$f.in > build/sidecars/$$f || exit 1; \
 	done
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(SYSTEMDUNITDIR) \
-		$(DESTDIR)$(APTCONFDIR)
+		$(DESTDIR)$(APTCONFDIR) $(DESTDIR)$(SYSUSERSDIR)
 	install -m 0755 tools/sframe-gen $(DESTDIR)$(BINDIR)/sframe-gen
 	install -m 0755 tools/sframe-unwindd $(DESTDIR)$(SBINDIR)/sframe-unwindd
 	install -m 0755 build/sidecars/sframe-unwind-sidecars $(DESTDIR)$(SBINDIR)/
@@ -164,7 +168,17 @@ install-sidecars:
 		build/sidecars/sframe-unwind-sidecars.path build/sidecars/sframe-unwindd.service \
 		$(DESTDIR)$(SYSTEMDUNITDIR)/
 	install -m 0644 build/sidecars/80sframe-unwind-sidecars $(DESTDIR)$(APTCONFDIR)/
+	install -m 0644 contrib/sidecars/sframe-unwind.sysusers.conf \
+		$(DESTDIR)$(SYSUSERSDIR)/sframe-unwind.conf
 ifeq ($(ENABLE_SIDECARS),yes)
+ifeq ($(DESTDIR),)
+# The daemon's user; without systemd-sysusers the daemon converts as nobody.
+	if command -v systemd-sysusers > /dev/null; then \
+		systemd-sysusers $(SYSUSERSDIR)/sframe-unwind.conf; \
+	else \
+		echo "no systemd-sysusers: sframe-unwindd will convert as nobody"; \
+	fi
+endif
 	if [ -d /run/systemd/system ]; then \
 		systemctl daemon-reload && systemctl enable --now $(SIDECAR_UNIT) && \
 		systemctl enable $(SIDECAR_BOOT_UNIT) && \
@@ -185,7 +199,8 @@ endif
 		$(DESTDIR)$(SYSTEMDUNITDIR)/sframe-unwind-sidecars.service \
 		$(DESTDIR)$(SYSTEMDUNITDIR)/sframe-unwindd.service \
 		$(DESTDIR)$(SYSTEMDUNITDIR)/sframe-unwind-sidecars.path \
-		$(DESTDIR)$(APTCONFDIR)/80sframe-unwind-sidecars
+		$(DESTDIR)$(APTCONFDIR)/80sframe-unwind-sidecars \
+		$(DESTDIR)$(SYSUSERSDIR)/sframe-unwind.conf
 ifeq ($(ENABLE_SIDECARS),yes)
 	if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
 endif

@@ -16,7 +16,7 @@
 
 struct unwindd_options opt = {
 	.dir = SFU_SIDECAR_DEFAULT_DIR,
-	.user = "nobody",
+	.user = UNWINDD_USER,
 	.max_size = 512ULL << 20,
 	.max_output = 64ULL << 20,
 	.max_sidecars = 10000,
@@ -142,6 +142,7 @@ static void parse_option(int c, const char *v)
 		break;
 	case OPT_USER:
 		opt.user = v;
+		opt.user_given = true;
 		break;
 	case OPT_STATS:
 		opt.stats = v;

@@ -31,11 +31,13 @@
  *    that drops to --user as the converting one does, under a system call
  *    filter that denies it processes, exec, namespaces and the like, and
  *    is given the build-id only; killed after --debuginfod-timeout
- *    (default 5 s).  What
- *    it fetches must pass the checks a converted sidecar passes (its
- *    header names the build-id, its digest is the file's, taken here),
- *    or it is refused and the file converted; so is a miss or an error;
- *  - converts the file in a child that drops to --user (default nobody),
+ *    (default 5 s).  What it fetches must pass the checks a converted
+ *    sidecar passes (its header names the build-id, its digest is the
+ *    file's, taken here), or it is refused and the file converted; so is
+ *    a miss or an error;
+ *  - converts the file in a child that drops to --user (default
+ *    sframe-unwind, a user of its own that make install-sidecars makes
+ *    with systemd-sysusers; nobody, with a warning, where there is none),
  *    with no new privileges, RLIMIT_CPU --cpu (default 60 s), RLIMIT_AS
  *    --mem (default 2 GiB), RLIMIT_FSIZE 0, RLIMIT_NOFILE 16 and, as that
  *    user, RLIMIT_NPROC 0, killed after --timeout (default 120 s) or beyond
@@ -675,11 +677,20 @@ static int start(void)
 		logmsg("must run as root");
 		return 2;
 	}
+	/* A user of its own (make install-sidecars makes it), else nobody. */
 	pw = getpwnam(opt.user);
-	if (pw) {
-		child_uid = pw->pw_uid;
-		child_gid = pw->pw_gid;
+	if (!pw && !opt.user_given) {
+		logmsg("warning: no user %s (systemd-sysusers makes it): converting as %s",
+		       opt.user, UNWINDD_FALLBACK_USER);
+		opt.user = UNWINDD_FALLBACK_USER;
+		pw = getpwnam(opt.user);
 	}
+	if (!pw) {
+		logmsg("--user %s: no such user", opt.user);
+		return 2;
+	}
+	child_uid = pw->pw_uid;
+	child_gid = pw->pw_gid;
 	if (!child_uid) {
 		logmsg("--user %s is root: refused", opt.user);
 		return 2;

@@ -31,6 +31,10 @@
 #include "uapi/sframe_sidecar.h"
 #include "uapi/sframe_unwind.h"
 
+/* Whom the children run as by default (--user), and without that user. */
+#define UNWINDD_USER		"sframe-unwind"
+#define UNWINDD_FALLBACK_USER	"nobody"
+
 /* libdebuginfod, opened in the fetching child only (not linked: optional). */
 #define LIBDEBUGINFOD	"libdebuginfod.so.1"
 /* The fetching child's debuginfod client cache, in DIR, the child user's. */
@@ -87,6 +91,8 @@ struct unwindd_options {
 	int any_owner;
 	int no_debuginfod;
 	enum sandbox_test test_sandbox;
+	/* --user was given: no falling back to nobody. */
+	bool user_given;
 	char **convert;
 	int num_convert;
 };
