@@ -49,7 +49,8 @@
  *    refused) before it parses the file; it writes the sidecar to a pipe
  *    and must find the build-id the module read;
  *  - writes the sidecar, checked, to DIR/<2 hex>/<rest>.sframe through a
- *    temporary file (O_EXCL) and a rename that replaces nothing; the name
+ *    temporary file (O_EXCL; mode 0644, but 0600 for a file others may
+ *    not read) and a rename that replaces nothing; the name
  *    comes from the build-id bytes alone, so nothing is written outside
  *    DIR (default /var/lib/sframe-unwind, which must be root's and
  *    writable by nobody else);
