@@ -2,17 +2,21 @@
 /*
  * sframe-unwindd, its files: the sidecar directory, DIR, and the
  * debuginfod client's cache in it; a sidecar written there, replacing
- * nothing; and what binds a sidecar to a file, its content digest and
- * its build-id, read here rather than believed from a child.
+ * nothing; what DIR holds, and the least recently read sidecars pruned
+ * to keep it within the quotas; and what binds a sidecar to a file, its
+ * content digest and its build-id, read here rather than believed from a
+ * child.
  */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sframe_gen.h"
@@ -20,6 +24,8 @@
 #include "sframe-unwindd.h"
 
 int dir_fd = -1;
+u64 dir_sidecars;
+u64 dir_bytes;
 
 /* Read @len bytes; Return: how many were read before the end or an error. */
 size_t read_all(int fd, void *buf, size_t len)
@@ -77,6 +83,193 @@ int open_dir(void)
 	return 0;
 }
 
+/* A sidecar in DIR, where it is and when it was last read. */
+struct dir_sidecar {
+	struct timespec atime;
+	u64 size;
+	char sub[3];
+	char name[2 * SFU_SIDECAR_BUILD_ID_MAX + 2 * SFU_SIDECAR_NAME_DIGEST + 16];
+};
+
+/* The sidecars found by dir_scan(), those it was asked to collect. */
+struct dir_list {
+	struct dir_sidecar *v;
+	size_t n, cap;
+	time_t before;		/* collect those last read before this time */
+};
+
+/*
+ * DIR/<sub>, opened without following a link: a subdirectory of two hex
+ * digits, root's and writable by nobody else (as install() writes them and
+ * the module reads them).  Return: its descriptor, or -1.
+ */
+static int open_sub(const char *sub)
+{
+	struct stat s;
+	int d;
+
+	if (strlen(sub) != 2 || strspn(sub, "0123456789abcdef") != 2)
+		return -1;
+	d = openat(dir_fd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (d >= 0 && (fstat(d, &s) || s.st_uid || (s.st_mode & 022))) {
+		close(d);
+		d = -1;
+	}
+	return d;
+}
+
+static void dir_collect(struct dir_list *l, const char *sub, const char *name,
+			const struct stat *s)
+{
+	size_t len = strlen(name);
+	struct dir_sidecar *e;
+
+	if (s->st_atim.tv_sec >= l->before || len >= sizeof(e->name))
+		return;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 256;
+
+		e = realloc(l->v, cap * sizeof(*e));
+		if (!e)
+			return;
+		l->v = e;
+		l->cap = cap;
+	}
+	e = &l->v[l->n++];
+	e->atime = s->st_atim;
+	e->size = s->st_size;
+	memcpy(e->sub, sub, 3);
+	memcpy(e->name, name, len + 1);
+}
+
+/*
+ * Count what DIR holds: every regular file named *.sframe in a
+ * subdirectory of two hex digits (whoever wrote it: this daemon,
+ * sframe-unwind-sidecars, an administrator), into dir_sidecars and
+ * dir_bytes; with @l, collect those last read before @l->before.
+ */
+static void dir_scan(struct dir_list *l)
+{
+	struct dirent *de, *fe;
+	DIR *top, *sub;
+	int fd;
+
+	dir_sidecars = 0;
+	dir_bytes = 0;
+	fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	top = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!top) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((de = readdir(top))) {
+		fd = open_sub(de->d_name);
+		sub = fd >= 0 ? fdopendir(fd) : NULL;
+		if (!sub) {
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
+		while ((fe = readdir(sub))) {
+			size_t len = strlen(fe->d_name);
+			struct stat s;
+
+			if (fe->d_name[0] == '.' || len <= 7 ||
+			    strcmp(fe->d_name + len - 7, ".sframe") ||
+			    fstatat(fd, fe->d_name, &s, AT_SYMLINK_NOFOLLOW) || !S_ISREG(s.st_mode))
+				continue;
+			dir_sidecars++;
+			dir_bytes += s.st_size;
+			if (l)
+				dir_collect(l, de->d_name, fe->d_name, &s);
+		}
+		closedir(sub);
+	}
+	closedir(top);
+}
+
+/* What DIR holds at start (dir_sidecars, dir_bytes). */
+void dir_count(void)
+{
+	dir_scan(NULL);
+}
+
+static int by_atime(const void *a, const void *b)
+{
+	const struct dir_sidecar *x = a, *y = b;
+
+	if (x->atime.tv_sec != y->atime.tv_sec)
+		return x->atime.tv_sec < y->atime.tv_sec ? -1 : 1;
+	if (x->atime.tv_nsec != y->atime.tv_nsec)
+		return x->atime.tv_nsec < y->atime.tv_nsec ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Whether DIR has room for one sidecar more, of @bytes bytes. */
+static bool dir_room(u64 bytes)
+{
+	return dir_sidecars < opt.max_sidecars && dir_bytes + bytes <= opt.max_bytes;
+}
+
+/*
+ * Make room in DIR for one sidecar more of @bytes bytes within
+ * --max-sidecars and --max-bytes: if what DIR holds leaves none, remove
+ * the sidecars least recently read (their atime), oldest first, but none
+ * read in the last PRUNE_MIN_IDLE_S seconds, until it does; none at all
+ * if those it may remove are not enough.  DIR is counted again first
+ * (others write there too), at most every DIR_RESCAN_S seconds while
+ * there is no room.  Return: true if there is room; *@p what was removed
+ * for it.
+ */
+bool dir_make_room(u64 bytes, struct dir_pruned *p)
+{
+	static struct timespec last_scan;
+	static bool scanned;
+	struct dir_list l = { .before = time(NULL) - PRUNE_MIN_IDLE_S };
+	size_t i;
+	u64 b;
+
+	memset(p, 0, sizeof(*p));
+	if (dir_room(bytes))
+		return true;
+	if (scanned && now_s(&last_scan) < DIR_RESCAN_S)
+		return false;
+	scanned = true;
+	clock_gettime(CLOCK_MONOTONIC, &last_scan);
+	dir_scan(&l);
+	qsort(l.v, l.n, sizeof(*l.v), by_atime);
+	/* Nothing removed where removing all it may would not do. */
+	for (i = 0, b = 0; i < l.n; i++)
+		b += l.v[i].size;
+	if (dir_sidecars - l.n >= opt.max_sidecars || dir_bytes - b + bytes > opt.max_bytes)
+		l.n = 0;
+	for (i = 0; i < l.n && !dir_room(bytes); i++) {
+		int d = open_sub(l.v[i].sub);
+		struct stat s;
+
+		if (d < 0)
+			continue;
+		/* Still a sidecar, as it was scanned. */
+		if (!fstatat(d, l.v[i].name, &s, AT_SYMLINK_NOFOLLOW) && S_ISREG(s.st_mode) &&
+		    s.st_atim.tv_sec < l.before && !unlinkat(d, l.v[i].name, 0)) {
+			dir_sidecars--;
+			dir_bytes -= s.st_size;
+			p->sidecars++;
+			p->bytes += s.st_size;
+			p->last_read = s.st_atim.tv_sec;
+		}
+		close(d);
+	}
+	free(l.v);
+	if (dir_room(bytes)) {
+		/* Room made: the next time there is none, count again at once. */
+		scanned = false;
+		return true;
+	}
+	return false;
+}
+
 static int fd_read(void *ctx, u64 off, void *buf, size_t len)
 {
 	int fd = *(const int *)ctx;
@@ -121,8 +314,9 @@ bool digest_is(int fd, const struct sfu_sidecar_header *hdr)
 /*
  * Write the sidecar into DIR/<2 hex>/<rest>.sframe, or, where that name
  * holds the sidecar of another file with the build-id (which stays), into
- * DIR/<2 hex>/<rest>.<digest>.sframe; nothing is ever replaced.  Return:
- * 0, 1 if one bound to the same content is there already, -1 on error.
+ * DIR/<2 hex>/<rest>.<digest>.sframe; nothing is ever replaced, and what
+ * is written is counted in what DIR holds.  Return: 0, 1 if one bound to
+ * the same content is there already, -1 on error.
  */
 int install(const char *id, const char *buf, size_t len, mode_t mode)
 {
@@ -162,8 +356,12 @@ int install(const char *id, const char *buf, size_t len, mode_t mode)
 		}
 	}
 	close(fd);
-	if (ret)
+	if (ret) {
 		unlinkat(d, tmp, 0);
+	} else {
+		dir_sidecars++;
+		dir_bytes += len;
+	}
 	close(d);
 	return ret;
 }

@@ -23,8 +23,12 @@
  *  - waits for a token of the rate limit (--rate per minute, default 300,
  *    --burst at once, default 100): the module's queue, capped, then drops
  *    what comes meanwhile and counts it;
- *  - refuses once it wrote --max-sidecars (default 10000) sidecars or
- *    --max-bytes (default 1 GiB) since it started;
+ *  - keeps DIR within --max-sidecars (default 10000) sidecars and
+ *    --max-bytes (default 1 GiB): what DIR holds, whoever wrote it,
+ *    counted at start (a restart grants nothing) and kept current; where a
+ *    sidecar would pass either, it removes those least recently read
+ *    (atime), none read within the hour, or, where they would not make
+ *    room, refuses;
  *  - with DEBUGINFOD_URLS in its environment (and without --no-debuginfod),
  *    first asks debuginfod for the sidecar of the build-id, as the section
  *    .sframe_unwind.sidecar that sframe-gen --publish writes, in a child
@@ -119,6 +123,7 @@ static struct {
 	u64 write_failed;
 	u64 rate_waits;
 	u64 rescans;
+	u64 pruned;
 	u64 debuginfod_hits;
 	u64 debuginfod_misses;
 	u64 debuginfod_refused;
@@ -209,8 +214,10 @@ static const struct {
 	[O_TOO_BIG] = { &st.refused_size, "refused: %lld bytes > --max-size %llu" },
 	[O_OWNER] = { &st.refused_owner, "refused: owner %u mode %o (not root's only)" },
 	[O_EXISTS] = { &st.exists, "a sidecar exists", OF_RESCAN },
-	[O_QUOTA] = { &st.refused_quota, "refused: %llu sidecars, %llu bytes written (quota)" },
-	[O_QUOTA_BYTES] = { &st.refused_quota, "refused: %zu bytes more would pass --max-bytes" },
+	[O_QUOTA] = { &st.refused_quota,
+		      "refused: %llu sidecars, %llu bytes in DIR, none unread for long (quota)" },
+	[O_QUOTA_BYTES] = { &st.refused_quota,
+			    "refused: %zu bytes more pass --max-bytes, none unread for long" },
 	[O_DI_REFUSED] = { &st.debuginfod_refused,
 			   "debuginfod: refused %zu bytes: not a sidecar of this file" },
 	[O_DI_MISS] = { &st.debuginfod_misses, "debuginfod: not found" },
@@ -277,6 +284,8 @@ static void print_stats(FILE *f)
 	fprintf(f, "failed %llu\nkilled %llu\nsandbox_kills %llu\nwrite_failed %llu\n", st.failed,
 		st.killed, st.sandbox_kills, st.write_failed);
 	fprintf(f, "rate_waits %llu\nrescans %llu\n", st.rate_waits, st.rescans);
+	fprintf(f, "dir_sidecars %llu\ndir_bytes %llu\npruned %llu\n", dir_sidecars, dir_bytes,
+		st.pruned);
 	fprintf(f, "debuginfod_hits %llu\ndebuginfod_misses %llu\n", st.debuginfod_hits,
 		st.debuginfod_misses);
 	fprintf(f, "debuginfod_refused %llu\ndebuginfod_errors %llu\n", st.debuginfod_refused,
@@ -404,10 +413,28 @@ static bool sidecar_of(const struct sfu_sidecar_request *r, const char *buf, siz
 	       digest_is(r->fd, hdr);
 }
 
-/* Sidecars written since the start, converted or fetched: what the quota counts. */
+/* Sidecars written since the start, converted or fetched. */
 static u64 written(void)
 {
 	return st.converted + st.debuginfod_hits;
+}
+
+/*
+ * Whether DIR has room, within --max-sidecars and --max-bytes, for a
+ * sidecar of @bytes bytes more, the least recently read pruned for it if
+ * need be (dir_make_room()): counted and logged.
+ */
+static bool room(u64 bytes)
+{
+	struct dir_pruned p;
+	bool ok = dir_make_room(bytes, &p);
+
+	if (p.sidecars) {
+		st.pruned += p.sidecars;
+		logmsg("pruned %llu sidecars, %llu bytes, none read for %.1f h, for the quotas",
+		       p.sidecars, p.bytes, (time(NULL) - p.last_read) / 3600.0);
+	}
+	return ok;
 }
 
 /*
@@ -420,7 +447,7 @@ static void store(const struct sfu_sidecar_request *r, const char *id, const cha
 {
 	int ret;
 
-	if (st.bytes + len > opt.max_bytes) {
+	if (!room(len)) {
 		outcome(O_QUOTA_BYTES, r, id, name, len);
 		return;
 	}
@@ -512,8 +539,8 @@ static bool admit(const struct sfu_sidecar_request *r, const char *id, const cha
 		outcome(O_EXISTS, r, id, name);
 		return false;
 	}
-	if (written() >= opt.max_sidecars || st.bytes >= opt.max_bytes) {
-		outcome(O_QUOTA, r, id, name, written(), st.bytes);
+	if (!room(1)) {
+		outcome(O_QUOTA, r, id, name, dir_sidecars, dir_bytes);
 		return false;
 	}
 	return true;
@@ -703,6 +730,10 @@ static int start(void)
 	signal(SIGPIPE, SIG_IGN);
 	if (open_dir())
 		return 2;
+	/* The quotas are of what DIR holds, whoever wrote it, whenever. */
+	dir_count();
+	logmsg("%s holds %llu sidecars, %llu bytes (--max-sidecars %llu, --max-bytes %llu)",
+	       opt.dir, dir_sidecars, dir_bytes, opt.max_sidecars, opt.max_bytes);
 	debuginfod_init();
 	tokens = opt.burst;
 	clock_gettime(CLOCK_MONOTONIC, &last_refill);

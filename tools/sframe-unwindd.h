@@ -10,9 +10,11 @@
  *                             in DIR): their limits, process groups and
  *                             pipes
  *   sframe-unwindd-sandbox.c  the children's system call filters
- *   sframe-unwindd-files.c    the sidecar directory, DIR, and a sidecar
- *                             written there; a file's content digest and
- *                             build-id; whole reads and writes
+ *   sframe-unwindd-files.c    the sidecar directory, DIR: what it holds,
+ *                             the least recently read pruned for the
+ *                             quotas, a sidecar written there; a file's
+ *                             content digest and build-id; whole reads and
+ *                             writes
  *   sframe-unwindd-options.c  the options and their defaults
  *
  * Each file defines the state it sets up, which the files above it read.
@@ -141,12 +143,28 @@ int sandbox_converter(int out);
 int sandbox_fetcher(void);
 
 /* sframe-unwindd-files.c */
-/* The sidecar directory, DIR. */
+/* The sidecar directory, DIR; the sidecars it holds and their bytes. */
 extern int dir_fd;
+extern u64 dir_sidecars;
+extern u64 dir_bytes;
+
+/* A sidecar read within this long is never pruned for the quotas. */
+#define PRUNE_MIN_IDLE_S	3600
+/* While DIR is full, it is counted again at most this often. */
+#define DIR_RESCAN_S		10
+
+/* The sidecars dir_make_room() removed: how many, their bytes, the last one's atime. */
+struct dir_pruned {
+	u64 sidecars;
+	u64 bytes;
+	time_t last_read;
+};
 
 size_t read_all(int fd, void *buf, size_t len);
 int write_all(int fd, const void *buf, size_t len);
 int open_dir(void);
+void dir_count(void);
+bool dir_make_room(u64 bytes, struct dir_pruned *p);
 bool digest_is(int fd, const struct sfu_sidecar_header *hdr);
 int install(const char *id, const char *buf, size_t len, mode_t mode);
 int read_build_id(int fd, struct sfu_sidecar_request *r);
