@@ -51,6 +51,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -165,13 +166,33 @@ int sandbox_converter(int out)
 	return load(f, ARRAY_SIZE(f));
 }
 
+/* What the fetcher may not call: a filter kills it (above). */
+static const unsigned int fetcher_denied[] = {
+#ifdef __NR_fork
+	__NR_fork, __NR_vfork,
+#endif
+	__NR_execve, __NR_execveat,
+	__NR_ptrace, __NR_process_vm_readv, __NR_process_vm_writev,
+	__NR_kcmp, __NR_pidfd_getfd,
+	__NR_unshare, __NR_setns,
+	__NR_mount, __NR_umount2, __NR_pivot_root, __NR_chroot,
+	__NR_open_tree, __NR_move_mount, __NR_fsopen, __NR_fsconfig,
+	__NR_fsmount, __NR_fspick, __NR_mount_setattr,
+	__NR_name_to_handle_at, __NR_open_by_handle_at, __NR_fanotify_init,
+	__NR_bpf, __NR_perf_event_open,
+	__NR_io_uring_setup, __NR_io_uring_enter, __NR_io_uring_register,
+	__NR_userfaultfd,
+	__NR_add_key, __NR_request_key, __NR_keyctl,
+	__NR_personality,
+};
+
 /*
  * The fetcher's filter: all but what no debuginfod client does (above).
  * Return: 0, or -1 (the fetcher then asks nothing).
  */
 int sandbox_fetcher(void)
 {
-	struct sock_filter f[] = {
+	static const struct sock_filter head[] = {
 		/* As the converter's, first. */
 		LOAD(arch),
 		JEQ(SANDBOX_ARCH, 1, 0),
@@ -191,80 +212,16 @@ int sandbox_fetcher(void)
 		/* Its flags are out of reach: glibc falls back to clone(). */
 		IS(__NR_clone3),
 		FAIL(ENOSYS),
-#ifdef __NR_fork
-		IS(__NR_fork),
-		KILL,
-		IS(__NR_vfork),
-		KILL,
-#endif
-		IS(__NR_execve),
-		KILL,
-		IS(__NR_execveat),
-		KILL,
-		IS(__NR_ptrace),
-		KILL,
-		IS(__NR_process_vm_readv),
-		KILL,
-		IS(__NR_process_vm_writev),
-		KILL,
-		IS(__NR_kcmp),
-		KILL,
-		IS(__NR_pidfd_getfd),
-		KILL,
-		IS(__NR_unshare),
-		KILL,
-		IS(__NR_setns),
-		KILL,
-		IS(__NR_mount),
-		KILL,
-		IS(__NR_umount2),
-		KILL,
-		IS(__NR_pivot_root),
-		KILL,
-		IS(__NR_chroot),
-		KILL,
-		IS(__NR_open_tree),
-		KILL,
-		IS(__NR_move_mount),
-		KILL,
-		IS(__NR_fsopen),
-		KILL,
-		IS(__NR_fsconfig),
-		KILL,
-		IS(__NR_fsmount),
-		KILL,
-		IS(__NR_fspick),
-		KILL,
-		IS(__NR_mount_setattr),
-		KILL,
-		IS(__NR_name_to_handle_at),
-		KILL,
-		IS(__NR_open_by_handle_at),
-		KILL,
-		IS(__NR_fanotify_init),
-		KILL,
-		IS(__NR_bpf),
-		KILL,
-		IS(__NR_perf_event_open),
-		KILL,
-		IS(__NR_io_uring_setup),
-		KILL,
-		IS(__NR_io_uring_enter),
-		KILL,
-		IS(__NR_io_uring_register),
-		KILL,
-		IS(__NR_userfaultfd),
-		KILL,
-		IS(__NR_add_key),
-		KILL,
-		IS(__NR_request_key),
-		KILL,
-		IS(__NR_keyctl),
-		KILL,
-		IS(__NR_personality),
-		KILL,
-		ALLOW,
 	};
+	struct sock_filter f[ARRAY_SIZE(head) + 2 * ARRAY_SIZE(fetcher_denied) + 1];
+	unsigned short n = ARRAY_SIZE(head);
+	size_t i;
 
-	return load(f, ARRAY_SIZE(f));
+	memcpy(f, head, sizeof(head));
+	for (i = 0; i < ARRAY_SIZE(fetcher_denied); i++) {
+		f[n++] = (struct sock_filter)IS(fetcher_denied[i]);
+		f[n++] = (struct sock_filter)KILL;
+	}
+	f[n++] = (struct sock_filter)ALLOW;
+	return load(f, n);
 }
