@@ -312,6 +312,23 @@ bool digest_is(int fd, const struct sfu_sidecar_header *hdr)
 }
 
 /*
+ * Whether @buf, @len bytes, is a sidecar of the file of request @r: its
+ * header names @r's build-id and lays the section out as sframe-gen does,
+ * and its digest is the file's, taken here again (digest_is()).  Asked of
+ * a converter's output and of debuginfod's alike.
+ */
+bool sidecar_of(const struct sfu_sidecar_request *r, const char *buf, size_t len)
+{
+	const struct sfu_sidecar_header *hdr = (const void *)buf;
+
+	return len > sizeof(*hdr) && !memcmp(hdr->magic, SFU_SIDECAR_MAGIC, 8) &&
+	       hdr->build_id_len == r->build_id_len &&
+	       !memcmp(hdr->build_id, r->build_id, r->build_id_len) &&
+	       hdr->section_off == sizeof(*hdr) && hdr->section_size == len - sizeof(*hdr) &&
+	       digest_is(r->fd, hdr);
+}
+
+/*
  * Write the sidecar into DIR/<2 hex>/<rest>.sframe, or, where that name
  * holds the sidecar of another file with the build-id (which stays), into
  * DIR/<2 hex>/<rest>.<digest>.sframe; nothing is ever replaced, and what

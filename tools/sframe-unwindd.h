@@ -166,6 +166,7 @@ int open_dir(void);
 void dir_count(void);
 bool dir_make_room(u64 bytes, struct dir_pruned *p);
 bool digest_is(int fd, const struct sfu_sidecar_header *hdr);
+bool sidecar_of(const struct sfu_sidecar_request *r, const char *buf, size_t len);
 int install(const char *id, const char *buf, size_t len, mode_t mode);
 int read_build_id(int fd, struct sfu_sidecar_request *r);
 
