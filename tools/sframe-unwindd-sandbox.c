@@ -51,6 +51,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -96,12 +97,39 @@
 #define CLONE_NEW_ANY	(CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | \
 			 CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET)
 
-static int load(struct sock_filter *f, unsigned short len)
-{
-	struct sock_fprog prog = { .len = len, .filter = f };
+/*
+ * Each filter's start: another architecture's calls (a 32-bit program's
+ * numbers are another table's) and, on x86_64, the x32 ABI's (the same
+ * audit architecture, numbers with __X32_SYSCALL_BIT) killed; the system
+ * call's number loaded.
+ */
+static const struct sock_filter native_only[] = {
+	LOAD(arch),
+	JEQ(SANDBOX_ARCH, 1, 0),
+	KILL,
+	LOAD(nr),
+#ifdef __x86_64__
+	JGE(__X32_SYSCALL_BIT, 0, 1),
+	KILL,
+#endif
+};
 
+/* Install native_only followed by @body, @len instructions. */
+static int load(const struct sock_filter *body, size_t len)
+{
+	struct sock_fprog prog = { .len = ARRAY_SIZE(native_only) + len };
+	struct sock_filter *f = calloc(prog.len, sizeof(*f));
+	int ret;
+
+	if (!f)
+		return -1;
+	memcpy(f, native_only, sizeof(native_only));
+	memcpy(f + ARRAY_SIZE(native_only), body, len * sizeof(*f));
+	prog.filter = f;
 	/* no_new_privs, which a filter needs without CAP_SYS_ADMIN, is set. */
-	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+	ret = prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+	free(f);
+	return ret;
 }
 
 /*
@@ -111,19 +139,6 @@ static int load(struct sock_filter *f, unsigned short len)
 int sandbox_converter(int out)
 {
 	struct sock_filter f[] = {
-		/*
-		 * Another architecture's calls (a 32-bit program's numbers are
-		 * another table's) and, on x86_64, the x32 ABI's (the same
-		 * audit architecture, numbers with __X32_SYSCALL_BIT): killed.
-		 */
-		LOAD(arch),
-		JEQ(SANDBOX_ARCH, 1, 0),
-		KILL,
-		LOAD(nr),
-#ifdef __x86_64__
-		JGE(__X32_SYSCALL_BIT, 0, 1),
-		KILL,
-#endif
 		/* write(out, ...) alone. */
 		JEQ(__NR_write, 0, 4),
 		LOAD_ARG(0),
@@ -193,15 +208,6 @@ static const unsigned int fetcher_denied[] = {
 int sandbox_fetcher(void)
 {
 	static const struct sock_filter head[] = {
-		/* As the converter's, first. */
-		LOAD(arch),
-		JEQ(SANDBOX_ARCH, 1, 0),
-		KILL,
-		LOAD(nr),
-#ifdef __x86_64__
-		JGE(__X32_SYSCALL_BIT, 0, 1),
-		KILL,
-#endif
 		/* Threads (libcurl's resolver), no processes, no namespaces. */
 		JEQ(__NR_clone, 0, 5),
 		LOAD_ARG(0),
