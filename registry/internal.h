@@ -478,7 +478,7 @@ void sfu_fcache_forget_missing(void);
 bool sfu_vma_is_vdso(struct vm_area_struct *vma);
 bool sfu_vdso_mapped(struct mm_struct *mm, unsigned long start, unsigned long end);
 struct sfu_sframe_copy *sfu_vdso_copy(struct mm_struct *mm, unsigned long start,
-				      unsigned long end, long *bias);
+				      unsigned long end, long *bias, bool trylock);
 
 /* Layer 2: an mm's sections and their life */
 

@@ -5,11 +5,20 @@
  * sidecar) validated once per file, outside the mmap_lock, and is offered
  * to the registry (section.c), which inserts it or keeps it waiting for
  * its data.
+ *
+ * A scan runs in the mm's own process (the task_work of its mappings,
+ * hooks.c), or in another's: module load, a write of sidecar_dir, the
+ * daemon's rescan (sfu_scan_running_processes()).  The first may wait for
+ * what its process holds up; the second must not: it takes no mmap_lock
+ * it cannot have at once (scan_skipped_busy), and reads no FUSE file,
+ * whose server may never answer (scan_skipped_fuse).  A mapping left so
+ * is read when its process maps it, or by a later rescan.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cred.h>
 #include <linux/file.h>
+#include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
 #include <linux/sched.h>
@@ -17,6 +26,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <uapi/linux/magic.h>
 
 #include "sframe_unwind/registry.h"
 #include "internal.h"
@@ -81,13 +91,13 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 
 /* A prepared section for the vDSO mapped at [@start, @end), or NULL. */
 static struct sfu_section *sfu_prepare_vdso(struct mm_struct *mm, unsigned long start,
-					    unsigned long end)
+					    unsigned long end, bool foreign)
 {
 	struct sfu_section *s = sfu_section_new(start, end, "[vdso]");
 
 	if (!s)
 		return NULL;
-	s->copy = sfu_vdso_copy(mm, start, end, &s->bias);
+	s->copy = sfu_vdso_copy(mm, start, end, &s->bias, foreign);
 	if (!s->copy) {
 		kfree(s);
 		return NULL;
@@ -98,6 +108,32 @@ static struct sfu_section *sfu_prepare_vdso(struct mm_struct *mm, unsigned long 
 }
 
 #define SFU_SCAN_BATCH 16
+
+/*
+ * Whether a read of @file may wait for as long as a user wants: FUSE's
+ * server is a process.  An overlayfs file is mapped as the file of its
+ * layer (ovl_mmap()), so a FUSE layer is seen too.
+ */
+static bool sfu_file_may_stall(struct file *file)
+{
+	return file_inode(file)->i_sb->s_magic == FUSE_SUPER_MAGIC;
+}
+
+/*
+ * Take @mm's mmap_lock for reading: wait for it in the mm's own process;
+ * in another's, only if it is free now (scan_skipped_busy otherwise).
+ */
+static bool sfu_scan_lock(struct mm_struct *mm, bool foreign)
+{
+	if (!foreign) {
+		mmap_read_lock(mm);
+		return true;
+	}
+	if (mmap_read_trylock(mm))
+		return true;
+	sfu_stat_inc(SFU_STAT_SCAN_SKIPPED_BUSY);
+	return false;
+}
 
 /* An executable mapping sfu_scan() found, to prepare outside the mmap_lock. */
 struct sfu_scan_item {
@@ -112,7 +148,7 @@ struct sfu_scan_item {
  * past them (to @end when the range is done).  mmap_lock held.
  */
 static int sfu_scan_collect(struct mm_struct *mm, struct sfu_mm *smm, unsigned long *addr,
-			    unsigned long end, struct sfu_scan_item *batch)
+			    unsigned long end, struct sfu_scan_item *batch, bool foreign)
 {
 	VMA_ITERATOR(vmi, mm, *addr);
 	struct vm_area_struct *vma;
@@ -125,6 +161,10 @@ static int sfu_scan_collect(struct mm_struct *mm, struct sfu_mm *smm, unsigned l
 		batch[n].vdso = !vma->vm_file && sfu_vma_is_vdso(vma);
 		if (!vma->vm_file && !batch[n].vdso)
 			continue;
+		if (foreign && vma->vm_file && sfu_file_may_stall(vma->vm_file)) {
+			sfu_stat_inc(SFU_STAT_SCAN_SKIPPED_FUSE);
+			continue;
+		}
 		/*
 		 * Registered already, unless the section there is stale or of
 		 * another mapping: then the mapping is new (MAP_FIXED over it
@@ -145,9 +185,55 @@ static int sfu_scan_collect(struct mm_struct *mm, struct sfu_mm *smm, unsigned l
 	return n;
 }
 
+/* sfu_scan(), in @mm's own process or (@foreign) in another's (above). */
+static void sfu_scan_mm(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid,
+			const struct cred *cred, bool foreign)
+{
+	struct sfu_scan_item batch[SFU_SCAN_BATCH];
+	struct sfu_mm *smm = NULL;
+	unsigned long addr = start;
+	int n, i;
+
+	while (addr < end) {
+		if (!sfu_scan_lock(mm, foreign))
+			return;
+		smm = smm ?: sfu_mm_lookup(mm);
+		n = sfu_scan_collect(mm, smm, &addr, end, batch, foreign);
+		mmap_read_unlock(mm);
+
+		for (i = 0; i < n; i++) {
+			struct sfu_section *s;
+
+			if (batch[i].vdso) {
+				s = sfu_prepare_vdso(mm, batch[i].start, batch[i].end, foreign);
+			} else {
+				s = sfu_prepare_elf(batch[i].file, batch[i].start, batch[i].end,
+						    batch[i].pgoff, cred);
+				fput(batch[i].file);
+			}
+			if (!s)
+				continue;
+			smm = smm ?: sfu_mm_get_or_create(mm, tgid);
+			if (sfu_section_set_user(s, sfu_user_get(cred)) || !smm ||
+			    !sfu_scan_lock(mm, foreign)) {
+				sfu_section_discard(s);
+				continue;
+			}
+			sfu_section_offer(smm, s);
+			mmap_read_unlock(mm);
+		}
+	}
+
+	smm = sfu_mm_lookup(mm);
+	if (smm && sfu_mm_pending_in(smm, start, end) && sfu_scan_lock(mm, foreign)) {
+		sfu_retry_pending(smm, start, end);
+		mmap_read_unlock(mm);
+	}
+}
+
 /**
  * sfu_scan() - register the ELF sections of @mm's executable mappings
- * @mm: the mm; current's, or one the caller holds with mmget()
+ * @mm: current's mm
  * @start: start of the range to look at
  * @end: end of the range
  * @tgid: the process @mm belongs to
@@ -159,53 +245,15 @@ static int sfu_scan_collect(struct mm_struct *mm, struct sfu_mm *smm, unsigned l
  * its PT_GNU_SFRAME section (or its sidecar) once per file, and registers
  * it — now if the section's bytes are mapped, else when they are; and the
  * vDSO, when its sidecar is installed.  Pending sections of the mm are
- * retried as well.
+ * retried as well.  Waits for the mmap_lock and for the files' reads as
+ * long as they take: in the mm's own process, that is its own affair.
  *
  * Context: task context, mmap_lock not held.
  */
 void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid,
 	      const struct cred *cred)
 {
-	struct sfu_scan_item batch[SFU_SCAN_BATCH];
-	struct sfu_mm *smm = NULL;
-	unsigned long addr = start;
-	int n, i;
-
-	while (addr < end) {
-		mmap_read_lock(mm);
-		smm = smm ?: sfu_mm_lookup(mm);
-		n = sfu_scan_collect(mm, smm, &addr, end, batch);
-		mmap_read_unlock(mm);
-
-		for (i = 0; i < n; i++) {
-			struct sfu_section *s;
-
-			if (batch[i].vdso) {
-				s = sfu_prepare_vdso(mm, batch[i].start, batch[i].end);
-			} else {
-				s = sfu_prepare_elf(batch[i].file, batch[i].start, batch[i].end,
-						    batch[i].pgoff, cred);
-				fput(batch[i].file);
-			}
-			if (!s)
-				continue;
-			smm = smm ?: sfu_mm_get_or_create(mm, tgid);
-			if (sfu_section_set_user(s, sfu_user_get(cred)) || !smm) {
-				sfu_section_discard(s);
-				continue;
-			}
-			mmap_read_lock(mm);
-			sfu_section_offer(smm, s);
-			mmap_read_unlock(mm);
-		}
-	}
-
-	smm = sfu_mm_lookup(mm);
-	if (smm && sfu_mm_pending_in(smm, start, end)) {
-		mmap_read_lock(mm);
-		sfu_retry_pending(smm, start, end);
-		mmap_read_unlock(mm);
-	}
+	sfu_scan_mm(mm, start, end, tgid, cred, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_scan);
 
@@ -218,6 +266,9 @@ static int sfu_cmp_ptr(const void *a, const void *b)
 
 /**
  * sfu_scan_running_processes() - build the registries of processes already running
+ *
+ * Scans every process but the caller's as a scan from outside (above):
+ * without waiting for its mmap_lock, and without reading its FUSE files.
  *
  * Context: module init, after sfu_hooks_init(): mappings made while this
  * runs are seen by the hooks, those made before by the scan.
@@ -260,7 +311,8 @@ void sfu_scan_running_processes(void)
 	sort(procs, n, sizeof(*procs), sfu_cmp_ptr, NULL);
 	for (i = 0; i < n; i++) {
 		if (!i || procs[i].mm != procs[i - 1].mm)
-			sfu_scan(procs[i].mm, 0, TASK_SIZE, procs[i].tgid, procs[i].cred);
+			sfu_scan_mm(procs[i].mm, 0, TASK_SIZE, procs[i].tgid, procs[i].cred,
+				    procs[i].mm != current->mm);
 		put_cred(procs[i].cred);
 		mmput(procs[i].mm);
 	}

@@ -118,6 +118,14 @@
 	X(SFU_STAT_SIDECAR_RESCANS, "sidecar_rescans",					\
 	  "``SFU_IOC_SIDECAR_RESCAN`` calls run: files found without a sidecar "	\
 	  "forgotten, running processes scanned")					\
+	X(SFU_STAT_SCAN_SKIPPED_BUSY, "scan_skipped_busy",				\
+	  "scans of another process (module load, a write of ``sidecar_dir``, "		\
+	  "``SFU_IOC_SIDECAR_RESCAN``) that left it, or part of it, because its "	\
+	  "mmap lock was held: such a scan never waits for it")			\
+	X(SFU_STAT_SCAN_SKIPPED_FUSE, "scan_skipped_fuse",				\
+	  "executable mappings of a FUSE file that a scan of another process left "	\
+	  "alone: its server could keep the read waiting for ever; the process "	\
+	  "reads it when it maps it")							\
 	X(SFU_STAT_ELF_UNREADABLE, "elf_unreadable",					\
 	  "a file's ELF header, program headers, section or sidecar header that "	\
 	  "could not be read whole: the end of the file came first, the read failed, "	\

@@ -76,13 +76,16 @@ bool sfu_vdso_mapped(struct mm_struct *mm, unsigned long start, unsigned long en
  * SFU_VDSO_HEAD_PAGES pages).  Return: bytes read, or 0.
  */
 static size_t sfu_vdso_read_head(struct mm_struct *mm, unsigned long start, unsigned long end,
-				 u8 *buf)
+				 u8 *buf, bool trylock)
 {
 	struct page *pages[SFU_VDSO_HEAD_PAGES];
 	unsigned long n = min_t(unsigned long, (end - start) >> PAGE_SHIFT, SFU_VDSO_HEAD_PAGES);
 	long got, i;
 
-	mmap_read_lock(mm);
+	if (!trylock)
+		mmap_read_lock(mm);
+	else if (!mmap_read_trylock(mm))
+		return 0;
 	if (!sfu_vdso_vma(mm, start, end)) {
 		mmap_read_unlock(mm);
 		return 0;
@@ -136,13 +139,14 @@ static int sfu_vdso_parse(const u8 *buf, size_t len, struct sfu_elf_sframe *out,
  * @start: where the vDSO starts (its ELF header)
  * @end: where it ends
  * @bias: set to what moves the rows' link-time addresses to @mm's
+ * @trylock: give up (NULL) rather than wait for @mm's mmap_lock
  *
  * Context: task context, mmap_lock not held.
  * Return: the kernel copy of the vDSO's sidecar, with a reference, or
  * NULL: no sidecar, a vDSO written to, or no memory.
  */
 struct sfu_sframe_copy *sfu_vdso_copy(struct mm_struct *mm, unsigned long start,
-				      unsigned long end, long *bias)
+				      unsigned long end, long *bias, bool trylock)
 {
 	struct sfu_sidecar_for w = {};
 	struct sfu_elf_sframe id = {};
@@ -154,7 +158,7 @@ struct sfu_sframe_copy *sfu_vdso_copy(struct mm_struct *mm, unsigned long start,
 	buf = kmalloc(SFU_VDSO_HEAD_PAGES * PAGE_SIZE, GFP_KERNEL);
 	if (!buf)
 		return NULL;
-	len = sfu_vdso_read_head(mm, start, end, buf);
+	len = sfu_vdso_read_head(mm, start, end, buf, trylock);
 	if (!len || sfu_vdso_parse(buf, len, &id, &base)) {
 		kfree(buf);
 		return NULL;
