@@ -36,8 +36,10 @@
 # sidecars and counts the rest as refused; a 2 MiB file is refused; the
 # daemon's memory stays small; that user cannot attach or rescan, and a
 # second daemon cannot attach.  And with a daemon of root's files only
-# (its default), the module refuses a user's 2,000 files before they are
-# queued, and root's file mapped next is converted.  x86_64 only
+# (its default), a user maps 10,000 files that all carry the build-id of
+# a file of root's: the module refuses them before they are queued, and
+# root's file, mapped next, is converted all the same (nothing is "seen"
+# by build-id).  x86_64 only
 # (programs of the host's root).
 secs=4
 arch=$(uname -m)
@@ -379,8 +381,9 @@ echo "workload hostile: 10000 files mapped; module: queued $d_queued duplicate $
 find "$sc2" "$sc" ! -user root | grep -q . && bad "a file in the sidecar directories not root's"
 
 # 4. The daemon's own policy (no --any-owner): the module refuses the
-# user's files before they take any place, and a file of root's mapped
-# right after the flood gets its sidecar.
+# user's files before they take any place, even 10,000 that all carry
+# the build-id of a file of root's, and root's file mapped right after
+# the flood gets its sidecar.
 sc3=$work/rootonly
 mkdir -m 755 "$sc3"
 echo "$sc3" > $param
@@ -389,19 +392,20 @@ fdir3=$work/flood3
 mkdir -m 700 "$fdir3"
 chown 12345:12345 "$fdir3"
 r0=$(stat sidecar_req_refused_owner) h0=$(stat sidecar_req_handed)
-setpriv --reuid=12345 --regid=12345 --clear-groups "$flood" flood "$flood" "$fdir3" 2000 \
+setpriv --reuid=12345 --regid=12345 --clear-groups "$flood" flood "$flood" "$fdir3" 10000 4242 \
 	> "$work/flood3.out" 2>&1 || bad "the second flood failed: $(cat "$work/flood3.out")"
-grep -q "mapped 2000" "$work/flood3.out" || bad "the second flood did not map 2000 files"
+grep -q "mapped 10000" "$work/flood3.out" || bad "the second flood did not map 10000 files"
 d_refused=$(($(stat sidecar_req_refused_owner) - r0))
 "$flood" copy "$flood" "$work/roots" 4242 && chmod 755 "$work/roots" && "$flood" map "$work/roots" ||
 	bad "cannot map a file of root's"
 daemon_idle "$work/root.stats" "$h0"
 stop_daemon
-echo "workload root-only: a user's 2000 files: refused by the module $d_refused," \
-	"handed to the daemon and refused there $(dstat refused_owner "$work/root.stats");" \
-	"then root's file, and what the rescan found mapped: daemon received" \
-	"$(dstat received "$work/root.stats") converted $(dstat converted "$work/root.stats")"
-[ "$d_refused" -ge 2000 ] || bad "the module refused $d_refused of the user's 2000 files"
+echo "workload root-only: a user's 10000 files of root's file's build-id: refused by the" \
+	"module $d_refused, handed to the daemon and refused there" \
+	"$(dstat refused_owner "$work/root.stats"); then root's file, and what the rescan" \
+	"found mapped: daemon received $(dstat received "$work/root.stats")" \
+	"converted $(dstat converted "$work/root.stats")"
+[ "$d_refused" -ge 10000 ] || bad "the module refused $d_refused of the user's 10000 files"
 [ "$(dstat refused_owner "$work/root.stats")" = 0 ] ||
 	bad "the daemon was handed $(dstat refused_owner "$work/root.stats") files not root's"
 grep -q " roots (uid 0): converted" "$work/root.log" ||

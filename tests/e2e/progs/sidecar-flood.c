@@ -6,14 +6,16 @@
  *   sidecar-flood copy SRC OUT SALT   SRC with its GNU build-id changed by
  *                                     SALT (a number), written to OUT (0755)
  *   sidecar-flood map FILE            map FILE's first page executable, unmap
- *   sidecar-flood flood SRC DIR COUNT COUNT copies of SRC, each with a build-id
- *                                     of its own, written into DIR one after
- *                                     another, mapped executable, unmapped
- *                                     and removed; prints "mapped COUNT"
+ *   sidecar-flood flood SRC DIR COUNT [SALT]
+ *                                     COUNT copies of SRC, each with a build-id
+ *                                     of its own (or all with SALT's), written
+ *                                     into DIR one after another, mapped
+ *                                     executable, unmapped and removed; prints
+ *                                     "mapped COUNT"
  *
  * SRC must carry a GNU build-id note of at least 8 bytes; its first 8
- * bytes are replaced by SALT (copy) or by the process id and the copy's
- * number (flood).
+ * bytes are replaced by SALT (copy, flood with SALT) or by the process id
+ * and the copy's number (flood).
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -110,12 +112,15 @@ int main(int argc, char **argv)
 		map(argv[2]);
 		return 0;
 	}
-	if (argc != 5 || strcmp(argv[1], "flood"))
+	if ((argc != 5 && argc != 6) || strcmp(argv[1], "flood"))
 		return 2;
 	buf = load(argv[2], &len, &id);
 	n = atol(argv[4]);
 	for (i = 0; i < n; i++) {
-		salt = ((unsigned long long)getpid() << 32) | (unsigned long long)i;
+		if (argc == 6)
+			salt = strtoull(argv[5], NULL, 0);
+		else
+			salt = ((unsigned long long)getpid() << 32) | (unsigned long long)i;
 		memcpy(buf + id, &salt, sizeof(salt));
 		snprintf(path, sizeof(path), "%s/f%ld", argv[3], i);
 		write_file(path, buf, len);
