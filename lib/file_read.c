@@ -10,6 +10,7 @@
  */
 #include <linux/fs.h>
 #include <linux/sched/signal.h>
+#include <uapi/linux/magic.h>
 
 #include "sframe_unwind/compat/export.h"
 #include "sframe_unwind/lib.h"
@@ -68,3 +69,22 @@ int sfu_kernel_read_all(struct file *file, void *buf, size_t len, loff_t *pos,
 	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_kernel_read_all);
+
+/**
+ * sfu_file_may_stall() - may a read of @file wait as long as a user wants?
+ * @file: the file
+ *
+ * A FUSE file's reads are answered by its server, a process: once it has
+ * taken a read it may never answer, and the reader then waits for good,
+ * fatal signals included (request_wait_answer()).  An overlayfs file is
+ * mapped as the file of its layer (ovl_mmap()), so a FUSE layer is seen
+ * in a mapping's file too.  Network file systems are not counted: their
+ * servers are the administrator's, and their waits are killable.
+ *
+ * Return: true for a file on FUSE.
+ */
+bool sfu_file_may_stall(struct file *file)
+{
+	return file_inode(file)->i_sb->s_magic == FUSE_SUPER_MAGIC;
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_file_may_stall);

@@ -26,7 +26,6 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
-#include <uapi/linux/magic.h>
 
 #include "sframe_unwind/registry.h"
 #include "internal.h"
@@ -108,16 +107,6 @@ static struct sfu_section *sfu_prepare_vdso(struct mm_struct *mm, unsigned long 
 }
 
 #define SFU_SCAN_BATCH 16
-
-/*
- * Whether a read of @file may wait for as long as a user wants: FUSE's
- * server is a process.  An overlayfs file is mapped as the file of its
- * layer (ovl_mmap()), so a FUSE layer is seen too.
- */
-static bool sfu_file_may_stall(struct file *file)
-{
-	return file_inode(file)->i_sb->s_magic == FUSE_SUPER_MAGIC;
-}
 
 /*
  * Take @mm's mmap_lock for reading: wait for it in the mm's own process;

@@ -238,7 +238,8 @@ static struct sfu_sq_seen *sfu_sq_seen_add_locked(struct sfu_sq_seen *seen)
 }
 
 /*
- * Whether the daemon refuses @file, counted: it takes any file where it
+ * Whether the daemon refuses @file, counted: never a file on FUSE; else
+ * it takes any file where it
  * attached with SFU_SIDECAR_ATTACH_ANY_OWNER, else a regular file of the
  * initial user namespace's root that neither group nor others may write
  * (the daemon's own check, on the descriptor it gets).  The inode's owner
@@ -249,6 +250,11 @@ static bool sfu_sq_refuses(struct file *file)
 	struct inode *inode = file_inode(file);
 	umode_t mode = READ_ONCE(inode->i_mode);
 
+	/* The daemon reads what it is handed: a FUSE server could hold it for good. */
+	if (sfu_file_may_stall(file)) {
+		sfu_stat_inc(SFU_STAT_SIDECAR_REQ_REFUSED_FUSE);
+		return true;
+	}
 	if ((READ_ONCE(sfu_sq_flags) & SFU_SIDECAR_ATTACH_ANY_OWNER) ||
 	    (S_ISREG(mode) && !(mode & 0022) && uid_eq(inode->i_uid, GLOBAL_ROOT_UID)))
 		return false;

@@ -96,6 +96,9 @@
 	  "such files not queued: not root's, or writable by group or others, while "	\
 	  "the daemon takes only root's (it attached without "				\
 	  "``SFU_SIDECAR_ATTACH_ANY_OWNER``); nothing is remembered of them")		\
+	X(SFU_STAT_SIDECAR_REQ_REFUSED_FUSE, "sidecar_req_refused_fuse",		\
+	  "such files not queued: on FUSE, whose server could keep the daemon's "	\
+	  "reads of it waiting for good; nothing is remembered of them")		\
 	X(SFU_STAT_SIDECAR_REQ_DUPLICATE, "sidecar_req_duplicate",			\
 	  "such files not queued: their build-id was queued before")			\
 	X(SFU_STAT_SIDECAR_REQ_DROPPED_FULL, "sidecar_req_dropped_full",		\

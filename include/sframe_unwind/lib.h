@@ -59,6 +59,7 @@ int sfu_remote_read(struct task_struct *task, unsigned long addr, void *dst, siz
 
 int sfu_kernel_read_all(struct file *file, void *buf, size_t len, loff_t *pos,
 			unsigned int *calls);
+bool sfu_file_may_stall(struct file *file);
 
 /**
  * sfu_caller_may_fault() - may the current context fault user pages in?
