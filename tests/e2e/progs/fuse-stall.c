@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuse-stall - a FUSE file system whose one file is never read
- * (tests/e2e/registry_rescan_stuck.sh):
+ * fuse-stall - a FUSE file system whose one file is never read, or read
+ * only by some (tests/e2e/registry_rescan_stuck.sh):
  *
  *   fuse-stall serve DIR    mount on DIR (as root, through /dev/fuse, no
  *                           libfuse) a file system holding one regular
@@ -14,6 +14,12 @@
  *                           aborted (/sys/fs/fuse/connections/N/abort).
  *                           Prints "mounted", then "read PID" for each
  *                           READ taken.  Ends when the connection does.
+ *   fuse-stall serve DIR SRC
+ *                           the same, DIR/lib.so being a copy of SRC whose
+ *                           READs are answered for the threads that opened
+ *                           it (the mapping process, whose own scan reads
+ *                           it), and taken and never answered for any
+ *                           other (the sidecar daemon, handed the file).
  *   fuse-stall map FILE     map FILE private and executable, print
  *                           "mapped", then wait for a signal
  *   fuse-stall pin FILE     the same, and pin the process's mmap_lock
@@ -43,6 +49,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #define FILE_NAME	"lib.so"
@@ -52,6 +59,11 @@
 #define BUF_SIZE	(64 * 1024)
 
 static int fuse_fd;
+/* serve DIR SRC: SRC's bytes, and the threads that opened lib.so. */
+static unsigned char *src;
+static size_t src_len = FILE_SIZE;
+static __u32 openers[64];
+static unsigned int nr_openers;
 
 static void reply(__u64 unique, int error, const void *arg, size_t len)
 {
@@ -79,8 +91,8 @@ static void attr(__u64 ino, struct fuse_attr *a)
 	} else {
 		a->mode = S_IFREG | 0755;
 		a->nlink = 1;
-		a->size = FILE_SIZE;
-		a->blocks = FILE_SIZE / 512;
+		a->size = src_len;
+		a->blocks = (src_len + 511) / 512;
 	}
 }
 
@@ -121,6 +133,46 @@ static void do_getattr(const struct fuse_in_header *in)
 	}
 	attr(in->nodeid, &o.attr);
 	reply(in->unique, 0, &o, sizeof(o));
+}
+
+/* READ: answered from SRC for a thread that opened the file; else taken. */
+static void do_read(const struct fuse_in_header *in, const struct fuse_read_in *r)
+{
+	struct fuse_out_header out = { .unique = in->unique };
+	struct iovec iov[2] = { { &out, sizeof(out) } };
+	unsigned int i;
+	size_t n = 0;
+
+	for (i = 0; src && i < nr_openers && openers[i] != in->pid; i++)
+		;
+	if (!src || i == nr_openers) {
+		/* Taken, never answered. */
+		printf("read %u\n", in->pid);
+		fflush(stdout);
+		return;
+	}
+	if (r->offset < src_len)
+		n = src_len - r->offset < r->size ? src_len - r->offset : r->size;
+	iov[1].iov_base = src + (n ? r->offset : 0);
+	iov[1].iov_len = n;
+	out.len = sizeof(out) + n;
+	if (writev(fuse_fd, iov, 2) < 0 && errno != ENOENT)
+		perror("fuse-stall: writev");
+}
+
+/* SRC read whole (serve DIR SRC). */
+static int load_src(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || fstat(fd, &st))
+		return -1;
+	src_len = st.st_size;
+	src = malloc(src_len);
+	if (!src || read(fd, src, src_len) != (ssize_t)src_len)
+		return -1;
+	return close(fd);
 }
 
 static int serve(const char *dir)
@@ -167,13 +219,13 @@ static int serve(const char *dir)
 		case FUSE_OPEN: {
 			struct fuse_open_out o = { .fh = 1, .open_flags = FOPEN_DIRECT_IO };
 
+			if (nr_openers < sizeof(openers) / sizeof(openers[0]))
+				openers[nr_openers++] = in->pid;
 			reply(in->unique, 0, &o, sizeof(o));
 			break;
 		}
 		case FUSE_READ:
-			/* Taken, never answered. */
-			printf("read %u\n", in->pid);
-			fflush(stdout);
+			do_read(in, arg);
 			break;
 		case FUSE_FLUSH:
 		case FUSE_RELEASE:
@@ -294,10 +346,17 @@ int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "serve"))
 		return serve(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "serve")) {
+		if (load_src(argv[3])) {
+			perror(argv[3]);
+			return 1;
+		}
+		return serve(argv[2]);
+	}
 	if (argc == 3 && !strcmp(argv[1], "map"))
 		return map(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "pin"))
 		return pin(argv[2]);
-	fprintf(stderr, "usage: fuse-stall serve DIR | fuse-stall map|pin FILE\n");
+	fprintf(stderr, "usage: fuse-stall serve DIR [SRC] | fuse-stall map|pin FILE\n");
 	return 2;
 }
