@@ -55,8 +55,9 @@
  * (sframe_gen_go.c).  --go-symbols prints one line per Go function of
  * ELF, "START END STATUS NAME" (hex link-time addresses; STATUS: rows,
  * outermost, or why it has none; NAME may hold spaces), which names the functions of stripped
- * Go programs (scripts/sframe-perf).  --inject-fault FUNC moves the CFA
- * of the Go function FUNC's rows by 8 bytes, for the tests.
+ * Go programs (scripts/sframe-perf).  --inject-fault FUNC[,FUNC...] moves
+ * the CFA of the rows of each Go function it names by 8 bytes, for the
+ * tests.
  *
  * Exit status: 0 success, 1 a file could not be converted, 2 usage or I/O
  * error (a sidecar directory refused, too).  Files refused and sidecars

@@ -183,7 +183,7 @@ const char *sfg_go_func_at(const struct sfg_go *go, u64 addr, u64 *entry);
 const char *sfg_go_func_status(const struct sfg_go *go, u64 i);
 u16 sfg_go_version(const struct sfg_go *go);
 
-/* --inject-fault: rows of the Go function of this name with a CFA 8 bytes off. */
+/* --inject-fault: rows of the Go functions it names (FUNC[,FUNC...]) with a CFA 8 bytes off. */
 extern const char *sfg_go_fault;
 
 #endif /* _SFRAME_GEN_H */

@@ -306,13 +306,29 @@ static int sfg_go_delta_rows(struct sfg_go_frows *f, u64 lo, u64 hi, s64 x, stru
 	return err;
 }
 
+/* Whether --inject-fault's comma-separated list names function @name. */
+static bool sfg_go_faulty(const char *name)
+{
+	const char *p = sfg_go_fault;
+	size_t len = strlen(name);
+
+	while (p && *p) {
+		const char *end = strchr(p, ',') ?: p + strlen(p);
+
+		if ((size_t)(end - p) == len && !memcmp(p, name, len))
+			return true;
+		p = *end ? end + 1 : end;
+	}
+	return false;
+}
+
 /* The rows of function @i into @w (@d: scratch for its delta rows). */
 static int sfg_go_rows(const struct sfg_go *go, u64 i, struct sfg_rows *w, struct sfg_rows *d)
 {
 	const struct sfg_go_fn *fn = &go->fn[i];
 	const char *name = (const char *)go->d + fn->name;
 	struct sfg_go_frows f = {
-		.go = go, .fn = fn, .fault = sfg_go_fault && !strcmp(name, sfg_go_fault),
+		.go = go, .fn = fn, .fault = sfg_go_faulty(name),
 	};
 	u64 k, end, p1 = 0;
 	struct sfg_rule rule;

@@ -24,17 +24,19 @@
 # confirms or contradicts are counted and shown, not held against the
 # module: that goroutine was printed a while after the walk.
 #
-# Then the broken baseline: a sidecar whose rows of one function that a
-# third of the samples go through, (*Reader).feed, have the CFA 8 bytes
-# off (sframe-gen --inject-fault, made on the host for arm64 by
-# tests/e2e/prepare, which reads the name below); the differential must
-# find contradicted frames there, in one of at most five batches.
+# Then the broken baseline: a sidecar whose rows of two functions, one
+# that the samples of fzf's reading go through, (*Reader).feed, and one
+# that those of its matching go through, (*Pattern).matchChunk, have the
+# CFA 8 bytes off (sframe-gen --inject-fault, made on the host for arm64
+# by tests/e2e/prepare, which reads the names below); the differential
+# must find contradicted frames there, in one of at most five batches.
 # Prints the summary lines ("workload").
 arch=$(uname -m)
 case $arch in x86_64|aarch64) ;; *) echo "x86_64 or arm64 only: skip"; exit 77 ;; esac
 e2e=$SFU_TOP/build/e2e/$arch
 gud=$e2e/go-unwind-diff
-fault='github.com/junegunn/fzf/src.(*Reader).feed'
+fault='github.com/junegunn/fzf/src.(*Reader).feed,github.com/junegunn/fzf/src.(*Pattern).matchChunk'
+faulty="(*Reader).feed's and (*Pattern).matchChunk's CFA"
 # Samples, and when each is taken (ms after the start: fzf takes about
 # 0.4 s under ptrace to install its signal handlers on x86_64 under TCG,
 # 1 to 2 s on arm64, and the runtime prints nothing before), and the
@@ -137,7 +139,8 @@ awk -v s="${share:-0}" 'BEGIN { exit !(s >= 95) }' || {
 		"$work/sidecar.out" | head -n 200
 }
 
-# The broken baseline: the same with the CFA of $fault moved by 8 bytes.
+# The broken baseline: the same with the CFA of the functions $fault names
+# moved by 8 bytes.
 go_daemon_stop
 mkdir -m 755 "$work/fault"
 if [ "$arch" = aarch64 ]; then
@@ -145,23 +148,23 @@ if [ "$arch" = aarch64 ]; then
 else
 	"$SFU_TOP/tools/sframe-gen" --install --inject-fault "$fault" --cache "$work/fault" \
 		"$fzf" > "$work/fault.log" 2>&1
-fi || { bad "no sidecar with $fault's CFA moved:"; sed 's/^/    /' "$work/fault.log"; exit 1; }
+fi || { bad "no sidecar with $faulty moved:"; sed 's/^/    /' "$work/fault.log"; exit 1; }
 echo "$work/fault" > $param
 # Which functions a batch's samples go through depends on when each is
 # taken: on arm64, where fzf reads its input in a shorter share of the
 # run, a batch of 20 had (*Reader).feed in 2 samples of 13 in one run and
-# in none in another, and under a loaded host three batches of 20 had it
-# in none.  Up to five batches, each with a seed of its own, until one
-# finds the moved CFA.
+# in none in another, and under a loaded host five batches of 20 had it
+# in none (hence matchChunk too).  Up to five batches, each with a seed
+# of its own, until one finds a moved CFA.
 batch=1
 while :; do
 	differential fault "$fault_runs" $((batch + 1))
 	[ "$(field contradicted "$work/fault.out")" -gt 0 ] 2> /dev/null || [ $batch -ge 5 ] && break
-	echo "workload fzf with ${fault##*/}'s CFA moved: batch $batch found no contradicted frame" \
+	echo "workload fzf with $faulty moved: batch $batch found no contradicted frame" \
 		"($(field compared "$work/fault.out") samples compared): another batch"
 	batch=$((batch + 1))
 done
-summary fault "with ${fault##*/}'s CFA moved (must be found)"
+summary fault "with $faulty moved (must be found)"
 [ "$(field contradicted "$work/fault.out")" -gt 0 ] 2> /dev/null ||
-	bad "with $fault's CFA moved by 8 bytes no frame was contradicted"
+	bad "with $faulty moved by 8 bytes no frame was contradicted"
 exit $fail
