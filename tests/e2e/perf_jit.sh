@@ -115,8 +115,11 @@ pcre() {
 		{ echo "perf record ($name) failed" >&2; cat "/tmp/$name.out" >&2; }
 	# shellcheck disable=SC2046
 	set -- $("$here/perf-complete" "/tmp/$name.data" 2> "/tmp/$name.objects")
+	# PCRE2's JIT maps its code from a memfd where it cannot have
+	# writable and executable anonymous memory: those count as JIT too.
 	awk -v s="${1:-0}" -v c="${2:-0}" '
-		$1 ~ /^(\[unknown\]|\[anon)/ { js += $2; jc += $4 }
+		$1 ~ /^(\[unknown\]|\[anon|\/memfd:|\/\/anon)/ || / \(deleted\) / {
+			js += $(NF - 3); jc += $(NF - 1) }
 		END { printf "%d %d %.1f %d %d", s, c, s ? 100 * c / s : 0, js, jc }' "/tmp/$name.objects"
 }
 perf_callchain_set 0 N || finish
@@ -126,6 +129,8 @@ pcre pcre-module > /tmp/pcre-module.result
 for n in perf module; do
 	set -- $(cat /tmp/pcre-$n.result)
 	echo "workload grep -P $(label $n): $1 samples, $2 complete ($3 %); JIT leaves $4, $5 complete"
+	awk '{ print $(NF - 3), $0 }' "/tmp/pcre-$n.objects" | sort -nr | head -n 3 |
+		awk -v l="workload grep -P $(label $n): leaves in" '{ $1 = l; print }'
 	sed 's/^/    /' "/tmp/pcre-$n.objects"
 done
 set -- $(cat /tmp/pcre-perf.result)
