@@ -706,6 +706,8 @@ static int start(void)
 		logmsg("--user %s is root: refused", opt.user);
 		return 2;
 	}
+	if (!sandbox_init())
+		logmsg("warning: no seccomp in this kernel: children run unfiltered");
 	umask(022);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);

@@ -139,6 +139,7 @@ int fetch(const struct sfu_sidecar_request *r, const struct timespec *start, cha
 int fetcher_stop(bool kill_it);
 
 /* sframe-unwindd-sandbox.c */
+bool sandbox_init(void);
 int sandbox_converter(int out);
 int sandbox_fetcher(void);
 

@@ -4,7 +4,8 @@
  * sandbox_fetcher()), call by call: each case runs in a process of its
  * own that installs the filter and makes one system call.  A denied call
  * must end the process with SIGSYS; an allowed one must return and the
- * process exit 0.  Built for the host (tests/sidecars/run) and, static,
+ * process exit 0 (3: no_new_privs refused, 4: the call failed, 5: the
+ * filter could not be installed).  Built for the host (tests/sidecars/run) and, static,
  * for each guest's arch (tests/e2e/sandbox_filters.sh).
  *
  *   filter-check converter|fetcher
@@ -217,7 +218,7 @@ int main(int argc, char **argv)
 			if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 				_exit(3);
 			if (!nofilter && install_filter(filter))
-				_exit(3);
+				_exit(5);
 			if (cases[i].fn())
 				_exit(4);
 			_exit(0);
