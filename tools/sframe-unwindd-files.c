@@ -142,6 +142,16 @@ static void dir_collect(struct dir_list *l, const char *sub, const char *name,
 	memcpy(e->name, name, len + 1);
 }
 
+/* A stream over directory descriptor @fd, or NULL (@fd closed, if any). */
+static DIR *dir_of(int fd)
+{
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+
+	if (!d && fd >= 0)
+		close(fd);
+	return d;
+}
+
 /*
  * Count what DIR holds: every regular file named *.sframe in a
  * subdirectory of two hex digits (whoever wrote it: this daemon,
@@ -156,21 +166,14 @@ static void dir_scan(struct dir_list *l)
 
 	dir_sidecars = 0;
 	dir_bytes = 0;
-	fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	top = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!top) {
-		if (fd >= 0)
-			close(fd);
+	top = dir_of(openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+	if (!top)
 		return;
-	}
 	while ((de = readdir(top))) {
 		fd = open_sub(de->d_name);
-		sub = fd >= 0 ? fdopendir(fd) : NULL;
-		if (!sub) {
-			if (fd >= 0)
-				close(fd);
+		sub = dir_of(fd);
+		if (!sub)
 			continue;
-		}
 		while ((fe = readdir(sub))) {
 			size_t len = strlen(fe->d_name);
 			struct stat s;
