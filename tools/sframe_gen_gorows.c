@@ -178,9 +178,10 @@ static bool sfg_go_fp_window(const struct sfg_go *go, u64 p1, s64 x, u64 *s0, u6
  * aarch64's asyncPreempt and debugCallV2 (assembly) save the frame their
  * own way, RA at 0(RSP) and FP at -8(RSP) as the compiler's frames:
  * asyncPreempt "MOVD R30, -x(RSP)" (through R27: MOVD $-x, R27; MOVD R30,
- * (RSP)(R27)), SUB $x, RSP, then MOVD R29, -8(RSP) (FP not saved during
- * it); debugCallV2 STP (R29, R30), -(x+8)(RSP), SUB $x, RSP (saved at
- * once).  @p1 is the first PC of delta @x; see sfg_go_fp_window().
+ * (RSP)(R27), or since Go 1.24 SUB $x, RSP, R27; MOVD R30, (R27)), SUB $x,
+ * RSP, then MOVD R29, -8(RSP) (FP not saved during it); debugCallV2 STP
+ * (R29, R30), -(x+8)(RSP), SUB $x, RSP (saved at once).  @p1 is the first
+ * PC of delta @x; see sfg_go_fp_window().
  */
 static bool sfg_go_fp_window_injected(const struct sfg_go *go, u64 p1, s64 x, u64 *s0,
 				      u64 *s1)
@@ -192,7 +193,10 @@ static bool sfg_go_fp_window_injected(const struct sfg_go *go, u64 p1, s64 x, u6
 	if (go->arch.fixed_ra || x <= 0 || x >= 4096 || x % 8 || p1 < 8 ||
 	    sfg_go_insn(go, p1 - 4) != (0xd10003ffU | (u32)x << 10))
 		return false;
-	if (sfg_go_insn(go, p1 - 8) == 0xf83b6bfeU && sfg_go_insn(go, p1) == 0xf81f83fdU) {
+	if ((sfg_go_insn(go, p1 - 8) == 0xf83b6bfeU ||
+	     (p1 >= 12 && sfg_go_insn(go, p1 - 8) == 0xf900037eU &&
+	      sfg_go_insn(go, p1 - 12) == (0xd10003fbU | (u32)x << 10))) &&
+	    sfg_go_insn(go, p1) == 0xf81f83fdU) {
 		*s1 = p1 + 4;
 		return true;
 	}

@@ -710,12 +710,23 @@ static bool gud_run_one(char **argv, int errfd, unsigned int delay, struct gud_r
 		return false;
 	if (!r->pid) {
 		struct rlimit nocore = { 0, 0 };
+		int fd;
 
 		setrlimit(RLIMIT_CORE, &nocore);
 		dup2(errfd, 2);
+		/*
+		 * What the program prints is not wanted: fzf --filter prints
+		 * each line it matches, megabytes a run, which filled the
+		 * guest's memory (its /tmp) over a batch of runs.
+		 */
 		close(0);
 		if (open(stdin_path, O_RDONLY))
 			_exit(127);
+		fd = open("/dev/null", O_WRONLY);
+		if (fd < 0 || dup2(fd, 1) != 1)
+			_exit(127);
+		if (fd != 1)
+			close(fd);
 		setenv("GOTRACEBACK", "system", 1);
 		ptrace(PTRACE_TRACEME, 0, 0, 0);
 		execvp(argv[0], argv);
