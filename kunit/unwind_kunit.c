@@ -124,6 +124,7 @@ struct uw_sec {
 	u8 version;
 	bool saved_regs;	/* SFRAME_F_SFU_SAVED_REGS */
 	u16 injected;		/* bit i: f<i> is entered by an injected call */
+	bool narrow;		/* V3: SFRAME_F_SFU_NARROW_INDEX, 12-byte FDEs */
 	u8 nfuncs;
 	struct uw_func funcs[UW_MAX_FUNCS];
 };
@@ -167,6 +168,20 @@ static const struct uw_sec sec_basic = {
 /* V3 (PCREL) DEFAULT rows, and a signal frame in f4. */
 static const struct uw_sec sec_v3 = {
 	.version = SFRAME_VERSION_3,
+	.nfuncs = 5,
+	.funcs = {
+		FN2(0, R_ENTRY(0), R_SP(4, 32, -16)),
+		FN2(1, R_ENTRY(0), R_SP(4, 48, -16)),
+		FN2(2, R_ENTRY(0), R_SP(4, 64, -16)),
+		FN1(3, R_OUTERMOST(0)),
+		{ .idx = 4, .signal = true, .nrows = 1, .rows = { R_SP(0, 16, 0) } },
+	},
+};
+
+/* The same with sframe-gen's 12-byte FDE index entries. */
+static const struct uw_sec sec_v3_narrow = {
+	.version = SFRAME_VERSION_3,
+	.narrow = true,
 	.nfuncs = 5,
 	.funcs = {
 		FN2(0, R_ENTRY(0), R_SP(4, 32, -16)),
@@ -622,6 +637,22 @@ static const struct uw_case uw_cases[] = {
 	{
 		.name = "v3_pcrel_sections_unwind_like_v2_ones",
 		.sec = &sec_v3,
+		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000),
+		.stack = {
+			W(0x1018, V_TXT(1, 0x40)), W(0x1048, V_TXT(2, 0x40)),
+			W(0x1088, V_TXT(3, 0x40)),
+		},
+		.frames = {
+			F(V_TXT(0, 0x10), V_STK(0x1020), REGS),
+			F(V_TXT(1, 0x40), V_STK(0x1050), SFRAME),
+			F(V_TXT(2, 0x40), V_STK(0x1090), SFRAME),
+			F(V_TXT(3, 0x40), C0, SFRAME),
+		},
+		.stop = SFU_END_OUTERMOST,
+	},
+	{
+		.name = "v3_narrow_index_sections_unwind_like_v3_ones",
+		.sec = &sec_v3_narrow,
 		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000),
 		.stack = {
 			W(0x1018, V_TXT(1, 0x40)), W(0x1048, V_TXT(2, 0x40)),
@@ -2375,7 +2406,8 @@ static unsigned int uw_fre_words(const struct uw_row *r, s64 *w, u8 *info)
 static size_t uw_build_section(const struct uw_env *env, const struct uw_sec *s, u8 *buf)
 {
 	bool v3 = s->version == SFRAME_VERSION_3;
-	size_t fde_size = v3 ? SFRAME_V3_FDE_BYTES : SFRAME_V2_FDE_BYTES;
+	size_t fde_size = s->narrow ? SFRAME_V3N_FDE_BYTES :
+			  v3 ? SFRAME_V3_FDE_BYTES : SFRAME_V2_FDE_BYTES;
 	size_t fres = SFRAME_HDR_SIZE + s->nfuncs * fde_size, pos = fres;
 	unsigned int i, j, k, n, nfres = 0;
 	s64 w[SFRAME_FRE_MAX_WORDS];
@@ -2409,7 +2441,11 @@ static size_t uw_build_section(const struct uw_env *env, const struct uw_sec *s,
 		}
 		nfres += f->nrows;
 
-		if (v3) {
+		if (s->narrow) {
+			uw_put_le(buf, fde + SFRAME_V3N_FDE_START, func - (env->sec + fde), 4);
+			uw_put_le(buf, fde + SFRAME_V3N_FDE_SIZE, UW_FUNC_SIZE, 4);
+			uw_put_le(buf, fde + SFRAME_V3N_FDE_FRE_OFF, fre_rel, 4);
+		} else if (v3) {
 			/* PCREL: relative to the start field itself. */
 			uw_put_le(buf, fde + SFRAME_V3_FDE_START, func - (env->sec + fde), 8);
 			uw_put_le(buf, fde + SFRAME_V3_FDE_SIZE, UW_FUNC_SIZE, 4);
@@ -2428,7 +2464,8 @@ static size_t uw_build_section(const struct uw_env *env, const struct uw_sec *s,
 	uw_put_le(buf, SFRAME_HDR_FLAGS, SFRAME_F_FDE_SORTED |
 		  (v3 ? SFRAME_F_FDE_FUNC_START_PCREL | SFRAME_F_SFU_CFA_ADDEND : 0) |
 		  (s->saved_regs ? SFRAME_F_SFU_SAVED_REGS : 0) |
-		  (s->injected ? SFRAME_F_SFU_INJECTED_CALLS : 0), 1);
+		  (s->injected ? SFRAME_F_SFU_INJECTED_CALLS : 0) |
+		  (s->narrow ? SFRAME_F_SFU_NARROW_INDEX : 0), 1);
 	uw_put_le(buf, SFRAME_HDR_ABI_ARCH, uw_arch.id == UW_ARCH_X86_64 ?
 		  SFRAME_ABI_AMD64_ENDIAN_LITTLE : SFRAME_ABI_AARCH64_ENDIAN_LITTLE, 1);
 	uw_put_le(buf, SFRAME_HDR_CFA_FIXED_RA, (u8)uw_arch.fixed_ra, 1);

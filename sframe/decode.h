@@ -207,9 +207,15 @@ static __always_inline int sframe_fde_read(const struct sfu_sframe_section *sec,
 		fde->rep_size = buf[SFRAME_V2_FDE_REP_SIZE];
 		break;
 	default:
-		rel = (s64)sframe_le64(buf + SFRAME_V3_FDE_START);
-		fde->func_size = sframe_le32(buf + SFRAME_V3_FDE_SIZE);
-		fre_rel = sframe_le32(buf + SFRAME_V3_FDE_FRE_OFF);
+		if (sec->flags & SFRAME_F_SFU_NARROW_INDEX) {
+			rel = (s32)sframe_le32(buf + SFRAME_V3N_FDE_START);
+			fde->func_size = sframe_le32(buf + SFRAME_V3N_FDE_SIZE);
+			fre_rel = sframe_le32(buf + SFRAME_V3N_FDE_FRE_OFF);
+		} else {
+			rel = (s64)sframe_le64(buf + SFRAME_V3_FDE_START);
+			fde->func_size = sframe_le32(buf + SFRAME_V3_FDE_SIZE);
+			fre_rel = sframe_le32(buf + SFRAME_V3_FDE_FRE_OFF);
+		}
 		err = sframe_fde_v3_attrs(sec, fde, &fre_rel);
 		if (err)
 			return err;

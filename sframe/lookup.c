@@ -195,7 +195,7 @@ static int sframe_fde_find(const struct sfu_sframe_section *sec, u64 pc, u32 *id
 
 	if (sec->reader.kind != SFRAME_READER_BUFFER)
 		return sframe_fde_search(sec, true, NULL, sec->fde_size,
-					 sec->version == SFRAME_VERSION_3, pcrel, pc, idx);
+					 sec->fde_size == SFRAME_V3_FDE_BYTES, pcrel, pc, idx);
 
 	/* The whole FDE array in place: one bounds check for every probe. */
 	err = sfu_sframe_read_ptr(&sec->reader, sec->fde_off, (u64)sec->num_fdes * sec->fde_size,
@@ -214,6 +214,11 @@ static int sframe_fde_find(const struct sfu_sframe_section *sec, u64 pc, u32 *id
 			       sframe_fde_search(sec, false, tab, SFRAME_V2_FDE_BYTES,
 						 false, false, pc, idx);
 	default:
+		if (sec->flags & SFRAME_F_SFU_NARROW_INDEX)
+			return pcrel ? sframe_fde_search(sec, false, tab, SFRAME_V3N_FDE_BYTES,
+							 false, true, pc, idx) :
+				       sframe_fde_search(sec, false, tab, SFRAME_V3N_FDE_BYTES,
+							 false, false, pc, idx);
 		return pcrel ? sframe_fde_search(sec, false, tab, SFRAME_V3_FDE_BYTES,
 						 true, true, pc, idx) :
 			       sframe_fde_search(sec, false, tab, SFRAME_V3_FDE_BYTES,

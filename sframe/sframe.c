@@ -98,6 +98,8 @@ static int sframe_hdr_version(struct sfu_sframe_section *sec, const u8 *h)
 	sec->flags = h[SFRAME_HDR_FLAGS];
 	if (sec->flags & ~valid_flags)
 		return -SFRAME_E_FLAGS;
+	if (sec->flags & SFRAME_F_SFU_NARROW_INDEX)
+		sec->fde_size = SFRAME_V3N_FDE_BYTES;
 	return 0;
 }
 

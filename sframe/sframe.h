@@ -101,7 +101,8 @@ struct sfu_sframe_fre_index {
  * @num_fdes: FDE count
  * @num_fres: FRE count (sum over all FDEs)
  * @fre_len: bytes of the FRE sub-section
- * @fde_size: bytes per FDE array entry: 17 (V1), 20 (V2) or 16 (V3 index)
+ * @fde_size: bytes per FDE array entry: 17 (V1), 20 (V2), 16 (V3 index) or
+ *            12 (V3 with SFRAME_F_SFU_NARROW_INDEX)
  * @fde_off: section offset of the FDE array
  * @fre_off: section offset of the FRE sub-section
  * @fre_end: @fre_off + @fre_len; bytes after it are ignored

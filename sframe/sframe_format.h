@@ -46,10 +46,16 @@
  * is the interrupted PC, not the PC after a call instruction.
  */
 #define SFRAME_F_SFU_INJECTED_CALLS	0x20
+/*
+ * sframe-unwind's fourth extension of V3: the FDE index entries are 12
+ * bytes (SFRAME_V3N_FDE_*), the function start a signed 32-bit offset,
+ * where V3's own entry gives it 64 bits.  Nothing else changes.
+ */
+#define SFRAME_F_SFU_NARROW_INDEX	0x10
 #define SFRAME_V1_F_ALL			0x7
 #define SFRAME_V2_F_ALL			0x7
 #define SFRAME_V3_F_ALL			(0x5 | SFRAME_F_SFU_CFA_ADDEND | SFRAME_F_SFU_SAVED_REGS | \
-					 SFRAME_F_SFU_INJECTED_CALLS)
+					 SFRAME_F_SFU_INJECTED_CALLS | SFRAME_F_SFU_NARROW_INDEX)
 
 /* abi_arch values. */
 #define SFRAME_ABI_AARCH64_ENDIAN_BIG		1
@@ -110,6 +116,12 @@
 #define SFRAME_V3_FDE_SIZE		8	/* u32 */
 #define SFRAME_V3_FDE_FRE_OFF		12	/* u32 */
 #define SFRAME_V3_FDE_BYTES		16
+
+/* The same entry with SFRAME_F_SFU_NARROW_INDEX: the start in 32 bits. */
+#define SFRAME_V3N_FDE_START		0	/* s32 */
+#define SFRAME_V3N_FDE_SIZE		4	/* u32 */
+#define SFRAME_V3N_FDE_FRE_OFF		8	/* u32 */
+#define SFRAME_V3N_FDE_BYTES		12
 
 #define SFRAME_V3_ATTR_NUM_FRES		0	/* u16 */
 #define SFRAME_V3_ATTR_INFO		2	/* u8 */

@@ -82,12 +82,14 @@ static u64 get_le(const u8 *p, unsigned int bytes)
 	return v;
 }
 
-static unsigned int case_fde_size(u8 version)
+static unsigned int case_fde_size(u8 version, u8 flags)
 {
 	if (version == SFRAME_VERSION_1)
 		return SFRAME_V1_FDE_BYTES;
 	if (version == SFRAME_VERSION_2)
 		return SFRAME_V2_FDE_BYTES;
+	if (flags & SFRAME_F_SFU_NARROW_INDEX)
+		return SFRAME_V3N_FDE_BYTES;
 	return SFRAME_V3_FDE_BYTES;
 }
 
@@ -114,7 +116,8 @@ static size_t case_fre_bytes(u8 fde_info, const struct case_fre *fre)
 /* Section offset of FRE @j of FDE @i (or of its V3 attribute block, j = -1). */
 static size_t case_fre_pos(const struct case_sec *s, unsigned int i, int j)
 {
-	size_t pos = SFRAME_HDR_SIZE + s->auxhdr_len + s->num_fdes * case_fde_size(s->version);
+	size_t pos = SFRAME_HDR_SIZE + s->auxhdr_len +
+		     s->num_fdes * case_fde_size(s->version, s->flags);
 	unsigned int a, b;
 
 	for (a = 0; a <= i; a++) {
@@ -135,7 +138,7 @@ static size_t case_fre_pos(const struct case_sec *s, unsigned int i, int j)
 
 static size_t case_fde_pos(const struct case_sec *s, unsigned int i)
 {
-	return SFRAME_HDR_SIZE + s->auxhdr_len + i * case_fde_size(s->version);
+	return SFRAME_HDR_SIZE + s->auxhdr_len + i * case_fde_size(s->version, s->flags);
 }
 
 /*
@@ -145,7 +148,7 @@ static size_t case_fde_pos(const struct case_sec *s, unsigned int i)
 static size_t case_build_at(const struct case_sec *s, u64 at, u8 *buf, size_t cap, u64 *vaddr)
 {
 	size_t hdr = SFRAME_HDR_SIZE + s->auxhdr_len;
-	size_t fres = hdr + s->num_fdes * case_fde_size(s->version);
+	size_t fres = hdr + s->num_fdes * case_fde_size(s->version, s->flags);
 	size_t pos = fres, fde;
 	u32 nfres = 0, fre_rel;
 	unsigned int i, j, k;
@@ -180,7 +183,11 @@ static size_t case_build_at(const struct case_sec *s, u64 at, u8 *buf, size_t ca
 		rel = f->func - *vaddr;
 		if (s->flags & SFRAME_F_FDE_FUNC_START_PCREL)
 			rel -= fde;
-		if (s->version == SFRAME_VERSION_3) {
+		if (s->flags & SFRAME_F_SFU_NARROW_INDEX) {
+			put_le(buf, cap, fde + SFRAME_V3N_FDE_START, rel, 4);
+			put_le(buf, cap, fde + SFRAME_V3N_FDE_SIZE, f->size, 4);
+			put_le(buf, cap, fde + SFRAME_V3N_FDE_FRE_OFF, fre_rel, 4);
+		} else if (s->version == SFRAME_VERSION_3) {
 			put_le(buf, cap, fde + SFRAME_V3_FDE_START, rel, 8);
 			put_le(buf, cap, fde + SFRAME_V3_FDE_SIZE, f->size, 4);
 			put_le(buf, cap, fde + SFRAME_V3_FDE_FRE_OFF, fre_rel, 4);
@@ -266,12 +273,53 @@ static size_t b_amd64_v3(u8 *b, size_t cap, u64 *va)
 	return case_build(&amd64_v3, b, cap, va);
 }
 
+/* sframe-gen's narrow FDE index (12-byte entries), PCREL and not. */
+static const struct case_sec amd64_v3n = AMD64_SEC(3, SFRAME_F_FDE_SORTED |
+						   SFRAME_F_FDE_FUNC_START_PCREL |
+						   SFRAME_F_SFU_NARROW_INDEX);
+static const struct case_sec amd64_v3n_abs = AMD64_SEC(3, SFRAME_F_FDE_SORTED |
+						       SFRAME_F_SFU_NARROW_INDEX);
+
+static size_t b_amd64_v3n(u8 *b, size_t cap, u64 *va)
+{
+	return case_build(&amd64_v3n, b, cap, va);
+}
+
+static size_t b_amd64_v3n_abs(u8 *b, size_t cap, u64 *va)
+{
+	return case_build(&amd64_v3n_abs, b, cap, va);
+}
+
 /* Patch one byte or field of a built section and return its length. */
 static size_t patched(size_t len, u8 *b, size_t cap, size_t off, u64 v, unsigned int bytes)
 {
 	if (len)
 		put_le(b, cap, off, v, bytes);
 	return len;
+}
+
+/* The narrow flag on a V2 section: only V3 has it. */
+static size_t b_v2_narrow_flag(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v2pcrel(b, cap, va), b, cap, SFRAME_HDR_FLAGS,
+		       SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL |
+		       SFRAME_F_SFU_NARROW_INDEX, 1);
+}
+
+/* Narrow entries whose FRE sub-section starts inside the last one. */
+static size_t b_v3n_freoff_inside_index(u8 *b, size_t cap, u64 *va)
+{
+	return patched(b_amd64_v3n(b, cap, va), b, cap, SFRAME_HDR_FREOFF,
+		       ARRAY_SIZE(amd64_fdes) * SFRAME_V3N_FDE_BYTES - 1, 4);
+}
+
+/* The second narrow entry's start moved below the first's: unsorted. */
+static size_t b_v3n_unsorted(u8 *b, size_t cap, u64 *va)
+{
+	size_t len = b_amd64_v3n(b, cap, va), f1 = case_fde_pos(&amd64_v3n, 1);
+
+	return patched(len, b, cap, f1 + SFRAME_V3N_FDE_START,
+		       (u32)(get_le(b + f1 + SFRAME_V3N_FDE_START, 4) - 0x80), 4);
 }
 
 /* ---- header stage ------------------------------------------------- */
@@ -1442,7 +1490,7 @@ static size_t fx_copy(const char *name, u8 *b, size_t cap, u64 *va)
 static size_t fx_fde(const u8 *b, u32 i)
 {
 	return SFRAME_HDR_SIZE + b[SFRAME_HDR_AUXHDR_LEN] + get_le(b + SFRAME_HDR_FDEOFF, 4) +
-	       i * case_fde_size(b[SFRAME_HDR_VERSION]);
+	       i * case_fde_size(b[SFRAME_HDR_VERSION], b[SFRAME_HDR_FLAGS]);
 }
 
 /* Section offset of the first FRE of FDE @i (V3: of its attribute block). */
@@ -1704,6 +1752,11 @@ const struct sframe_case sframe_cases[] = {
 	INIT("v1_unknown_flag_0x8_is_refused", b_v1_flag8, 0, E(FLAGS)),
 	INIT("v2_unknown_flag_0x80_is_refused", b_v2_flag80, 0, E(FLAGS)),
 	INIT("v3_frame_pointer_flag_is_refused", b_v3_frame_pointer, 0, E(FLAGS)),
+	INIT("v2_narrow_index_flag_is_refused", b_v2_narrow_flag, 0, E(FLAGS)),
+	INIT("v3_narrow_index_overlapping_the_fres_is_bad_header", b_v3n_freoff_inside_index,
+	     0, E(BAD_HEADER)),
+	VALID("v3_narrow_index", b_amd64_v3n, AMD64, 0),
+	VALID("v3_narrow_index_unsorted_is_refused", b_v3n_unsorted, AMD64, E(UNSORTED)),
 	INIT("real_v3_with_frame_pointer_flag_is_refused", b_fx_v3_frame_pointer, AMD64,
 	     E(FLAGS)),
 	VALID("v2_frame_pointer_flag_is_accepted", b_v2_frame_pointer, AMD64, 0),
@@ -1894,6 +1947,15 @@ const struct sframe_case sframe_cases[] = {
 	FIND("v2_pcrel_lookup_finds_the_same_row", b_amd64_v2pcrel, AMD64, 0x1041, 0,
 	     "sp+16 c-16 f"),
 	FIND("v3_lookup_finds_the_same_row", b_amd64_v3, AMD64, 0x1041, 0, "sp+16 c-16 f"),
+	FIND("v3_narrow_index_lookup_finds_the_same_row", b_amd64_v3n, AMD64, 0x1041, 0,
+	     "sp+16 c-16 f"),
+	FIND("v3_narrow_index_first_function", b_amd64_v3n, AMD64, 0x1000, 0, "sp+8 u f"),
+	FIND("v3_narrow_index_past_the_last_function_is_no_fde", b_amd64_v3n, AMD64, 0x1060,
+	     E(NO_FDE), NULL),
+	FIND("v3_narrow_index_without_pcrel_finds_the_same_row", b_amd64_v3n_abs, AMD64,
+	     0x1041, 0, "sp+16 c-16 f"),
+	FIND_RAW("v3_narrow_index_found_without_validation", b_amd64_v3n, AMD64, 0x1041, 0,
+		 "sp+16 c-16 f"),
 	FIND("empty_section_has_no_fde", b_no_fdes, AMD64, 0x1000, E(NO_FDE), NULL),
 	FIND("fre_starting_at_function_end_is_accepted_and_never_matches", b_fre_at_func_end,
 	     AMD64, 0x105f, 0, "sp+16 c-16 f"),

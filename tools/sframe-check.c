@@ -234,8 +234,12 @@ static void print_flag_names(u8 flags)
 		printf("%sSFU_CFA_ADDEND", sep);
 		sep = "|";
 	}
-	if (flags & SFRAME_F_SFU_INJECTED_CALLS)
+	if (flags & SFRAME_F_SFU_INJECTED_CALLS) {
 		printf("%sSFU_INJECTED_CALLS", sep);
+		sep = "|";
+	}
+	if (flags & SFRAME_F_SFU_NARROW_INDEX)
+		printf("%sSFU_NARROW_INDEX", sep);
 }
 
 /* The header part of objdump --sframe (binutils trunk). */
@@ -274,8 +278,13 @@ static void dump_header(const struct sfu_sframe_section *sec)
 		printf("%11s%s%s\n", prefix, "SFRAME_F_SFU_CFA_ADDEND", flags ? "," : "");
 		prefix = " ";
 	}
-	if (flags & SFRAME_F_SFU_INJECTED_CALLS)
-		printf("%11s%s\n", prefix, "SFRAME_F_SFU_INJECTED_CALLS");
+	if (flags & SFRAME_F_SFU_INJECTED_CALLS) {
+		flags &= ~SFRAME_F_SFU_INJECTED_CALLS;
+		printf("%11s%s%s\n", prefix, "SFRAME_F_SFU_INJECTED_CALLS", flags ? "," : "");
+		prefix = " ";
+	}
+	if (flags & SFRAME_F_SFU_NARROW_INDEX)
+		printf("%11s%s\n", prefix, "SFRAME_F_SFU_NARROW_INDEX");
 	if (sec->cfa_fixed_fp_offset)
 		printf("    CFA fixed FP offset: %d\n", sec->cfa_fixed_fp_offset);
 	if (sec->cfa_fixed_ra_offset)

@@ -39,6 +39,7 @@ struct options {
 	int stats;
 	int complement;
 	int no_cfa_addend;
+	int no_narrow_index;
 	int install;
 	int vdso;
 	int go_symbols;

@@ -18,11 +18,11 @@ struct options opt;
 static void usage_text(FILE *f)
 {
 	fprintf(f,
-		"usage: %s [--stats] [--complement] [--[no-]saved-regs] [--no-cfa-addend] [--vaddr ADDR] ELF|--vdso -o OUT\n"
-		"       %s --stats [--complement] [--[no-]saved-regs] [--no-cfa-addend] ELF|--vdso...\n"
-		"       %s --install [--cache DIR] [--stats] [--any-owner] [--[no-]saved-regs] [--no-cfa-addend]\n"
+		"usage: %s [--stats] [--complement] [--[no-]saved-regs] [--no-cfa-addend] [--no-narrow-index] [--vaddr ADDR] ELF|--vdso -o OUT\n"
+		"       %s --stats [--complement] [--[no-]saved-regs] [--no-cfa-addend] [--no-narrow-index] ELF|--vdso...\n"
+		"       %s --install [--cache DIR] [--stats] [--any-owner] [--[no-]saved-regs] [--no-cfa-addend] [--no-narrow-index]\n"
 		"                  PATH...|--vdso\n"
-		"       %s --publish DIR [--stats] [--any-owner] [--[no-]saved-regs] [--no-cfa-addend]\n"
+		"       %s --publish DIR [--stats] [--any-owner] [--[no-]saved-regs] [--no-cfa-addend] [--no-narrow-index]\n"
 		"                  PATH...|--vdso\n"
 		"       %s --go-symbols ELF\n"
 		"       %s --digest ELF\n"
@@ -83,8 +83,11 @@ static noreturn void print_help(void)
 	       "                only a file with a CFA based on rbx does, and elsewhere\n"
 	       "                the IFUNC resolvers ld.so's lazy binding calls)\n"
 	       "  --no-cfa-addend  leave out the rows of a CFA *(reg + off) + K (the\n"
-	       "                SFRAME_F_SFU_CFA_ADDEND extension): with --no-saved-regs,\n"
-	       "                a section binutils reads\n"
+	       "                SFRAME_F_SFU_CFA_ADDEND extension)\n"
+	       "  --no-narrow-index  FDE index entries of V3's own 16 bytes, where by\n"
+	       "                default they are 12 (the SFRAME_F_SFU_NARROW_INDEX\n"
+	       "                extension) when every function start fits 32 bits;\n"
+	       "                with the two above, a section binutils reads\n"
 	       "  --vdso        the running kernel's vDSO\n"
 	       "  --stats       FDEs, rows, sizes, text covered (by the own section too)\n"
 	       "                and left uncovered, by reason\n"
@@ -120,6 +123,7 @@ static const struct option long_options[] = {
 	{ "no-saved-regs", no_argument, NULL, OPT_NO_SAVED_REGS },
 	{ "saved-regs", no_argument, NULL, OPT_SAVED_REGS },
 	{ "no-cfa-addend", no_argument, &opt.no_cfa_addend, 1 },
+	{ "no-narrow-index", no_argument, &opt.no_narrow_index, 1 },
 	{ "help", no_argument, NULL, 'h' },
 	{ "install", no_argument, &opt.install, 1 },
 	{ "publish", required_argument, NULL, OPT_PUBLISH },

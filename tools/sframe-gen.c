@@ -9,7 +9,7 @@
  *   sframe-gen --go-symbols ELF
  *   sframe-gen --digest ELF
  *
- * EXT: --no-saved-regs or --saved-regs, --no-cfa-addend.
+ * EXT: --no-saved-regs or --saved-regs, --no-cfa-addend, --no-narrow-index.
  *
  * -o writes the raw section (header with PCREL function starts, as if the
  * section were placed at ADDR, default 0: function starts are then the
@@ -48,7 +48,9 @@
  * --saved-regs in every function, --no-saved-regs nowhere, as sections
  * were before the extension;
  * --no-cfa-addend the rows of a CFA *(reg + off) + K (OpenSSL's
- * assembly; SFRAME_F_SFU_CFA_ADDEND).  With both, the section is one
+ * assembly; SFRAME_F_SFU_CFA_ADDEND).  The FDE index entries are 12 bytes
+ * (SFRAME_F_SFU_NARROW_INDEX) where every function start fits 32 bits;
+ * --no-narrow-index keeps V3's 16.  With all three, the section is one
  * binutils reads.
  *
  * Go programs get the rows of their Go functions from the pclntab
@@ -263,7 +265,8 @@ static int process_elf(const char *name, Elf *elf, mode_t src_mode)
 	err = sfg_convert(elf, opt.vaddr, (complement ? SFG_COMPLEMENT : 0) |
 			  (opt.no_saved_regs ? SFG_NO_SAVED_REGS : 0) |
 			  (opt.saved_regs ? SFG_SAVED_REGS : 0) |
-			  (opt.no_cfa_addend ? SFG_NO_CFA_ADDEND : 0), &o);
+			  (opt.no_cfa_addend ? SFG_NO_CFA_ADDEND : 0) |
+			  (opt.no_narrow_index ? SFG_NO_NARROW_INDEX : 0), &o);
 	if (err)
 		return convert_failed(name, elf, err, &o);
 	if (opt.stats)

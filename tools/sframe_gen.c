@@ -347,7 +347,10 @@ static void sfg_job_figures(struct sfg_job *j, struct sfg_output *out)
  *         binding calls them under its trampoline), and a file with
  *         neither has no flag: found by a first pass without saves;
  *         SFG_NO_CFA_ADDEND: rows of a CFA *(reg + off) + K left
- *         uncovered (no SFRAME_F_SFU_CFA_ADDEND), as before that one
+ *         uncovered (no SFRAME_F_SFU_CFA_ADDEND), as before that one;
+ *         SFG_NO_NARROW_INDEX: V3's own 16-byte FDE index entries, where
+ *         by default they are 12 (SFRAME_F_SFU_NARROW_INDEX) if every
+ *         function start fits
  * @out: receives the section and the figures; free with sfg_output_free()
  *
  * A Go program's functions get their rows from its pclntab instead
@@ -368,6 +371,11 @@ int sfg_convert(Elf *elf, u64 vaddr, unsigned int flags, struct sfg_output *out)
 	err = sfg_job_inputs(&j, flags, &own_error);
 	if (!err)
 		err = sfg_job_sections(&j, out);
+	if (!err && !(flags & SFG_NO_NARROW_INDEX)) {
+		err = sfg_section_narrow(out, vaddr);
+		if (err)
+			sfg_output_free(out);
+	}
 	if (!err) {
 		err = sfg_digest(elf, j.go, out);
 		if (err)

@@ -106,6 +106,7 @@ struct sfg_stats {
 #define SFG_NO_SAVED_REGS 0x2	/* no SFRAME_F_SFU_SAVED_REGS (x86_64 has it by default) */
 #define SFG_NO_CFA_ADDEND 0x4	/* no SFRAME_F_SFU_CFA_ADDEND: *(reg + off) + K uncovered */
 #define SFG_SAVED_REGS	0x8	/* x86_64: every function lists its rbx saves */
+#define SFG_NO_NARROW_INDEX 0x10 /* 16-byte FDE index entries (no SFRAME_F_SFU_NARROW_INDEX) */
 
 /* sfg_convert() results other than 0 (errors are negative). */
 enum sfg_error {

@@ -709,3 +709,71 @@ int sfg_emit_finish(struct sfg_emit *em, struct sfg_output *out)
 	out->stats.shared_fdes = em->shared;
 	return 0;
 }
+
+/**
+ * sfg_section_narrow() - rewrite a section with the narrow FDE index
+ * @out: a section sfg_emit_finish() or sfg_section_merge() made (16-byte
+ *       index entries, PCREL); replaced by the same section with 12-byte
+ *       entries and SFRAME_F_SFU_NARROW_INDEX, if every function start
+ *       fits 32 bits from its entry's field, else left as it is
+ * @vaddr: the address the section was made for
+ *
+ * The FRE sub-section is copied unchanged: its offsets count from its own
+ * start.  The result is checked with the decoder, as every section is.
+ *
+ * Return: 0, -SFG_E_NOMEM or -SFG_E_INTERNAL.
+ */
+int sfg_section_narrow(struct sfg_output *out, u64 vaddr)
+{
+	u64 n = sfg_le(out->buf + SFRAME_HDR_NUM_FDES, 4), i;
+	u64 fre_len = sfg_le(out->buf + SFRAME_HDR_FRE_LEN, 4);
+	u64 wide = SFRAME_HDR_SIZE + n * SFRAME_V3_FDE_BYTES;
+	u64 narrow = SFRAME_HDR_SIZE + n * SFRAME_V3N_FDE_BYTES;
+	struct sfu_sframe_reader r = { .kind = SFRAME_READER_BUFFER };
+	struct sfu_sframe_section sec;
+	u8 *buf;
+
+	if (out->buf[SFRAME_HDR_FLAGS] & SFRAME_F_SFU_NARROW_INDEX)
+		return 0;
+	if (out->buf[SFRAME_HDR_AUXHDR_LEN] || sfg_le(out->buf + SFRAME_HDR_FDEOFF, 4) ||
+	    out->len != wide + fre_len)
+		return -SFG_E_INTERNAL;
+	for (i = 0; i < n; i++) {
+		u8 *e = out->buf + SFRAME_HDR_SIZE + i * SFRAME_V3_FDE_BYTES;
+		s64 rel = (s64)sfg_le(e + SFRAME_V3_FDE_START, 8) +
+			  (s64)(i * (SFRAME_V3_FDE_BYTES - SFRAME_V3N_FDE_BYTES));
+
+		if (rel != (s32)rel)
+			return 0;
+	}
+	buf = calloc(1, narrow + fre_len);
+	if (!buf)
+		return -SFG_E_NOMEM;
+	memcpy(buf, out->buf, SFRAME_HDR_SIZE);
+	buf[SFRAME_HDR_FLAGS] |= SFRAME_F_SFU_NARROW_INDEX;
+	sfg_put_le(buf + SFRAME_HDR_FREOFF, n * SFRAME_V3N_FDE_BYTES, 4);
+	for (i = 0; i < n; i++) {
+		const u8 *e = out->buf + SFRAME_HDR_SIZE + i * SFRAME_V3_FDE_BYTES;
+		u8 *d = buf + SFRAME_HDR_SIZE + i * SFRAME_V3N_FDE_BYTES;
+		/* PCREL: the same start, from a field 4 bytes nearer per entry. */
+		u64 rel = sfg_le(e + SFRAME_V3_FDE_START, 8) +
+			  i * (SFRAME_V3_FDE_BYTES - SFRAME_V3N_FDE_BYTES);
+
+		sfg_put_le(d + SFRAME_V3N_FDE_START, rel, 4);
+		memcpy(d + SFRAME_V3N_FDE_SIZE, e + SFRAME_V3_FDE_SIZE, 4);
+		memcpy(d + SFRAME_V3N_FDE_FRE_OFF, e + SFRAME_V3_FDE_FRE_OFF, 4);
+	}
+	memcpy(buf + narrow, out->buf + wide, fre_len);
+	r.buf = buf;
+	r.size = narrow + fre_len;
+	if (sfu_sframe_section_init(&sec, &r, vaddr, out->buf[SFRAME_HDR_ABI_ARCH]) ||
+	    sfu_sframe_section_validate(&sec)) {
+		free(buf);
+		return -SFG_E_INTERNAL;
+	}
+	free(out->buf);
+	out->buf = buf;
+	out->len = narrow + fre_len;
+	out->stats.sframe_bytes = out->len;
+	return 0;
+}

@@ -182,6 +182,7 @@ struct sfg_emit;
 struct sfg_emit *sfg_emit_new(const struct sfg_arch *arch, u64 vaddr);
 int sfg_emit_fde(struct sfg_emit *em, const struct sfg_row *rows, u32 nrows, u8 info, u8 info2);
 int sfg_emit_finish(struct sfg_emit *em, struct sfg_output *out);
+int sfg_section_narrow(struct sfg_output *out, u64 vaddr);
 void sfg_emit_free(struct sfg_emit *em);
 void sfg_emit_saves_only(struct sfg_emit *em, const u64 *fns, size_t n);
 bool sfg_rule_needs_flex(const struct sfg_arch *arch, const struct sfg_rule *rule);
