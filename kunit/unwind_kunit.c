@@ -165,32 +165,25 @@ static const struct uw_sec sec_basic = {
 	},
 };
 
-/* V3 (PCREL) DEFAULT rows, and a signal frame in f4. */
-static const struct uw_sec sec_v3 = {
-	.version = SFRAME_VERSION_3,
-	.nfuncs = 5,
-	.funcs = {
-		FN2(0, R_ENTRY(0), R_SP(4, 32, -16)),
-		FN2(1, R_ENTRY(0), R_SP(4, 48, -16)),
-		FN2(2, R_ENTRY(0), R_SP(4, 64, -16)),
-		FN1(3, R_OUTERMOST(0)),
-		{ .idx = 4, .signal = true, .nrows = 1, .rows = { R_SP(0, 16, 0) } },
-	},
-};
+/*
+ * V3 (PCREL) DEFAULT rows, and a signal frame in f4; @narrow_: with
+ * sframe-gen's 12-byte FDE index entries.
+ */
+#define UW_SEC_V3(narrow_)	{ \
+	.version = SFRAME_VERSION_3, \
+	.narrow = (narrow_), \
+	.nfuncs = 5, \
+	.funcs = { \
+		FN2(0, R_ENTRY(0), R_SP(4, 32, -16)), \
+		FN2(1, R_ENTRY(0), R_SP(4, 48, -16)), \
+		FN2(2, R_ENTRY(0), R_SP(4, 64, -16)), \
+		FN1(3, R_OUTERMOST(0)), \
+		{ .idx = 4, .signal = true, .nrows = 1, .rows = { R_SP(0, 16, 0) } }, \
+	}, \
+}
 
-/* The same with sframe-gen's 12-byte FDE index entries. */
-static const struct uw_sec sec_v3_narrow = {
-	.version = SFRAME_VERSION_3,
-	.narrow = true,
-	.nfuncs = 5,
-	.funcs = {
-		FN2(0, R_ENTRY(0), R_SP(4, 32, -16)),
-		FN2(1, R_ENTRY(0), R_SP(4, 48, -16)),
-		FN2(2, R_ENTRY(0), R_SP(4, 64, -16)),
-		FN1(3, R_OUTERMOST(0)),
-		{ .idx = 4, .signal = true, .nrows = 1, .rows = { R_SP(0, 16, 0) } },
-	},
-};
+static const struct uw_sec sec_v3 = UW_SEC_V3(false);
+static const struct uw_sec sec_v3_narrow = UW_SEC_V3(true);
 
 /*
  * V3 with a signal trampoline as gas and sframe-gen describe one: f4 a
@@ -514,6 +507,24 @@ enum {
 	.frames = { F(V_TXT(0, 0x10), V_FPCFA(0x1110), REGS), F(V_TXT(1, 0x80), C0, FP) }, \
 	.stop = SFU_END_FP_END
 
+/* f0 -> f1 -> f2 -> f3 (outermost) through the V3 section @s, every frame exact. */
+#define UW_CASE_V3_CHAIN(n, s) {						\
+	.name = n,								\
+	.sec = s,								\
+	.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000),				\
+	.stack = {								\
+		W(0x1018, V_TXT(1, 0x40)), W(0x1048, V_TXT(2, 0x40)),		\
+		W(0x1088, V_TXT(3, 0x40)),					\
+	},									\
+	.frames = {								\
+		F(V_TXT(0, 0x10), V_STK(0x1020), REGS),				\
+		F(V_TXT(1, 0x40), V_STK(0x1050), SFRAME),			\
+		F(V_TXT(2, 0x40), V_STK(0x1090), SFRAME),			\
+		F(V_TXT(3, 0x40), C0, SFRAME),					\
+	},									\
+	.stop = SFU_END_OUTERMOST,						\
+}
+
 static const struct uw_case uw_cases[] = {
 	{
 		/*
@@ -634,38 +645,8 @@ static const struct uw_case uw_cases[] = {
 		},
 		.stop = SFU_END_OUTERMOST,
 	},
-	{
-		.name = "v3_pcrel_sections_unwind_like_v2_ones",
-		.sec = &sec_v3,
-		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000),
-		.stack = {
-			W(0x1018, V_TXT(1, 0x40)), W(0x1048, V_TXT(2, 0x40)),
-			W(0x1088, V_TXT(3, 0x40)),
-		},
-		.frames = {
-			F(V_TXT(0, 0x10), V_STK(0x1020), REGS),
-			F(V_TXT(1, 0x40), V_STK(0x1050), SFRAME),
-			F(V_TXT(2, 0x40), V_STK(0x1090), SFRAME),
-			F(V_TXT(3, 0x40), C0, SFRAME),
-		},
-		.stop = SFU_END_OUTERMOST,
-	},
-	{
-		.name = "v3_narrow_index_sections_unwind_like_v3_ones",
-		.sec = &sec_v3_narrow,
-		.ip = V_TXT(0, 0x10), .sp = V_STK(0x1000),
-		.stack = {
-			W(0x1018, V_TXT(1, 0x40)), W(0x1048, V_TXT(2, 0x40)),
-			W(0x1088, V_TXT(3, 0x40)),
-		},
-		.frames = {
-			F(V_TXT(0, 0x10), V_STK(0x1020), REGS),
-			F(V_TXT(1, 0x40), V_STK(0x1050), SFRAME),
-			F(V_TXT(2, 0x40), V_STK(0x1090), SFRAME),
-			F(V_TXT(3, 0x40), C0, SFRAME),
-		},
-		.stop = SFU_END_OUTERMOST,
-	},
+	UW_CASE_V3_CHAIN("v3_pcrel_sections_unwind_like_v2_ones", &sec_v3),
+	UW_CASE_V3_CHAIN("v3_narrow_index_sections_unwind_like_v3_ones", &sec_v3_narrow),
 	{
 		.name = "chain_of_exactly_max_frames_still_reports_the_outermost_frame",
 		.sec = &sec_basic, .max = 4,
