@@ -332,14 +332,16 @@ static bool sfu_sidecar_bound(const struct sfu_sidecar_header *hdr, struct sfu_s
 
 /*
  * Open the sidecar named @file in @dirs and check it against the file:
- * its build-id, its owner, its header, its content digest.  Return: the
- * file, or ERR_PTR(-ENOENT) (none there, or refused: counted) or
- * ERR_PTR(-EAGAIN) (could not be looked at).
+ * its build-id, its owner, its header, its content digest; *@there set if
+ * a file of that name was opened.  Return: the file, or ERR_PTR(-ENOENT)
+ * (none there, or refused: counted) or ERR_PTR(-EAGAIN) (could not be
+ * looked at).
  */
 static struct file *sfu_sidecar_try(const struct path *root, const struct cred *cred,
 				    const char *dirs, const char *file, const u8 *build_id,
 				    unsigned int len, struct sfu_sidecar_for *w,
-				    struct sfu_sidecar_bind *bind, struct sfu_sidecar_header *hdr)
+				    struct sfu_sidecar_bind *bind, struct sfu_sidecar_header *hdr,
+				    bool *there)
 {
 	char *path = kstrdup(dirs, GFP_KERNEL);
 	struct file *f;
@@ -355,6 +357,7 @@ static struct file *sfu_sidecar_try(const struct path *root, const struct cred *
 			sfu_stat_inc(SFU_STAT_SIDECAR_REFUSED_OPEN);
 		return ERR_PTR(-EAGAIN);
 	}
+	*there = true;
 	if (!sfu_sidecar_check(f, build_id, len, hdr)) {
 		fput(f);
 		return ERR_PTR(-ENOENT);
@@ -426,8 +429,9 @@ static const u8 *sfu_sidecar_name_digest(struct sfu_sidecar_for *w,
  *
  * Looked up from the root and with the credentials of whoever set
  * sidecar_dir, every directory on the way checked: first the build-id's
- * name, then the names of the file's own digests (the first name may hold
- * the sidecar of another file with the same build-id).  A sidecar whose
+ * name, then, if a file has that name (it may be the sidecar of another
+ * file with the same build-id), the names of the file's own digests.  A
+ * sidecar whose
  * digest is not the file's is refused (sidecar_refused_content): a
  * build-id proves nothing about a file's bytes.
  *
@@ -445,7 +449,7 @@ struct file *sfu_sidecar_open(const u8 *build_id, unsigned int len, struct sfu_s
 	struct file *f = ERR_PTR(-ENOENT);
 	const struct cred *cred;
 	char *name, *p, *rest;
-	bool seen = false;
+	bool seen = false, there = false;
 	struct path root;
 	unsigned int i;
 	const u8 *d;
@@ -464,10 +468,15 @@ struct file *sfu_sidecar_open(const u8 *build_id, unsigned int len, struct sfu_s
 	if (!root.dentry || !cred)
 		goto out;
 	rest = name + strlen(name) + 1;
-	f = sfu_sidecar_try(&root, cred, name, rest, build_id, len, w, bind, hdr);
+	f = sfu_sidecar_try(&root, cred, name, rest, build_id, len, w, bind, hdr, &there);
 	seen = !IS_ERR(f) || PTR_ERR(f) != -ENOENT;
-	/* Then under the file's own digests: CFI, and a Go program's whole file. */
-	for (kind = SFU_SIDECAR_DIGEST_CFI; IS_ERR(f) && PTR_ERR(f) == -ENOENT &&
+	/*
+	 * Then under the file's own digests: CFI, and a Go program's whole
+	 * file.  Those names are written only beside a sidecar under the
+	 * build-id's name that is another file's: where there is none, a
+	 * mapping takes no digest (the cost of reading the file's CFI).
+	 */
+	for (kind = SFU_SIDECAR_DIGEST_CFI; there && IS_ERR(f) && PTR_ERR(f) == -ENOENT &&
 	     kind <= SFU_SIDECAR_DIGEST_FILE; kind++) {
 		d = sfu_sidecar_name_digest(w, bind, kind);
 		if (!d)
@@ -476,7 +485,7 @@ struct file *sfu_sidecar_open(const u8 *build_id, unsigned int len, struct sfu_s
 		for (i = 0; i < SFU_SIDECAR_NAME_DIGEST; i++)
 			sprintf(p + 1 + 2 * i, "%02x", d[i]);
 		strcpy(p + 1 + 2 * SFU_SIDECAR_NAME_DIGEST, ".sframe");
-		f = sfu_sidecar_try(&root, cred, name, rest, build_id, len, w, bind, hdr);
+		f = sfu_sidecar_try(&root, cred, name, rest, build_id, len, w, bind, hdr, &there);
 		seen |= !IS_ERR(f) || PTR_ERR(f) != -ENOENT;
 	}
 	if (!IS_ERR(f)) {

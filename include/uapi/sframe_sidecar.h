@@ -11,6 +11,10 @@
  *
  *   <sidecar_dir>/<first 2 hex digits>/<the rest>.<digest, in hex>.sframe
  *
+ * The module looks under the second name only when the first exists: a
+ * digest name alone is not found (a file is mapped without its digest
+ * taken unless it needs one).
+ *
  * sidecar_dir is the module parameter (default /var/lib/sframe-unwind).
  * A sidecar is this header, then the raw SFrame section.  Everything is
  * little-endian.

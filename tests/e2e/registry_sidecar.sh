@@ -53,6 +53,19 @@ sc=$(python3 "$SFU_TOP/tests/e2e/make-sidecar" --for "$prog" "$orig" "$dir") || 
 echo "" > $param
 run chain --expect stop --at body "$prog"
 
+# A file with no sidecar under its build-id's name is not digested: the
+# names under a digest are written only beside that one, so a mapping
+# does not read the file's CFI to look for them (the tree before took a
+# digest of every file without a sidecar at its first mapping).
+empty=$(mktemp -d /tmp/sidecars.XXXXXX)
+chmod 755 "$empty"
+echo "$empty" > $param
+before=$(stat sidecar_digests)
+run chain --expect stop --at body "$prog"
+[ "$(stat sidecar_digests)" = "$before" ] ||
+	bad "a file without a sidecar was digested (sidecar_digests $before -> $(stat sidecar_digests))"
+rmdir "$empty"
+
 echo "$dir" > $param
 expect sidecar_used run chain --at body "$prog"
 run chain --at body --nofault "$prog"
