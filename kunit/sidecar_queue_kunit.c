@@ -276,6 +276,34 @@ static void sq_drain(struct kunit *test, u16 *got, unsigned int n)
 }
 
 /*
+ * A file the backlog holds, mapped now: its request moves up with the
+ * mappings' (after those made before, before the rest of the backlog),
+ * counted, and the file is not queued twice.  The tree before left it
+ * where the rescan had put it, behind the rest of the backlog (42 last).
+ */
+static void a_mapped_file_of_the_backlog_moves_up(struct kunit *test)
+{
+	static const u16 want[] = { 39, 43, 42, 40, 41 };
+	u64 promoted = sq_stat(SFU_STAT_SIDECAR_REQ_PROMOTED);
+	u64 queued = sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED);
+	u16 got[ARRAY_SIZE(want)];
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, sq_attach(&owner_a), 0);
+	sq_request(test, 39, 1);
+	sq_backlog(test, 40, 3, 0);
+	sq_request(test, 43, 1);
+	sq_request(test, 42, 2);
+	/* A backlog request for a file queued already moves nothing. */
+	sq_backlog(test, 41, 1, 0);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_PROMOTED), promoted + 1);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED), queued + 5);
+	sq_drain(test, got, ARRAY_SIZE(got));
+	for (i = 0; i < ARRAY_SIZE(want); i++)
+		KUNIT_EXPECT_EQ_MSG(test, got[i], want[i], "request %u", i);
+}
+
+/*
  * A rescan's requests are backlog: a file mapped after them is handed
  * over first (before the first of the backlog, after the mappings' made
  * before it), and the backlog keeps its order.
@@ -466,6 +494,7 @@ static struct kunit_case sfu_sidecar_queue_cases[] = {
 	KUNIT_CASE(files_of_one_build_id_are_each_queued),
 	KUNIT_CASE(the_caps_hold_and_every_drop_is_counted),
 	KUNIT_CASE(mappings_come_before_the_backlog_of_a_rescan),
+	KUNIT_CASE(a_mapped_file_of_the_backlog_moves_up),
 	KUNIT_CASE(a_mapping_displaces_the_newest_of_the_backlog),
 	KUNIT_CASE(a_daemon_of_roots_files_is_asked_only_for_those),
 	KUNIT_CASE(users_files_do_not_crowd_out_roots),

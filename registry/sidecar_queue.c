@@ -29,7 +29,9 @@
  * backlog of a daemon that just attached can be every library of the
  * machine): its process is running now, and the backlog waits the time
  * of one conversion more for each file mapped meanwhile, which the caps
- * bound.  Where the caps leave no room for a mapping's request, it takes
+ * bound.  A file mapped now that the backlog holds already moves up with
+ * the mappings' (a library the daemon's own children mapped first, which
+ * a compiler then maps).  Where the caps leave no room for a mapping's request, it takes
  * the place of the newest request of the backlog (of its user's, if the
  * user's cap is what is reached), counted: a backlog of root's libraries
  * never keeps out what root maps now, and the next rescan finds the file
@@ -203,6 +205,27 @@ static void sfu_sq_add_locked(struct sfu_sq_req *r)
 	list_add_tail(&r->node, &sfu_sq_queue);
 }
 
+/*
+ * A mapping's request for a file the backlog holds already: that request
+ * moves up among the mappings' (its place in the caps stays the same), for
+ * the process mapping it runs now.  Return: true if one moved.
+ */
+static bool sfu_sq_promote_locked(const struct sfu_file_id *id)
+{
+	struct sfu_sq_req *b;
+
+	list_for_each_entry(b, &sfu_sq_queue, node) {
+		if (!b->backlog || !sfu_file_id_equal(&b->id, id))
+			continue;
+		list_del(&b->node);
+		sfu_sq_len--;
+		b->backlog = false;
+		sfu_sq_add_locked(b);
+		return true;
+	}
+	return false;
+}
+
 /* A request for @file, made by current (backlog, if it is the rescan's), or NULL. */
 static struct sfu_sq_req *sfu_sq_req_new(struct file *file, const u8 *build_id, unsigned int len,
 					 const struct cred *cred, u32 why)
@@ -304,7 +327,8 @@ void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len
 		goto out;
 	}
 	if (sfu_sq_seen_find_locked(&seen->id)) {
-		stat = SFU_STAT_SIDECAR_REQ_DUPLICATE;
+		stat = !r->backlog && sfu_sq_promote_locked(&seen->id) ?
+		       SFU_STAT_SIDECAR_REQ_PROMOTED : SFU_STAT_SIDECAR_REQ_DUPLICATE;
 		goto unlock;
 	}
 	over_user = sfu_sq_user_count_locked(r->uid) >= SFU_SQ_PER_USER;

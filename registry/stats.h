@@ -100,7 +100,10 @@
 	  "such files not queued: on FUSE, whose server could keep the daemon's "	\
 	  "reads of it waiting for good; nothing is remembered of them")		\
 	X(SFU_STAT_SIDECAR_REQ_DUPLICATE, "sidecar_req_duplicate",			\
-	  "such files not queued: their build-id was queued before")			\
+	  "such files not queued: the file was queued before")			\
+	X(SFU_STAT_SIDECAR_REQ_PROMOTED, "sidecar_req_promoted",			\
+	  "such files queued by a rescan and waiting: their request moved up with "	\
+	  "the mappings'")								\
 	X(SFU_STAT_SIDECAR_REQ_DROPPED_FULL, "sidecar_req_dropped_full",		\
 	  "such files not queued: 64 requests queued already (or no memory)")		\
 	X(SFU_STAT_SIDECAR_REQ_DROPPED_USER, "sidecar_req_dropped_user",		\
