@@ -5,7 +5,7 @@
  * nothing; what DIR holds, and the least recently read sidecars pruned
  * to keep it within the quotas; and what binds a sidecar to a file, its
  * content digest and its build-id, read here rather than believed from a
- * child.
+ * child; and the sidecar of the running kernel's vDSO, made at start.
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -424,4 +425,65 @@ int read_build_id(int fd, struct sfu_sidecar_request *r)
 		}
 	}
 	return -1;
+}
+
+/*
+ * The running kernel's vDSO, which has no file to be mapped from: its
+ * sidecar, converted from the daemon's own mapping, as sframe-gen
+ * --install --vdso does.
+ */
+void do_vdso(void)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR), lo, hi;
+	const struct sfu_sidecar_header *hdr;
+	char line[512], id[2 * SFU_SIDECAR_BUILD_ID_MAX + 1];
+	unsigned int i;
+	size_t len;
+	char *buf;
+	FILE *maps;
+	int ret;
+
+	maps = fopen("/proc/self/maps", "re");
+	while (base && maps && fgets(line, sizeof(line), maps))
+		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2 &&
+		    lo == base && hi > lo && hi - lo <= 64 << 20)
+			vdso_size = hi - lo;
+	if (maps)
+		fclose(maps);
+	if (!vdso_size) {
+		logmsg("[vdso]: none in this process");
+		return;
+	}
+	/* Not a request of the module's: not in received. */
+	ret = convert(-1, NULL, &buf, &len);
+	hdr = (const void *)buf;
+	if (ret == CHILD_SIGSYS) {
+		logmsg("[vdso]: refused: converter killed by its system call filter (SIGSYS)");
+		st.sandbox_kills++;
+		free(buf);
+		return;
+	}
+	if (ret || len <= sizeof(*hdr) || memcmp(hdr->magic, SFU_SIDECAR_MAGIC, 8) ||
+	    !hdr->build_id_len || hdr->build_id_len > SFU_SIDECAR_BUILD_ID_MAX ||
+	    hdr->section_off != sizeof(*hdr) || hdr->section_size != len - sizeof(*hdr)) {
+		logmsg("[vdso]: conversion failed (%d)", ret);
+		st.failed++;
+		free(buf);
+		return;
+	}
+	for (i = 0; i < hdr->build_id_len; i++)
+		sprintf(id + 2 * i, "%02x", hdr->build_id[i]);
+	ret = install(id, buf, len, 0644);
+	if (ret < 0) {
+		logmsg("%s [vdso]: writing the sidecar: %s", id, strerror(errno));
+		st.write_failed++;
+	} else if (ret) {
+		logmsg("%s [vdso]: a sidecar exists", id);
+		st.exists++;
+	} else {
+		logmsg("%s [vdso]: converted, %zu bytes", id, len);
+		st.converted++;
+		st.bytes += len;
+	}
+	free(buf);
 }

@@ -37,7 +37,7 @@ static noreturn void bad_usage(void)
 		"                      [--max-sidecars N] [--max-bytes BYTES] [--rate N] [--burst N]\n"
 		"                      [--cpu SECONDS] [--timeout SECONDS] [--mem BYTES]\n"
 		"                      [--rescan-ms MS] [--any-owner] [--stats FILE]\n"
-		"                      [--no-debuginfod] [--debuginfod-timeout SECONDS]\n"
+		"                      [--no-debuginfod] [--debuginfod-timeout SECONDS] [--no-prefetch]\n"
 		"                      [--test-sandbox CALL] [--convert FILE...]\n");
 	exit(2);
 }
@@ -111,6 +111,7 @@ enum {
 static const struct option long_options[] = {
 	{ "any-owner", no_argument, &opt.any_owner, 1 },
 	{ "no-debuginfod", no_argument, &opt.no_debuginfod, 1 },
+	{ "no-prefetch", no_argument, &opt.no_prefetch, 1 },
 	{ "convert", no_argument, NULL, OPT_CONVERT },
 	{ "dir", required_argument, NULL, OPT_DIR },
 	{ "user", required_argument, NULL, OPT_USER },

@@ -8,7 +8,7 @@
  *                  [--rate N] [--burst N] [--cpu SECONDS] [--timeout SECONDS]
  *                  [--mem BYTES] [--rescan-ms MS] [--any-owner] [--stats FILE]
  *                  [--no-debuginfod] [--debuginfod-timeout SECONDS]
- *                  [--test-sandbox CALL]
+ *                  [--no-prefetch] [--test-sandbox CALL]
  *
  * Root only.  It attaches to /dev/sframe_unwind (SFU_IOC_SIDECAR_ATTACH),
  * has the module queue the files already mapped (SFU_IOC_SIDECAR_RESCAN),
@@ -38,7 +38,10 @@
  *    (default 5 s).  What it fetches must pass the checks a converted
  *    sidecar passes (its header names the build-id, its digest is the
  *    file's, taken here), or it is refused and the file converted; so is
- *    a miss or an error;
+ *    a miss or an error.  Where it served the sidecar, the daemon then
+ *    asks it, while no request waits, for those of the other libraries of
+ *    the file's directory (sframe-unwindd-prefetch.c; not with
+ *    --no-prefetch): they are checked against their files the same way;
  *  - converts the file in a child that drops to --user (default
  *    sframe-unwind, a user of its own that make install-sidecars makes
  *    with systemd-sysusers; nobody, with a warning, where there is none),
@@ -58,8 +61,9 @@
  *    comes from the build-id bytes alone, so nothing is written outside
  *    DIR (default /var/lib/sframe-unwind, which must be root's and
  *    writable by nobody else);
- *  - has the module rescan (at most every --rescan-ms, default 250), so
- *    the processes that map the file use the sidecar at once.
+ *  - has the module rescan as soon as no other request is waiting (and
+ *    at least every --rescan-ms, default 250, while requests keep
+ *    coming), so the processes that map the file use the sidecar at once.
  *
  * At start it also writes the sidecar of the running kernel's vDSO, which
  * has no file (converted from its own mapping, as sframe-gen --install
@@ -104,32 +108,7 @@
 
 #define DEVICE		"/dev/sframe_unwind"
 
-/* What happened to the requests; printed as "name value" pairs. */
-static struct {
-	u64 received;
-	u64 converted;
-	u64 bytes;
-	u64 exists;
-	u64 refused_size;
-	u64 refused_type;
-	u64 refused_owner;
-	u64 refused_quota;
-	u64 refused_mismatch;
-	u64 not_elf;
-	u64 nothing;
-	u64 failed;
-	u64 killed;
-	u64 sandbox_kills;
-	u64 write_failed;
-	u64 rate_waits;
-	u64 rescans;
-	u64 pruned;
-	u64 debuginfod_hits;
-	u64 debuginfod_misses;
-	u64 debuginfod_refused;
-	u64 debuginfod_errors;
-	u64 log_suppressed;
-} st;
+struct unwindd_stats st;
 
 static volatile sig_atomic_t stop, dump;
 static int dev = -1;
@@ -290,7 +269,8 @@ static void print_stats(FILE *f)
 		st.debuginfod_misses);
 	fprintf(f, "debuginfod_refused %llu\ndebuginfod_errors %llu\n", st.debuginfod_refused,
 		st.debuginfod_errors);
-	fprintf(f, "debuginfod_fetchers %llu\n", debuginfod_fetchers);
+	fprintf(f, "debuginfod_fetchers %llu\nprefetched %llu\n", debuginfod_fetchers,
+		st.prefetched);
 	fprintf(f, "log_suppressed %llu\n", st.log_suppressed);
 }
 
@@ -371,15 +351,21 @@ static void ask_rescan(void)
 	clock_gettime(CLOCK_MONOTONIC, &last_rescan);
 }
 
+/* The tokens of the rate limit brought up to now. */
+static void rate_refill(void)
+{
+	tokens += now_s(&last_refill) * (opt.rate / 60.0);
+	clock_gettime(CLOCK_MONOTONIC, &last_refill);
+	if (tokens > opt.burst)
+		tokens = opt.burst;
+}
+
 /* Take a token of the rate limit, waiting for one if there is none. */
 static void rate_limit(void)
 {
 	double per_s = opt.rate / 60.0;
 
-	tokens += now_s(&last_refill) * per_s;
-	clock_gettime(CLOCK_MONOTONIC, &last_refill);
-	if (tokens > opt.burst)
-		tokens = opt.burst;
+	rate_refill();
 	if (tokens < 1) {
 		double wait = (1 - tokens) / per_s;
 		struct timespec ts = { (time_t)wait, (long)((wait - (time_t)wait) * 1e9) };
@@ -570,8 +556,11 @@ static void handle(struct sfu_sidecar_request *r)
 	if (!admit(r, id, name, &mode))
 		return;
 	rate_limit();
-	if (use_debuginfod && from_debuginfod(r, id, name, mode))
+	if (use_debuginfod && from_debuginfod(r, id, name, mode)) {
+		if (!opt.no_prefetch && !opt.num_convert)
+			prefetch_note(r->fd);
 		return;
+	}
 	ret = convert(r->fd, id, &buf, &len);
 	if (ret == CHILD_OK && sidecar_of(r, buf, len))
 		store(r, id, name, buf, len, mode, false);
@@ -581,64 +570,40 @@ static void handle(struct sfu_sidecar_request *r)
 }
 
 /*
- * The running kernel's vDSO, which has no file to be mapped from: its
- * sidecar, converted from the daemon's own mapping, as sframe-gen
- * --install --vdso does.
+ * One file fetched ahead (sframe-unwindd-prefetch.c), from debuginfod
+ * only: nothing is converted ahead, and a file with a sidecar, or with a
+ * token of the rate limit or room in DIR lacking, is passed over quietly.
  */
-static void do_vdso(void)
+static void prefetch_one(void)
 {
-	unsigned long base = getauxval(AT_SYSINFO_EHDR), lo, hi;
-	const struct sfu_sidecar_header *hdr;
-	char line[512], id[2 * SFU_SIDECAR_BUILD_ID_MAX + 1];
-	unsigned int i;
-	size_t len;
-	char *buf;
-	FILE *maps;
-	int ret;
+	struct sfu_sidecar_request r = { .fd = -1 };
+	char id[2 * SFU_SIDECAR_BUILD_ID_MAX + 1], path[300];
+	struct prefetch p;
+	struct stat s;
 
-	maps = fopen("/proc/self/maps", "re");
-	while (base && maps && fgets(line, sizeof(line), maps))
-		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2 &&
-		    lo == base && hi > lo && hi - lo <= 64 << 20)
-			vdso_size = hi - lo;
-	if (maps)
-		fclose(maps);
-	if (!vdso_size) {
-		logmsg("[vdso]: none in this process");
+	if (!prefetch_next(&p))
 		return;
+	r.fd = p.fd;
+	rate_refill();
+	if (use_debuginfod && !fstat(r.fd, &s) && !read_build_id(r.fd, &r) &&
+	    r.build_id_len >= 2 && tokens >= 1 && room(1)) {
+		mode_t mode = s.st_mode & 0004 ? 0644 : 0600;
+
+		hex(&r, id);
+		snprintf(path, sizeof(path), "%.2s/%s.sframe", id, id + 2);
+		if (fstatat(dir_fd, path, &s, AT_SYMLINK_NOFOLLOW)) {
+			u64 errors = st.debuginfod_errors;
+
+			tokens -= 1;
+			st.prefetched++;
+			printable(p.name, r.name, sizeof(r.name));
+			from_debuginfod(&r, id, r.name, mode);
+			/* A server down or slow: no more asked ahead. */
+			if (st.debuginfod_errors != errors)
+				prefetch_clear();
+		}
 	}
-	/* Not a request of the module's: not in received. */
-	ret = convert(-1, NULL, &buf, &len);
-	hdr = (const void *)buf;
-	if (ret == CHILD_SIGSYS) {
-		logmsg("[vdso]: refused: converter killed by its system call filter (SIGSYS)");
-		st.sandbox_kills++;
-		free(buf);
-		return;
-	}
-	if (ret || len <= sizeof(*hdr) || memcmp(hdr->magic, SFU_SIDECAR_MAGIC, 8) ||
-	    !hdr->build_id_len || hdr->build_id_len > SFU_SIDECAR_BUILD_ID_MAX ||
-	    hdr->section_off != sizeof(*hdr) || hdr->section_size != len - sizeof(*hdr)) {
-		logmsg("[vdso]: conversion failed (%d)", ret);
-		st.failed++;
-		free(buf);
-		return;
-	}
-	for (i = 0; i < hdr->build_id_len; i++)
-		sprintf(id + 2 * i, "%02x", hdr->build_id[i]);
-	ret = install(id, buf, len, 0644);
-	if (ret < 0) {
-		logmsg("%s [vdso]: writing the sidecar: %s", id, strerror(errno));
-		st.write_failed++;
-	} else if (ret) {
-		logmsg("%s [vdso]: a sidecar exists", id);
-		st.exists++;
-	} else {
-		logmsg("%s [vdso]: converted, %zu bytes", id, len);
-		st.converted++;
-		st.bytes += len;
-	}
-	free(buf);
+	close(r.fd);
 }
 
 /* --convert: each file as a request; 0 if every one was converted or had a sidecar. */
@@ -738,12 +703,19 @@ static void serve(void)
 		}
 		if (rescan_pending && since >= opt.rescan_ms)
 			ask_rescan();
-		if (rescan_pending)
-			r.timeout_ms = opt.rescan_ms - since + 1;
+		/* A pending rescan, and fetching ahead, wait only for requests queued already. */
+		if (rescan_pending || prefetch_waits())
+			r.timeout_ms = 0;
 		if (ioctl(dev, SFU_IOC_SIDECAR_NEXT, &r)) {
-			if (errno == EAGAIN || errno == EINTR)
+			int err = errno;
+
+			if (err == EAGAIN && rescan_pending)
+				ask_rescan();
+			else if (err == EAGAIN)
+				prefetch_one();
+			if (err == EAGAIN || err == EINTR)
 				continue;
-			logmsg("next: %s", strerror(errno));
+			logmsg("next: %s", strerror(err));
 			break;
 		}
 		handle(&r);

@@ -92,6 +92,7 @@ struct unwindd_options {
 	/* Set by getopt_long() itself (long_options): int, as its flags are. */
 	int any_owner;
 	int no_debuginfod;
+	int no_prefetch;
 	enum sandbox_test test_sandbox;
 	/* --user was given: no falling back to nobody. */
 	bool user_given;
@@ -173,5 +174,49 @@ int read_build_id(int fd, struct sfu_sidecar_request *r);
 
 /* sframe-unwindd-options.c */
 void parse_args(int argc, char **argv);
+
+/* What happened to the requests; printed as "name value" pairs. */
+struct unwindd_stats {
+	u64 received;
+	u64 converted;
+	u64 bytes;
+	u64 exists;
+	u64 refused_size;
+	u64 refused_type;
+	u64 refused_owner;
+	u64 refused_quota;
+	u64 refused_mismatch;
+	u64 not_elf;
+	u64 nothing;
+	u64 failed;
+	u64 killed;
+	u64 sandbox_kills;
+	u64 write_failed;
+	u64 rate_waits;
+	u64 rescans;
+	u64 pruned;
+	u64 debuginfod_hits;
+	u64 prefetched;
+	u64 debuginfod_misses;
+	u64 debuginfod_refused;
+	u64 debuginfod_errors;
+	u64 log_suppressed;
+};
+
+extern struct unwindd_stats st;
+
+/* sframe-unwindd-files.c: the vDSO's sidecar, at start. */
+void do_vdso(void);
+
+/* sframe-unwindd-prefetch.c: the neighbours of a file debuginfod served. */
+struct prefetch {
+	int fd;
+	char name[64];
+};
+
+void prefetch_note(int fd);
+bool prefetch_waits(void);
+bool prefetch_next(struct prefetch *p);
+void prefetch_clear(void);
 
 #endif /* _SFRAME_UNWINDD_H */
