@@ -660,7 +660,7 @@ static bool long_lay_out(struct sfu_user_ctx *ctx, struct long_layout *l)
 	    sfu_sframe_fre_index_size(&l->ref, &l->index_size))
 		return false;
 	l->index = kvmalloc(l->index_size, GFP_KERNEL);
-	return l->index && !sfu_sframe_fre_index_build(&l->ref, l->index, l->index_size);
+	return l->index && !sfu_sframe_fre_index_build(&l->ref, l->index, l->index_size, NULL);
 }
 
 /*

@@ -13,7 +13,10 @@
  *  - bytes rewritten after the index was built give errors or rows that
  *    cover their PC, never a longer scan;
  *  - read from user memory, faultable and no-fault, with the index built
- *    from user memory, the rows are the same.
+ *    from user memory, the rows are the same;
+ *  - validated per function (a sidecar's kernel copy), the rows are the
+ *    same, each function checked on its first lookup, and one of bad FREs
+ *    fails its own lookups alone.
  */
 #include <kunit/test.h>
 #include <linux/mm.h>
@@ -75,8 +78,9 @@ static bool long_sec_make(struct kunit *test, struct long_sec *ls, u8 version, b
 		KUNIT_EXPECT_EQ(test, err, 0);
 		KUNIT_EXPECT_GT(test, ls->index_size, (size_t)0);
 		ls->index = err ? NULL : kvmalloc(ls->index_size, GFP_KERNEL);
-		err = ls->index ? sfu_sframe_fre_index_build(&ls->sec, ls->index, ls->index_size)
-				: -SFRAME_E_TOO_BIG;
+		err = ls->index ?
+		      sfu_sframe_fre_index_build(&ls->sec, ls->index, ls->index_size, NULL) :
+		      -SFRAME_E_TOO_BIG;
 		KUNIT_EXPECT_EQ(test, err, 0);
 		KUNIT_EXPECT_PTR_EQ(test, (void *)ls->sec.fre_index, ls->index);
 	}
@@ -208,7 +212,7 @@ static void index_in_too_little_memory_is_refused(struct kunit *test)
 	if (!long_sec_make(test, &ls, *version, true))
 		return;
 	ls.sec.fre_index = NULL;
-	err = sfu_sframe_fre_index_build(&ls.sec, ls.index, ls.index_size - 1);
+	err = sfu_sframe_fre_index_build(&ls.sec, ls.index, ls.index_size - 1, NULL);
 	KUNIT_EXPECT_EQ(test, err, -SFRAME_E_TOO_BIG);
 	KUNIT_EXPECT_NULL(test, ls.sec.fre_index);
 	long_sec_free(&ls);
@@ -261,7 +265,7 @@ static void long_section_in_user_memory_through_the_index(struct kunit *test)
 	if (!valid_err && !sfu_sframe_fre_index_size(&sec, &bytes) && bytes)
 		index = kvmalloc(bytes, GFP_KERNEL);
 	if (index)
-		index_err = sfu_sframe_fre_index_build(&sec, index, bytes);
+		index_err = sfu_sframe_fre_index_build(&sec, index, bytes, NULL);
 	if (!index_err) {
 		sframe_long_check(&sec, lo, hi, 7, &res);
 		/* Every page has been touched now: no-fault reads must agree. */
@@ -277,6 +281,91 @@ static void long_section_in_user_memory_through_the_index(struct kunit *test)
 	KUNIT_EXPECT_GT(test, res.pcs, 0ULL);
 	expect_none_wrong(test, &res, "user");
 	expect_none_wrong(test, &res_nofault, "user, no-fault");
+}
+
+/* Marked functions of @ls, validated per function. */
+static unsigned int long_checked(const struct long_sec *ls)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ls->sec.num_fdes; i++)
+		n += !!ls->sec.fde_checked[i];
+	return n;
+}
+
+/*
+ * A section validated per function (as a sidecar's kernel copy is): its
+ * FDEs now, the long function's FREs with the index, which marks it,
+ * every other function's on its first lookup, and every PC the model's
+ * row.  No lookup without the bytes that record what was checked.  A
+ * short function whose FREs are out of order fails its own lookups and
+ * stays unmarked, the others give their rows; validated whole, the same
+ * bytes are refused.
+ */
+static void long_section_validated_per_function(struct kunit *test)
+{
+	const u8 *version = test->param_value;
+	struct sframe_long_result res;
+	struct sfu_sframe_row row;
+	struct sfu_sframe_fde fde;
+	unsigned int fn, longer, bad = ~0U;
+	struct long_sec ls;
+	u64 lo, hi, pos;
+	int err;
+
+	if (!long_sec_make(test, &ls, *version, false))
+		return;
+	KUNIT_ASSERT_EQ(test, sfu_sframe_section_validate_fdes(&ls.sec), 0);
+	KUNIT_EXPECT_TRUE(test, ls.sec.lazy);
+	KUNIT_EXPECT_EQ(test, sfu_sframe_find_row(&ls.sec, sframe_long_pc(0, 0), &row),
+			-SFRAME_E_NO_INDEX);
+	KUNIT_ASSERT_EQ(test, sfu_sframe_fre_index_size(&ls.sec, &ls.index_size), 0);
+	ls.index = kvzalloc(ls.index_size + ls.sec.num_fdes, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ls.index);
+	KUNIT_EXPECT_EQ(test, sfu_sframe_fre_index_build(&ls.sec, ls.index, ls.index_size, NULL),
+			-SFRAME_E_NO_INDEX);
+	KUNIT_ASSERT_EQ(test, sfu_sframe_fre_index_build(&ls.sec, ls.index, ls.index_size,
+							 (u8 *)ls.index + ls.index_size), 0);
+	/* The functions the index covers, and only those. */
+	for (fn = 0, longer = 0; fn < sframe_long_num_fns(); fn++) {
+		bool indexed = sframe_long_fres(fn) > SFRAME_FRE_INDEX_STRIDE;
+
+		longer += indexed;
+		KUNIT_EXPECT_EQ_MSG(test, ls.sec.fde_checked[fn], indexed, "function %u", fn);
+	}
+	KUNIT_EXPECT_GE(test, longer, 1U);
+	KUNIT_EXPECT_EQ(test, long_checked(&ls), longer);
+
+	/* A short function of two rows or more: checked and marked on its first lookup. */
+	for (fn = 0; fn < sframe_long_num_fns() && bad == ~0U; fn++)
+		if (fn != SFRAME_LONG_FDE && sframe_long_fres(fn) >= 2 &&
+		    sframe_long_fres(fn) <= SFRAME_FRE_INDEX_STRIDE)
+			bad = fn;
+	KUNIT_ASSERT_NE(test, bad, ~0U);
+	expect_model_row(test, &ls.sec, sframe_long_pc(bad, 1));
+	KUNIT_EXPECT_EQ(test, long_checked(&ls), longer + 1);
+	KUNIT_EXPECT_EQ(test, ls.sec.fde_checked[bad], 1);
+	sframe_long_text(&lo, &hi);
+	sframe_long_check(&ls.sec, lo, hi, 1, &res);
+	expect_none_wrong(test, &res, "validated per function");
+
+	/* Its second FRE made to start where its first does. */
+	KUNIT_ASSERT_EQ(test, sfu_sframe_fde_get(&ls.sec, bad, &fde), 0);
+	pos = fde.fres_off;
+	KUNIT_ASSERT_EQ(test, sfu_sframe_fre_next(&ls.sec, &fde, &pos, &row), 0);
+	memset(ls.buf + pos, 0, 1U << fde.fre_type);
+	KUNIT_EXPECT_EQ(test, sfu_sframe_section_validate(&ls.sec), -SFRAME_E_FRE_ORDER);
+	/* What was checked is forgotten but the functions checked with the index. */
+	for (fn = 0; fn < sframe_long_num_fns(); fn++)
+		ls.sec.fde_checked[fn] = sframe_long_fres(fn) > SFRAME_FRE_INDEX_STRIDE;
+	err = sfu_sframe_find_row(&ls.sec, sframe_long_pc(bad, 0), &row);
+	KUNIT_EXPECT_EQ(test, err, -SFRAME_E_FRE_ORDER);
+	KUNIT_EXPECT_EQ(test, ls.sec.fde_checked[bad], 0);
+	for (fn = 0; fn < sframe_long_num_fns(); fn++)
+		if (fn != bad && sframe_long_fres(fn))
+			expect_model_row(test, &ls.sec, sframe_long_pc(fn, 0));
+	KUNIT_EXPECT_EQ(test, ls.sec.fde_checked[bad], 0);
+	long_sec_free(&ls);
 }
 
 /* The fixtures, real toolchains' sections, need no index: their functions are short. */
@@ -299,7 +388,7 @@ static void real_sections_need_no_index(struct kunit *test)
 			continue;
 		}
 		needing += bytes != 0;
-		KUNIT_EXPECT_EQ(test, sfu_sframe_fre_index_build(&sec, mem, sizeof(mem)), 0);
+		KUNIT_EXPECT_EQ(test, sfu_sframe_fre_index_build(&sec, mem, sizeof(mem), NULL), 0);
 		KUNIT_EXPECT_NULL(test, sec.fre_index);
 	}
 	KUNIT_EXPECT_EQ(test, needing, 0UL);
@@ -312,6 +401,7 @@ static struct kunit_case sframe_long_cases[] = {
 	KUNIT_CASE_PARAM(long_section_rewritten_after_indexing_stays_bounded,
 			 long_mutation_params),
 	KUNIT_CASE_PARAM(long_section_in_user_memory_through_the_index, long_version_params),
+	KUNIT_CASE_PARAM(long_section_validated_per_function, long_version_params),
 	KUNIT_CASE(real_sections_need_no_index),
 	{}
 };

@@ -153,7 +153,10 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_copy_alloc);
  * and to the current task's memory cgroup -- and freed with it by the
  * last sfu_copy_put(), which sections call from their RCU callback: no
  * lookup can be reading it then.  @c->sec (and every copy of it taken
- * from now on) points at it.
+ * from now on) points at it.  A section validated per function
+ * (sfu_sframe_section_validate_fdes(), a sidecar's) gets, in the same
+ * block after the index, the byte per function that records which were
+ * checked; the functions the index covers are checked here.
  *
  * Context: task context.
  * Return: 0 (also for a section that needs no index), -ENOSPC (a budget,
@@ -163,21 +166,26 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_copy_alloc);
  */
 int sfu_copy_index(struct sfu_sframe_copy *c)
 {
-	size_t bytes;
+	size_t bytes, ix_bytes;
 	void *ix;
 
-	if (sfu_sframe_fre_index_size(&c->sec, &bytes))
+	if (sfu_sframe_fre_index_size(&c->sec, &ix_bytes))
 		return -EINVAL;
+	bytes = ix_bytes;
+	if (c->sec.lazy)
+		bytes = ALIGN(bytes, sizeof(long)) + c->sec.num_fdes;
 	if (!bytes)
 		return 0;
 	if (!sfu_copy_charge(c->user, bytes))
 		return -ENOSPC;
-	ix = kvmalloc(bytes, GFP_KERNEL_ACCOUNT);
+	ix = kvzalloc(bytes, GFP_KERNEL_ACCOUNT);
 	if (!ix) {
 		sfu_copy_uncharge(c->user, bytes);
 		return -ENOMEM;
 	}
-	if (sfu_sframe_fre_index_build(&c->sec, ix, bytes)) {
+	if (sfu_sframe_fre_index_build(&c->sec, ix, ix_bytes,
+				       c->sec.lazy ? (u8 *)ix + ALIGN(ix_bytes, sizeof(long)) :
+				       NULL)) {
 		kvfree(ix);
 		sfu_copy_uncharge(c->user, bytes);
 		return -EINVAL;

@@ -291,7 +291,7 @@ static struct sfu_sframe_copy *sfu_validate(struct file *file, struct sfu_file_i
 		return NULL;
 	}
 	err = sfu_read_section(file, info->sframe_offset, info->sframe_size, info->sframe_vaddr,
-			       buf, &info->sec);
+			       buf, &info->sec, info->sidecar);
 	if (err == -SFRAME_E_FAULT) {
 		info->status = -EIO;
 	} else if (err) {
@@ -351,7 +351,7 @@ static struct sfu_sframe_copy *sfu_reload(struct file *file, const struct sfu_fi
 		}
 	}
 	err = sfu_read_section(sc ?: file, info->sframe_offset, info->sframe_size,
-			       info->sframe_vaddr, copy->data, &copy->sec);
+			       info->sframe_vaddr, copy->data, &copy->sec, info->sidecar);
 	if (sc)
 		fput(sc);
 	if (err || sfu_copy_index(copy)) {

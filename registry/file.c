@@ -92,13 +92,17 @@ bool sfu_read_whole(struct file *file, void *buf, size_t len, loff_t *pos)
  * @vaddr: the address its function starts are computed for
  * @buf: where to read it, and where @sec reads it
  * @sec: the parsed header
+ * @per_function: validate the FDEs now and each function's FREs on first
+ *                use (sfu_sframe_section_validate_fdes()): for a section
+ *                only ever read from its kernel copy, a sidecar's, which
+ *                sfu_copy_index() then completes; else all of it now
  *
  * Context: task context.
  * Return: 0 or the decoder's -SFRAME_E_xxx, or -SFRAME_E_FAULT when the
  * file could not be read.
  */
 int sfu_read_section(struct file *file, u64 off, u64 size, u64 vaddr, u8 *buf,
-		     struct sfu_sframe_section *sec)
+		     struct sfu_sframe_section *sec, bool per_function)
 {
 	struct sfu_sframe_reader r = { .kind = SFRAME_READER_BUFFER, .buf = buf };
 	loff_t pos = off;
@@ -111,14 +115,15 @@ int sfu_read_section(struct file *file, u64 off, u64 size, u64 vaddr, u8 *buf,
 	r.size = size;
 	err = sfu_sframe_section_init(sec, &r, vaddr, sfu_native_sframe_abi());
 	if (!err)
-		err = sfu_sframe_section_validate(sec);
+		err = per_function ? sfu_sframe_section_validate_fdes(sec) :
+		      sfu_sframe_section_validate(sec);
 	sfu_stat_inc(SFU_STAT_VALIDATIONS);
 	return err;
 }
 
 /**
  * sfu_copy_read() - a validated kernel copy of the SFrame section in a file
- * @file: the file (a sidecar)
+ * @file: the file (a sidecar: validated per function, sfu_read_section())
  * @off: where the section starts in it
  * @size: its bytes
  * @vaddr: the address its function starts are computed for
@@ -144,7 +149,7 @@ struct sfu_sframe_copy *sfu_copy_read(struct file *file, u64 off, u64 size, u64 
 		*err = -ENOSPC;
 		return NULL;
 	}
-	e = sfu_read_section(file, off, size, vaddr, c->data, &c->sec);
+	e = sfu_read_section(file, off, size, vaddr, c->data, &c->sec, true);
 	if (e == -SFRAME_E_FAULT) {
 		*err = -EIO;
 		goto fail;

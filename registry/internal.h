@@ -360,7 +360,7 @@ void sfu_file_id_get(struct file *file, struct sfu_file_id *id);
 bool sfu_file_id_equal(const struct sfu_file_id *a, const struct sfu_file_id *b);
 bool sfu_read_whole(struct file *file, void *buf, size_t len, loff_t *pos);
 int sfu_read_section(struct file *file, u64 off, u64 size, u64 vaddr, u8 *buf,
-		     struct sfu_sframe_section *sec);
+		     struct sfu_sframe_section *sec, bool per_function);
 struct sfu_sframe_copy *sfu_copy_read(struct file *file, u64 off, u64 size, u64 vaddr, int *err);
 
 /* copy.c */

@@ -615,6 +615,35 @@ static int sframe_fde_covering(const struct sfu_sframe_section *sec, unsigned lo
 }
 
 /*
+ * A section validated per function (sfu_sframe_section_validate_fdes()):
+ * @fde's FREs checked the first time a lookup needs them, and marked so
+ * that later lookups do not check them again.  At most
+ * SFRAME_FRE_INDEX_STRIDE FREs are read here: a longer function was
+ * checked with the FRE index, and one that is not marked was not.  Two
+ * lookups may check one function at once, to the same answer.  A function
+ * whose FREs do not pass fails every lookup, checked again each time.
+ */
+static int sframe_fde_checked(const struct sfu_sframe_section *sec,
+			      const struct sfu_sframe_fde *fde)
+{
+	u8 *checked = sec->fde_checked;
+	int err;
+
+	if (!sec->lazy)
+		return 0;
+	if (!checked || fde->idx >= sec->num_fdes)
+		return -SFRAME_E_NO_INDEX;
+	if (READ_ONCE(checked[fde->idx]))
+		return 0;
+	if (fde->num_fres > SFRAME_FRE_INDEX_STRIDE)
+		return -SFRAME_E_NO_INDEX;
+	err = sfu_sframe_fde_validate(sec, fde);
+	if (!err)
+		WRITE_ONCE(checked[fde->idx], 1);
+	return err;
+}
+
+/*
  * sfu_sframe_find_row(), and the FREs its scan read into *@fres: 0 when no
  * FRE was read.  The one caller of the helpers above, which are inlined
  * into it.
@@ -631,6 +660,8 @@ static int sframe_find_row(const struct sfu_sframe_section *sec, unsigned long p
 
 	*fres = 0;
 	err = sframe_fde_covering(sec, pc, &fde);
+	if (!err)
+		err = sframe_fde_checked(sec, &fde);
 	if (err)
 		return err;
 

@@ -282,30 +282,49 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_fre_next);
 #endif
 
 /**
- * sfu_sframe_section_validate() - check every FDE and FRE of a section once
+ * sfu_sframe_fde_validate() - check the FREs of one function
  * @sec: initialized section
+ * @fde: from sfu_sframe_fde_get()
  *
- * On top of what sfu_sframe_fde_get() checks per FDE: function starts not
- * decreasing and the ranges of non-empty functions not overlapping (gcc
- * puts zero-size functions at the start of the next one), FRE counts
- * adding up to no more than the header's, every FRE decodable for the ABI
- * and FDE type, FRE starts strictly ascending within a function and not
- * past its end (an FRE may start exactly at the end) or past the repeat
- * size of a PC-mask FDE.  Bytes after the FRE sub-section (segment
- * padding) are not looked at.
- *
- * Work is O(num_fdes + num_fres), both bounded by the limits in sframe.h.
+ * What sfu_sframe_section_validate() checks of a function's FREs: each
+ * decodable for the ABI and FDE type, their starts strictly ascending and
+ * not past the function's end (or a PC-mask FDE's repeat size).  Work is
+ * O(@fde->num_fres).
  *
  * Return: 0 or -SFRAME_E_xxx.
  */
-int sfu_sframe_section_validate(const struct sfu_sframe_section *sec)
+int sfu_sframe_fde_validate(const struct sfu_sframe_section *sec, const struct sfu_sframe_fde *fde)
 {
 	struct sframe_fre_raw fre;
 	struct sfu_sframe_row row;
+	u64 limit = fde->pcmask ? fde->rep_size : fde->func_size, pos = fde->fres_off;
+	u32 j, prev_fre;
+	int err;
+
+	for (j = 0, prev_fre = 0; j < fde->num_fres; j++, prev_fre = fre.start) {
+		err = sfu_sframe_fre_read(sec, fde, pos, &fre);
+		if (err)
+			return err;
+		if (j && fre.start <= prev_fre)
+			return -SFRAME_E_FRE_ORDER;
+		if (fre.start > limit)
+			return -SFRAME_E_BAD_FRE;
+		err = sframe_fre_decode(sec, fde, &fre, &row);
+		if (err)
+			return err;
+		pos += fre.bytes;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_fde_validate);
+
+/* Every FDE, and with @fres every FRE: sfu_sframe_section_validate(). */
+static int sframe_validate(const struct sfu_sframe_section *sec, bool fres)
+{
 	struct sfu_sframe_fde fde;
-	u64 prev_start = 0, prev_end = 0, pos, limit;
+	u64 prev_start = 0, prev_end = 0;
 	u64 fres_seen = 0;
-	u32 i, j, prev_fre;
+	u32 i;
 	int err;
 
 	for (i = 0; i < sec->num_fdes; i++) {
@@ -328,26 +347,62 @@ int sfu_sframe_section_validate(const struct sfu_sframe_section *sec)
 		fres_seen += fde.num_fres;
 		if (fres_seen > sec->num_fres)
 			return -SFRAME_E_BAD_FDE;
-
-		limit = fde.pcmask ? fde.rep_size : fde.func_size;
-		pos = fde.fres_off;
-		for (j = 0, prev_fre = 0; j < fde.num_fres; j++, prev_fre = fre.start) {
-			err = sfu_sframe_fre_read(sec, &fde, pos, &fre);
+		if (fres) {
+			err = sfu_sframe_fde_validate(sec, &fde);
 			if (err)
 				return err;
-			if (j && fre.start <= prev_fre)
-				return -SFRAME_E_FRE_ORDER;
-			if (fre.start > limit)
-				return -SFRAME_E_BAD_FRE;
-			err = sframe_fre_decode(sec, &fde, &fre, &row);
-			if (err)
-				return err;
-			pos += fre.bytes;
 		}
 	}
 	return 0;
 }
+
+/**
+ * sfu_sframe_section_validate() - check every FDE and FRE of a section once
+ * @sec: initialized section
+ *
+ * On top of what sfu_sframe_fde_get() checks per FDE: function starts not
+ * decreasing and the ranges of non-empty functions not overlapping (gcc
+ * puts zero-size functions at the start of the next one), FRE counts
+ * adding up to no more than the header's, every FRE decodable for the ABI
+ * and FDE type, FRE starts strictly ascending within a function and not
+ * past its end (an FRE may start exactly at the end) or past the repeat
+ * size of a PC-mask FDE.  Bytes after the FRE sub-section (segment
+ * padding) are not looked at.
+ *
+ * Work is O(num_fdes + num_fres), both bounded by the limits in sframe.h.
+ *
+ * Return: 0 or -SFRAME_E_xxx.
+ */
+int sfu_sframe_section_validate(const struct sfu_sframe_section *sec)
+{
+	return sframe_validate(sec, true);
+}
 EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_section_validate);
+
+/**
+ * sfu_sframe_section_validate_fdes() - check every FDE now, their FREs on use
+ * @sec: initialized section
+ *
+ * What sfu_sframe_section_validate() checks of the FDEs (each one, their
+ * order, the FRE counts against the header's), in O(num_fdes); each
+ * function's FREs are checked by sfu_sframe_fde_validate() the first time
+ * a lookup needs them, or with the FRE index for a function of more
+ * FREs than a lookup may read (sfu_sframe_fre_index_build(), which is
+ * then required: it takes the bytes that record what was checked).  So
+ * the first mapping of a large section costs what its functions used
+ * cost, and a function whose FREs do not pass fails its lookups alone.
+ * Sets @sec->lazy.
+ *
+ * Return: 0 or -SFRAME_E_xxx.
+ */
+int sfu_sframe_section_validate_fdes(struct sfu_sframe_section *sec)
+{
+	int err = sframe_validate(sec, false);
+
+	sec->lazy = !err;
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_section_validate_fdes);
 
 /* Bytes of an FRE index of @nr_fdes functions with @nr_marks marks in all. */
 static size_t sframe_fre_index_bytes(u32 nr_fdes, u32 nr_marks)
@@ -434,6 +489,39 @@ int sfu_sframe_fre_index_size(const struct sfu_sframe_section *sec, size_t *byte
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_fre_index_size);
 
+/*
+ * The marks of the indexed function @fde, every SFRAME_FRE_INDEX_STRIDE-th
+ * FRE, into @marks from *@m on (@nr_marks in all); its FREs must start in
+ * strictly ascending order.
+ */
+static int sframe_fre_index_marks(const struct sfu_sframe_section *sec,
+				  const struct sfu_sframe_fde *fde,
+				  struct sfu_sframe_fre_mark *marks, u32 nr_marks, u32 *m)
+{
+	struct sframe_fre_raw fre;
+	u64 pos = fde->fres_off;
+	u32 j, prev = 0;
+	int err;
+
+	for (j = 0; j < fde->num_fres; j++) {
+		err = sfu_sframe_fre_read(sec, fde, pos, &fre);
+		if (err)
+			return err;
+		if (j && fre.start <= prev)
+			return -SFRAME_E_FRE_ORDER;
+		prev = fre.start;
+		if (j && !(j % SFRAME_FRE_INDEX_STRIDE)) {
+			if (*m == nr_marks)
+				return -SFRAME_E_BAD_FDE;
+			marks[*m].start = fre.start;
+			marks[*m].off = pos - fde->fres_off;
+			(*m)++;
+		}
+		pos += fre.bytes;
+	}
+	return 0;
+}
+
 /**
  * sfu_sframe_fre_index_build() - index the functions of many FREs of a section
  * @sec: initialized and (preferably) validated section; its @fre_index is
@@ -442,6 +530,11 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_fre_index_size);
  *       pointer; the caller keeps it until no lookup can use @sec (or a
  *       copy of it) any more, then frees it
  * @bytes: size of @mem
+ * @fde_checked: for a section validated per function
+ *               (sfu_sframe_section_validate_fdes()): @sec->num_fdes zeroed
+ *               bytes, kept as @mem is; the indexed functions' FREs are
+ *               checked here (sfu_sframe_fde_validate()) and marked, and
+ *               @sec->fde_checked set on success.  NULL otherwise.
  *
  * Walks the FREs of every function of more than SFRAME_FRE_INDEX_STRIDE
  * FREs and marks every SFRAME_FRE_INDEX_STRIDE-th: its start offset and
@@ -451,23 +544,29 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_fre_index_size);
  * nothing is written and @sec keeps no index: it needs none.  Work is
  * O(num_fdes + num_fres), like validation's.
  *
- * Return: 0, -SFRAME_E_TOO_BIG if @bytes is too small, or another
- * -SFRAME_E_xxx.
+ * Return: 0, -SFRAME_E_TOO_BIG if @bytes is too small, -SFRAME_E_NO_INDEX
+ * for a section validated per function without @fde_checked, or another
+ * -SFRAME_E_xxx (of an indexed function's FREs, too).
  */
-int sfu_sframe_fre_index_build(struct sfu_sframe_section *sec, void *mem, size_t bytes)
+int sfu_sframe_fre_index_build(struct sfu_sframe_section *sec, void *mem, size_t bytes,
+			       u8 *fde_checked)
 {
 	struct sfu_sframe_fre_index *ix = mem;
 	struct sfu_sframe_fre_index_fde *fdes;
 	struct sfu_sframe_fre_mark *marks;
-	u32 nr_fdes, nr_marks, f = 0, m = 0, i, j, prev = 0;
-	struct sframe_fre_raw fre;
+	u32 nr_fdes, nr_marks, f = 0, m = 0, i;
 	struct sfu_sframe_fde fde;
-	u64 pos, fres = 0;
+	u64 fres = 0;
 	int err;
 
+	if (sec->lazy && !fde_checked)
+		return -SFRAME_E_NO_INDEX;
 	err = sframe_fre_index_count(sec, &nr_fdes, &nr_marks);
-	if (err || !nr_fdes)
+	if (err || !nr_fdes) {
+		if (!err && sec->lazy)
+			sec->fde_checked = fde_checked;
 		return err;
+	}
 	if (bytes < sframe_fre_index_bytes(nr_fdes, nr_marks))
 		return -SFRAME_E_TOO_BIG;
 	fdes = (struct sfu_sframe_fre_index_fde *)(ix + 1);
@@ -479,23 +578,15 @@ int sfu_sframe_fre_index_build(struct sfu_sframe_section *sec, void *mem, size_t
 		fdes[f].fde_idx = i;
 		fdes[f].first = m;
 		f++;
-		pos = fde.fres_off;
-		for (j = 0; j < fde.num_fres; j++) {
-			err = sfu_sframe_fre_read(sec, &fde, pos, &fre);
+		if (sec->lazy) {
+			err = sfu_sframe_fde_validate(sec, &fde);
 			if (err)
 				return err;
-			if (j && fre.start <= prev)
-				return -SFRAME_E_FRE_ORDER;
-			prev = fre.start;
-			if (j && !(j % SFRAME_FRE_INDEX_STRIDE)) {
-				if (m == nr_marks)
-					return -SFRAME_E_BAD_FDE;
-				marks[m].start = fre.start;
-				marks[m].off = pos - fde.fres_off;
-				m++;
-			}
-			pos += fre.bytes;
+			fde_checked[i] = 1;
 		}
+		err = sframe_fre_index_marks(sec, &fde, marks, nr_marks, &m);
+		if (err)
+			return err;
 	}
 	if (err)
 		return err;
@@ -508,6 +599,8 @@ int sfu_sframe_fre_index_build(struct sfu_sframe_section *sec, void *mem, size_t
 	ix->fdes = fdes;
 	ix->marks = marks;
 	sec->fre_index = ix;
+	if (sec->lazy)
+		sec->fde_checked = fde_checked;
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_fre_index_build);

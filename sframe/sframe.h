@@ -108,6 +108,15 @@ struct sfu_sframe_fre_index {
  * @fre_end: @fre_off + @fre_len; bytes after it are ignored
  * @fre_index: the FRE index, NULL until sfu_sframe_fre_index_build(); the
  *             memory is the caller's, and must outlive every lookup
+ * @fde_checked: for a section whose FREs are validated per function on
+ *               first use (sfu_sframe_section_validate_fdes()), a byte per
+ *               FDE, non-zero once its FREs were: the caller's memory
+ *               (@num_fdes bytes, zeroed), given with the FRE index
+ *               (sfu_sframe_fre_index_build()), which checks the functions
+ *               too long for a lookup to check; NULL otherwise
+ * @lazy: set by sfu_sframe_section_validate_fdes(): a lookup checks each
+ *        function's FREs the first time it needs them, and none without
+ *        @fde_checked
  */
 struct sfu_sframe_section {
 	struct sfu_sframe_reader reader;
@@ -125,6 +134,8 @@ struct sfu_sframe_section {
 	u64 fre_off;
 	u64 fre_end;
 	const struct sfu_sframe_fre_index *fre_index;
+	u8 *fde_checked;
+	bool lazy;
 };
 
 /**
@@ -277,8 +288,11 @@ struct sfu_sframe_row {
 int sfu_sframe_section_init(struct sfu_sframe_section *sec, const struct sfu_sframe_reader *r,
 			    unsigned long sframe_vaddr, int expected_abi);
 int sfu_sframe_section_validate(const struct sfu_sframe_section *sec);
+int sfu_sframe_section_validate_fdes(struct sfu_sframe_section *sec);
+int sfu_sframe_fde_validate(const struct sfu_sframe_section *sec, const struct sfu_sframe_fde *fde);
 int sfu_sframe_fre_index_size(const struct sfu_sframe_section *sec, size_t *bytes);
-int sfu_sframe_fre_index_build(struct sfu_sframe_section *sec, void *mem, size_t bytes);
+int sfu_sframe_fre_index_build(struct sfu_sframe_section *sec, void *mem, size_t bytes,
+			       u8 *fde_checked);
 int sfu_sframe_find_row(const struct sfu_sframe_section *sec, unsigned long pc,
 			struct sfu_sframe_row *row);
 int sfu_sframe_fde_get(const struct sfu_sframe_section *sec, u32 idx, struct sfu_sframe_fde *fde);

@@ -92,10 +92,11 @@ static void run(u8 version)
 	if (!mem)
 		exit(2);
 	ok = !err && bytes &&
-	     sfu_sframe_fre_index_build(&sec, mem, bytes - 1) == -SFRAME_E_TOO_BIG &&
+	     sfu_sframe_fre_index_build(&sec, mem, bytes - 1, NULL) == -SFRAME_E_TOO_BIG &&
 	     !sec.fre_index;
 	verdict(ok, version, "index-in-too-little-memory-is-refused", NULL);
-	ok = !err && !sfu_sframe_fre_index_build(&sec, mem, bytes) && sec.fre_index == (void *)mem;
+	ok = !err && !sfu_sframe_fre_index_build(&sec, mem, bytes, NULL) &&
+	     sec.fre_index == (void *)mem;
 	verdict(ok, version, "index-builds", NULL);
 	if (!ok)
 		return;

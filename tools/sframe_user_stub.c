@@ -83,7 +83,7 @@ int sfu_sframe_fre_index_alloc(struct sfu_sframe_section *sec)
 	mem = malloc(bytes);
 	if (!mem)
 		return -SFRAME_E_TOO_BIG;
-	err = sfu_sframe_fre_index_build(sec, mem, bytes);
+	err = sfu_sframe_fre_index_build(sec, mem, bytes, NULL);
 	if (err)
 		free(mem);
 	return err;

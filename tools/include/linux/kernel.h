@@ -20,4 +20,8 @@
 	__min_a < __min_b ? __min_a : __min_b;	\
 })
 
+/* One access the compiler neither tears nor repeats, as the kernel's. */
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+
 #endif /* _SFRAME_TOOLS_LINUX_KERNEL_H */
