@@ -275,6 +275,18 @@ static void sq_drain(struct kunit *test, u16 *got, unsigned int n)
 	KUNIT_EXPECT_EQ(test, PTR_ERR(sfu_sidecar_queue_next(&owner_a, 0, &r)), -EAGAIN);
 }
 
+/* The requests handed over are @want's numbers, in order, and no more. */
+static void sq_expect_order(struct kunit *test, const u16 *want, unsigned int n)
+{
+	u16 got[16];
+	unsigned int i;
+
+	KUNIT_ASSERT_LE(test, n, (unsigned int)ARRAY_SIZE(got));
+	sq_drain(test, got, n);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ_MSG(test, got[i], want[i], "request %u", i);
+}
+
 /*
  * A file the backlog holds, mapped now: its request moves up with the
  * mappings' (after those made before, before the rest of the backlog),
@@ -286,8 +298,6 @@ static void a_mapped_file_of_the_backlog_moves_up(struct kunit *test)
 	static const u16 want[] = { 39, 43, 42, 40, 41 };
 	u64 promoted = sq_stat(SFU_STAT_SIDECAR_REQ_PROMOTED);
 	u64 queued = sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED);
-	u16 got[ARRAY_SIZE(want)];
-	unsigned int i;
 
 	KUNIT_ASSERT_EQ(test, sq_attach(&owner_a), 0);
 	sq_request(test, 39, 1);
@@ -298,9 +308,7 @@ static void a_mapped_file_of_the_backlog_moves_up(struct kunit *test)
 	sq_backlog(test, 41, 1, 0);
 	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_PROMOTED), promoted + 1);
 	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_QUEUED), queued + 5);
-	sq_drain(test, got, ARRAY_SIZE(got));
-	for (i = 0; i < ARRAY_SIZE(want); i++)
-		KUNIT_EXPECT_EQ_MSG(test, got[i], want[i], "request %u", i);
+	sq_expect_order(test, want, ARRAY_SIZE(want));
 }
 
 /*
@@ -311,8 +319,6 @@ static void a_mapped_file_of_the_backlog_moves_up(struct kunit *test)
 static void mappings_come_before_the_backlog_of_a_rescan(struct kunit *test)
 {
 	static const u16 want[] = { 39, 43, 44, 40, 41, 42, 45 };
-	u16 got[ARRAY_SIZE(want)];
-	unsigned int i;
 
 	KUNIT_ASSERT_EQ(test, sq_attach(&owner_a), 0);
 	sq_request(test, 39, 1);
@@ -320,9 +326,7 @@ static void mappings_come_before_the_backlog_of_a_rescan(struct kunit *test)
 	sq_request(test, 43, 1);
 	sq_request(test, 44, 2);
 	sq_backlog(test, 45, 1, 0);
-	sq_drain(test, got, ARRAY_SIZE(got));
-	for (i = 0; i < ARRAY_SIZE(want); i++)
-		KUNIT_EXPECT_EQ_MSG(test, got[i], want[i], "request %u", i);
+	sq_expect_order(test, want, ARRAY_SIZE(want));
 }
 
 /*

@@ -473,6 +473,22 @@ static bool from_debuginfod(const struct sfu_sidecar_request *r, const char *id,
 	return false;
 }
 
+/* The mode of the sidecar of file @s: the rows of a file others may not read are not theirs. */
+static mode_t sidecar_mode(const struct stat *s)
+{
+	return s->st_mode & 0004 ? 0644 : 0600;
+}
+
+/* Whether DIR holds a sidecar under build-id @id's own name. */
+static bool sidecar_named(const char *id)
+{
+	char path[300];
+	struct stat s;
+
+	snprintf(path, sizeof(path), "%.2s/%s.sframe", id, id + 2);
+	return !fstatat(dir_fd, path, &s, AT_SYMLINK_NOFOLLOW);
+}
+
 /*
  * The checks before any work on request @r (build-id @id, file @name):
  * the file's type, size and owner, a sidecar there already, the quota.
@@ -482,15 +498,13 @@ static bool from_debuginfod(const struct sfu_sidecar_request *r, const char *id,
 static bool admit(const struct sfu_sidecar_request *r, const char *id, const char *name,
 		  mode_t *mode)
 {
-	char path[300];
 	struct stat s;
 
 	if (fstat(r->fd, &s) || !S_ISREG(s.st_mode)) {
 		outcome(O_NOT_REGULAR, r, id, name);
 		return false;
 	}
-	/* The rows of a file others may not read are not theirs to read either. */
-	*mode = s.st_mode & 0004 ? 0644 : 0600;
+	*mode = sidecar_mode(&s);
 	if ((unsigned long long)s.st_size > opt.max_size) {
 		outcome(O_TOO_BIG, r, id, name, (long long)s.st_size, opt.max_size);
 		return false;
@@ -503,8 +517,7 @@ static bool admit(const struct sfu_sidecar_request *r, const char *id, const cha
 	 * Where the module found none at all, one written since will do;
 	 * where it refused the one there for its content, this file needs its own.
 	 */
-	snprintf(path, sizeof(path), "%.2s/%s.sframe", id, id + 2);
-	if (r->why == SFU_SIDECAR_WHY_MISSING && !fstatat(dir_fd, path, &s, AT_SYMLINK_NOFOLLOW)) {
+	if (r->why == SFU_SIDECAR_WHY_MISSING && sidecar_named(id)) {
 		outcome(O_EXISTS, r, id, name);
 		return false;
 	}
@@ -577,7 +590,7 @@ static void handle(struct sfu_sidecar_request *r)
 static void prefetch_one(void)
 {
 	struct sfu_sidecar_request r = { .fd = -1 };
-	char id[2 * SFU_SIDECAR_BUILD_ID_MAX + 1], path[300];
+	char id[2 * SFU_SIDECAR_BUILD_ID_MAX + 1];
 	struct prefetch p;
 	struct stat s;
 
@@ -587,17 +600,14 @@ static void prefetch_one(void)
 	rate_refill();
 	if (use_debuginfod && !fstat(r.fd, &s) && !read_build_id(r.fd, &r) &&
 	    r.build_id_len >= 2 && tokens >= 1 && room(1)) {
-		mode_t mode = s.st_mode & 0004 ? 0644 : 0600;
-
 		hex(&r, id);
-		snprintf(path, sizeof(path), "%.2s/%s.sframe", id, id + 2);
-		if (fstatat(dir_fd, path, &s, AT_SYMLINK_NOFOLLOW)) {
+		if (!sidecar_named(id)) {
 			u64 errors = st.debuginfod_errors;
 
 			tokens -= 1;
 			st.prefetched++;
 			printable(p.name, r.name, sizeof(r.name));
-			from_debuginfod(&r, id, r.name, mode);
+			from_debuginfod(&r, id, r.name, sidecar_mode(&s));
 			/* A server down or slow: no more asked ahead. */
 			if (st.debuginfod_errors != errors)
 				prefetch_clear();
