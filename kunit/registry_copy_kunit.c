@@ -39,6 +39,8 @@
 #include "user_mem.h"
 
 #define BUDGET_PARAM "/sys/module/sframe_unwind/parameters/max_kernel_bytes"
+#define RETAINED_PARAM "/sys/module/sframe_unwind/parameters/max_kernel_bytes_retained"
+#define RETAINED_DEFAULT (16UL << 20)
 
 /* The smallest native fixture: the ELF cases write and map it whole. */
 static const struct sframe_fixture *small_native(struct kunit *test)
@@ -103,10 +105,14 @@ static bool first_good_pc(const struct sframe_fixture *fx, u64 *pc)
  * @hits: row cache hits
  * @misses: row cache misses
  * @unindexed: lookups refused for want of an FRE index
+ * @retained: copies retained when their last section let go
+ * @reused: retained copies a new section took
+ * @dropped: retained copies let go
  */
 struct counters {
 	struct sfu_registry_memory mem;
 	u64 lookup_user, made, shared, over_budget, hits, misses, unindexed;
+	u64 retained, reused, dropped;
 };
 
 static void counters_get(struct counters *c)
@@ -121,6 +127,9 @@ static void counters_get(struct counters *c)
 	c->hits = sfu_stat_read(SFU_STAT_ROW_CACHE_HITS);
 	c->misses = sfu_stat_read(SFU_STAT_ROW_CACHE_MISSES);
 	c->unindexed = sfu_stat_read(SFU_STAT_LOOKUP_UNINDEXED);
+	c->retained = sfu_stat_read(SFU_STAT_KERNEL_COPIES_RETAINED);
+	c->reused = sfu_stat_read(SFU_STAT_KERNEL_COPIES_RETAINED_REUSED);
+	c->dropped = sfu_stat_read(SFU_STAT_KERNEL_COPIES_RETAINED_DROPPED);
 }
 
 /*
@@ -137,7 +146,7 @@ static bool begin(struct kunit *test, struct sfu_user_ctx *ctx)
 }
 
 /* Write @val to the max_kernel_bytes parameter, as an administrator would. */
-static int set_budget(unsigned long val)
+static int set_param(const char *path, unsigned long val)
 {
 	char buf[24];
 	struct file *f;
@@ -145,13 +154,32 @@ static int set_budget(unsigned long val)
 	ssize_t n;
 	int len;
 
-	f = filp_open(BUDGET_PARAM, O_WRONLY, 0);
+	f = filp_open(path, O_WRONLY, 0);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	len = snprintf(buf, sizeof(buf), "%lu", val);
 	n = kernel_write(f, buf, len, &pos);
 	filp_close(f, NULL);
 	return n == len ? 0 : -EIO;
+}
+
+static int set_budget(unsigned long val)
+{
+	return set_param(BUDGET_PARAM, val);
+}
+
+/*
+ * Let go of every retained copy (none is retained until restore_retained()),
+ * so that what a budget case sees held is what sections hold.
+ */
+static int drop_retained(void)
+{
+	return set_param(RETAINED_PARAM, 0);
+}
+
+static int restore_retained(void)
+{
+	return set_param(RETAINED_PARAM, RETAINED_DEFAULT);
 }
 
 /**
@@ -283,19 +311,32 @@ static void elf_file_mapped_twice_shares_one_kernel_copy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bad_a, 0UL);
 	KUNIT_EXPECT_EQ(test, bad_b, 0UL);
 	KUNIT_EXPECT_EQ(test, c2.lookup_user - c1.lookup_user, 0ULL);
-	/* The copy stays while one section uses it, and goes with the last. */
+	/*
+	 * The copy stays while one section uses it; after the last, it is
+	 * retained for the file's next mapping, held by no section.
+	 */
 	KUNIT_EXPECT_EQ(test, c2.mem.sections - c0.mem.sections, 1U);
 	KUNIT_EXPECT_EQ(test, c2.mem.kernel_copies - c0.mem.kernel_copies, 1U);
+	KUNIT_EXPECT_EQ(test, c2.mem.retained_copies, c0.mem.retained_copies);
 	KUNIT_EXPECT_EQ(test, c3.mem.sections, c0.mem.sections);
-	KUNIT_EXPECT_EQ(test, c3.mem.kernel_copies, c0.mem.kernel_copies);
-	KUNIT_EXPECT_EQ(test, c3.mem.kernel_copy_bytes, c0.mem.kernel_copy_bytes);
+	KUNIT_EXPECT_EQ(test, c3.mem.kernel_copies - c0.mem.kernel_copies, 1U);
+	KUNIT_EXPECT_EQ(test, c3.mem.retained_copies - c0.mem.retained_copies, 1U);
+	KUNIT_EXPECT_EQ(test, c3.mem.retained_bytes - c0.mem.retained_bytes,
+			(unsigned long)fx->size);
+	KUNIT_EXPECT_EQ(test, c3.retained - c2.retained, 1ULL);
 }
 
-static void elf_file_mapped_again_after_its_copy_went_gets_a_new_one(struct kunit *test)
+/*
+ * A file mapped again after its last section went: its copy was retained,
+ * and the new section takes it (no read, no validation); with nothing
+ * retained (max_kernel_bytes_retained 0) the file's bytes are read again.
+ */
+static void elf_file_mapped_again_takes_its_retained_copy(struct kunit *test)
 {
 	const struct sframe_fixture *fx = small_native(test);
-	unsigned long a = 0, bad = 1;
-	struct counters c0, c1, c2;
+	unsigned long a = 0, bad = 1, bad_new = 1;
+	struct counters c0, c1, c2, c3, c4;
+	int drop_err = -1, restore_err;
 	struct sfu_user_ctx ctx;
 	struct elf_file ef = {};
 	long bias = 0;
@@ -315,20 +356,40 @@ static void elf_file_mapped_again_after_its_copy_went_gets_a_new_one(struct kuni
 		sfu_kunit_registry_sync(current->tgid);
 		counters_get(&c1);
 		bad = check_rows(test, fx, bias, true);
+		drop_err = drop_retained();
 		elf_unmap(&ef, a);
 		counters_get(&c2);
+		a = elf_map(test, &ef, &bias);
 	}
+	if (a) {
+		sfu_kunit_registry_sync(current->tgid);
+		counters_get(&c3);
+		bad_new = check_rows(test, fx, bias, true);
+		elf_unmap(&ef, a);
+		counters_get(&c4);
+	}
+	restore_err = restore_retained();
 	sfu_user_end(&ctx);
 	elf_file_put(&ef);
+	KUNIT_EXPECT_EQ(test, restore_err, 0);
 	if (!a)
 		return;
 
-	/* The file is known (cached header), its bytes are read again. */
-	KUNIT_EXPECT_EQ(test, c1.made - c0.made, 1ULL);
-	KUNIT_EXPECT_EQ(test, c1.mem.kernel_copies - c0.mem.kernel_copies, 1U);
+	/* Retained when the first mapping went, taken as it was. */
+	KUNIT_EXPECT_EQ(test, c1.made - c0.made, 0ULL);
+	KUNIT_EXPECT_EQ(test, c1.reused - c0.reused, 1ULL);
+	KUNIT_EXPECT_EQ(test, c1.mem.kernel_copies, c0.mem.kernel_copies);
+	KUNIT_EXPECT_EQ(test, c0.mem.retained_copies - c1.mem.retained_copies, 1U);
 	KUNIT_EXPECT_EQ(test, bad, 0UL);
-	KUNIT_EXPECT_EQ(test, c2.lookup_user - c1.lookup_user, 0ULL);
-	KUNIT_EXPECT_EQ(test, c2.mem.kernel_copies, c0.mem.kernel_copies);
+	/* None retained: the last section's copy goes, the next is read anew. */
+	KUNIT_EXPECT_EQ(test, drop_err, 0);
+	KUNIT_EXPECT_EQ(test, c2.mem.retained_copies, 0U);
+	KUNIT_EXPECT_EQ(test, c2.retained, c1.retained);
+	KUNIT_EXPECT_EQ(test, c3.made - c2.made, 1ULL);
+	KUNIT_EXPECT_EQ(test, c3.reused, c2.reused);
+	KUNIT_EXPECT_EQ(test, bad_new, 0UL);
+	KUNIT_EXPECT_EQ(test, c4.lookup_user - c3.lookup_user, 0ULL);
+	KUNIT_EXPECT_EQ(test, c4.mem.kernel_copies, c2.mem.kernel_copies);
 }
 
 /* Map @fx's text and section (read-write, to overwrite it later) in one mapping. */
@@ -427,8 +488,10 @@ static void section_beyond_the_budget_reads_user_memory_with_the_same_rows(struc
 
 	if (!fx || elf_file_make(test, fx, &ef))
 		goto out;
+	budget_err = drop_retained();
 	counters_get(&c0);
-	budget_err = set_budget(c0.mem.kernel_copy_bytes);
+	if (!budget_err)
+		budget_err = set_budget(c0.mem.kernel_copy_bytes);
 	KUNIT_EXPECT_EQ(test, budget_err, 0);
 	if (budget_err || !begin(test, &ctx))
 		goto restore;
@@ -449,7 +512,7 @@ static void section_beyond_the_budget_reads_user_memory_with_the_same_rows(struc
 	}
 	sfu_user_end(&ctx);
 restore:
-	restore_err = set_budget(c0.mem.max_kernel_bytes);
+	restore_err = set_budget(c0.mem.max_kernel_bytes) ?: restore_retained();
 	KUNIT_EXPECT_EQ(test, restore_err, 0);
 out:
 	elf_file_put(&ef);
@@ -749,7 +812,7 @@ static void explicit_long_section_gets_its_fre_index_with_its_copy(struct kunit 
  */
 static void long_section_without_room_for_its_index_refuses_its_long_function(struct kunit *test)
 {
-	int err = -1, serr = -1, budget_err = -1, restore_err, e_long = -1;
+	int err = -1, serr = -1, budget_err = -1, drop_err, restore_err, e_long = -1;
 	int e_short = -1, e_short_want = -1;
 	struct sfu_frame_rules rules, got = {}, want = {};
 	struct sfu_sframe_row row;
@@ -761,9 +824,10 @@ static void long_section_without_room_for_its_index_refuses_its_long_function(st
 
 	if (!begin(test, &ctx))
 		return;
+	drop_err = drop_retained();
 	counters_get(&c0);
 	laid = long_lay_out(&ctx, &l);
-	if (laid)
+	if (laid && !drop_err)
 		budget_err = set_budget(c0.mem.kernel_copy_bytes + l.len + l.index_size - 1);
 	if (!budget_err) {
 		err = sfu_registry_add(current->mm, l.base, l.len, l.text_lo, l.text_hi, &serr);
@@ -780,9 +844,10 @@ static void long_section_without_room_for_its_index_refuses_its_long_function(st
 	}
 	sfu_user_end(&ctx);
 	long_layout_free(&l);
-	restore_err = set_budget(c0.mem.max_kernel_bytes);
+	restore_err = set_budget(c0.mem.max_kernel_bytes) ?: restore_retained();
 
 	KUNIT_EXPECT_EQ(test, restore_err, 0);
+	KUNIT_ASSERT_EQ(test, drop_err, 0);
 	KUNIT_ASSERT_TRUE(test, laid);
 	KUNIT_ASSERT_EQ(test, budget_err, 0);
 	KUNIT_EXPECT_EQ(test, err, 0);
@@ -919,10 +984,68 @@ static void copy_charge_moves_to_root_first_never_to_a_user_gone(struct kunit *t
 	charge_end(&k);
 }
 
+/*
+ * A copy no section holds any more stays in its slot, retained and still
+ * charged to the user who let go of it last; another user's section takes
+ * it and the charge with it; a new copy that max_kernel_bytes cannot fit
+ * is made after letting go of it.
+ */
+static void retained_copy_takes_its_charge_along_and_gives_way_to_a_budget(struct kunit *test)
+{
+	u64 retained = sfu_stat_read(SFU_STAT_KERNEL_COPIES_RETAINED);
+	u64 reused = sfu_stat_read(SFU_STAT_KERNEL_COPIES_RETAINED_REUSED);
+	u64 dropped = sfu_stat_read(SFU_STAT_KERNEL_COPIES_RETAINED_DROPPED);
+	struct sfu_sframe_copy *n = NULL;
+	struct sfu_registry_memory mem;
+	const struct cred *old;
+	struct charge_case k;
+	int err;
+
+	/* Nothing retained before: only this case's copy can be let go. */
+	err = drop_retained() ?: restore_retained();
+	KUNIT_ASSERT_EQ(test, err, 0);
+	charge_begin(test, &k);
+	sfu_copy_unhold(k.c, k.b);
+	sfu_copy_put(k.c);
+	sfu_copy_unhold(k.c, k.a);
+	sfu_copy_put(k.c);
+	KUNIT_EXPECT_EQ(test, sfu_stat_read(SFU_STAT_KERNEL_COPIES_RETAINED), retained + 1);
+	KUNIT_EXPECT_PTR_EQ(test, k.c->user, k.a);
+	KUNIT_EXPECT_EQ(test, sfu_user_copy_bytes(k.a), (long)CHARGE_SIZE);
+	/* b maps the file again: the copy, and its charge, are b's. */
+	KUNIT_ASSERT_PTR_EQ(test, sfu_copy_get_slot(&k.slot), k.c);
+	KUNIT_ASSERT_EQ(test, sfu_copy_hold(k.c, k.b), 0);
+	KUNIT_EXPECT_EQ(test, sfu_stat_read(SFU_STAT_KERNEL_COPIES_RETAINED_REUSED), reused + 1);
+	KUNIT_EXPECT_PTR_EQ(test, k.c->user, k.b);
+	KUNIT_EXPECT_EQ(test, sfu_user_copy_bytes(k.a), 0L);
+	KUNIT_EXPECT_EQ(test, sfu_user_copy_bytes(k.b), (long)CHARGE_SIZE);
+	sfu_copy_unhold(k.c, k.b);
+	sfu_copy_put(k.c);
+	KUNIT_EXPECT_EQ(test, sfu_stat_read(SFU_STAT_KERNEL_COPIES_RETAINED), retained + 2);
+	/* No room left for a's new copy but what the retained one takes. */
+	sfu_registry_memory(&mem);
+	KUNIT_EXPECT_EQ(test, mem.retained_copies, 1U);
+	err = set_budget(mem.kernel_copy_bytes);
+	if (!err) {
+		old = override_creds(k.ca);
+		n = sfu_copy_alloc(CHARGE_SIZE);
+		revert_creds(old);
+		err = set_budget(mem.max_kernel_bytes);
+	}
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_NOT_NULL(test, n);
+	KUNIT_EXPECT_EQ(test, sfu_stat_read(SFU_STAT_KERNEL_COPIES_RETAINED_DROPPED), dropped + 1);
+	KUNIT_EXPECT_NULL(test, sfu_copy_get_slot(&k.slot));
+	KUNIT_EXPECT_EQ(test, sfu_user_copy_bytes(k.b), 0L);
+	KUNIT_EXPECT_EQ(test, sfu_user_copy_bytes(k.a), n ? (long)CHARGE_SIZE : 0L);
+	sfu_copy_put(n);
+	charge_end(&k);
+}
+
 static struct kunit_case sfu_registry_copy_cases[] = {
 	KUNIT_CASE_PARAM(explicit_section_is_looked_up_in_its_kernel_copy, native_params),
 	KUNIT_CASE(elf_file_mapped_twice_shares_one_kernel_copy),
-	KUNIT_CASE(elf_file_mapped_again_after_its_copy_went_gets_a_new_one),
+	KUNIT_CASE(elf_file_mapped_again_takes_its_retained_copy),
 	KUNIT_CASE(section_beyond_the_budget_reads_user_memory_with_the_same_rows),
 	KUNIT_CASE(row_cache_remembers_a_row_and_never_gives_it_for_another_copy),
 	KUNIT_CASE(cached_lookups_of_one_series_give_the_rules_of_single_lookups),
@@ -930,6 +1053,7 @@ static struct kunit_case sfu_registry_copy_cases[] = {
 	KUNIT_CASE(long_section_without_room_for_its_index_refuses_its_long_function),
 	KUNIT_CASE(copy_charge_moves_to_a_user_still_holding_it),
 	KUNIT_CASE(copy_charge_moves_to_root_first_never_to_a_user_gone),
+	KUNIT_CASE(retained_copy_takes_its_charge_along_and_gives_way_to_a_budget),
 	{}
 };
 

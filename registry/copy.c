@@ -24,12 +24,25 @@
  * (sfu_copy_hold()); when the charged user's last section lets go while
  * other users' sections still hold the copy, the charge moves to one of
  * them, root first: nobody pays for a copy only others use.
+ *
+ * A file's copy outlives its last section for the next mapping of the
+ * file: a program started again and again (a script running openssl, git,
+ * curl in a loop) finds the copy of each library it maps, with nothing to
+ * read, validate or index.  Such a copy is retained, charged as before to
+ * the user whose section let go of it last, while it is in the file
+ * cache's slot and within max_kernel_bytes_retained, least recently let
+ * go first out; a section that takes it again takes the charge with it.
+ * Retained copies never cost anyone a copy: one that a budget
+ * (max_kernel_bytes, or the user's) cannot fit is made after dropping
+ * retained copies, the user's own first.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/overflow.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
@@ -42,6 +55,8 @@ module_param_named(max_kernel_bytes, sfu_max_kernel_bytes, ulong, 0644);
 MODULE_PARM_DESC(max_kernel_bytes,
 		 "Bytes of .sframe sections kept in kernel memory, all copies together (default 64 MiB)");
 
+static unsigned long sfu_max_kernel_bytes_retained = 16UL << 20;
+
 static atomic_long_t sfu_copy_bytes = ATOMIC_LONG_INIT(0);
 static atomic64_t sfu_copy_ids = ATOMIC64_INIT(0);
 static atomic_t sfu_copy_count = ATOMIC_INIT(0);
@@ -50,6 +65,10 @@ static atomic_t sfu_copy_count = ATOMIC_INIT(0);
  * its @user; taken from RCU callbacks.
  */
 static DEFINE_SPINLOCK(sfu_copy_lock);
+/* Copies retained with no section holding them, least recently let go last. */
+static LIST_HEAD(sfu_retained);
+static unsigned long sfu_retained_bytes;
+static unsigned int sfu_retained_count;
 
 /**
  * struct sfu_copy_holder - a user whose sections hold a copy
@@ -63,21 +82,130 @@ struct sfu_copy_holder {
 	unsigned int refs;
 };
 
-/*
- * Count @bytes of kernel memory for @user against max_kernel_bytes_per_user
- * and max_kernel_bytes.  Return: true, or false (nothing counted, the
- * refusal counted in the stats).
- */
-static bool sfu_copy_charge(struct sfu_user *user, size_t bytes)
+static size_t sfu_copy_bytes_of(const struct sfu_sframe_copy *c)
 {
-	if (!sfu_user_charge_bytes(user, bytes)) {
-		sfu_stat_inc(SFU_STAT_KERNEL_COPY_OVER_USER_BUDGET);
-		return false;
+	return c->size + c->index_size;
+}
+
+/* Take @c off the retained list onto @drop; under sfu_copy_lock. */
+static void sfu_retained_del_locked(struct sfu_sframe_copy *c, struct list_head *drop)
+{
+	list_move(&c->retained, drop);
+	sfu_retained_bytes -= sfu_copy_bytes_of(c);
+	sfu_retained_count--;
+}
+
+/* Let go of the copies sfu_retained_del_locked() put on @drop. */
+static void sfu_retained_drop(struct list_head *drop)
+{
+	struct sfu_sframe_copy *c, *next;
+
+	list_for_each_entry_safe(c, next, drop, retained) {
+		list_del_init(&c->retained);
+		sfu_stat_inc(SFU_STAT_KERNEL_COPIES_RETAINED_DROPPED);
+		sfu_copy_put(c);
 	}
+}
+
+/* Retained copies beyond @limit bytes onto @drop, oldest first; under sfu_copy_lock. */
+static void sfu_retained_trim_locked(unsigned long limit, struct list_head *drop)
+{
+	while (sfu_retained_bytes > limit)
+		sfu_retained_del_locked(list_last_entry(&sfu_retained, struct sfu_sframe_copy,
+							retained), drop);
+}
+
+static void sfu_retained_trim(unsigned long limit)
+{
+	unsigned long flags;
+	LIST_HEAD(drop);
+
+	spin_lock_irqsave(&sfu_copy_lock, flags);
+	sfu_retained_trim_locked(limit, &drop);
+	spin_unlock_irqrestore(&sfu_copy_lock, flags);
+	sfu_retained_drop(&drop);
+}
+
+/* A lower max_kernel_bytes_retained lets go of what it no longer allows, now. */
+static int sfu_retained_limit_set(const char *val, const struct kernel_param *kp)
+{
+	int err;
+
+	/* While the module goes away its copies are being let go of already. */
+	if (!try_module_get(THIS_MODULE))
+		return -ENODEV;
+	err = param_set_ulong(val, kp);
+	if (!err)
+		sfu_retained_trim(READ_ONCE(sfu_max_kernel_bytes_retained));
+	module_put(THIS_MODULE);
+	return err;
+}
+
+static const struct kernel_param_ops sfu_retained_limit_ops = {
+	.set = sfu_retained_limit_set,
+	.get = param_get_ulong,
+};
+module_param_cb(max_kernel_bytes_retained, &sfu_retained_limit_ops,
+		&sfu_max_kernel_bytes_retained, 0644);
+MODULE_PARM_DESC(max_kernel_bytes_retained,
+		 "Bytes of kernel copies kept for the next mapping of their file when no process maps it (default 16 MiB, within max_kernel_bytes)");
+
+/*
+ * Make room for @bytes more of @user's by dropping retained copies: those
+ * charged to @user when @over_user, else the oldest until @bytes fit
+ * max_kernel_bytes.  Return: whether any was dropped.
+ */
+static bool sfu_retained_shrink(struct sfu_user *user, size_t bytes, bool over_user)
+{
+	long over = atomic_long_read(&sfu_copy_bytes) + bytes - READ_ONCE(sfu_max_kernel_bytes);
+	struct sfu_sframe_copy *c, *next;
+	unsigned long flags;
+	LIST_HEAD(drop);
+
+	spin_lock_irqsave(&sfu_copy_lock, flags);
+	list_for_each_entry_safe_reverse(c, next, &sfu_retained, retained) {
+		if (over_user ? c->user != user : over <= 0)
+			continue;
+		over -= sfu_copy_bytes_of(c);
+		sfu_retained_del_locked(c, &drop);
+	}
+	spin_unlock_irqrestore(&sfu_copy_lock, flags);
+	if (list_empty(&drop))
+		return false;
+	sfu_retained_drop(&drop);
+	return true;
+}
+
+/* sfu_copy_charge() without dropping retained copies; @over_user: which budget refused. */
+static bool sfu_copy_charge_once(struct sfu_user *user, size_t bytes, bool *over_user)
+{
+	*over_user = !sfu_user_charge_bytes(user, bytes);
+	if (*over_user)
+		return false;
 	if (atomic_long_add_return(bytes, &sfu_copy_bytes) > READ_ONCE(sfu_max_kernel_bytes)) {
 		atomic_long_sub(bytes, &sfu_copy_bytes);
 		sfu_user_uncharge_bytes(user, bytes);
-		sfu_stat_inc(SFU_STAT_KERNEL_COPY_OVER_BUDGET);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Count @bytes of kernel memory for @user against max_kernel_bytes_per_user
+ * and max_kernel_bytes, dropping retained copies to make room.  Context:
+ * task context, no lock held (may free copies).  Return: true, or false
+ * (nothing counted, the refusal counted in the stats).
+ */
+static bool sfu_copy_charge(struct sfu_user *user, size_t bytes)
+{
+	bool over_user;
+	int tries = 3;
+
+	while (!sfu_copy_charge_once(user, bytes, &over_user)) {
+		if (--tries && sfu_retained_shrink(user, bytes, over_user))
+			continue;
+		sfu_stat_inc(over_user ? SFU_STAT_KERNEL_COPY_OVER_USER_BUDGET :
+			     SFU_STAT_KERNEL_COPY_OVER_BUDGET);
 		return false;
 	}
 	return true;
@@ -126,6 +254,7 @@ struct sfu_sframe_copy *sfu_copy_alloc(size_t size)
 	}
 	c->user = user;
 	INIT_LIST_HEAD(&c->holders);
+	INIT_LIST_HEAD(&c->retained);
 	refcount_set(&c->ref, 1);
 	/* Never reused: what the row cache remembers of a copy is only its own. */
 	c->id = atomic64_inc_return(&sfu_copy_ids);
@@ -219,7 +348,7 @@ void sfu_copy_put(struct sfu_sframe_copy *c)
 	if (c->slot)
 		*c->slot = NULL;
 	spin_unlock_irqrestore(&sfu_copy_lock, flags);
-	WARN_ON_ONCE(!list_empty(&c->holders));
+	WARN_ON_ONCE(!list_empty(&c->holders) || !list_empty(&c->retained));
 	sfu_copy_uncharge(c->user, c->size + c->index_size);
 	atomic_dec(&sfu_copy_count);
 	sfu_user_put(c->user);
@@ -252,7 +381,9 @@ static struct sfu_copy_holder *sfu_copy_holder(struct sfu_sframe_copy *c, struct
 int sfu_copy_hold(struct sfu_sframe_copy *c, struct sfu_user *u)
 {
 	struct sfu_copy_holder *h, *new = NULL;
+	struct sfu_user *from = NULL;
 	unsigned long flags;
+	LIST_HEAD(taken);
 
 	if (!c)
 		return 0;
@@ -268,6 +399,14 @@ int sfu_copy_hold(struct sfu_sframe_copy *c, struct sfu_user *u)
 			h = new;
 			new = NULL;
 		}
+		if (h && !list_empty(&c->retained)) {
+			/* Taken again: off the list, and the charge with it. */
+			sfu_retained_del_locked(c, &taken);
+			if (c->user != u) {
+				from = c->user;
+				c->user = sfu_user_take_bytes(from, u, sfu_copy_bytes_of(c));
+			}
+		}
 		spin_unlock_irqrestore(&sfu_copy_lock, flags);
 		if (h)
 			break;
@@ -276,6 +415,16 @@ int sfu_copy_hold(struct sfu_sframe_copy *c, struct sfu_user *u)
 			return -ENOMEM;
 	}
 	kfree(new);
+	if (!list_empty(&taken)) {
+		/* The list's reference; the caller's keeps @c. */
+		list_del_init(&c->retained);
+		sfu_stat_inc(SFU_STAT_KERNEL_COPIES_RETAINED_REUSED);
+		sfu_copy_put(c);
+	}
+	if (from) {
+		sfu_stat_inc(SFU_STAT_KERNEL_COPY_CHARGE_MOVED);
+		sfu_user_put(from);
+	}
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_copy_hold);
@@ -290,6 +439,28 @@ static struct sfu_user *sfu_copy_next_payer(struct sfu_sframe_copy *c)
 			return h->user;
 	h = list_first_entry_or_null(&c->holders, struct sfu_copy_holder, node);
 	return h ? h->user : NULL;
+}
+
+/*
+ * Retain @c, which its last section is letting go of, for the next mapping
+ * of its file: only a copy the file cache shares (in a slot) and that fits
+ * max_kernel_bytes_retained; the oldest ones beyond it onto @drop.  The
+ * caller's reference makes the list's safe to take.  Under sfu_copy_lock.
+ * Return: whether @c is retained.
+ */
+static bool sfu_copy_retain_locked(struct sfu_sframe_copy *c, struct list_head *drop)
+{
+	unsigned long limit = READ_ONCE(sfu_max_kernel_bytes_retained);
+
+	if (!list_empty(&c->holders) || !c->slot || !list_empty(&c->retained) ||
+	    sfu_copy_bytes_of(c) > limit)
+		return false;
+	refcount_inc(&c->ref);
+	list_add(&c->retained, &sfu_retained);
+	sfu_retained_bytes += sfu_copy_bytes_of(c);
+	sfu_retained_count++;
+	sfu_retained_trim_locked(limit, drop);
+	return true;
 }
 
 /**
@@ -307,6 +478,8 @@ void sfu_copy_unhold(struct sfu_sframe_copy *c, struct sfu_user *u)
 	struct sfu_copy_holder *h, *gone = NULL;
 	struct sfu_user *from = NULL, *to;
 	unsigned long flags;
+	bool retained;
+	LIST_HEAD(drop);
 
 	if (!c)
 		return;
@@ -318,11 +491,15 @@ void sfu_copy_unhold(struct sfu_sframe_copy *c, struct sfu_user *u)
 		to = c->user == u ? sfu_copy_next_payer(c) : NULL;
 		if (to) {
 			from = c->user;
-			c->user = sfu_user_take_bytes(from, to, c->size + c->index_size);
+			c->user = sfu_user_take_bytes(from, to, sfu_copy_bytes_of(c));
 		}
 	}
+	retained = gone && sfu_copy_retain_locked(c, &drop);
 	spin_unlock_irqrestore(&sfu_copy_lock, flags);
 	kfree(gone);
+	if (retained)
+		sfu_stat_inc(SFU_STAT_KERNEL_COPIES_RETAINED);
+	sfu_retained_drop(&drop);
 	if (from) {
 		sfu_stat_inc(SFU_STAT_KERNEL_COPY_CHARGE_MOVED);
 		sfu_user_put(from);
@@ -389,19 +566,37 @@ struct sfu_sframe_copy *sfu_copy_set_slot(struct sfu_sframe_copy **slot,
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_copy_set_slot);
 
+static void sfu_copy_put_rcu(struct rcu_head *rcu)
+{
+	sfu_copy_put(container_of(rcu, struct sfu_sframe_copy, rcu));
+}
+
 /**
  * sfu_copy_clear_slot() - empty @slot before its memory is freed
  * @slot: the slot
  */
 void sfu_copy_clear_slot(struct sfu_sframe_copy **slot)
 {
+	struct sfu_sframe_copy *c;
 	unsigned long flags;
+	LIST_HEAD(drop);
 
 	spin_lock_irqsave(&sfu_copy_lock, flags);
-	if (*slot)
-		(*slot)->slot = NULL;
+	c = *slot;
+	if (c) {
+		c->slot = NULL;
+		/* Nobody can find it again: not worth retaining. */
+		if (!list_empty(&c->retained))
+			sfu_retained_del_locked(c, &drop);
+	}
 	*slot = NULL;
 	spin_unlock_irqrestore(&sfu_copy_lock, flags);
+	if (list_empty(&drop))
+		return;
+	/* The caller may hold a spinlock of its own: freed after a grace period. */
+	list_del_init(&c->retained);
+	sfu_stat_inc(SFU_STAT_KERNEL_COPIES_RETAINED_DROPPED);
+	call_rcu(&c->rcu, sfu_copy_put_rcu);
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_copy_clear_slot);
 
@@ -416,6 +611,22 @@ void sfu_copy_usage(unsigned int *copies, unsigned long *bytes)
 	*copies = atomic_read(&sfu_copy_count);
 	*bytes = atomic_long_read(&sfu_copy_bytes);
 }
+
+/**
+ * sfu_copy_retained_usage() - kernel copies retained with no section holding them
+ * @copies: set to their number
+ * @bytes: set to their bytes (part of sfu_copy_usage()'s)
+ */
+void sfu_copy_retained_usage(unsigned int *copies, unsigned long *bytes)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&sfu_copy_lock, flags);
+	*copies = sfu_retained_count;
+	*bytes = sfu_retained_bytes;
+	spin_unlock_irqrestore(&sfu_copy_lock, flags);
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_copy_retained_usage);
 
 /**
  * sfu_copy_budget() - the max_kernel_bytes module parameter

@@ -141,6 +141,12 @@ enum sfu_section_event {
  *        moves to a user whose sections still hold it
  * @holders: the users whose sections hold it (struct sfu_copy_holder),
  *           under the copy lock
+ * @retained: link in the list of copies retained while no section holds
+ *            them, for the next mapping of their file
+ *            (max_kernel_bytes_retained), under the copy lock; empty when
+ *            not retained
+ * @rcu: drops the list's reference after a grace period when the file
+ *       cache lets go of the copy while a lock of its is held
  * @sec: the parsed header, reading @data (SFRAME_READER_BUFFER); its vaddr
  *       is the ELF file's link-time address of the section, or for an
  *       explicit registration the user address it was copied from; its
@@ -160,6 +166,8 @@ struct sfu_sframe_copy {
 	size_t size;
 	struct sfu_user *user;
 	struct list_head holders;
+	struct list_head retained;
+	struct rcu_head rcu;
 	struct sfu_sframe_section sec;
 	void *index;
 	size_t index_size;
@@ -374,6 +382,7 @@ struct sfu_sframe_copy *sfu_copy_set_slot(struct sfu_sframe_copy **slot,
 					  struct sfu_sframe_copy *c);
 void sfu_copy_clear_slot(struct sfu_sframe_copy **slot);
 void sfu_copy_usage(unsigned int *copies, unsigned long *bytes);
+void sfu_copy_retained_usage(unsigned int *copies, unsigned long *bytes);
 unsigned long sfu_copy_budget(void);
 
 /* notes.c */

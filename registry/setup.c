@@ -110,6 +110,7 @@ void sfu_sidecar_rescan(void)
 void sfu_registry_memory(struct sfu_registry_memory *mem)
 {
 	sfu_copy_usage(&mem->kernel_copies, &mem->kernel_copy_bytes);
+	sfu_copy_retained_usage(&mem->retained_copies, &mem->retained_bytes);
 	mem->max_kernel_bytes = sfu_copy_budget();
 	mem->sections = sfu_sections_total();
 }
@@ -126,6 +127,8 @@ static int sfu_memory_show(struct seq_file *m, void *v)
 	seq_printf(m, "kernel_copies %u\n", mem.kernel_copies);
 	seq_printf(m, "kernel_copy_bytes %lu\n", mem.kernel_copy_bytes);
 	seq_printf(m, "max_kernel_bytes %lu\n", mem.max_kernel_bytes);
+	seq_printf(m, "kernel_copies_retained %u\n", mem.retained_copies);
+	seq_printf(m, "kernel_copy_bytes_retained %lu\n", mem.retained_bytes);
 	seq_printf(m, "row_cache_bytes %zu\n", sfu_rowc_bytes());
 	seq_printf(m, "section_bytes %zu\n", sizeof(struct sfu_section));
 	seq_printf(m, "registry_bytes %zu\n", sizeof(struct sfu_mm));

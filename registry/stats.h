@@ -195,7 +195,16 @@
 	  "copies not made: the user's ``max_kernel_bytes_per_user`` reached")		\
 	X(SFU_STAT_KERNEL_COPY_CHARGE_MOVED, "kernel_copy_charge_moved",		\
 	  "copies whose charge moved to another user whose sections hold them, when "	\
-	  "the charged user's last section let go")					\
+	  "the charged user's last section let go, or whose section took a "		\
+	  "retained copy")								\
+	X(SFU_STAT_KERNEL_COPIES_RETAINED, "kernel_copies_retained",			\
+	  "copies retained for the next mapping of their file when their last "	\
+	  "section let go (``max_kernel_bytes_retained``)")				\
+	X(SFU_STAT_KERNEL_COPIES_RETAINED_REUSED, "kernel_copies_retained_reused",	\
+	  "retained copies taken again by a new mapping of their file")		\
+	X(SFU_STAT_KERNEL_COPIES_RETAINED_DROPPED, "kernel_copies_retained_dropped",	\
+	  "retained copies let go: beyond ``max_kernel_bytes_retained``, to make "	\
+	  "room within a budget, or their file forgotten by the file cache")		\
 	X(SFU_STAT_ROW_CACHE_HITS, "row_cache_hits",					\
 	  "lookups in kernel copies answered by the row cache")				\
 	X(SFU_STAT_ROW_CACHE_MISSES, "row_cache_misses",				\

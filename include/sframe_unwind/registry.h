@@ -70,12 +70,17 @@ struct sfu_lookup {
  * @kernel_copies: kernel copies of sections (one per file, shared)
  * @kernel_copy_bytes: their bytes, counted against max_kernel_bytes
  * @max_kernel_bytes: the budget (module parameter)
+ * @retained_copies: of @kernel_copies, those no section holds, retained
+ *                   for the next mapping of their file
+ * @retained_bytes: their bytes, part of @kernel_copy_bytes
  */
 struct sfu_registry_memory {
 	unsigned int sections;
 	unsigned int kernel_copies;
 	unsigned long kernel_copy_bytes;
 	unsigned long max_kernel_bytes;
+	unsigned int retained_copies;
+	unsigned long retained_bytes;
 };
 
 int sfu_registry_init(void);

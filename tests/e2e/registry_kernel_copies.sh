@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Two processes running the same program share one kernel copy of its
-# .sframe section, of exactly the section's size; the copy goes when the
-# last of them exits.  Unloading the module while they hold it frees it
-# (the module's exit warns if a copy or a byte is left, which fails the
-# guest run), and loading it again makes one new copy for both.
+# .sframe section, of exactly the section's size.  Unloading the module
+# while they hold it frees it (the module's exit warns if a copy or a byte
+# is left, which fails the guest run), and loading it again makes one new
+# copy for both.  When the last of them exits the copy is retained: the
+# program run again takes it without making one, and with
+# max_kernel_bytes_retained 0 it goes.
 set -eu
 case $SFU_ARCH in arm64) fx=aarch64 ;; *) fx=x86_64 ;; esac
 regtest=$SFU_TOP/build/e2e/$fx/regtest
@@ -14,6 +16,10 @@ d=/sys/kernel/debug/sframe_unwind
 go=/tmp/registry_kernel_copies.go
 fail() { echo "registry_kernel_copies: $*"; exit 1; }
 mem() { awk -v k="$1" '$1 == k { print $2 }' $d/memory; }
+counter() { awk -v k="$1" '$1 == k { print $2 }' $d/stats; }
+# kernel copies a section holds
+inuse() { echo $(($(mem kernel_copies) - $(mem kernel_copies_retained))); }
+retained=/sys/module/sframe_unwind/parameters/max_kernel_bytes_retained
 # regtest sections held in kernel copies
 held() { grep -c ' regtest kernel$' $d/sections || true; }
 # Wait up to 10 s for "$1" to print "$2".
@@ -46,13 +52,26 @@ size=$(sed -n 's/.* sframe [0-9a-f]*+\([0-9a-f]*\) .* regtest kernel$/\1/p' $d/s
 insmod "$ko" || fail "insmod failed"
 # The load registers the running processes again: one new copy for both.
 await held 2
-[ "$(mem kernel_copies)" -ge 1 ] || fail "no copy after the reload"
-base=$(($(mem kernel_copies) - 1))
+[ "$(inuse)" -ge 1 ] || fail "no copy after the reload"
+base=$(($(inuse) - 1))
 
 touch $go
 wait $a || fail "first process: $(cat /tmp/registry_kernel_copies.a)"
 wait $b || fail "second process: $(cat /tmp/registry_kernel_copies.b)"
 await held 0
-copies() { mem kernel_copies; }
-await copies $base
+await inuse $base
+[ "$(mem kernel_copies_retained)" -ge 1 ] || fail "no copy retained: $(cat $d/memory)"
+made=$(counter kernel_copies_made) reused=$(counter kernel_copies_retained_reused)
+# Run again: the retained copy is taken, none is made.
+$regtest waitfile $go regtest > /tmp/registry_kernel_copies.a 2>&1 ||
+	fail "third process: $(cat /tmp/registry_kernel_copies.a)"
+[ "$(counter kernel_copies_retained_reused)" = $((reused + 1)) ] ||
+	fail "retained copies taken: $(counter kernel_copies_retained_reused), want $((reused + 1))"
+[ "$(counter kernel_copies_made)" = "$made" ] ||
+	fail "copies made: $(counter kernel_copies_made), want $made"
+echo 0 > $retained
+await inuse $base
+n_retained() { mem kernel_copies_retained; }
+await n_retained 0
+echo 16777216 > $retained
 rm -f $go
