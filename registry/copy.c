@@ -349,7 +349,7 @@ void sfu_copy_put(struct sfu_sframe_copy *c)
 		*c->slot = NULL;
 	spin_unlock_irqrestore(&sfu_copy_lock, flags);
 	WARN_ON_ONCE(!list_empty(&c->holders) || !list_empty(&c->retained));
-	sfu_copy_uncharge(c->user, c->size + c->index_size);
+	sfu_copy_uncharge(c->user, sfu_copy_bytes_of(c));
 	atomic_dec(&sfu_copy_count);
 	sfu_user_put(c->user);
 	kvfree(c->index);
