@@ -3,9 +3,11 @@
  * KUnit suite for the sidecar daemon's queue (registry/sidecar_queue.c):
  * nothing is queued without a daemon; one daemon at a time; a build-id is
  * queued once; at most SFU_SQ_PER_USER requests of one user and
- * SFU_SQ_MAX in all, every drop counted; requests come out oldest first,
- * a mapping's before a rescan's backlog (whose newest gives way to a
- * mapping's where the caps are reached), with the build-id and the user
+ * SFU_SQ_MAX in all, every drop counted; requests come out the newest
+ * process's first, each process's in the order it mapped its files, a
+ * mapping's before a rescan's backlog (whose newest, or else the request
+ * of an older process, gives way to a mapping's where the caps are
+ * reached), with the build-id and the user
  * they were queued with, and only to the daemon, a file open for writing
  * opened again read-only; a daemon that goes away takes its queue with
  * it, counted; a daemon of root's files is asked for nothing else.
@@ -14,10 +16,12 @@
  * another uid.
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
 #include <linux/cred.h>
 #include <linux/err.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/uidgid.h>
 
@@ -311,6 +315,101 @@ static void a_mapped_file_of_the_backlog_moves_up(struct kunit *test)
 	sq_expect_order(test, want, ARRAY_SIZE(want));
 }
 
+/* What sq_proc_fn() maps. */
+struct sq_proc {
+	struct file *files[4];
+	u8 ids[4][20];
+	unsigned int k;
+	const struct cred *cred;
+	struct completion done;
+};
+
+static int sq_proc_fn(void *arg)
+{
+	struct sq_proc *p = arg;
+	unsigned int i;
+
+	for (i = 0; i < p->k; i++)
+		sfu_sidecar_request(p->files[i], p->ids[i], sizeof(p->ids[i]), p->cred,
+				    SFU_SIDECAR_WHY_MISSING);
+	complete(&p->done);
+	return 0;
+}
+
+/* A process of its own, started now, that maps files @n[0..@k) of user @u, in order. */
+static void sq_process(struct kunit *test, const unsigned int *n, unsigned int k, unsigned int u)
+{
+	struct sq_ctx *ctx = test->priv;
+	struct task_struct *t;
+	struct sq_proc p = { .k = k, .cred = ctx->users[u] };
+	unsigned int i;
+
+	KUNIT_ASSERT_LE(test, k, (unsigned int)ARRAY_SIZE(p.files));
+	init_completion(&p.done);
+	for (i = 0; i < k; i++) {
+		p.files[i] = sq_file(test, n[i]);
+		p.ids[i][0] = 0xb1;
+		p.ids[i][1] = 0xd0;
+		memcpy(p.ids[i] + 2, &n[i], sizeof(n[i]));
+	}
+	t = kthread_run(sq_proc_fn, &p, "sfu-kunit-proc");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	wait_for_completion(&p.done);
+}
+
+/*
+ * The newest process's files come first, each process's in the order it
+ * mapped them, then the backlog; a file mapped by a newer process than
+ * the one it is queued for moves up with the newer one's, counted.  The
+ * tree before handed them over in the order they were mapped: 50, 51,
+ * 60, 61, 62, 70, 71, 52, 80 (the second 51 a duplicate).
+ */
+static void the_newest_processs_files_come_first(struct kunit *test)
+{
+	static const unsigned int b[] = { 60, 61, 62 }, c[] = { 70, 71 }, d[] = { 51 };
+	static const u16 want[] = { 51, 70, 71, 60, 61, 62, 50, 52, 80 };
+	u64 promoted = sq_stat(SFU_STAT_SIDECAR_REQ_PROMOTED);
+
+	KUNIT_ASSERT_EQ(test, sq_attach(&owner_a), 0);
+	sq_request(test, 50, 0);
+	sq_request(test, 51, 0);
+	sq_process(test, b, ARRAY_SIZE(b), 0);
+	sq_process(test, c, ARRAY_SIZE(c), 1);
+	sq_request(test, 52, 0);
+	sq_backlog(test, 80, 1, 0);
+	sq_process(test, d, ARRAY_SIZE(d), 0);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_PROMOTED), promoted + 1);
+	sq_expect_order(test, want, ARRAY_SIZE(want));
+}
+
+/*
+ * A user's cap full of an older process's requests: a new process's
+ * takes the place of the file the older one mapped last, counted, and
+ * comes first; the older process's next request is dropped.  The tree
+ * before dropped the new process's (cc1plus's, with perf's libraries
+ * queued).
+ */
+static void a_new_process_displaces_an_older_ones_request(struct kunit *test)
+{
+	static const unsigned int newer[] = { 900 };
+	u64 displaced = sq_stat(SFU_STAT_SIDECAR_REQ_DISPLACED);
+	u64 user = sq_stat(SFU_STAT_SIDECAR_REQ_DROPPED_USER);
+	u16 got[SQ_PER_USER];
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, sq_attach(&owner_a), 0);
+	for (i = 0; i < SQ_PER_USER; i++)
+		sq_request(test, 800 + i, 0);
+	sq_process(test, newer, ARRAY_SIZE(newer), 0);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_DISPLACED), displaced + 1);
+	sq_request(test, 850, 0);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_REQ_DROPPED_USER), user + 1);
+	sq_drain(test, got, SQ_PER_USER);
+	KUNIT_EXPECT_EQ(test, got[0], 900);
+	KUNIT_EXPECT_EQ(test, got[1], 800);
+	KUNIT_EXPECT_EQ(test, got[SQ_PER_USER - 1], 800 + SQ_PER_USER - 2);
+}
+
 /*
  * A rescan's requests are backlog: a file mapped after them is handed
  * over first (before the first of the backlog, after the mappings' made
@@ -500,6 +599,8 @@ static struct kunit_case sfu_sidecar_queue_cases[] = {
 	KUNIT_CASE(mappings_come_before_the_backlog_of_a_rescan),
 	KUNIT_CASE(a_mapped_file_of_the_backlog_moves_up),
 	KUNIT_CASE(a_mapping_displaces_the_newest_of_the_backlog),
+	KUNIT_CASE(the_newest_processs_files_come_first),
+	KUNIT_CASE(a_new_process_displaces_an_older_ones_request),
 	KUNIT_CASE(a_daemon_of_roots_files_is_asked_only_for_those),
 	KUNIT_CASE(users_files_do_not_crowd_out_roots),
 	{}

@@ -29,13 +29,21 @@
  * backlog of a daemon that just attached can be every library of the
  * machine): its process is running now, and the backlog waits the time
  * of one conversion more for each file mapped meanwhile, which the caps
- * bound.  A file mapped now that the backlog holds already moves up with
- * the mappings' (a library the daemon's own children mapped first, which
- * a compiler then maps).  Where the caps leave no room for a mapping's request, it takes
- * the place of the newest request of the backlog (of its user's, if the
- * user's cap is what is reached), counted: a backlog of root's libraries
- * never keeps out what root maps now, and the next rescan finds the file
- * displaced again if it is still mapped.
+ * bound.  Among mappings' requests, the files of the newest process come
+ * first, in the order it mapped them: a program started under perf
+ * record, or by a build's driver, has its own files before perf's or the
+ * driver's, which started before it and wait while it runs.  A file
+ * mapped now that is queued already, in the backlog or for an older
+ * process, moves up as if it were mapped now (a library the daemon's own
+ * children mapped first, which a compiler then maps).  Where the caps
+ * leave no room for a mapping's request, it takes the place of the last
+ * request of the queue (of its user's, if the user's cap is what is
+ * reached): the newest of the backlog, or, with no backlog, a request of
+ * an older process, the file it mapped last; counted.  A backlog of
+ * root's libraries, or the files of a process started before, never keep
+ * out what root maps now, and the next rescan finds a file displaced
+ * again if it is still mapped.  A request that would come last is
+ * dropped.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -76,6 +84,8 @@
  * @uid: the user the mapping was charged to (sfu_user_account())
  * @why: SFU_SIDECAR_WHY_*
  * @backlog: queued by a rescan (sfu_sidecar_rescan()), not by a mapping
+ * @started: for a mapping's, when its process started (the group
+ *           leader's start_time): the newest process's come first
  * @id: the file's identity, as remembered in sfu_sq_seen
  * @len: bytes of @build_id
  * @build_id: the file's build-id
@@ -87,6 +97,7 @@ struct sfu_sq_req {
 	kuid_t uid;
 	u32 why;
 	bool backlog;
+	u64 started;
 	struct sfu_file_id id;
 	u8 len;
 	u8 build_id[SFU_SIDECAR_BUILD_ID_MAX];
@@ -157,22 +168,30 @@ static unsigned int sfu_sq_user_count_locked(kuid_t uid)
 	return n;
 }
 
+/* Whether a mapping's request @r comes before @b: @b is backlog, or of an older process. */
+static bool sfu_sq_before(const struct sfu_sq_req *r, const struct sfu_sq_req *b)
+{
+	return b->backlog || r->started > b->started;
+}
+
 /*
- * The request a mapping's takes the place of: the newest of the backlog
- * (which is at the tail), of @uid's if @uid is given; NULL if none.
+ * The request the mapping's request @r takes the place of: the last of
+ * the queue (the newest of the backlog, at the tail, else the file an
+ * older process mapped last), of @uid's if @uid is given, if @r comes
+ * before it; NULL if none.
  */
-static struct sfu_sq_req *sfu_sq_displace_locked(const kuid_t *uid)
+static struct sfu_sq_req *sfu_sq_displace_locked(const struct sfu_sq_req *r, const kuid_t *uid)
 {
 	struct sfu_sq_req *b;
 
 	list_for_each_entry_reverse(b, &sfu_sq_queue, node) {
-		if (!b->backlog)
-			break;
-		if (!uid || uid_eq(b->uid, *uid)) {
-			list_del(&b->node);
-			sfu_sq_len--;
-			return b;
-		}
+		if (uid && !uid_eq(b->uid, *uid))
+			continue;
+		if (!sfu_sq_before(r, b))
+			return NULL;
+		list_del(&b->node);
+		sfu_sq_len--;
+		return b;
 	}
 	return NULL;
 }
@@ -190,7 +209,10 @@ static struct sfu_sq_seen *sfu_sq_seen_forget_locked(const struct sfu_file_id *i
 	return e;
 }
 
-/* Queue @r: backlog at the tail; a mapping's request before the first of the backlog. */
+/*
+ * Queue @r: backlog at the tail; a mapping's request after those of
+ * processes started at the same time or since, before the rest.
+ */
 static void sfu_sq_add_locked(struct sfu_sq_req *r)
 {
 	struct sfu_sq_req *b;
@@ -198,7 +220,7 @@ static void sfu_sq_add_locked(struct sfu_sq_req *r)
 	sfu_sq_len++;
 	if (!r->backlog)
 		list_for_each_entry(b, &sfu_sq_queue, node)
-			if (b->backlog) {
+			if (sfu_sq_before(r, b)) {
 				list_add_tail(&r->node, &b->node);
 				return;
 			}
@@ -206,20 +228,24 @@ static void sfu_sq_add_locked(struct sfu_sq_req *r)
 }
 
 /*
- * A mapping's request for a file the backlog holds already: that request
- * moves up among the mappings' (its place in the caps stays the same), for
- * the process mapping it runs now.  Return: true if one moved.
+ * A mapping's request @r for a file queued already, in the backlog or for
+ * an older process: that request moves up as if it were @r (its place in
+ * the caps stays the same), for the process mapping it runs now.
+ * Return: true if one moved.
  */
-static bool sfu_sq_promote_locked(const struct sfu_file_id *id)
+static bool sfu_sq_promote_locked(const struct sfu_sq_req *r)
 {
 	struct sfu_sq_req *b;
 
 	list_for_each_entry(b, &sfu_sq_queue, node) {
-		if (!b->backlog || !sfu_file_id_equal(&b->id, id))
+		if (!sfu_file_id_equal(&b->id, &r->id))
 			continue;
+		if (!sfu_sq_before(r, b))
+			return false;
 		list_del(&b->node);
 		sfu_sq_len--;
 		b->backlog = false;
+		b->started = r->started;
 		sfu_sq_add_locked(b);
 		return true;
 	}
@@ -237,6 +263,8 @@ static struct sfu_sq_req *sfu_sq_req_new(struct file *file, const u8 *build_id, 
 	r->uid = sfu_user_account(cred);
 	r->why = why;
 	r->backlog = READ_ONCE(sfu_sq_scanner) == current;
+	if (!r->backlog)
+		r->started = current->group_leader->start_time;
 	r->len = len;
 	memcpy(r->build_id, build_id, len);
 	strscpy(r->name, file_dentry(file)->d_name.name, sizeof(r->name));
@@ -298,7 +326,9 @@ static bool sfu_sq_refuses(struct file *file)
  *
  * Nothing without a daemon attached, for a file queued before, or beyond
  * the caps (counted).  Made by the task running sfu_sidecar_backlog(), the
- * request is backlog: it comes after those of mappings.
+ * request is backlog: it comes after those of mappings.  A mapping's
+ * comes after those of processes started at the same time as current's
+ * or since, and before those of older processes.
  *
  * Context: task context.
  */
@@ -327,7 +357,7 @@ void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len
 		goto out;
 	}
 	if (sfu_sq_seen_find_locked(&seen->id)) {
-		stat = !r->backlog && sfu_sq_promote_locked(&seen->id) ?
+		stat = !r->backlog && sfu_sq_promote_locked(r) ?
 		       SFU_STAT_SIDECAR_REQ_PROMOTED : SFU_STAT_SIDECAR_REQ_DUPLICATE;
 		goto unlock;
 	}
@@ -337,7 +367,7 @@ void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len
 		       SFU_STAT_SIDECAR_REQ_DROPPED_FULL : SFU_STAT_SIDECAR_REQ_DROPPED_USER;
 		if (r->backlog)
 			goto unlock;
-		displaced = sfu_sq_displace_locked(over_user ? &r->uid : NULL);
+		displaced = sfu_sq_displace_locked(r, over_user ? &r->uid : NULL);
 		if (!displaced)
 			goto unlock;
 		/* Its file is queued again when a rescan finds it. */

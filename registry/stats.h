@@ -102,17 +102,17 @@
 	X(SFU_STAT_SIDECAR_REQ_DUPLICATE, "sidecar_req_duplicate",			\
 	  "such files not queued: the file was queued before")			\
 	X(SFU_STAT_SIDECAR_REQ_PROMOTED, "sidecar_req_promoted",			\
-	  "such files queued by a rescan and waiting: their request moved up with "	\
-	  "the mappings'")								\
+	  "such files queued by a rescan, or for an older process, and waiting: "	\
+	  "their request moved up with the newer process's")				\
 	X(SFU_STAT_SIDECAR_REQ_DROPPED_FULL, "sidecar_req_dropped_full",		\
 	  "such files not queued: 64 requests queued already (or no memory)")		\
 	X(SFU_STAT_SIDECAR_REQ_DROPPED_USER, "sidecar_req_dropped_user",		\
 	  "such files not queued: 16 of the same user's queued already")		\
 	X(SFU_STAT_SIDECAR_REQ_DISPLACED, "sidecar_req_displaced",			\
-	  "requests a rescan queued, given up for the request of a file mapped since "	\
-	  "where the caps left no room (the newest of the rescan's, of the same "	\
-	  "user's if the user's cap was reached); the next rescan queues the file "	\
-	  "again if it is still mapped")						\
+	  "requests given up for the request of a file mapped since where the caps "	\
+	  "left no room: the last of the queue (of the same user's if the user's cap "	\
+	  "was reached), the newest a rescan queued, else the file an older process "	\
+	  "mapped last; the next rescan queues the file again if it is still mapped")	\
 	X(SFU_STAT_SIDECAR_REQ_FLUSHED, "sidecar_req_flushed",				\
 	  "queued requests dropped unread: the daemon closed its device file")		\
 	X(SFU_STAT_SIDECAR_REQ_HANDED, "sidecar_req_handed",				\
