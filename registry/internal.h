@@ -238,6 +238,8 @@ struct sfu_section {
  * @nr_pending: entries on @pending (read locklessly by the mmap hook)
  * @nr_anon_text: sections in @text without a file (explicit, the vDSO),
  *                the only ones anonymous memory can hold the text of
+ * @self_scan: 1 while a scan of the whole mm is queued for its process
+ *             (a rescan found its mmap_lock busy: scan.c)
  * @pending_lo: lowest data address of the sections on @pending
  * @pending_hi: highest data end of them; with @pending_lo, what a data
  *              mapping must overlap to matter (read locklessly too)
@@ -260,6 +262,7 @@ struct sfu_mm {
 	atomic_t nr_sections;
 	atomic_t nr_pending;
 	atomic_t nr_anon_text;
+	atomic_t self_scan;
 	unsigned long pending_lo;
 	unsigned long pending_hi;
 	bool recheck_all;

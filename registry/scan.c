@@ -11,8 +11,14 @@
  * daemon's rescan (sfu_scan_running_processes()).  The first may wait for
  * what its process holds up; the second must not: it takes no mmap_lock
  * it cannot have at once (scan_skipped_busy), and reads no FUSE file,
- * whose server may never answer (scan_skipped_fuse).  A mapping left so
- * is read when its process maps it, or by a later rescan.
+ * whose server may never answer (scan_skipped_fuse).  A process whose
+ * mmap_lock was busy is asked to scan itself, in a task_work before it
+ * next returns to user space, where waiting for its own lock is its own
+ * affair (scan_self_queued; once per mm until it runs): a process busy
+ * mapping, as an interpreter importing its modules or a compiler growing
+ * its heap is, gets the sidecar written for it then, not at the next
+ * rescan.  A FUSE mapping left is read when its process maps it, or by a
+ * later rescan.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -32,6 +38,7 @@
 #include "sframe_unwind/lib.h"
 #include "stats.h"
 #include "sframe_unwind/compat/export.h"
+#include "sframe_unwind/task_work.h"
 
 /* A prepared section for the ELF file mapped at [@vm_start, @vm_end), or NULL. */
 static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_start,
@@ -174,18 +181,22 @@ static int sfu_scan_collect(struct mm_struct *mm, struct sfu_mm *smm, unsigned l
 	return n;
 }
 
-/* sfu_scan(), in @mm's own process or (@foreign) in another's (above). */
-static void sfu_scan_mm(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid,
+/*
+ * sfu_scan(), in @mm's own process or (@foreign) in another's (above).
+ * Return: true if it left mappings because @mm's mmap_lock was busy.
+ */
+static bool sfu_scan_mm(struct mm_struct *mm, unsigned long start, unsigned long end, pid_t tgid,
 			const struct cred *cred, bool foreign)
 {
 	struct sfu_scan_item batch[SFU_SCAN_BATCH];
 	struct sfu_mm *smm = NULL;
 	unsigned long addr = start;
+	bool busy = false;
 	int n, i;
 
 	while (addr < end) {
 		if (!sfu_scan_lock(mm, foreign))
-			return;
+			return true;
 		smm = smm ?: sfu_mm_lookup(mm);
 		n = sfu_scan_collect(mm, smm, &addr, end, batch, foreign);
 		mmap_read_unlock(mm);
@@ -203,9 +214,13 @@ static void sfu_scan_mm(struct mm_struct *mm, unsigned long start, unsigned long
 			if (!s)
 				continue;
 			smm = smm ?: sfu_mm_get_or_create(mm, tgid);
-			if (sfu_section_set_user(s, sfu_user_get(cred)) || !smm ||
-			    !sfu_scan_lock(mm, foreign)) {
+			if (sfu_section_set_user(s, sfu_user_get(cred)) || !smm) {
 				sfu_section_discard(s);
+				continue;
+			}
+			if (!sfu_scan_lock(mm, foreign)) {
+				sfu_section_discard(s);
+				busy = true;
 				continue;
 			}
 			sfu_section_offer(smm, s);
@@ -214,10 +229,13 @@ static void sfu_scan_mm(struct mm_struct *mm, unsigned long start, unsigned long
 	}
 
 	smm = sfu_mm_lookup(mm);
-	if (smm && sfu_mm_pending_in(smm, start, end) && sfu_scan_lock(mm, foreign)) {
+	if (smm && sfu_mm_pending_in(smm, start, end)) {
+		if (!sfu_scan_lock(mm, foreign))
+			return true;
 		sfu_retry_pending(smm, start, end);
 		mmap_read_unlock(mm);
 	}
+	return busy;
 }
 
 /**
@@ -246,6 +264,42 @@ void sfu_scan(struct mm_struct *mm, unsigned long start, unsigned long end, pid_
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_scan);
 
+/* The scan sfu_scan_self() queues, in the process itself. */
+static void sfu_scan_self_fn(struct callback_head *cb)
+{
+	/* The task may be past exit_mm() when the work runs (exit_task_work()). */
+	struct mm_struct *mm = current->flags & PF_EXITING ? NULL : current->mm;
+	struct sfu_mm *smm = mm ? sfu_mm_lookup(mm) : NULL;
+
+	if (smm)
+		atomic_set(&smm->self_scan, 0);
+	if (mm)
+		sfu_scan(mm, 0, TASK_SIZE, current->tgid, current_cred());
+	kfree(cb);
+	sfu_task_work_done();
+}
+
+/*
+ * @p's mm, of process @tgid, was busy for a scan from another process:
+ * have @p scan it itself before it returns to user space; once per mm
+ * until that scan runs.
+ */
+static void sfu_scan_self(struct task_struct *p, struct mm_struct *mm, pid_t tgid)
+{
+	struct sfu_mm *smm = sfu_mm_get_or_create(mm, tgid);
+	struct callback_head *cb;
+
+	if (!smm || atomic_xchg(&smm->self_scan, 1))
+		return;
+	cb = kmalloc(sizeof(*cb), GFP_KERNEL_ACCOUNT);
+	if (cb && !sfu_task_work_add(p, cb, sfu_scan_self_fn, TWA_RESUME)) {
+		sfu_stat_inc(SFU_STAT_SCAN_SELF_QUEUED);
+		return;
+	}
+	kfree(cb);
+	atomic_set(&smm->self_scan, 0);
+}
+
 static int sfu_cmp_ptr(const void *a, const void *b)
 {
 	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
@@ -266,6 +320,7 @@ void sfu_scan_running_processes(void)
 {
 	struct {
 		struct mm_struct *mm;
+		struct task_struct *task;
 		pid_t tgid;
 		const struct cred *cred;
 	} *procs;
@@ -289,6 +344,7 @@ void sfu_scan_running_processes(void)
 		procs[n].mm = get_task_mm(p);
 		if (!procs[n].mm)
 			continue;
+		procs[n].task = get_task_struct(p);
 		procs[n].tgid = task_tgid_nr(p);
 		/* Its sections are charged by these (sfu_user_account()). */
 		procs[n].cred = get_cred(__task_cred(p));
@@ -299,9 +355,13 @@ void sfu_scan_running_processes(void)
 	/* Processes sharing an mm (CLONE_VM) are scanned once. */
 	sort(procs, n, sizeof(*procs), sfu_cmp_ptr, NULL);
 	for (i = 0; i < n; i++) {
-		if (!i || procs[i].mm != procs[i - 1].mm)
-			sfu_scan_mm(procs[i].mm, 0, TASK_SIZE, procs[i].tgid, procs[i].cred,
-				    procs[i].mm != current->mm);
+		bool foreign = procs[i].mm != current->mm;
+
+		if ((!i || procs[i].mm != procs[i - 1].mm) &&
+		    sfu_scan_mm(procs[i].mm, 0, TASK_SIZE, procs[i].tgid, procs[i].cred, foreign) &&
+		    foreign)
+			sfu_scan_self(procs[i].task, procs[i].mm, procs[i].tgid);
+		put_task_struct(procs[i].task);
 		put_cred(procs[i].cred);
 		mmput(procs[i].mm);
 	}

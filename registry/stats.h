@@ -128,6 +128,9 @@
 	  "scans of another process (module load, a write of ``sidecar_dir``, "		\
 	  "``SFU_IOC_SIDECAR_RESCAN``) that left it, or part of it, because its "	\
 	  "mmap lock was held: such a scan never waits for it")			\
+	X(SFU_STAT_SCAN_SELF_QUEUED, "scan_self_queued",				\
+	  "such processes asked to scan themselves, in a task_work before they "	\
+	  "return to user space (once per process until it runs)")			\
 	X(SFU_STAT_SCAN_SKIPPED_FUSE, "scan_skipped_fuse",				\
 	  "executable mappings of a FUSE file that a scan of another process left "	\
 	  "alone: its server could keep the read waiting for ever; the process "	\

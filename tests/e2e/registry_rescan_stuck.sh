@@ -16,7 +16,11 @@
 # for it (its sections list it) within 60 s of the write: a scan of
 # another process reads none of its FUSE files (scan_skipped_fuse) and
 # takes no mmap_lock it cannot have at once (scan_skipped_busy), and each
-# of those goes up at each rescan.  Before that, the write waited on the
+# of those goes up at each rescan.  The pinning process, busy, is asked to
+# scan itself before it returns to user space (scan_self_queued goes up at
+# the write), once until it has (at the daemon's rescan it is skipped
+# again but not asked again: scan_self_queued goes up less than
+# scan_skipped_busy, which counts it).  Before that, the write waited on the
 # FUSE file, or on the pinned lock, in uninterruptible sleep until the
 # connection was aborted.  At the end the connection is aborted
 # (/sys/fs/fuse/connections/N/abort), which ends every read, and every
@@ -129,13 +133,15 @@ python3 "$SFU_TOP/tests/e2e/make-sidecar" --for "$prog" "$orig" "$sc" > /dev/nul
 listed $spin ' chain-O2\.nosframe sidecar$' && bad "the program has its sidecar before the rescan"
 f0=$(stat scan_skipped_fuse)
 b0=$(stat scan_skipped_busy)
+q0=$(stat scan_self_queued)
 t0=$(ms)
 (w0=$(ms) && echo "$sc" > $param && echo $(($(ms) - w0)) > "$work/write.ms") &
 writer=$!
 if until_ok 60 test -s "$work/write.ms"; then
 	echo "workload rescan: a write of sidecar_dir returned in $(cat "$work/write.ms") ms," \
 		"scan_skipped_fuse +$(($(stat scan_skipped_fuse) - f0))," \
-		"scan_skipped_busy +$(($(stat scan_skipped_busy) - b0))"
+		"scan_skipped_busy +$(($(stat scan_skipped_busy) - b0))," \
+		"scan_self_queued +$(($(stat scan_self_queued) - q0))"
 	wait $writer
 else
 	bad "a write of sidecar_dir did not return in 60 s: the writer is $(task $writer)"
@@ -156,10 +162,12 @@ run chain --at body "$prog"
 
 [ "$(stat scan_skipped_fuse)" -gt "$f0" ] || bad "scan_skipped_fuse did not go up at the write"
 [ "$(stat scan_skipped_busy)" -gt "$b0" ] || bad "scan_skipped_busy did not go up at the write"
+[ "$(stat scan_self_queued)" -gt "$q0" ] || bad "scan_self_queued did not go up at the write"
 
 # The daemon's rescan: it returns too, and leaves the same again.
 f0=$(stat scan_skipped_fuse)
 b0=$(stat scan_skipped_busy)
+q0=$(stat scan_self_queued)
 python3 - > "$work/ioctl.out" 2>&1 << 'PY' &
 import fcntl, os, time
 fd = os.open('/dev/sframe_unwind', os.O_RDWR)
@@ -183,6 +191,10 @@ else
 fi
 [ "$(stat scan_skipped_fuse)" -gt "$f0" ] || bad "scan_skipped_fuse did not go up at the rescan"
 [ "$(stat scan_skipped_busy)" -gt "$b0" ] || bad "scan_skipped_busy did not go up at the rescan"
+# The pinning process is skipped again, and not asked again.
+busy=$(($(stat scan_skipped_busy) - b0)) self=$(($(stat scan_self_queued) - q0))
+echo "workload rescan: at the daemon's rescan scan_skipped_busy +$busy, scan_self_queued +$self"
+[ "$self" -lt "$busy" ] || bad "the pinning process was asked again to scan itself ($self of $busy)"
 grep -q "^read $mapper\$" "$work/serve.out" && [ -d "/proc/$mapper" ] ||
 	bad "the mapping process is no longer waiting on the FUSE file"
 
