@@ -38,7 +38,8 @@ static noreturn void bad_usage(void)
 		"                      [--cpu SECONDS] [--timeout SECONDS] [--mem BYTES]\n"
 		"                      [--rescan-ms MS] [--any-owner] [--stats FILE]\n"
 		"                      [--no-debuginfod] [--debuginfod-timeout SECONDS] [--no-prefetch]\n"
-		"                      [--test-sandbox CALL] [--convert FILE...]\n");
+		"                      [--test-sandbox CALL] [--convert FILE...]\n"
+		"       sframe-unwindd --list-ahead FILE\n");
 	exit(2);
 }
 
@@ -105,6 +106,7 @@ enum {
 	OPT_RESCAN_MS,
 	OPT_DEBUGINFOD_TIMEOUT,
 	OPT_TEST_SANDBOX,
+	OPT_LIST_AHEAD,
 	OPT_CONVERT,
 };
 
@@ -128,6 +130,7 @@ static const struct option long_options[] = {
 	{ "rescan-ms", required_argument, NULL, OPT_RESCAN_MS },
 	{ "debuginfod-timeout", required_argument, NULL, OPT_DEBUGINFOD_TIMEOUT },
 	{ "test-sandbox", required_argument, NULL, OPT_TEST_SANDBOX },
+	{ "list-ahead", required_argument, NULL, OPT_LIST_AHEAD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -183,6 +186,9 @@ static void parse_option(int c, const char *v)
 		break;
 	case OPT_TEST_SANDBOX:
 		opt.test_sandbox = sandbox_test(v);
+		break;
+	case OPT_LIST_AHEAD:
+		opt.list_ahead = v;
 		break;
 	default:
 		bad_usage();

@@ -24,6 +24,16 @@
  * the name resolves to, what is fetched for a descriptor is checked
  * against that very file (sidecar_of(), its digest), as a request's is:
  * fetching ahead makes no sidecar that a request could not have made.
+ *
+ * A Python package imports its extension modules from several
+ * directories, one import after another (numpy: core, then linalg, fft,
+ * random), each running its module's code as soon as it is mapped.  So
+ * where the file's directory holds __init__.py, the directories of its
+ * package are listed too, before it (the last listed is fetched first):
+ * from the topmost directory above it that holds __init__.py (at most
+ * PREFETCH_UP levels), its subdirectories PREFETCH_DEPTH deep, at most
+ * PREFETCH_TREE_DIRS of them, each reached by name from the one above
+ * without following a link and checked as the others are.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -40,6 +50,9 @@
 #define PREFETCH_DIRS		256
 #define PREFETCH_DIR_MAX	128
 #define PREFETCH_WAITING	128
+#define PREFETCH_UP		4
+#define PREFETCH_DEPTH		3
+#define PREFETCH_TREE_DIRS	64
 #define FUSE_MAGIC		0x65735546
 
 static struct {
@@ -123,38 +136,51 @@ static int open_neighbour(int dir, const char *name, const struct stat *self)
 	return fd;
 }
 
-/**
- * prefetch_note() - list the neighbours of a file debuginfod served
- * @fd: the request's descriptor on the file
- *
- * Their descriptors wait for prefetch_next(), at most PREFETCH_WAITING:
- * the oldest give way to the newest.
- */
-void prefetch_note(int fd)
-{
-	char link[64], path[PATH_MAX];
-	unsigned int first = n_waiting, libs = 0;
-	struct stat self, ds;
-	struct dirent *de;
-	ssize_t n;
-	DIR *dir;
-	int d;
+/* Where list_dir() walks a tree: what it leaves out, and how many more it may open. */
+struct walk {
+	const struct stat *self;
+	const struct stat *skip;
+	unsigned int dirs_left;
+};
 
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, path, sizeof(path) - 1);
-	if (n <= 0 || fstat(fd, &self))
-		return;
-	path[n] = '\0';
-	if (path[0] != '/' || strstr(path, " (deleted)"))
-		return;
-	d = open_dir_of(path);
-	if (d < 0)
-		return;
-	dir = fstat(d, &ds) || listed_before(&ds) ? NULL : fdopendir(d);
+/*
+ * List the libraries of directory @d (checked, dir_ok(); closed here), but
+ * @w->self, unless it is @w->skip or was listed before; with @depth, first
+ * those of its subdirectories, @depth deep, while @w->dirs_left lasts.
+ */
+static void list_dir(int d, struct walk *w, int depth)
+{
+	unsigned int first, libs = 0;
+	struct dirent *de;
+	struct stat ds;
+	DIR *dir = NULL;
+
+	if (!fstat(d, &ds) &&
+	    !(w->skip && ds.st_dev == w->skip->st_dev && ds.st_ino == w->skip->st_ino) &&
+	    !listed_before(&ds))
+		dir = fdopendir(d);
 	if (!dir) {
 		close(d);
 		return;
 	}
+	while (depth > 0 && (de = readdir(dir))) {
+		int sub;
+
+		if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN) ||
+		    !w->dirs_left)
+			continue;
+		sub = openat(dirfd(dir), de->d_name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (sub < 0)
+			continue;
+		w->dirs_left--;
+		if (dir_ok(sub))
+			list_dir(sub, w, depth - 1);
+		else
+			close(sub);
+	}
+	rewinddir(dir);
+	first = n_waiting;
 	while ((de = readdir(dir))) {
 		int f;
 
@@ -163,7 +189,7 @@ void prefetch_note(int fd)
 			continue;
 		if (++libs > PREFETCH_DIR_MAX)
 			break;
-		f = open_neighbour(dirfd(dir), de->d_name, &self);
+		f = open_neighbour(dirfd(dir), de->d_name, w->self);
 		if (f < 0)
 			continue;
 		/* Full: the oldest waiting gives way. */
@@ -181,6 +207,89 @@ void prefetch_note(int fd)
 	/* Too many: none of them. */
 	while (libs > PREFETCH_DIR_MAX && n_waiting > first)
 		close(waiting[--n_waiting].fd);
+}
+
+/* Whether directory @d holds __init__.py: it is a Python package's. */
+static bool is_package(int d)
+{
+	struct stat s;
+
+	return !fstatat(d, "__init__.py", &s, AT_SYMLINK_NOFOLLOW) && S_ISREG(s.st_mode);
+}
+
+/*
+ * The topmost directory above @path's, at most PREFETCH_UP levels, that
+ * holds __init__.py, opened and checked as open_dir_of() does; -1 if
+ * @path's own directory holds none.
+ */
+static int open_package_of(char *path)
+{
+	int d = -1, up, next;
+	char *slash;
+
+	for (up = 0; up <= PREFETCH_UP; up++) {
+		next = open_dir_of(path);
+		if (next < 0 || !is_package(next)) {
+			if (next >= 0)
+				close(next);
+			break;
+		}
+		if (d >= 0)
+			close(d);
+		d = next;
+		/* One level up: the directory's own name becomes the file's. */
+		slash = strrchr(path, '/');
+		if (!slash || slash == path)
+			break;
+		*slash = '\0';
+	}
+	return d;
+}
+
+/**
+ * prefetch_note() - list the neighbours of a file debuginfod served
+ * @fd: the request's descriptor on the file
+ *
+ * Their descriptors wait for prefetch_next(), at most PREFETCH_WAITING:
+ * the oldest give way to the newest.  Those of the file's own directory
+ * are listed last, to be fetched first; before them, where it is a Python
+ * package's, those of the package's other directories.
+ */
+void prefetch_note(int fd)
+{
+	char link[64], path[PATH_MAX];
+	struct walk w = { .dirs_left = PREFETCH_TREE_DIRS };
+	struct stat self, own;
+	ssize_t n;
+	int d;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n <= 0 || fstat(fd, &self))
+		return;
+	path[n] = '\0';
+	if (path[0] != '/' || strstr(path, " (deleted)"))
+		return;
+	d = open_dir_of(path);
+	if (d < 0 || fstat(d, &own)) {
+		if (d >= 0)
+			close(d);
+		return;
+	}
+	w.self = &self;
+	if (is_package(d)) {
+		char up[PATH_MAX];
+		int pkg;
+
+		memcpy(up, path, n + 1);
+		pkg = open_package_of(up);
+		/* The package's other directories, its own left for last. */
+		w.skip = &own;
+		if (pkg >= 0)
+			list_dir(pkg, &w, PREFETCH_DEPTH);
+		w.skip = NULL;
+	}
+	list_dir(d, &w, 0);
 }
 
 /**

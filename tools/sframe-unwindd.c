@@ -74,6 +74,12 @@
  * on SIGUSR1 and at exit; --stats FILE keeps the totals in FILE, rewritten
  * after each request.  SIGTERM or SIGINT end it.
  *
+ *   sframe-unwindd --list-ahead FILE
+ *
+ * prints the names of the files that would be fetched ahead once
+ * debuginfod served FILE's sidecar, one a line, in the order they would
+ * be, and fetches nothing: for tests (tests/sidecars/run).
+ *
  *   sframe-unwindd [OPTIONS] --convert FILE...
  *
  * handles each FILE as a request, without the module (no rescan): for
@@ -616,6 +622,25 @@ static void prefetch_one(void)
 	close(r.fd);
 }
 
+/* --list-ahead FILE: what prefetch_note() lists for FILE, in prefetch_next()'s order. */
+static int list_ahead(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct prefetch p;
+
+	if (fd < 0) {
+		logmsg("%s: %s", path, strerror(errno));
+		return 1;
+	}
+	prefetch_note(fd);
+	close(fd);
+	while (prefetch_next(&p)) {
+		printf("%s\n", p.name);
+		close(p.fd);
+	}
+	return 0;
+}
+
 /* --convert: each file as a request; 0 if every one was converted or had a sidecar. */
 static int convert_files(void)
 {
@@ -739,6 +764,8 @@ int main(int argc, char **argv)
 	int ret;
 
 	parse_args(argc, argv);
+	if (opt.list_ahead)
+		return list_ahead(opt.list_ahead);
 	ret = start();
 	if (ret)
 		return ret;

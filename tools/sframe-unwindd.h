@@ -98,6 +98,8 @@ struct unwindd_options {
 	bool user_given;
 	char **convert;
 	int num_convert;
+	/* --list-ahead FILE: what would be fetched ahead after FILE, for tests. */
+	const char *list_ahead;
 };
 
 extern struct unwindd_options opt;
