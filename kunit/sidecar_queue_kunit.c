@@ -590,6 +590,96 @@ static void users_files_do_not_crowd_out_roots(struct kunit *test)
 	}
 }
 
+/* A waiter for file @f of the context, in a thread of its own. */
+struct sq_waiter {
+	struct file *file;
+	unsigned long until;
+	bool settled;
+	struct completion done;
+};
+
+static int sq_waiter_fn(void *arg)
+{
+	struct sq_waiter *w = arg;
+
+	w->settled = sfu_sidecar_wait(w->file, w->until);
+	complete(&w->done);
+	return 0;
+}
+
+static void sq_wait_start(struct kunit *test, struct sq_waiter *w, unsigned int f,
+			  unsigned int ms)
+{
+	w->file = sq_file(test, f);
+	w->until = jiffies + msecs_to_jiffies(ms);
+	init_completion(&w->done);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(kthread_run(sq_waiter_fn, w, "sfu-kunit-wait")));
+}
+
+/*
+ * A mapping's wait for the daemon (sidecar_wait_ms) ends when its file's
+ * request was handed over and a rescan began after that: not while it is
+ * queued, not when it is handed, but at the rescan; a file not queued is
+ * not waited for; a wait with neither runs out (counted), and so does
+ * one whose rescan began before its request was handed.
+ */
+static void a_wait_ends_at_the_rescan_after_its_file_is_handed(struct kunit *test)
+{
+	u64 waits = sq_stat(SFU_STAT_SIDECAR_WAITS);
+	u64 timeouts = sq_stat(SFU_STAT_SIDECAR_WAIT_TIMEOUTS);
+	struct sfu_sidecar_request r;
+	struct sq_waiter w, late;
+
+	KUNIT_ASSERT_EQ(test, sq_attach(&owner_a), 0);
+	/* Not queued: no wait. */
+	KUNIT_EXPECT_TRUE(test, sfu_sidecar_wait(sq_file(test, 70), jiffies + HZ));
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_WAITS), waits);
+	sq_request(test, 71, 0);
+	sq_request(test, 72, 0);
+	sq_wait_start(test, &w, 71, 10000);
+	sq_wait_start(test, &late, 72, 300);
+	/* A rescan before anything is handed ends nothing. */
+	sq_backlog(test, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, wait_for_completion_timeout(&w.done, HZ / 5), 0UL);
+	fput(sfu_sidecar_queue_next(&owner_a, 0, &r));
+	KUNIT_EXPECT_EQ(test, r.build_id[2], 71);
+	/* Handed, not rescanned: still waiting. */
+	KUNIT_EXPECT_EQ(test, wait_for_completion_timeout(&w.done, HZ / 5), 0UL);
+	sq_backlog(test, 0, 0, 0);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&w.done, 5 * HZ), 0UL);
+	/* 72 is still queued: its 300 ms run out. */
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&late.done, 5 * HZ), 0UL);
+	/* Each waiter ends within its time: their state is on this stack. */
+	wait_for_completion(&w.done);
+	wait_for_completion(&late.done);
+	KUNIT_EXPECT_TRUE(test, w.settled);
+	KUNIT_EXPECT_FALSE(test, late.settled);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_WAITS), waits + 2);
+	KUNIT_EXPECT_EQ(test, sq_stat(SFU_STAT_SIDECAR_WAIT_TIMEOUTS), timeouts + 1);
+}
+
+/* A daemon that goes away ends every wait: nothing it was handed is coming. */
+static void a_daemon_gone_ends_the_waits(struct kunit *test)
+{
+	struct sq_waiter w;
+
+	KUNIT_ASSERT_EQ(test, sq_attach(&owner_a), 0);
+	sq_request(test, 73, 0);
+	sq_wait_start(test, &w, 73, 10000);
+	KUNIT_EXPECT_EQ(test, wait_for_completion_timeout(&w.done, HZ / 5), 0UL);
+	sfu_sidecar_queue_detach(&owner_a);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&w.done, 5 * HZ), 0UL);
+	wait_for_completion(&w.done);
+	KUNIT_EXPECT_TRUE(test, w.settled);
+}
+
+/* sidecar_wait_ms is 0 by default: no mapping waits. */
+static void no_wait_by_default(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, sq_attach(&owner_a), 0);
+	KUNIT_EXPECT_EQ(test, sfu_sidecar_wait_until(), 0UL);
+}
+
 static struct kunit_case sfu_sidecar_queue_cases[] = {
 	KUNIT_CASE(nothing_is_queued_without_a_daemon),
 	KUNIT_CASE(one_daemon_at_a_time),
@@ -601,6 +691,9 @@ static struct kunit_case sfu_sidecar_queue_cases[] = {
 	KUNIT_CASE(a_mapping_displaces_the_newest_of_the_backlog),
 	KUNIT_CASE(the_newest_processs_files_come_first),
 	KUNIT_CASE(a_new_process_displaces_an_older_ones_request),
+	KUNIT_CASE(a_wait_ends_at_the_rescan_after_its_file_is_handed),
+	KUNIT_CASE(a_daemon_gone_ends_the_waits),
+	KUNIT_CASE(no_wait_by_default),
 	KUNIT_CASE(a_daemon_of_roots_files_is_asked_only_for_those),
 	KUNIT_CASE(users_files_do_not_crowd_out_roots),
 	{}

@@ -443,6 +443,8 @@ void sfu_sidecar_exit(void);
 void sfu_sidecar_request(struct file *file, const u8 *build_id, unsigned int len,
 			 const struct cred *cred, u32 why);
 void sfu_sidecar_backlog(void (*scan)(void *arg), void *arg);
+unsigned long sfu_sidecar_wait_until(void);
+bool sfu_sidecar_wait(struct file *file, unsigned long until);
 void sfu_sidecar_queue_init(void);
 void sfu_sidecar_queue_exit(void);
 

@@ -40,10 +40,13 @@
 #include "sframe_unwind/compat/export.h"
 #include "sframe_unwind/task_work.h"
 
-/* A prepared section for the ELF file mapped at [@vm_start, @vm_end), or NULL. */
+/*
+ * A prepared section for the ELF file mapped at [@vm_start, @vm_end), or
+ * NULL; *@asked set if the daemon was asked for its sidecar.
+ */
 static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_start,
 					   unsigned long vm_end, unsigned long pgoff,
-					   const struct cred *cred)
+					   const struct cred *cred, bool *asked)
 {
 	struct sfu_sidecar_for w = { .file = file };
 	struct sfu_elf_sframe elf;
@@ -57,6 +60,7 @@ static struct sfu_section *sfu_prepare_elf(struct file *file, unsigned long vm_s
 	err = sfu_file_sframe(file, &s->file, vm_start, pgoff << PAGE_SHIFT, &elf, &s->sec,
 			      &s->copy);
 	/* Neither .sframe nor a sidecar: the daemon, if one runs, may make it. */
+	*asked = elf.want_sidecar;
 	if (elf.want_sidecar)
 		sfu_sidecar_request(file, elf.build_id, elf.build_id_len, cred, elf.why);
 	if (err) {
@@ -190,8 +194,8 @@ static bool sfu_scan_mm(struct mm_struct *mm, unsigned long start, unsigned long
 {
 	struct sfu_scan_item batch[SFU_SCAN_BATCH];
 	struct sfu_mm *smm = NULL;
-	unsigned long addr = start;
-	bool busy = false;
+	unsigned long addr = start, until = 0;
+	bool busy = false, asked;
 	int n, i;
 
 	while (addr < end) {
@@ -207,8 +211,19 @@ static bool sfu_scan_mm(struct mm_struct *mm, unsigned long start, unsigned long
 			if (batch[i].vdso) {
 				s = sfu_prepare_vdso(mm, batch[i].start, batch[i].end, foreign);
 			} else {
+				asked = false;
 				s = sfu_prepare_elf(batch[i].file, batch[i].start, batch[i].end,
-						    batch[i].pgoff, cred);
+						    batch[i].pgoff, cred, &asked);
+				/*
+				 * In its own process, a mapping whose sidecar the
+				 * daemon was asked for may wait for it, all of the
+				 * scan's waits within sidecar_wait_ms: the rescan
+				 * after it registers it here.
+				 */
+				if (asked && !foreign && !until)
+					until = sfu_sidecar_wait_until();
+				if (asked && !foreign && until)
+					sfu_sidecar_wait(batch[i].file, until);
 				fput(batch[i].file);
 			}
 			if (!s)

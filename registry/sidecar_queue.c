@@ -44,6 +44,15 @@
  * out what root maps now, and the next rescan finds a file displaced
  * again if it is still mapped.  A request that would come last is
  * dropped.
+ *
+ * With sidecar_wait_ms set, a process whose mapping queued a request (or
+ * found its file queued) waits for the daemon in its own scan, before it
+ * returns to user space (sfu_sidecar_wait(), scan.c): until its file's
+ * request was handed over and a rescan began after that (the daemon asks
+ * for one once it has written what it was handed), at most that long,
+ * killably.  A program's code then runs with the rows of its libraries
+ * from its first instruction on, on their first mapping since the daemon
+ * started.  The daemon's own processes never wait: it would wait for them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -55,6 +64,7 @@
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
 #include <linux/list.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
@@ -75,6 +85,13 @@
 #define SFU_SQ_MAX		64
 #define SFU_SQ_PER_USER		16
 #define SFU_SQ_SEEN_MAX		4096
+/* Requests handed over that a waiter may still wait for; the longest wait. */
+#define SFU_SQ_HANDED		16
+#define SFU_SQ_WAIT_MAX_MS	10000
+
+static unsigned int sfu_sidecar_wait_ms;
+module_param_named(sidecar_wait_ms, sfu_sidecar_wait_ms, uint, 0644);
+MODULE_PARM_DESC(sidecar_wait_ms, "Wait for the sidecar daemon at a mapping, ms (0: no)");
 
 /**
  * struct sfu_sq_req - one queued request
@@ -130,6 +147,20 @@ static DECLARE_WAIT_QUEUE_HEAD(sfu_sq_wait);
 /* Rescans one at a time; the task scanning, whose requests are backlog. */
 static DEFINE_MUTEX(sfu_sq_rescan_lock);
 static struct task_struct *sfu_sq_scanner;
+/* The daemon's process, whose own processes never wait; a reference. */
+static struct pid *sfu_sq_daemon;
+/*
+ * Requests handed over: @sfu_sq_handed_seq counts them, the last
+ * SFU_SQ_HANDED are remembered with their number; @sfu_sq_done_seq is
+ * the number of the last one a rescan began after.  Waiters wait on
+ * sfu_sq_done_wait.
+ */
+static struct {
+	struct sfu_file_id id;
+	u64 seq;
+} sfu_sq_handed[SFU_SQ_HANDED];
+static u64 sfu_sq_handed_seq, sfu_sq_done_seq;
+static DECLARE_WAIT_QUEUE_HEAD(sfu_sq_done_wait);
 
 static u32 sfu_sq_seen_hash(const struct sfu_file_id *id)
 {
@@ -385,6 +416,7 @@ unlock:
 	if (stat == SFU_STAT_SIDECAR_REQ_QUEUED)
 		wake_up_interruptible(&sfu_sq_wait);
 	if (displaced) {
+		wake_up_all(&sfu_sq_done_wait);
 		sfu_stat_inc(SFU_STAT_SIDECAR_REQ_DISPLACED);
 		fput(displaced->file);
 		kfree(displaced);
@@ -413,6 +445,7 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_sidecar_request);
 int sfu_sidecar_queue_attach(const void *owner, unsigned long flags)
 {
 	struct sfu_sq_seen *e, *next;
+	struct pid *old_pid = NULL;
 	LIST_HEAD(gone);
 	int err = 0;
 
@@ -425,8 +458,11 @@ int sfu_sidecar_queue_attach(const void *owner, unsigned long flags)
 		sfu_sq_owner = owner;
 		WRITE_ONCE(sfu_sq_flags, flags);
 		sfu_sq_seen_clear_locked(&gone);
+		old_pid = sfu_sq_daemon;
+		sfu_sq_daemon = get_pid(task_tgid(current));
 	}
 	spin_unlock(&sfu_sq_lock);
+	put_pid(old_pid);
 	list_for_each_entry_safe(e, next, &gone, fifo)
 		kfree(e);
 	return err;
@@ -445,6 +481,7 @@ void sfu_sidecar_queue_detach(const void *owner)
 {
 	struct sfu_sq_seen *e, *enext;
 	struct sfu_sq_req *r, *next;
+	struct pid *pid;
 	LIST_HEAD(reqs);
 	LIST_HEAD(gone);
 
@@ -457,8 +494,14 @@ void sfu_sidecar_queue_detach(const void *owner)
 	list_splice_init(&sfu_sq_queue, &reqs);
 	sfu_sq_len = 0;
 	sfu_sq_seen_clear_locked(&gone);
+	pid = sfu_sq_daemon;
+	sfu_sq_daemon = NULL;
+	/* Nothing handed over is waited for any longer. */
+	sfu_sq_done_seq = sfu_sq_handed_seq;
 	spin_unlock(&sfu_sq_lock);
+	put_pid(pid);
 	wake_up_interruptible_all(&sfu_sq_wait);
+	wake_up_all(&sfu_sq_done_wait);
 	list_for_each_entry_safe(r, next, &reqs, node) {
 		sfu_stat_inc(SFU_STAT_SIDECAR_REQ_FLUSHED);
 		fput(r->file);
@@ -509,8 +552,12 @@ struct file *sfu_sidecar_queue_next(const void *owner, long timeout,
 	}
 	r = list_first_entry_or_null(&sfu_sq_queue, struct sfu_sq_req, node);
 	if (r) {
+		u64 seq = ++sfu_sq_handed_seq;
+
 		list_del(&r->node);
 		sfu_sq_len--;
+		sfu_sq_handed[seq % SFU_SQ_HANDED].id = r->id;
+		sfu_sq_handed[seq % SFU_SQ_HANDED].seq = seq;
 	}
 	spin_unlock(&sfu_sq_lock);
 	if (!r)
@@ -551,13 +598,117 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_sidecar_queue_next);
  */
 void sfu_sidecar_backlog(void (*scan)(void *arg), void *arg)
 {
+	u64 seq;
+
 	mutex_lock(&sfu_sq_rescan_lock);
+	/* What was handed over before this scan began, the scan covers. */
+	spin_lock(&sfu_sq_lock);
+	seq = sfu_sq_handed_seq;
+	spin_unlock(&sfu_sq_lock);
 	WRITE_ONCE(sfu_sq_scanner, current);
 	scan(arg);
 	WRITE_ONCE(sfu_sq_scanner, NULL);
 	mutex_unlock(&sfu_sq_rescan_lock);
+	spin_lock(&sfu_sq_lock);
+	sfu_sq_done_seq = max(sfu_sq_done_seq, seq);
+	spin_unlock(&sfu_sq_lock);
+	wake_up_all(&sfu_sq_done_wait);
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_sidecar_backlog);
+
+/*
+ * Whether the request for @id is settled: not queued, and, if it was
+ * handed over, a rescan began after that.  A request dropped or displaced
+ * is settled too: it is no longer the daemon's.
+ */
+static bool sfu_sq_settled(const struct sfu_file_id *id)
+{
+	struct sfu_sq_req *r;
+	bool settled = true;
+	unsigned int i;
+
+	spin_lock(&sfu_sq_lock);
+	list_for_each_entry(r, &sfu_sq_queue, node)
+		if (sfu_file_id_equal(&r->id, id))
+			settled = false;
+	for (i = 0; settled && i < SFU_SQ_HANDED; i++)
+		if (sfu_sq_handed[i].seq > sfu_sq_done_seq &&
+		    sfu_file_id_equal(&sfu_sq_handed[i].id, id))
+			settled = false;
+	spin_unlock(&sfu_sq_lock);
+	return settled;
+}
+
+/* Whether current is the daemon's process or one it started (or theirs). */
+static bool sfu_sq_daemons(void)
+{
+	struct task_struct *t = current;
+	bool ret = false;
+	int depth;
+
+	rcu_read_lock();
+	for (depth = 0; depth < 64 && READ_ONCE(sfu_sq_daemon); depth++) {
+		if (task_tgid(t) == READ_ONCE(sfu_sq_daemon)) {
+			ret = true;
+			break;
+		}
+		if (t == rcu_dereference(t->real_parent))
+			break;
+		t = rcu_dereference(t->real_parent);
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+/**
+ * sfu_sidecar_wait_until() - the time a mapping's wait for the daemon ends
+ *
+ * Return: 0 if it does not wait (sidecar_wait_ms is 0, no daemon, or
+ * current is one of the daemon's processes), else a time in jiffies for
+ * sfu_sidecar_wait().
+ */
+unsigned long sfu_sidecar_wait_until(void)
+{
+	unsigned int ms = min_t(unsigned int, READ_ONCE(sfu_sidecar_wait_ms), SFU_SQ_WAIT_MAX_MS);
+
+	unsigned long until;
+
+	if (!ms || !READ_ONCE(sfu_sq_owner) || sfu_sq_daemons())
+		return 0;
+	until = jiffies + msecs_to_jiffies(ms);
+	return until ? until : 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_sidecar_wait_until);
+
+/**
+ * sfu_sidecar_wait() - wait for the daemon to deal with a file's request
+ * @file: a file whose mapping asked for its sidecar (sfu_sidecar_request())
+ * @until: from sfu_sidecar_wait_until()
+ *
+ * Until its request is settled: handed over and followed by a rescan,
+ * which registers what the daemon wrote for the processes that map it,
+ * or no longer the daemon's.  Counted: sidecar_waits, and
+ * sidecar_wait_timeouts for a wait that ran out of time (or was killed).
+ *
+ * Context: task context, may sleep; no lock held.
+ * Return: true if settled, false if not by @until.
+ */
+bool sfu_sidecar_wait(struct file *file, unsigned long until)
+{
+	struct sfu_file_id id;
+	long left = (long)(until - jiffies);
+
+	sfu_file_id_get(file, &id);
+	if (sfu_sq_settled(&id))
+		return true;
+	sfu_stat_inc(SFU_STAT_SIDECAR_WAITS);
+	if (left > 0 &&
+	    wait_event_killable_timeout(sfu_sq_done_wait, sfu_sq_settled(&id), left) > 0)
+		return true;
+	sfu_stat_inc(SFU_STAT_SIDECAR_WAIT_TIMEOUTS);
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(sfu_sidecar_wait);
 
 static int sfu_sidecar_queue_show(struct seq_file *m, void *v)
 {

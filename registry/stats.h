@@ -108,6 +108,12 @@
 	  "such files not queued: 64 requests queued already (or no memory)")		\
 	X(SFU_STAT_SIDECAR_REQ_DROPPED_USER, "sidecar_req_dropped_user",		\
 	  "such files not queued: 16 of the same user's queued already")		\
+	X(SFU_STAT_SIDECAR_WAITS, "sidecar_waits",					\
+	  "mappings whose process waited for the daemon to deal with their file "	\
+	  "(``sidecar_wait_ms``)")							\
+	X(SFU_STAT_SIDECAR_WAIT_TIMEOUTS, "sidecar_wait_timeouts",			\
+	  "such waits that ended with the file's request not dealt with: "		\
+	  "``sidecar_wait_ms`` ran out, or the process was killed")			\
 	X(SFU_STAT_SIDECAR_REQ_DISPLACED, "sidecar_req_displaced",			\
 	  "requests given up for the request of a file mapped since where the caps "	\
 	  "left no room: the last of the queue (of the same user's if the user's cap "	\

@@ -53,6 +53,7 @@
 #define PREFETCH_UP		4
 #define PREFETCH_DEPTH		3
 #define PREFETCH_TREE_DIRS	64
+#define PREFETCH_LATER		8
 #define FUSE_MAGIC		0x65735546
 
 static struct {
@@ -63,6 +64,10 @@ static unsigned int n_listed;
 
 static struct prefetch waiting[PREFETCH_WAITING];
 static unsigned int n_waiting;
+
+/* Files whose neighbours are to be listed (prefetch_later()), oldest first. */
+static int later[PREFETCH_LATER];
+static unsigned int n_later;
 
 /* Whether @fd is a directory of root's that nobody else may write, not on FUSE. */
 static bool dir_ok(int fd)
@@ -293,23 +298,55 @@ void prefetch_note(int fd)
 }
 
 /**
+ * prefetch_later() - list the neighbours of a file debuginfod served, later
+ * @fd: the request's descriptor on the file (duplicated here)
+ *
+ * Listing reads directories, slowly on a network file system; the
+ * processes that map the file wait for their rescan meanwhile.  So the
+ * listing waits for the next prefetch_next(), which the daemon calls
+ * once it has rescanned and no request waits.  At most PREFETCH_LATER
+ * files wait; the oldest give way.
+ */
+void prefetch_later(int fd)
+{
+	int d = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+
+	if (d < 0)
+		return;
+	if (n_later == PREFETCH_LATER) {
+		close(later[0]);
+		memmove(later, later + 1, --n_later * sizeof(later[0]));
+	}
+	later[n_later++] = d;
+}
+
+/**
  * prefetch_waits() - whether a file waits to be fetched ahead
  *
- * Return: true if prefetch_next() has one.
+ * Return: true if prefetch_next() may have one.
  */
 bool prefetch_waits(void)
 {
-	return n_waiting;
+	return n_waiting || n_later;
 }
 
 /**
  * prefetch_next() - the next file to fetch ahead, the last listed first
  * @p: filled in: its descriptor (the caller closes it) and name
  *
+ * The files prefetch_later() kept are listed first, the newest last.
+ *
  * Return: false if none waits.
  */
 bool prefetch_next(struct prefetch *p)
 {
+	unsigned int i;
+
+	for (i = 0; i < n_later; i++) {
+		prefetch_note(later[i]);
+		close(later[i]);
+	}
+	n_later = 0;
 	if (!n_waiting)
 		return false;
 	/* The newest first: the directory a program maps from now. */
@@ -322,8 +359,8 @@ bool prefetch_next(struct prefetch *p)
  */
 void prefetch_clear(void)
 {
-	struct prefetch p;
-
-	while (prefetch_next(&p))
-		close(p.fd);
+	while (n_later)
+		close(later[--n_later]);
+	while (n_waiting)
+		close(waiting[--n_waiting].fd);
 }

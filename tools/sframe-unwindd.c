@@ -577,7 +577,7 @@ static void handle(struct sfu_sidecar_request *r)
 	rate_limit();
 	if (use_debuginfod && from_debuginfod(r, id, name, mode)) {
 		if (!opt.no_prefetch && !opt.num_convert)
-			prefetch_note(r->fd);
+			prefetch_later(r->fd);
 		return;
 	}
 	ret = convert(r->fd, id, &buf, &len);

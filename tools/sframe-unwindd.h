@@ -217,6 +217,7 @@ struct prefetch {
 };
 
 void prefetch_note(int fd);
+void prefetch_later(int fd);
 bool prefetch_waits(void);
 bool prefetch_next(struct prefetch *p);
 void prefetch_clear(void);
