@@ -670,7 +670,6 @@ static bool sfu_sq_daemons(void)
 unsigned long sfu_sidecar_wait_until(void)
 {
 	unsigned int ms = min_t(unsigned int, READ_ONCE(sfu_sidecar_wait_ms), SFU_SQ_WAIT_MAX_MS);
-
 	unsigned long until;
 
 	if (!ms || !READ_ONCE(sfu_sq_owner) || sfu_sq_daemons())
