@@ -23,6 +23,7 @@
 #include <linux/sched/mm.h>
 #include <linux/shmem_fs.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
@@ -40,7 +41,6 @@
 
 #define BUDGET_PARAM "/sys/module/sframe_unwind/parameters/max_kernel_bytes"
 #define RETAINED_PARAM "/sys/module/sframe_unwind/parameters/max_kernel_bytes_retained"
-#define RETAINED_DEFAULT (16UL << 20)
 
 /* The smallest native fixture: the ELF cases write and map it whole. */
 static const struct sframe_fixture *small_native(struct kunit *test)
@@ -163,10 +163,29 @@ static int set_param(const char *path, unsigned long val)
 	return n == len ? 0 : -EIO;
 }
 
+/* Read the parameter at @path into *@val. */
+static int get_param(const char *path, unsigned long *val)
+{
+	char buf[24] = {};
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+
+	f = filp_open(path, O_RDONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = kernel_read(f, buf, sizeof(buf) - 1, &pos);
+	filp_close(f, NULL);
+	return n > 0 ? kstrtoul(strim(buf), 10, val) : -EIO;
+}
+
 static int set_budget(unsigned long val)
 {
 	return set_param(BUDGET_PARAM, val);
 }
+
+/* max_kernel_bytes_retained as drop_retained() found it. */
+static unsigned long retained_before;
 
 /*
  * Let go of every retained copy (none is retained until restore_retained()),
@@ -174,12 +193,13 @@ static int set_budget(unsigned long val)
  */
 static int drop_retained(void)
 {
-	return set_param(RETAINED_PARAM, 0);
+	return get_param(RETAINED_PARAM, &retained_before) ?: set_param(RETAINED_PARAM, 0);
 }
 
+/* max_kernel_bytes_retained back to what drop_retained() found. */
 static int restore_retained(void)
 {
-	return set_param(RETAINED_PARAM, RETAINED_DEFAULT);
+	return set_param(RETAINED_PARAM, retained_before);
 }
 
 /**
