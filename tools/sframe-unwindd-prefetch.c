@@ -223,32 +223,30 @@ static bool is_package(int d)
 }
 
 /*
- * The topmost directory above @path's, at most PREFETCH_UP levels, that
- * holds __init__.py, opened and checked as open_dir_of() does; -1 if
- * @path's own directory holds none.
+ * The topmost directory, @d (a package's, checked) or one at most
+ * PREFETCH_UP levels above it, that holds __init__.py: each reached by
+ * "..", every directory above @d having been checked on open_dir_of()'s
+ * way down, and checked again on its descriptor; -1 if @d cannot be
+ * duplicated.
  */
-static int open_package_of(char *path)
+static int open_package_of(int d)
 {
-	int d = -1, up, next;
-	char *slash;
+	int top = fcntl(d, F_DUPFD_CLOEXEC, 0), up, parent;
+	struct stat a, b;
 
-	for (up = 0; up <= PREFETCH_UP; up++) {
-		next = open_dir_of(path);
-		if (next < 0 || !is_package(next)) {
-			if (next >= 0)
-				close(next);
+	for (up = 0; top >= 0 && up < PREFETCH_UP; up++) {
+		parent = openat(top, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		/* "/" is its own parent. */
+		if (parent < 0 || !dir_ok(parent) || !is_package(parent) || fstat(top, &a) ||
+		    fstat(parent, &b) || (a.st_dev == b.st_dev && a.st_ino == b.st_ino)) {
+			if (parent >= 0)
+				close(parent);
 			break;
 		}
-		if (d >= 0)
-			close(d);
-		d = next;
-		/* One level up: the directory's own name becomes the file's. */
-		slash = strrchr(path, '/');
-		if (!slash || slash == path)
-			break;
-		*slash = '\0';
+		close(top);
+		top = parent;
 	}
-	return d;
+	return top;
 }
 
 /**
@@ -283,11 +281,8 @@ void prefetch_note(int fd)
 	}
 	w.self = &self;
 	if (is_package(d)) {
-		char up[PATH_MAX];
-		int pkg;
+		int pkg = open_package_of(d);
 
-		memcpy(up, path, n + 1);
-		pkg = open_package_of(up);
 		/* The package's other directories, its own left for last. */
 		w.skip = &own;
 		if (pkg >= 0)
