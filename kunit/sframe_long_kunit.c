@@ -14,9 +14,10 @@
  *    cover their PC, never a longer scan;
  *  - read from user memory, faultable and no-fault, with the index built
  *    from user memory, the rows are the same;
- *  - validated per function (a sidecar's kernel copy), the rows are the
- *    same, each function checked on its first lookup, and one of bad FREs
- *    fails its own lookups alone.
+ *  - validated per function (a sidecar's kernel copy), what the walk
+ *    counted for the index is what a count of its own finds, the rows are
+ *    the same, each function checked on its first lookup, and one of bad
+ *    FREs fails its own lookups alone.
  */
 #include <kunit/test.h>
 #include <linux/mm.h>
@@ -307,10 +308,12 @@ static void long_section_validated_per_function(struct kunit *test)
 	const u8 *version = test->param_value;
 	struct sframe_long_result res;
 	struct sfu_sframe_row row;
+	struct sfu_sframe_section uncounted;
 	struct sfu_sframe_fde fde;
-	unsigned int fn, longer, bad = ~0U;
+	unsigned int fn, longer, first = ~0U, end = 0, bad = ~0U;
 	struct long_sec ls;
 	u64 lo, hi, pos;
+	size_t bytes;
 	int err;
 
 	if (!long_sec_make(test, &ls, *version, false))
@@ -319,7 +322,13 @@ static void long_section_validated_per_function(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, ls.sec.lazy);
 	KUNIT_EXPECT_EQ(test, sfu_sframe_find_row(&ls.sec, sframe_long_pc(0, 0), &row),
 			-SFRAME_E_NO_INDEX);
+	/* The walk counted what the index takes: what a count of its own finds. */
+	KUNIT_EXPECT_TRUE(test, ls.sec.ix_counted);
+	uncounted = ls.sec;
+	uncounted.ix_counted = false;
+	KUNIT_ASSERT_EQ(test, sfu_sframe_fre_index_size(&uncounted, &bytes), 0);
 	KUNIT_ASSERT_EQ(test, sfu_sframe_fre_index_size(&ls.sec, &ls.index_size), 0);
+	KUNIT_EXPECT_EQ(test, ls.index_size, bytes);
 	ls.index = kvzalloc(ls.index_size + ls.sec.num_fdes, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ls.index);
 	KUNIT_EXPECT_EQ(test, sfu_sframe_fre_index_build(&ls.sec, ls.index, ls.index_size, NULL),
@@ -331,9 +340,16 @@ static void long_section_validated_per_function(struct kunit *test)
 		bool indexed = sframe_long_fres(fn) > SFRAME_FRE_INDEX_STRIDE;
 
 		longer += indexed;
+		if (indexed) {
+			first = min(first, fn);
+			end = fn + 1;
+		}
 		KUNIT_EXPECT_EQ_MSG(test, ls.sec.fde_checked[fn], indexed, "function %u", fn);
 	}
 	KUNIT_EXPECT_GE(test, longer, 1U);
+	KUNIT_EXPECT_EQ(test, ls.sec.ix_fdes, longer);
+	KUNIT_EXPECT_EQ(test, ls.sec.ix_first, first);
+	KUNIT_EXPECT_EQ(test, ls.sec.ix_end, end);
 	KUNIT_EXPECT_EQ(test, long_checked(&ls), longer);
 
 	/* A short function of two rows or more: checked and marked on its first lookup. */

@@ -318,13 +318,18 @@ int sfu_sframe_fde_validate(const struct sfu_sframe_section *sec, const struct s
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_fde_validate);
 
-/* Every FDE, and with @fres every FRE: sfu_sframe_section_validate(). */
-static int sframe_validate(const struct sfu_sframe_section *sec, bool fres)
+/*
+ * Every FDE, and with @fres every FRE: sfu_sframe_section_validate().
+ * With @ix, what the FRE index takes counted on the way (in the
+ * section's ix_* fields, set only if the walk passed).
+ */
+static int sframe_validate(const struct sfu_sframe_section *sec, bool fres,
+			   struct sfu_sframe_section *ix)
 {
 	struct sfu_sframe_fde fde;
 	u64 prev_start = 0, prev_end = 0;
 	u64 fres_seen = 0;
-	u32 i;
+	u32 i, ix_fdes = 0, ix_marks = 0, ix_first = 0, ix_end = 0;
 	int err;
 
 	for (i = 0; i < sec->num_fdes; i++) {
@@ -347,11 +352,24 @@ static int sframe_validate(const struct sfu_sframe_section *sec, bool fres)
 		fres_seen += fde.num_fres;
 		if (fres_seen > sec->num_fres)
 			return -SFRAME_E_BAD_FDE;
+		if (fde.num_fres > SFRAME_FRE_INDEX_STRIDE) {
+			if (!ix_fdes++)
+				ix_first = i;
+			ix_end = i + 1;
+			ix_marks += (fde.num_fres - 1) / SFRAME_FRE_INDEX_STRIDE;
+		}
 		if (fres) {
 			err = sfu_sframe_fde_validate(sec, &fde);
 			if (err)
 				return err;
 		}
+	}
+	if (ix) {
+		ix->ix_fdes = ix_fdes;
+		ix->ix_marks = ix_marks;
+		ix->ix_first = ix_first;
+		ix->ix_end = ix_end;
+		ix->ix_counted = true;
 	}
 	return 0;
 }
@@ -375,7 +393,7 @@ static int sframe_validate(const struct sfu_sframe_section *sec, bool fres)
  */
 int sfu_sframe_section_validate(const struct sfu_sframe_section *sec)
 {
-	return sframe_validate(sec, true);
+	return sframe_validate(sec, true, NULL);
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_section_validate);
 
@@ -397,7 +415,7 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_section_validate);
  */
 int sfu_sframe_section_validate_fdes(struct sfu_sframe_section *sec)
 {
-	int err = sframe_validate(sec, false);
+	int err = sframe_validate(sec, false, sec);
 
 	sec->lazy = !err;
 	return err;
@@ -413,19 +431,19 @@ static size_t sframe_fre_index_bytes(u32 nr_fdes, u32 nr_marks)
 }
 
 /*
- * The next function from FDE *@idx on with more than
+ * The next function from FDE *@idx on, before FDE @end, with more than
  * SFRAME_FRE_INDEX_STRIDE FREs: its FDE in @fde, its index in *@idx.  The
  * FREs of every FDE read are added to *@fres, and a total past the
  * header's is refused, as validation does: both passes over the FDEs stay
  * within it.  Return: 1, 0 when no such function is left, or
  * -SFRAME_E_xxx.
  */
-static int sframe_fre_index_next(const struct sfu_sframe_section *sec, u32 *idx,
+static int sframe_fre_index_next(const struct sfu_sframe_section *sec, u32 *idx, u32 end,
 				 struct sfu_sframe_fde *fde, u64 *fres)
 {
 	int err;
 
-	for (; *idx < sec->num_fdes; (*idx)++) {
+	for (; *idx < end; (*idx)++) {
 		err = sfu_sframe_fde_get(sec, *idx, fde);
 		if (err)
 			return err;
@@ -440,21 +458,32 @@ static int sframe_fre_index_next(const struct sfu_sframe_section *sec, u32 *idx,
 
 /*
  * The functions of @sec with more than SFRAME_FRE_INDEX_STRIDE FREs, and
- * their marks: (num_fres - 1) / SFRAME_FRE_INDEX_STRIDE each.  FRE counts
- * adding up past the header's total are refused, as validation does, so
- * that the index stays below num_fres / SFRAME_FRE_INDEX_STRIDE marks.
+ * their marks: (num_fres - 1) / SFRAME_FRE_INDEX_STRIDE each; the FDEs
+ * between *@first and *@end hold them all.  What validation counted
+ * (@sec->ix_counted), else counted here: FRE counts adding up past the
+ * header's total are refused, as validation does, so that the index stays
+ * below num_fres / SFRAME_FRE_INDEX_STRIDE marks.
  */
 static int sframe_fre_index_count(const struct sfu_sframe_section *sec, u32 *nr_fdes,
-				  u32 *nr_marks)
+				  u32 *nr_marks, u32 *first, u32 *end)
 {
 	struct sfu_sframe_fde fde;
 	u64 fres = 0;
 	u32 i;
 	int err;
 
+	if (sec->ix_counted) {
+		*nr_fdes = sec->ix_fdes;
+		*nr_marks = sec->ix_marks;
+		*first = sec->ix_first;
+		*end = sec->ix_end;
+		return 0;
+	}
 	*nr_fdes = 0;
 	*nr_marks = 0;
-	for (i = 0; (err = sframe_fre_index_next(sec, &i, &fde, &fres)) > 0; i++) {
+	*first = 0;
+	*end = sec->num_fdes;
+	for (i = 0; (err = sframe_fre_index_next(sec, &i, *end, &fde, &fres)) > 0; i++) {
 		(*nr_fdes)++;
 		*nr_marks += (fde.num_fres - 1) / SFRAME_FRE_INDEX_STRIDE;
 	}
@@ -470,17 +499,18 @@ static int sframe_fre_index_count(const struct sfu_sframe_section *sec, u32 *nr_
  * 8 bytes per indexed function and per mark, a mark per
  * SFRAME_FRE_INDEX_STRIDE FREs of those functions: at most a quarter of a
  * byte per FRE of the section and 8 bytes per function with more than
- * SFRAME_FRE_INDEX_STRIDE FREs, plus 32.  Reads every FDE once.
+ * SFRAME_FRE_INDEX_STRIDE FREs, plus 32.  Reads every FDE once, none of a
+ * section sfu_sframe_section_validate_fdes() passed (it counted them).
  *
  * Return: 0 or -SFRAME_E_xxx.
  */
 int sfu_sframe_fre_index_size(const struct sfu_sframe_section *sec, size_t *bytes)
 {
-	u32 nr_fdes, nr_marks;
+	u32 nr_fdes, nr_marks, first, end;
 	int err;
 
 	*bytes = 0;
-	err = sframe_fre_index_count(sec, &nr_fdes, &nr_marks);
+	err = sframe_fre_index_count(sec, &nr_fdes, &nr_marks, &first, &end);
 	if (err)
 		return err;
 	if (nr_fdes)
@@ -554,14 +584,14 @@ int sfu_sframe_fre_index_build(struct sfu_sframe_section *sec, void *mem, size_t
 	struct sfu_sframe_fre_index *ix = mem;
 	struct sfu_sframe_fre_index_fde *fdes;
 	struct sfu_sframe_fre_mark *marks;
-	u32 nr_fdes, nr_marks, f = 0, m = 0, i;
+	u32 nr_fdes, nr_marks, first, end, f = 0, m = 0, i;
 	struct sfu_sframe_fde fde;
 	u64 fres = 0;
 	int err;
 
 	if (sec->lazy && !fde_checked)
 		return -SFRAME_E_NO_INDEX;
-	err = sframe_fre_index_count(sec, &nr_fdes, &nr_marks);
+	err = sframe_fre_index_count(sec, &nr_fdes, &nr_marks, &first, &end);
 	if (err || !nr_fdes) {
 		if (!err && sec->lazy)
 			sec->fde_checked = fde_checked;
@@ -572,7 +602,7 @@ int sfu_sframe_fre_index_build(struct sfu_sframe_section *sec, void *mem, size_t
 	fdes = (struct sfu_sframe_fre_index_fde *)(ix + 1);
 	marks = (struct sfu_sframe_fre_mark *)(fdes + nr_fdes + 1);
 
-	for (i = 0; (err = sframe_fre_index_next(sec, &i, &fde, &fres)) > 0; i++) {
+	for (i = first; (err = sframe_fre_index_next(sec, &i, end, &fde, &fres)) > 0; i++) {
 		if (f == nr_fdes)
 			return -SFRAME_E_BAD_FDE;
 		fdes[f].fde_idx = i;

@@ -117,6 +117,14 @@ struct sfu_sframe_fre_index {
  * @lazy: set by sfu_sframe_section_validate_fdes(): a lookup checks each
  *        function's FREs the first time it needs them, and none without
  *        @fde_checked
+ * @ix_counted: set by sfu_sframe_section_validate_fdes(), which counted
+ *              what the FRE index takes as it walked the FDEs, so that
+ *              sfu_sframe_fre_index_size() and sfu_sframe_fre_index_build()
+ *              need not walk them again to count:
+ * @ix_fdes: the functions of more than SFRAME_FRE_INDEX_STRIDE FREs
+ * @ix_marks: their marks
+ * @ix_first: the index of the first of them
+ * @ix_end: one past the index of the last of them
  */
 struct sfu_sframe_section {
 	struct sfu_sframe_reader reader;
@@ -136,6 +144,11 @@ struct sfu_sframe_section {
 	const struct sfu_sframe_fre_index *fre_index;
 	u8 *fde_checked;
 	bool lazy;
+	bool ix_counted;
+	u32 ix_fdes;
+	u32 ix_marks;
+	u32 ix_first;
+	u32 ix_end;
 };
 
 /**
