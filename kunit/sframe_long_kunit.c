@@ -347,9 +347,9 @@ static void long_section_validated_per_function(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, ls.sec.fde_checked[fn], indexed, "function %u", fn);
 	}
 	KUNIT_EXPECT_GE(test, longer, 1U);
-	KUNIT_EXPECT_EQ(test, ls.sec.ix_fdes, longer);
-	KUNIT_EXPECT_EQ(test, ls.sec.ix_first, first);
-	KUNIT_EXPECT_EQ(test, ls.sec.ix_end, end);
+	KUNIT_EXPECT_EQ(test, ls.sec.ix.fdes, longer);
+	KUNIT_EXPECT_EQ(test, ls.sec.ix.first, first);
+	KUNIT_EXPECT_EQ(test, ls.sec.ix.end, end);
 	KUNIT_EXPECT_EQ(test, long_checked(&ls), longer);
 
 	/* A short function of two rows or more: checked and marked on its first lookup. */

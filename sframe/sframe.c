@@ -318,18 +318,30 @@ int sfu_sframe_fde_validate(const struct sfu_sframe_section *sec, const struct s
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_fde_validate);
 
+/* FDE @i, of @num_fres FREs, into @c if the FRE index takes it. */
+static void sframe_ix_count_add(struct sfu_sframe_ix_count *c, u32 i, u32 num_fres)
+{
+	if (num_fres <= SFRAME_FRE_INDEX_STRIDE)
+		return;
+	if (!c->fdes++)
+		c->first = i;
+	c->end = i + 1;
+	c->marks += (num_fres - 1) / SFRAME_FRE_INDEX_STRIDE;
+}
+
 /*
  * Every FDE, and with @fres every FRE: sfu_sframe_section_validate().
- * With @ix, what the FRE index takes counted on the way (in the
- * section's ix_* fields, set only if the walk passed).
+ * With @ix, what the FRE index takes, counted on the way (written only
+ * if the walk passed).
  */
 static int sframe_validate(const struct sfu_sframe_section *sec, bool fres,
-			   struct sfu_sframe_section *ix)
+			   struct sfu_sframe_ix_count *ix)
 {
+	struct sfu_sframe_ix_count count = {};
 	struct sfu_sframe_fde fde;
 	u64 prev_start = 0, prev_end = 0;
 	u64 fres_seen = 0;
-	u32 i, ix_fdes = 0, ix_marks = 0, ix_first = 0, ix_end = 0;
+	u32 i;
 	int err;
 
 	for (i = 0; i < sec->num_fdes; i++) {
@@ -352,25 +364,15 @@ static int sframe_validate(const struct sfu_sframe_section *sec, bool fres,
 		fres_seen += fde.num_fres;
 		if (fres_seen > sec->num_fres)
 			return -SFRAME_E_BAD_FDE;
-		if (fde.num_fres > SFRAME_FRE_INDEX_STRIDE) {
-			if (!ix_fdes++)
-				ix_first = i;
-			ix_end = i + 1;
-			ix_marks += (fde.num_fres - 1) / SFRAME_FRE_INDEX_STRIDE;
-		}
+		sframe_ix_count_add(&count, i, fde.num_fres);
 		if (fres) {
 			err = sfu_sframe_fde_validate(sec, &fde);
 			if (err)
 				return err;
 		}
 	}
-	if (ix) {
-		ix->ix_fdes = ix_fdes;
-		ix->ix_marks = ix_marks;
-		ix->ix_first = ix_first;
-		ix->ix_end = ix_end;
-		ix->ix_counted = true;
-	}
+	if (ix)
+		*ix = count;
 	return 0;
 }
 
@@ -415,9 +417,10 @@ EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_section_validate);
  */
 int sfu_sframe_section_validate_fdes(struct sfu_sframe_section *sec)
 {
-	int err = sframe_validate(sec, false, sec);
+	int err = sframe_validate(sec, false, &sec->ix);
 
 	sec->lazy = !err;
+	sec->ix_counted = !err;
 	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_section_validate_fdes);
@@ -457,15 +460,13 @@ static int sframe_fre_index_next(const struct sfu_sframe_section *sec, u32 *idx,
 }
 
 /*
- * The functions of @sec with more than SFRAME_FRE_INDEX_STRIDE FREs, and
- * their marks: (num_fres - 1) / SFRAME_FRE_INDEX_STRIDE each; the FDEs
- * between *@first and *@end hold them all.  What validation counted
- * (@sec->ix_counted), else counted here: FRE counts adding up past the
+ * What the FRE index of @sec takes: what validation counted
+ * (@sec->ix_counted), else counted here.  FRE counts adding up past the
  * header's total are refused, as validation does, so that the index stays
  * below num_fres / SFRAME_FRE_INDEX_STRIDE marks.
  */
-static int sframe_fre_index_count(const struct sfu_sframe_section *sec, u32 *nr_fdes,
-				  u32 *nr_marks, u32 *first, u32 *end)
+static int sframe_fre_index_count(const struct sfu_sframe_section *sec,
+				  struct sfu_sframe_ix_count *c)
 {
 	struct sfu_sframe_fde fde;
 	u64 fres = 0;
@@ -473,20 +474,19 @@ static int sframe_fre_index_count(const struct sfu_sframe_section *sec, u32 *nr_
 	int err;
 
 	if (sec->ix_counted) {
-		*nr_fdes = sec->ix_fdes;
-		*nr_marks = sec->ix_marks;
-		*first = sec->ix_first;
-		*end = sec->ix_end;
+		*c = sec->ix;
 		return 0;
 	}
-	*nr_fdes = 0;
-	*nr_marks = 0;
-	*first = 0;
-	*end = sec->num_fdes;
-	for (i = 0; (err = sframe_fre_index_next(sec, &i, *end, &fde, &fres)) > 0; i++) {
-		(*nr_fdes)++;
-		*nr_marks += (fde.num_fres - 1) / SFRAME_FRE_INDEX_STRIDE;
-	}
+	memset(c, 0, sizeof(*c));
+	for (i = 0; (err = sframe_fre_index_next(sec, &i, sec->num_fdes, &fde, &fres)) > 0; i++)
+		sframe_ix_count_add(c, i, fde.num_fres);
+	/*
+	 * Bytes that may change between the count and the build (user
+	 * memory): the build walks every FDE, so that a function made long
+	 * anywhere since is refused.
+	 */
+	c->first = 0;
+	c->end = sec->num_fdes;
 	return err;
 }
 
@@ -506,15 +506,15 @@ static int sframe_fre_index_count(const struct sfu_sframe_section *sec, u32 *nr_
  */
 int sfu_sframe_fre_index_size(const struct sfu_sframe_section *sec, size_t *bytes)
 {
-	u32 nr_fdes, nr_marks, first, end;
+	struct sfu_sframe_ix_count c;
 	int err;
 
 	*bytes = 0;
-	err = sframe_fre_index_count(sec, &nr_fdes, &nr_marks, &first, &end);
+	err = sframe_fre_index_count(sec, &c);
 	if (err)
 		return err;
-	if (nr_fdes)
-		*bytes = sframe_fre_index_bytes(nr_fdes, nr_marks);
+	if (c.fdes)
+		*bytes = sframe_fre_index_bytes(c.fdes, c.marks);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(sfu_sframe_fre_index_size);
@@ -584,26 +584,27 @@ int sfu_sframe_fre_index_build(struct sfu_sframe_section *sec, void *mem, size_t
 	struct sfu_sframe_fre_index *ix = mem;
 	struct sfu_sframe_fre_index_fde *fdes;
 	struct sfu_sframe_fre_mark *marks;
-	u32 nr_fdes, nr_marks, first, end, f = 0, m = 0, i;
+	struct sfu_sframe_ix_count c;
+	u32 f = 0, m = 0, i;
 	struct sfu_sframe_fde fde;
 	u64 fres = 0;
 	int err;
 
 	if (sec->lazy && !fde_checked)
 		return -SFRAME_E_NO_INDEX;
-	err = sframe_fre_index_count(sec, &nr_fdes, &nr_marks, &first, &end);
-	if (err || !nr_fdes) {
+	err = sframe_fre_index_count(sec, &c);
+	if (err || !c.fdes) {
 		if (!err && sec->lazy)
 			sec->fde_checked = fde_checked;
 		return err;
 	}
-	if (bytes < sframe_fre_index_bytes(nr_fdes, nr_marks))
+	if (bytes < sframe_fre_index_bytes(c.fdes, c.marks))
 		return -SFRAME_E_TOO_BIG;
 	fdes = (struct sfu_sframe_fre_index_fde *)(ix + 1);
-	marks = (struct sfu_sframe_fre_mark *)(fdes + nr_fdes + 1);
+	marks = (struct sfu_sframe_fre_mark *)(fdes + c.fdes + 1);
 
-	for (i = first; (err = sframe_fre_index_next(sec, &i, end, &fde, &fres)) > 0; i++) {
-		if (f == nr_fdes)
+	for (i = c.first; (err = sframe_fre_index_next(sec, &i, c.end, &fde, &fres)) > 0; i++) {
+		if (f == c.fdes)
 			return -SFRAME_E_BAD_FDE;
 		fdes[f].fde_idx = i;
 		fdes[f].first = m;
@@ -614,18 +615,18 @@ int sfu_sframe_fre_index_build(struct sfu_sframe_section *sec, void *mem, size_t
 				return err;
 			fde_checked[i] = 1;
 		}
-		err = sframe_fre_index_marks(sec, &fde, marks, nr_marks, &m);
+		err = sframe_fre_index_marks(sec, &fde, marks, c.marks, &m);
 		if (err)
 			return err;
 	}
 	if (err)
 		return err;
-	if (f != nr_fdes || m != nr_marks)
+	if (f != c.fdes || m != c.marks)
 		return -SFRAME_E_BAD_FDE;
 	fdes[f].fde_idx = ~0U;
 	fdes[f].first = m;
-	ix->nr_fdes = nr_fdes;
-	ix->nr_marks = nr_marks;
+	ix->nr_fdes = c.fdes;
+	ix->nr_marks = c.marks;
 	ix->fdes = fdes;
 	ix->marks = marks;
 	sec->fre_index = ix;

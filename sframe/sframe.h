@@ -88,6 +88,20 @@ struct sfu_sframe_fre_index {
 };
 
 /**
+ * struct sfu_sframe_ix_count - what the FRE index of a section takes
+ * @fdes: its functions of more than SFRAME_FRE_INDEX_STRIDE FREs
+ * @marks: their marks, (num_fres - 1) / SFRAME_FRE_INDEX_STRIDE each
+ * @first: the index of the first of them
+ * @end: one past the index of the last of them
+ */
+struct sfu_sframe_ix_count {
+	u32 fdes;
+	u32 marks;
+	u32 first;
+	u32 end;
+};
+
+/**
  * struct sfu_sframe_section - a section whose header has been checked
  * @reader: where its bytes are
  * @vaddr: address at which the section is mapped (link-time address in the
@@ -118,13 +132,10 @@ struct sfu_sframe_fre_index {
  *        function's FREs the first time it needs them, and none without
  *        @fde_checked
  * @ix_counted: set by sfu_sframe_section_validate_fdes(), which counted
- *              what the FRE index takes as it walked the FDEs, so that
- *              sfu_sframe_fre_index_size() and sfu_sframe_fre_index_build()
- *              need not walk them again to count:
- * @ix_fdes: the functions of more than SFRAME_FRE_INDEX_STRIDE FREs
- * @ix_marks: their marks
- * @ix_first: the index of the first of them
- * @ix_end: one past the index of the last of them
+ *              what the FRE index takes (@ix) as it walked the FDEs, so
+ *              that sfu_sframe_fre_index_size() and
+ *              sfu_sframe_fre_index_build() need not walk them to count
+ * @ix: that count
  */
 struct sfu_sframe_section {
 	struct sfu_sframe_reader reader;
@@ -145,10 +156,7 @@ struct sfu_sframe_section {
 	u8 *fde_checked;
 	bool lazy;
 	bool ix_counted;
-	u32 ix_fdes;
-	u32 ix_marks;
-	u32 ix_first;
-	u32 ix_end;
+	struct sfu_sframe_ix_count ix;
 };
 
 /**
