@@ -493,6 +493,7 @@ bool sfu_vma_is_vdso(struct vm_area_struct *vma);
 bool sfu_vdso_mapped(struct mm_struct *mm, unsigned long start, unsigned long end);
 struct sfu_sframe_copy *sfu_vdso_copy(struct mm_struct *mm, unsigned long start,
 				      unsigned long end, long *bias, bool trylock);
+void sfu_vdso_exit(void);
 
 /* Layer 2: an mm's sections and their life */
 

@@ -197,6 +197,7 @@ void sfu_registry_exit(void)
 
 	sfu_mm_table_exit();
 	sfu_fcache_forget();
+	sfu_vdso_exit();
 	sfu_sidecar_exit();
 	sfu_sidecar_queue_exit();
 	/* The sections' RCU callbacks, which free the copies, must be done. */

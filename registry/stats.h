@@ -89,6 +89,9 @@
 	  "their sidecar, for the code the own section has no FDE for")			\
 	X(SFU_STAT_SIDECAR_VDSO, "sidecar_vdso",					\
 	  "vDSO mappings given the rows of the vDSO's sidecar")				\
+	X(SFU_STAT_VDSO_REUSED, "vdso_reused",						\
+	  "vDSO mappings whose image was not read again: the same kernel pages "	\
+	  "as the vDSO read last (an exec or a fork of a native process)")		\
 	X(SFU_STAT_SIDECAR_REQ_QUEUED, "sidecar_req_queued",				\
 	  "files mapped executable with a build-id but neither ``PT_GNU_SFRAME`` nor "	\
 	  "a sidecar, queued for the sidecar daemon (only while one is attached)")	\

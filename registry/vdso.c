@@ -17,7 +17,9 @@
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
+#include <linux/refcount.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 
 #include "sframe_unwind/compat/gup.h"
@@ -72,36 +74,6 @@ bool sfu_vdso_mapped(struct mm_struct *mm, unsigned long start, unsigned long en
 }
 
 /*
- * The first bytes of the vDSO at [@start, @end) of @mm into @buf (at most
- * SFU_VDSO_HEAD_PAGES pages).  Return: bytes read, or 0.
- */
-static size_t sfu_vdso_read_head(struct mm_struct *mm, unsigned long start, unsigned long end,
-				 u8 *buf, bool trylock)
-{
-	struct page *pages[SFU_VDSO_HEAD_PAGES];
-	unsigned long n = min_t(unsigned long, (end - start) >> PAGE_SHIFT, SFU_VDSO_HEAD_PAGES);
-	long got, i;
-
-	if (!trylock)
-		mmap_read_lock(mm);
-	else if (!mmap_read_trylock(mm))
-		return 0;
-	if (!sfu_vdso_vma(mm, start, end)) {
-		mmap_read_unlock(mm);
-		return 0;
-	}
-	got = sfu_pin_user_pages_read(mm, start, n, pages);
-	mmap_read_unlock(mm);
-	if (got <= 0)
-		return 0;
-	for (i = 0; i < got; i++) {
-		memcpy_from_page(buf + i * PAGE_SIZE, pages[i], 0, PAGE_SIZE);
-		put_page(pages[i]);
-	}
-	return got * PAGE_SIZE;
-}
-
-/*
  * From the vDSO image's first @len bytes in @buf: its build-id and the
  * link-time address of its first byte (the PT_LOAD holding offset 0).
  * Return: 0, or -ENOENT when the image is not what this kernel's native
@@ -134,6 +106,128 @@ static int sfu_vdso_parse(const u8 *buf, size_t len, struct sfu_elf_sframe *out,
 }
 
 /**
+ * struct sfu_vdso_image - a vDSO image read, with the pages it was read from
+ * @ref: the cache's reference and each reader's
+ * @pages: its pages, one reference held on each
+ * @n: how many
+ * @len: bytes of the mapping (@n pages may be fewer: SFU_VDSO_HEAD_PAGES)
+ * @buf: the first @n pages' bytes
+ * @err: what sfu_vdso_parse() made of them: 0, or -ENOENT
+ * @id: its build-id, if @err is 0
+ * @base: the link-time address of its first byte, if @err is 0
+ */
+struct sfu_vdso_image {
+	refcount_t ref;
+	struct page *pages[SFU_VDSO_HEAD_PAGES];
+	unsigned long n;
+	size_t len;
+	u8 *buf;
+	int err;
+	struct sfu_elf_sframe id;
+	u64 base;
+};
+
+/*
+ * The last image read.  Every native process maps the same pages of the
+ * kernel's image, which never change (a page copied on write gives the
+ * VMA an anon_vma, and such a vDSO is not read at all): an exec or a
+ * fork that finds the same pages mapped, the same length, reuses what
+ * was read and parsed from them.  The references on the pages keep them
+ * from being freed and reused for other bytes while they are remembered.
+ */
+static struct sfu_vdso_image *sfu_vdso_last;
+static DEFINE_SPINLOCK(sfu_vdso_lock);
+
+static void sfu_vdso_image_put(struct sfu_vdso_image *img)
+{
+	unsigned long i;
+
+	if (!img || !refcount_dec_and_test(&img->ref))
+		return;
+	for (i = 0; i < img->n; i++)
+		put_page(img->pages[i]);
+	kfree(img->buf);
+	kfree(img);
+}
+
+/* A new image of the @n pages @pages (their references become its own), or NULL. */
+static struct sfu_vdso_image *sfu_vdso_image_new(struct page **pages, unsigned long n,
+						 size_t len)
+{
+	struct sfu_vdso_image *img = kzalloc(sizeof(*img), GFP_KERNEL);
+	unsigned long i;
+
+	if (img)
+		img->buf = kmalloc_array(n, PAGE_SIZE, GFP_KERNEL);
+	if (!img || !img->buf) {
+		kfree(img);
+		return NULL;
+	}
+	refcount_set(&img->ref, 1);
+	for (i = 0; i < n; i++) {
+		img->pages[i] = pages[i];
+		memcpy_from_page(img->buf + i * PAGE_SIZE, pages[i], 0, PAGE_SIZE);
+	}
+	img->n = n;
+	img->len = len;
+	img->err = sfu_vdso_parse(img->buf, n * PAGE_SIZE, &img->id, &img->base);
+	return img;
+}
+
+/*
+ * The image of the vDSO at [@start, @end) of @mm (its first
+ * SFU_VDSO_HEAD_PAGES pages at most), with a reference, or NULL.
+ */
+static struct sfu_vdso_image *sfu_vdso_image(struct mm_struct *mm, unsigned long start,
+					     unsigned long end, bool trylock)
+{
+	struct page *pages[SFU_VDSO_HEAD_PAGES];
+	unsigned long n = min_t(unsigned long, (end - start) >> PAGE_SHIFT, SFU_VDSO_HEAD_PAGES);
+	struct sfu_vdso_image *img, *old;
+	long got, i;
+
+	if (!trylock)
+		mmap_read_lock(mm);
+	else if (!mmap_read_trylock(mm))
+		return NULL;
+	if (!sfu_vdso_vma(mm, start, end)) {
+		mmap_read_unlock(mm);
+		return NULL;
+	}
+	got = sfu_pin_user_pages_read(mm, start, n, pages);
+	mmap_read_unlock(mm);
+	if (got <= 0)
+		return NULL;
+	spin_lock(&sfu_vdso_lock);
+	img = sfu_vdso_last;
+	if (img && img->n == got && img->len == end - start &&
+	    !memcmp(img->pages, pages, got * sizeof(*pages)))
+		refcount_inc(&img->ref);
+	else
+		img = NULL;
+	spin_unlock(&sfu_vdso_lock);
+	if (img) {
+		for (i = 0; i < got; i++)
+			put_page(pages[i]);
+		sfu_stat_inc(SFU_STAT_VDSO_REUSED);
+		return img;
+	}
+	img = sfu_vdso_image_new(pages, got, end - start);
+	if (!img) {
+		for (i = 0; i < got; i++)
+			put_page(pages[i]);
+		return NULL;
+	}
+	refcount_inc(&img->ref);
+	spin_lock(&sfu_vdso_lock);
+	old = sfu_vdso_last;
+	sfu_vdso_last = img;
+	spin_unlock(&sfu_vdso_lock);
+	sfu_vdso_image_put(old);
+	return img;
+}
+
+/**
  * sfu_vdso_copy() - the rows of the vDSO mapped at [@start, @end)
  * @mm: the mm; current's, or one the caller holds with mmget()
  * @start: where the vDSO starts (its ELF header)
@@ -149,29 +243,38 @@ struct sfu_sframe_copy *sfu_vdso_copy(struct mm_struct *mm, unsigned long start,
 				      unsigned long end, long *bias, bool trylock)
 {
 	struct sfu_sidecar_for w = {};
-	struct sfu_elf_sframe id = {};
+	struct sfu_vdso_image *img;
 	struct sfu_sframe_copy *c;
-	size_t len;
 	u64 base;
-	u8 *buf;
 
-	buf = kmalloc(SFU_VDSO_HEAD_PAGES * PAGE_SIZE, GFP_KERNEL);
-	if (!buf)
+	img = sfu_vdso_image(mm, start, end, trylock);
+	if (!img)
 		return NULL;
-	len = sfu_vdso_read_head(mm, start, end, buf, trylock);
-	if (!len || sfu_vdso_parse(buf, len, &id, &base)) {
-		kfree(buf);
+	if (img->err) {
+		sfu_vdso_image_put(img);
 		return NULL;
 	}
 	/* Its sidecar is bound to the whole image, which must have been read. */
-	w.image = buf;
-	w.image_len = len == end - start ? len : 0;
-	c = sfu_sidecar_copy(id.build_id, id.build_id_len, NULL, &w);
-	kfree(buf);
+	w.image = img->buf;
+	w.image_len = img->n * PAGE_SIZE == img->len ? img->len : 0;
+	c = sfu_sidecar_copy(img->id.build_id, img->id.build_id_len, NULL, &w);
+	base = img->base;
+	sfu_vdso_image_put(img);
 	if (!c)
 		return NULL;
 	/* The image's first byte is at @start; the sidecar's rows are at link time. */
 	*bias = start - base;
 	sfu_stat_inc(SFU_STAT_SIDECAR_VDSO);
 	return c;
+}
+
+/**
+ * sfu_vdso_exit() - forget the vDSO image last read
+ *
+ * Context: module exit, after the last scan.
+ */
+void sfu_vdso_exit(void)
+{
+	sfu_vdso_image_put(sfu_vdso_last);
+	sfu_vdso_last = NULL;
 }

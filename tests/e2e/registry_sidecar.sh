@@ -192,6 +192,7 @@ kill $pid
 "$SFU_TOP/tools/sframe-gen" --install --cache "$dir" --vdso > /dev/null || bad "sframe-gen --vdso"
 echo "$dir" > $param
 before=$(stat sidecar_vdso)
+reused=$(stat vdso_reused)
 sleep 30 &
 pid=$!
 i=0
@@ -202,7 +203,10 @@ until vdso_listed $pid; do
 done
 kill $pid
 [ "$(stat sidecar_vdso)" -gt "$before" ] || bad "sidecar_vdso did not go up"
-echo "ok the vDSO has the rows of its sidecar"
+# The image read for the process before, without a sidecar, is the one
+# whose digest the sidecar is checked against: the same kernel pages.
+[ "$(stat vdso_reused)" -gt "$reused" ] || bad "vdso_reused did not go up"
+echo "ok the vDSO has the rows of its sidecar, from the image read before"
 
 # Processes already running get the vDSO's rows when sidecar_dir is
 # written; but not one that wrote to its vDSO (its pages copied on write).
