@@ -31,6 +31,7 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/fs_struct.h>
+#include <linux/hash.h>
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
 #include <linux/ktime.h>
@@ -517,7 +518,7 @@ out:
 
 /**
  * struct sfu_scache_entry - what the sidecar directory holds for one build-id
- * @node: link in the hash, keyed by the build-id
+ * @node: link in the hash, keyed by the build-id and the file
  * @lru: link in the LRU list, most recently used first
  * @status: 0 (a valid sidecar) or why there is none (-ENOENT: none or
  *          refused; -EFBIG, -EIO, -ENOEXEC as sfu_copy_read())
@@ -536,14 +537,18 @@ struct sfu_scache_entry {
 	u8 build_id[SFU_SIDECAR_BUILD_ID_MAX];
 };
 
-static DEFINE_HASHTABLE(sfu_scache, 6);
+static DEFINE_HASHTABLE(sfu_scache, 8);
 static LIST_HEAD(sfu_scache_lru);
 static DEFINE_SPINLOCK(sfu_scache_lock);
 static unsigned int sfu_scache_count;
 
-static u32 sfu_scache_hash(const u8 *build_id, unsigned int len)
+/*
+ * Keyed by the file too: copies of one library (a container image's, a
+ * benchmark's) share its build-id, and each has its own entry.
+ */
+static u32 sfu_scache_hash(const u8 *build_id, unsigned int len, const struct sfu_file_id *id)
 {
-	return jhash(build_id, len, 0);
+	return jhash(build_id, len, hash_long(id->ino, 32) ^ (u32)id->dev);
 }
 
 /* The entry of a build-id and file; under sfu_scache_lock. */
@@ -552,7 +557,7 @@ static struct sfu_scache_entry *sfu_scache_find_locked(const u8 *build_id, unsig
 {
 	struct sfu_scache_entry *e;
 
-	hash_for_each_possible(sfu_scache, e, node, sfu_scache_hash(build_id, len))
+	hash_for_each_possible(sfu_scache, e, node, sfu_scache_hash(build_id, len, id))
 		if (e->len == len && !memcmp(e->build_id, build_id, len) &&
 		    sfu_file_id_equal(&e->id, id))
 			return e;
@@ -587,7 +592,7 @@ static struct sfu_sframe_copy *sfu_scache_store(const u8 *build_id, unsigned int
 		e->id = *id;
 		e->len = len;
 		memcpy(e->build_id, build_id, len);
-		hash_add(sfu_scache, &e->node, sfu_scache_hash(build_id, len));
+		hash_add(sfu_scache, &e->node, sfu_scache_hash(build_id, len, id));
 		list_add(&e->lru, &sfu_scache_lru);
 		if (++sfu_scache_count > SFU_SCACHE_MAX) {
 			old = list_last_entry(&sfu_scache_lru, struct sfu_scache_entry, lru);
