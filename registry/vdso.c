@@ -140,12 +140,9 @@ static DEFINE_SPINLOCK(sfu_vdso_lock);
 
 static void sfu_vdso_image_put(struct sfu_vdso_image *img)
 {
-	unsigned long i;
-
 	if (!img || !refcount_dec_and_test(&img->ref))
 		return;
-	for (i = 0; i < img->n; i++)
-		put_page(img->pages[i]);
+	release_pages(img->pages, img->n);
 	kfree(img->buf);
 	kfree(img);
 }
@@ -184,7 +181,7 @@ static struct sfu_vdso_image *sfu_vdso_image(struct mm_struct *mm, unsigned long
 	struct page *pages[SFU_VDSO_HEAD_PAGES];
 	unsigned long n = min_t(unsigned long, (end - start) >> PAGE_SHIFT, SFU_VDSO_HEAD_PAGES);
 	struct sfu_vdso_image *img, *old;
-	long got, i;
+	long got;
 
 	if (!trylock)
 		mmap_read_lock(mm);
@@ -207,15 +204,13 @@ static struct sfu_vdso_image *sfu_vdso_image(struct mm_struct *mm, unsigned long
 		img = NULL;
 	spin_unlock(&sfu_vdso_lock);
 	if (img) {
-		for (i = 0; i < got; i++)
-			put_page(pages[i]);
+		release_pages(pages, got);
 		sfu_stat_inc(SFU_STAT_VDSO_REUSED);
 		return img;
 	}
 	img = sfu_vdso_image_new(pages, got, end - start);
 	if (!img) {
-		for (i = 0; i < got; i++)
-			put_page(pages[i]);
+		release_pages(pages, got);
 		return NULL;
 	}
 	refcount_inc(&img->ref);
