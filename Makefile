@@ -85,10 +85,13 @@ override BUILD := $(abspath $(BUILD))
 endif
 endif
 
+# One build of a directory at a time: the test lanes build the same module
+# side by side, and two kbuilds in one M= directory delete each other's files.
 modules:
 	@mkdir -p $(BUILD)
-	@find $(BUILD) -xtype l -delete
-	@cd $(TOP) && for d in $(SRC_DIRS); do [ -e $$d ] && cp -rsf $(TOP)/$$d $(BUILD)/; done; true
+	@exec 9>$(BUILD)/.sfu-build.lock && flock 9 && \
+	find $(BUILD) -xtype l -delete && \
+	{ cd $(TOP) && for d in $(SRC_DIRS); do [ -e $$d ] && cp -rsf $(TOP)/$$d $(BUILD)/; done; true; } && \
 	$(MAKE) -C $(KDIR) M=$(BUILD) ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE) SFU_TEST=$(SFU_TEST) \
 		modules
 	@echo "modules in $(BUILD)"
